@@ -1,0 +1,55 @@
+// A FIFO with O(1) push, pop and shift: the rolling window evicts from the front on every append,
+// and Array.prototype.shift is O(n).
+export class Deque<T> {
+  private items: T[] = [];
+  private head = 0;
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  at(index: number): T | undefined {
+    return index < 0 || index >= this.length ? undefined : this.items[this.head + index];
+  }
+
+  first(): T | undefined {
+    return this.at(0);
+  }
+
+  last(): T | undefined {
+    return this.length === 0 ? undefined : this.items[this.items.length - 1];
+  }
+
+  shift(): T | undefined {
+    if (this.length === 0) return undefined;
+    const item = this.items[this.head];
+    this.head++;
+    if (this.head > 64 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+
+  pop(): T | undefined {
+    return this.length === 0 ? undefined : this.items.pop();
+  }
+
+  clear(): void {
+    this.items = [];
+    this.head = 0;
+  }
+
+  *[Symbol.iterator](): IterableIterator<T> {
+    for (let i = this.head; i < this.items.length; i++) yield this.items[i] as T;
+  }
+
+  /** Newest first, without copying. */
+  *reversed(): IterableIterator<T> {
+    for (let i = this.items.length - 1; i >= this.head; i--) yield this.items[i] as T;
+  }
+}

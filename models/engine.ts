@@ -1,0 +1,245 @@
+// The engine (SPEC E1-E5): one reducer over the event stream that composes hashing (H), the
+// rolling window and its counts (R, S), detection (D), the caller's warning policy (W) and one
+// post-compaction guard per run (G).
+//
+// The state is linear: engineStep consumes the state it is given and returns its successor, so
+// the window can be updated in place instead of copied on every event. Nothing else holds it.
+import { match } from "ts-pattern";
+import { enabledMode, type EnabledMode, type ResolvedConfig } from "./config.js";
+import { argsHash as hashArgs } from "./callHash.js";
+import { Deque } from "./deque.js";
+import { detect, isKnownPoll } from "./detection.js";
+import { REFERENCE_HOOKS, type EngineHooks } from "./engineHooks.js";
+import type { EngineOutput } from "./engineOutput.js";
+import type { CallEvent, CompactionEvent, OutcomeEvent, ToolEvent } from "./events.js";
+import { GUARD_IDLE, guardStep, type GuardState } from "./guard.js";
+import { IncrementalHistory } from "./history/incremental.js";
+import { ScanningHistory } from "./history/scanning.js";
+import type { HistoryIndex } from "./history/types.js";
+import { normalizeRunId, normalizeToolName } from "./normalize.js";
+import { hashOutcome } from "./outcomeHash.js";
+import { loopVetoResult } from "./verdict.js";
+import { WarningPolicy } from "./warningPolicy.js";
+
+export type HistoryKind = "incremental" | "scanning";
+
+export interface EngineOptions {
+  /** "scanning" is the oracle. */
+  readonly history?: HistoryKind;
+  readonly hooks?: EngineHooks;
+}
+
+/** A blocked call whose outcome, if the input carries one, is the veto (E4). */
+interface BlockedCall {
+  readonly argsHash: string;
+  readonly callId: string | undefined;
+}
+
+interface BlockedEntry {
+  readonly key: string;
+  live: boolean;
+}
+
+/** Blocked calls awaiting their input outcome, newest per key last, oldest overall first. */
+interface BlockedCalls {
+  readonly byKey: Map<string, Deque<BlockedEntry>>;
+  readonly order: Deque<BlockedEntry>;
+  live: number;
+}
+
+export interface EngineState {
+  readonly config: ResolvedConfig;
+  readonly mode: EnabledMode;
+  readonly hooks: EngineHooks;
+  readonly history: HistoryIndex;
+  readonly warnings: WarningPolicy;
+  readonly guards: Map<string, GuardState>;
+  readonly aborted: Set<string>;
+  readonly blocked: BlockedCalls;
+  nextIndex: number;
+}
+
+export function createEngine(config: ResolvedConfig, options: EngineOptions = {}): EngineState {
+  const hooks = options.hooks ?? REFERENCE_HOOKS;
+  const effective = hooks.effectiveConfig(config);
+  const history =
+    options.history === "scanning" ? new ScanningHistory(effective.historySize) : new IncrementalHistory(effective.historySize);
+  return {
+    config: effective,
+    mode: enabledMode(effective.enabled),
+    hooks,
+    history,
+    warnings: new WarningPolicy(hooks.warningBucketSize(effective)),
+    guards: new Map(),
+    aborted: new Set(),
+    blocked: { byKey: new Map(), order: new Deque(), live: 0 },
+    nextIndex: 0,
+  };
+}
+
+export function engineStep(state: EngineState, event: ToolEvent): { state: EngineState; outputs: EngineOutput[] } {
+  const index = state.nextIndex++;
+  const run = normalizeRunId(event.runId);
+  if (state.aborted.has(run)) {
+    return { state, outputs: [{ kind: "ignored", index, run, eventType: event.type }] };
+  }
+  const outputs = match(event)
+    .with({ type: "call" }, (e) => onCall(state, e, index, run))
+    .with({ type: "outcome" }, (e) => onOutcome(state, e, index, run))
+    .with({ type: "compaction" }, (e) => onCompaction(state, e, index, run))
+    .exhaustive();
+  return { state, outputs };
+}
+
+/** Runs a whole trace; convenient for tests and replays. */
+export function runEngine(config: ResolvedConfig, events: Iterable<ToolEvent>, options: EngineOptions = {}): EngineOutput[] {
+  const state = createEngine(config, options);
+  const out: EngineOutput[] = [];
+  for (const event of events) out.push(...engineStep(state, event).outputs);
+  return out;
+}
+
+function onCall(state: EngineState, event: CallEvent, index: number, run: string): EngineOutput[] {
+  const tool = normalizeToolName(event.tool);
+  const argsHash = hashArgs(tool, event.params);
+  const historyRun = state.hooks.historyRun(run);
+  if (!state.mode.rollingDetectors) {
+    if (state.mode.recordCalls) state.history.appendCall(historyRun, tool, argsHash, event.callId);
+    return [{ kind: "call", index, run, tool, argsHash, verdict: "allow" }];
+  }
+  const counts = state.history.countsFor(historyRun, tool, argsHash);
+  const found = detect(state.config, tool, argsHash, isKnownPoll(tool, event.params), counts);
+  if (found === undefined) {
+    state.history.appendCall(historyRun, tool, argsHash, event.callId);
+    return [{ kind: "call", index, run, tool, argsHash, verdict: "allow" }];
+  }
+  const emitted = state.warnings.emit(run, found);
+  const verdict: EngineOutput = {
+    kind: "call",
+    index,
+    run,
+    tool,
+    argsHash,
+    verdict: found.level,
+    detector: found.detector,
+    count: found.count,
+    warningKey: found.warningKey,
+    message: found.message,
+    emitted,
+  };
+  if (found.level === "warning") {
+    state.history.appendCall(historyRun, tool, argsHash, event.callId);
+    return [verdict];
+  }
+  rememberBlocked(state, run, { argsHash, callId: event.callId });
+  // E4: the blocked call's outcome is the veto, which the reference does not record (H2.4).
+  const abort = recordOutcome(state, index, run, tool, event.params, argsHash, event.callId, {
+    result: loopVetoResult(found.message),
+  }).abort;
+  return abort === undefined ? [verdict] : [verdict, abort];
+}
+
+function blockedKey(run: string, argsHash: string, callId: string | undefined): string {
+  return `${run}\u0000${argsHash}\u0000${callId ?? "\u0001"}`;
+}
+
+function rememberBlocked(state: EngineState, run: string, call: BlockedCall): void {
+  const blocked = state.blocked;
+  const entry: BlockedEntry = { key: blockedKey(run, call.argsHash, call.callId), live: true };
+  let sameKey = blocked.byKey.get(entry.key);
+  if (sameKey === undefined) {
+    sameKey = new Deque<BlockedEntry>();
+    blocked.byKey.set(entry.key, sameKey);
+  }
+  sameKey.push(entry);
+  blocked.order.push(entry);
+  blocked.live++;
+  // Blocked calls whose outcome never arrives must not pile up: remember as many as the window.
+  while (blocked.live > state.config.historySize) {
+    const oldest = blocked.order.shift() as BlockedEntry;
+    if (!oldest.live) continue;
+    oldest.live = false;
+    blocked.live--;
+    const list = blocked.byKey.get(oldest.key) as Deque<BlockedEntry>;
+    list.shift();
+    if (list.length === 0) blocked.byKey.delete(oldest.key);
+  }
+  if (blocked.order.length > 2 * state.config.historySize + 16) {
+    const live = [...blocked.order].filter((e) => e.live);
+    blocked.order.clear();
+    for (const e of live) blocked.order.push(e);
+  }
+}
+
+/** E4: an input outcome of a blocked call (same run, tool, args and callId) is the veto. */
+function takeBlocked(state: EngineState, run: string, argsHash: string, callId: string | undefined): boolean {
+  const key = blockedKey(run, argsHash, callId);
+  const list = state.blocked.byKey.get(key);
+  if (list === undefined) return false;
+  const entry = list.pop() as BlockedEntry;
+  entry.live = false;
+  state.blocked.live--;
+  if (list.length === 0) state.blocked.byKey.delete(key);
+  return true;
+}
+
+function onOutcome(state: EngineState, event: OutcomeEvent, index: number, run: string): EngineOutput[] {
+  const tool = normalizeToolName(event.tool);
+  const argsHash = hashArgs(tool, event.params);
+  if (takeBlocked(state, run, argsHash, event.callId)) {
+    return [{ kind: "outcome", index, run, tool, recorded: false, vetoed: true }];
+  }
+  const { recorded, abort } = recordOutcome(state, index, run, tool, event.params, argsHash, event.callId, event);
+  const note: EngineOutput = { kind: "outcome", index, run, tool, recorded, vetoed: false };
+  return abort === undefined ? [note] : [note, abort];
+}
+
+/** R3 and G2: record an outcome that has a hash and let the run's guard observe it. */
+function recordOutcome(
+  state: EngineState,
+  index: number,
+  run: string,
+  tool: string,
+  params: unknown,
+  argsHash: string,
+  callId: string | undefined,
+  outcome: { readonly result?: unknown; readonly error?: unknown },
+): { recorded: boolean; abort?: EngineOutput } {
+  const hasError = "error" in outcome && outcome.error !== undefined;
+  const facts = hashOutcome({ tool, params, result: outcome.result, error: outcome.error, hasError }, state.hooks.outcomeHash);
+  if (facts.resultHash === undefined) return { recorded: false };
+  const resultHash = facts.resultHash;
+  state.history.recordOutcome(state.hooks.historyRun(run), tool, argsHash, callId, {
+    resultHash,
+    unknownTool: facts.unknownTool,
+  });
+  const guard = state.guards.get(run);
+  if (guard === undefined) return { recorded: true };
+  const windowSize = state.config.postCompactionGuard.windowSize;
+  const step = guardStep(guard, { type: "observe", tool, triple: `${tool}\u0000${argsHash}\u0000${resultHash}`, windowSize }, state.hooks.guard);
+  if (step.state.phase === "idle") state.guards.delete(run);
+  else state.guards.set(run, step.state);
+  if (step.abort === undefined) return { recorded: true };
+  state.aborted.add(run);
+  state.guards.delete(run);
+  return {
+    recorded: true,
+    abort: { kind: "abort", index, run, error: "compaction_loop_persisted", tool: step.abort.tool, count: step.abort.count, message: step.abort.message },
+  };
+}
+
+function onCompaction(state: EngineState, _event: CompactionEvent, index: number, run: string): EngineOutput[] {
+  if (state.hooks.compactionClearsHistory) state.history.clear();
+  if (!state.hooks.guardOn(state.mode)) return [{ kind: "compaction", index, run, armed: false }];
+  const step = guardStep(state.guards.get(run) ?? GUARD_IDLE, { type: "compaction", windowSize: state.config.postCompactionGuard.windowSize }, state.hooks.guard);
+  state.guards.set(run, step.state);
+  return [{ kind: "compaction", index, run, armed: true }];
+}
+
+/** Entries the engine holds, for the bounded-state property: O(historySize + live runs). */
+export function engineStateSize(state: EngineState): { history: number; guards: number; warnings: number; blocked: number; aborted: number } {
+  const blocked = state.blocked.order.length;
+  let guards = 0;
+  for (const guard of state.guards.values()) guards += 1 + (guard.phase === "armed" ? guard.counts.size : 0);
+  return { history: state.history.stateSize(), guards, warnings: state.warnings.size(), blocked, aborted: state.aborted.size };
+}

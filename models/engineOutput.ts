@@ -1,0 +1,59 @@
+// What the engine says about each input event (SPEC E3-E5), in input order.
+import type { Detector, Level } from "./verdict.js";
+
+interface Located {
+  /** 0-based position of the input event. */
+  readonly index: number;
+  /** Normalised runId; "" is "no run". */
+  readonly run: string;
+}
+
+export interface AllowedCall extends Located {
+  readonly kind: "call";
+  readonly tool: string;
+  readonly argsHash: string;
+  readonly verdict: "allow";
+}
+
+export interface FlaggedCall extends Located {
+  readonly kind: "call";
+  readonly tool: string;
+  readonly argsHash: string;
+  readonly verdict: Level;
+  readonly detector: Detector;
+  readonly count: number;
+  readonly warningKey: string;
+  readonly message: string;
+  /** W1: whether the caller lets this warning out; always true for criticals (W2). */
+  readonly emitted: boolean;
+}
+
+export interface OutcomeNote extends Located {
+  readonly kind: "outcome";
+  readonly tool: string;
+  readonly recorded: boolean;
+  /** E4: the outcome of a blocked call, replaced by the loop veto. */
+  readonly vetoed: boolean;
+}
+
+export interface CompactionNote extends Located {
+  readonly kind: "compaction";
+  /** G1: whether the compaction armed the guard. */
+  readonly armed: boolean;
+}
+
+export interface AbortNote extends Located {
+  readonly kind: "abort";
+  readonly error: "compaction_loop_persisted";
+  readonly tool: string;
+  readonly count: number;
+  readonly message: string;
+}
+
+export interface IgnoredNote extends Located {
+  readonly kind: "ignored";
+  readonly eventType: "call" | "outcome" | "compaction";
+}
+
+export type CallVerdict = AllowedCall | FlaggedCall;
+export type EngineOutput = CallVerdict | OutcomeNote | CompactionNote | AbortNote | IgnoredNote;

@@ -1,0 +1,256 @@
+// The engine's window: every count of SPEC S1-S4 is kept up to date by appends, fills and
+// evictions, so a verdict costs O(1) whatever historySize is. The oracle
+// (scanning.ts) recomputes the same counts by rescanning; the property suite holds them equal.
+import { Deque } from "../deque.js";
+import { NO_COUNTS, type CallCounts, type HistoryIndex, type OutcomeFacts } from "./types.js";
+
+interface IndexedRecord {
+  readonly run: string;
+  readonly tool: string;
+  readonly argsHash: string;
+  readonly callId: string | undefined;
+  /** Position in its run, counting every record the run ever had: stable under eviction. */
+  readonly pos: number;
+  resultHash: string | undefined;
+  unknownTool: string | undefined;
+  /** S3: length of the unknown-tool streak that ends at this record (may count evicted ones). */
+  unknownStreak: number;
+}
+
+/** A run of equal completed results in a key's history (run-length encoding, oldest first). */
+interface ResultRun {
+  readonly result: string;
+  count: number;
+}
+
+/** One tool+args of one run. */
+class KeyIndex {
+  readonly records = new Deque<IndexedRecord>();
+  /** Completed results in record order, run-length encoded: S1 is the count of the last run. */
+  results = new Deque<ResultRun>();
+  /** Pending records, oldest first; completed ones are dropped lazily from either end. */
+  readonly pending = new Deque<IndexedRecord>();
+  newestCompletedPos = -1;
+
+  pushResult(result: string): void {
+    const tail = this.results.last();
+    if (tail !== undefined && tail.result === result) tail.count++;
+    else this.results.push({ result, count: 1 });
+  }
+
+  /** A fill older than a completed record lands mid-sequence: rebuild from the records. */
+  rebuildResults(): void {
+    this.results = new Deque<ResultRun>();
+    for (const r of this.records) if (r.resultHash !== undefined) this.pushResult(r.resultHash);
+  }
+
+  newestPending(callId: string | undefined): IndexedRecord | undefined {
+    while (this.pending.last()?.resultHash !== undefined) this.pending.pop();
+    if (callId === undefined) return this.pending.last();
+    for (const r of this.pending.reversed()) {
+      if (r.resultHash === undefined && r.callId === callId) return r;
+    }
+    return undefined;
+  }
+}
+
+/** Everything about one run's records in the window. */
+class RunIndex {
+  readonly records = new Deque<IndexedRecord>();
+  readonly keys = new Map<string, KeyIndex>();
+  nextPos = 0;
+  /** S4: length of the alternating suffix of two argsHashes. */
+  alternating = 0;
+  /** S4 evidence: pending records in order (completed ones dropped lazily). */
+  readonly pending = new Deque<IndexedRecord>();
+  /** S4 evidence: newest position p whose record differs in result from the one at p - 2. */
+  newestUnevenPair = -1;
+
+  firstPos(): number {
+    return (this.records.first() as IndexedRecord).pos;
+  }
+
+  byPos(pos: number): IndexedRecord | undefined {
+    return this.records.at(pos - this.firstPos());
+  }
+
+  newestPendingPos(): number {
+    while (this.pending.last()?.resultHash !== undefined) this.pending.pop();
+    return this.pending.last()?.pos ?? -1;
+  }
+}
+
+export class IncrementalHistory implements HistoryIndex {
+  private window = new Deque<IndexedRecord>();
+  private runs = new Map<string, RunIndex>();
+
+  constructor(private readonly historySize: number) {}
+
+  appendCall(run: string, tool: string, argsHash: string, callId: string | undefined): void {
+    this.append(run, tool, argsHash, callId, undefined);
+  }
+
+  recordOutcome(run: string, tool: string, argsHash: string, callId: string | undefined, facts: OutcomeFacts): void {
+    const key = this.runs.get(run)?.keys.get(argsHash);
+    const target = key?.newestPending(callId);
+    if (target !== undefined && target.tool === tool) this.fill(this.runs.get(run) as RunIndex, key as KeyIndex, target, facts);
+    else this.append(run, tool, argsHash, callId, facts);
+  }
+
+  private append(run: string, tool: string, argsHash: string, callId: string | undefined, facts: OutcomeFacts | undefined): void {
+    let runIndex = this.runs.get(run);
+    if (runIndex === undefined) {
+      runIndex = new RunIndex();
+      this.runs.set(run, runIndex);
+    }
+    const record: IndexedRecord = {
+      run,
+      tool,
+      argsHash,
+      callId,
+      pos: runIndex.nextPos++,
+      resultHash: facts?.resultHash,
+      unknownTool: facts?.unknownTool,
+      unknownStreak: 0,
+    };
+    const newest = runIndex.records.last();
+    const beforeNewest = runIndex.records.at(runIndex.records.length - 2);
+    if (newest === undefined || newest.argsHash === argsHash) runIndex.alternating = 1;
+    else if (runIndex.alternating >= 2 && beforeNewest?.argsHash === argsHash) runIndex.alternating++;
+    else runIndex.alternating = 2;
+    runIndex.records.push(record);
+
+    let key = runIndex.keys.get(argsHash);
+    if (key === undefined) {
+      key = new KeyIndex();
+      runIndex.keys.set(argsHash, key);
+    }
+    key.records.push(record);
+    if (record.resultHash === undefined) {
+      key.pending.push(record);
+      runIndex.pending.push(record);
+    } else {
+      key.pushResult(record.resultHash);
+      key.newestCompletedPos = record.pos;
+      this.noteCompleted(runIndex, record);
+    }
+
+    this.window.push(record);
+    if (this.window.length > this.historySize) this.evictOldest();
+  }
+
+  private fill(runIndex: RunIndex, key: KeyIndex, record: IndexedRecord, facts: OutcomeFacts): void {
+    record.resultHash = facts.resultHash;
+    record.unknownTool = facts.unknownTool;
+    if (record.pos > key.newestCompletedPos) {
+      key.pushResult(facts.resultHash);
+      key.newestCompletedPos = record.pos;
+    } else key.rebuildResults();
+    this.noteCompleted(runIndex, record);
+  }
+
+  /** Updates what a newly completed record changes: S4 pair evidence and S3 streaks. */
+  private noteCompleted(runIndex: RunIndex, record: IndexedRecord): void {
+    for (const [older, newer] of [
+      [runIndex.byPos(record.pos - 2), record],
+      [record, runIndex.byPos(record.pos + 2)],
+    ] as const) {
+      if (older?.resultHash !== undefined && newer?.resultHash !== undefined && older.resultHash !== newer.resultHash) {
+        runIndex.newestUnevenPair = Math.max(runIndex.newestUnevenPair, newer.pos);
+      }
+    }
+    // S3 streaks from this record forward, until a streak comes out unchanged.
+    const first = runIndex.firstPos();
+    const newestPos = (runIndex.records.last() as IndexedRecord).pos;
+    for (let pos = record.pos; pos <= newestPos; pos++) {
+      const current = runIndex.byPos(pos) as IndexedRecord;
+      const previous = pos > first ? runIndex.byPos(pos - 1) : undefined;
+      let streak = 0;
+      if (current.resultHash !== undefined && current.unknownTool !== undefined) {
+        const continues =
+          previous !== undefined &&
+          previous.resultHash !== undefined &&
+          previous.tool === current.tool &&
+          previous.unknownTool === current.unknownTool;
+        streak = continues ? Math.min(previous.unknownStreak, previous.pos - first + 1) + 1 : 1;
+      }
+      if (streak === current.unknownStreak && pos > record.pos) break;
+      current.unknownStreak = streak;
+    }
+  }
+
+  private evictOldest(): void {
+    const record = this.window.shift() as IndexedRecord;
+    const runIndex = this.runs.get(record.run) as RunIndex;
+    runIndex.records.shift();
+    const key = runIndex.keys.get(record.argsHash) as KeyIndex;
+    key.records.shift();
+    if (record.resultHash !== undefined) {
+      const oldest = key.results.first() as ResultRun;
+      if (--oldest.count === 0) key.results.shift();
+    }
+    while ((key.pending.first()?.pos ?? Infinity) <= record.pos) key.pending.shift();
+    while ((runIndex.pending.first()?.pos ?? Infinity) <= record.pos) runIndex.pending.shift();
+    if (key.records.length === 0) runIndex.keys.delete(record.argsHash);
+    if (runIndex.records.length === 0) this.runs.delete(record.run);
+    else runIndex.alternating = Math.min(runIndex.alternating, runIndex.records.length);
+  }
+
+  countsFor(run: string, tool: string, argsHash: string): CallCounts {
+    const runIndex = this.runs.get(run);
+    if (runIndex === undefined) return NO_COUNTS;
+    const key = runIndex.keys.get(argsHash);
+    const lastResult = key?.results.last();
+
+    const newest = runIndex.records.last() as IndexedRecord;
+    let unknownStreak = 0;
+    let unknownName: string | undefined;
+    if (newest.tool === tool && newest.unknownStreak > 0) {
+      unknownStreak = Math.min(newest.unknownStreak, runIndex.records.length);
+      unknownName = newest.unknownTool;
+    }
+
+    let pingPong = 0;
+    let pingPongEvidence = false;
+    let pingPongPartner: string | undefined;
+    const tail = runIndex.alternating;
+    if (tail >= 2) {
+      const other = runIndex.records.at(runIndex.records.length - 2) as IndexedRecord;
+      if (other.argsHash === argsHash) {
+        pingPong = tail + 1;
+        pingPongPartner = newest.argsHash;
+        const start = newest.pos - tail + 1;
+        pingPongEvidence = runIndex.newestPendingPos() < start && runIndex.newestUnevenPair < start + 2;
+      }
+    }
+
+    return {
+      noProgress: lastResult?.count ?? 0,
+      noProgressResult: lastResult?.result,
+      repeat: key?.records.length ?? 0,
+      unknownStreak,
+      unknownName,
+      pingPong,
+      pingPongEvidence,
+      pingPongPartner,
+    };
+  }
+
+  clear(): void {
+    this.window = new Deque<IndexedRecord>();
+    this.runs = new Map<string, RunIndex>();
+  }
+
+  size(): number {
+    return this.window.length;
+  }
+
+  stateSize(): number {
+    let total = this.window.length;
+    for (const runIndex of this.runs.values()) {
+      total += 1 + runIndex.records.length + runIndex.pending.length;
+      for (const key of runIndex.keys.values()) total += 1 + key.records.length + key.results.length + key.pending.length;
+    }
+    return total;
+  }
+}

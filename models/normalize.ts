@@ -1,0 +1,23 @@
+// SPEC E2: runIds and tool names are normalised before anything else looks at them.
+
+/** Internal key of "no run": an empty or missing runId. Never a valid trimmed runId. */
+export const NO_RUN = "";
+
+export function normalizeRunId(runId: string | undefined): string {
+  return runId === undefined ? NO_RUN : runId.trim();
+}
+
+const TOOL_ALIASES: Readonly<Record<string, string>> = {
+  bash: "exec",
+  "apply-patch": "apply_patch",
+};
+
+export function normalizeToolName(tool: string): string {
+  const name = tool.trim().toLowerCase();
+  return TOOL_ALIASES[name] ?? name;
+}
+
+/** How a normalised runId is shown to people and in JSON output. */
+export function displayRunId(run: string): string | null {
+  return run === NO_RUN ? null : run;
+}

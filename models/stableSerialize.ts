@@ -1,0 +1,67 @@
+// SPEC H1: a serialization in which object key order never matters, arrays keep their order,
+// any value serializes (strings, numbers, null, undefined, bigint...), and cycles are written as
+// a back-reference to the ancestor by distance, so two equal cyclic shapes serialize equally.
+
+export function stableSerialize(value: unknown): string {
+  return serializeValue(value, []);
+}
+
+function serializeValue(value: unknown, ancestors: object[]): string {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? String(value) : `#${String(value)}`;
+    case "boolean":
+      return value ? "true" : "false";
+    case "undefined":
+      return "#undefined";
+    case "bigint":
+      return `#${value.toString()}n`;
+    case "symbol":
+      return `#symbol(${value.description ?? ""})`;
+    case "function":
+      return "#function";
+    case "object":
+      return value === null ? "null" : serializeObject(value, ancestors);
+  }
+}
+
+function serializeObject(value: object, ancestors: object[]): string {
+  const at = ancestors.lastIndexOf(value);
+  if (at !== -1) return `#cycle(${ancestors.length - at})`;
+  ancestors.push(value);
+  let out: string;
+  if (Array.isArray(value)) {
+    out = "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ",";
+      out += serializeValue(value[i], ancestors);
+    }
+    out += "]";
+  } else if (value instanceof Error) {
+    out = `#error(${JSON.stringify(value.name)},${JSON.stringify(value.message)})`;
+  } else if (value instanceof Date) {
+    out = `#date(${String(value.getTime())})`;
+  } else if (value instanceof Map) {
+    out = `#map(${serializeValue([...value.entries()], ancestors)})`;
+  } else if (value instanceof Set) {
+    out = `#set(${serializeValue([...value.values()], ancestors)})`;
+  } else {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).sort();
+    out = "{";
+    let first = true;
+    for (const key of keys) {
+      const field = record[key];
+      // Absent and undefined fields mean the same thing in a JSON trace.
+      if (field === undefined) continue;
+      if (!first) out += ",";
+      first = false;
+      out += JSON.stringify(key) + ":" + serializeValue(field, ancestors);
+    }
+    out += "}";
+  }
+  ancestors.pop();
+  return out;
+}
