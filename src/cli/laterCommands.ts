@@ -1,0 +1,3 @@
+import type { Command } from "commander";
+
+export function registerLaterCommands(_program: Command): void {}

@@ -1,0 +1,32 @@
+// Entry point: runs the program and maps every failure to its exit code. User mistakes print
+// one clear message and no stack trace; only a bug in loopsim itself shows a stack.
+import { CommanderError } from "commander";
+import { buildProgram } from "./program.js";
+import { CheckFailed, EXIT_INTERNAL, EXIT_USER_ERROR, UserError } from "./errors.js";
+
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0); // `loopsim trace big.jsonl | head` is fine
+  throw error;
+});
+
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
+      return EXIT_USER_ERROR; // commander already printed the reason
+    }
+    if (error instanceof UserError || error instanceof CheckFailed) {
+      process.stderr.write(`loopsim: ${error.message}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`loopsim: internal error (a bug in loopsim, please report it):\n${(error as Error).stack ?? String(error)}\n`);
+    return EXIT_INTERNAL;
+  }
+}
+
+const code = await main(process.argv);
+process.exitCode = code;

@@ -1,0 +1,27 @@
+// The readable form: one line per event, like a flight recorder. Columns: input index, run,
+// event, tool, verdict and what the engine said.
+import type { EngineOutput } from "../../models/engineOutput.js";
+import { displayRunId } from "../../models/normalize.js";
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + " ".repeat(width - text.length);
+}
+
+export function timelineLine(output: EngineOutput): string {
+  const head = `#${String(output.index).padStart(5, "0")}  ${pad(displayRunId(output.run) ?? "-", 10)} `;
+  switch (output.kind) {
+    case "call":
+      if (output.verdict === "allow") return `${head}call     ${pad(output.tool, 16)} allow`;
+      return `${head}call     ${pad(output.tool, 16)} ${pad(output.verdict.toUpperCase(), 8)} ${output.detector} x${output.count}${
+        output.emitted ? "" : " (suppressed)"
+      }  ${output.message}`;
+    case "outcome":
+      return `${head}outcome  ${pad(output.tool, 16)} ${output.vetoed ? "veto (blocked call)" : output.recorded ? "recorded" : "not recorded (no hash)"}`;
+    case "compaction":
+      return `${head}compact  ${pad("", 16)} ${output.armed ? "guard armed" : "guard off"}`;
+    case "abort":
+      return `${head}ABORT    ${pad(output.tool, 16)} ${output.error} x${output.count}  ${output.message}`;
+    case "ignored":
+      return `${head}${pad(output.eventType, 8)} ${pad("", 16)} ignored (run aborted)`;
+  }
+}

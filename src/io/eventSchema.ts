@@ -1,0 +1,51 @@
+// The boundary for trace events: one JSON object per line, checked strictly so a typo
+// ("runid", "tol") fails loudly instead of silently changing what is counted.
+import type { ToolEvent } from "../../models/events.js";
+import { isPlainObject } from "../../models/outcomeHash.js";
+
+const CALL_KEYS = ["type", "runId", "callId", "tool", "params", "meta"];
+const OUTCOME_KEYS = ["type", "runId", "callId", "tool", "params", "result", "error", "meta"];
+const COMPACTION_KEYS = ["type", "runId", "meta"];
+
+export type EventCheck = { ok: true; event: ToolEvent } | { ok: false; problems: string[] };
+
+/** Checks one decoded event; `at` prefixes each problem (a JSON path such as `events[3]`). */
+export function checkEvent(value: unknown, at: string): EventCheck {
+  if (!isPlainObject(value)) return { ok: false, problems: [`${at}: an event must be a JSON object`] };
+  const problems: string[] = [];
+  const type = value.type;
+  const allowed = type === "call" ? CALL_KEYS : type === "outcome" ? OUTCOME_KEYS : type === "compaction" ? COMPACTION_KEYS : undefined;
+  if (allowed === undefined) {
+    const shown = type === undefined ? "missing" : JSON.stringify(type);
+    return { ok: false, problems: [`${at}.type: unknown event type ${shown} (expected "call", "outcome" or "compaction")`] };
+  }
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) problems.push(`${at}.${key}: unknown key for a ${String(type)} event (allowed: ${allowed.join(", ")})`);
+  }
+  for (const key of ["runId", "callId"]) {
+    if (key in value && value[key] !== undefined && typeof value[key] !== "string") {
+      problems.push(`${at}.${key}: must be a string (got ${JSON.stringify(value[key])})`);
+    }
+  }
+  if (type !== "compaction") {
+    if (!("tool" in value)) problems.push(`${at}.tool: missing (every call and outcome names its tool)`);
+    else if (typeof value.tool !== "string" || value.tool.trim() === "") {
+      problems.push(`${at}.tool: must be a non-empty string (got ${JSON.stringify(value.tool)})`);
+    }
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, event: value as unknown as ToolEvent };
+}
+
+/** Parses one JSONL line. `where` is `file:line`. */
+export function parseEventLine(line: string, where: string): EventCheck {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return { ok: false, problems: [`${where}: not valid JSON (${(error as Error).message})`] };
+  }
+  const checked = checkEvent(value, "event");
+  if (checked.ok) return checked;
+  return { ok: false, problems: checked.problems.map((p) => `${where}: ${p}`) };
+}

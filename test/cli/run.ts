@@ -1,0 +1,31 @@
+// Runs the compiled CLI as a user would (npm test builds it first).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function loopsim(args: string[], input?: string, cwd?: string): CliResult {
+  const result = spawnSync(process.execPath, [join(import.meta.dirname, "../../bin/loopsim.js"), ...args], {
+    input,
+    encoding: "utf8",
+    cwd,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "loopsim-test-"));
+}
+
+export function tempFile(name: string, contents: string): string {
+  const path = join(tempDir(), name);
+  writeFileSync(path, contents);
+  return path;
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts", "properties/**/*.test.ts"],
+    exclude: ["dist/**", "node_modules/**"],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    pool: "threads",
+    reporters: ["default"],
+  },
+});
