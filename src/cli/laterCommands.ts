@@ -1,3 +1,35 @@
-import type { Command } from "commander";
+// Commands beyond trace and config: simulate, replay, tune, merge.
+import { InvalidArgumentError, type Command } from "commander";
+import { isModelPreset, type ModelPreset } from "../sim/agentModel.js";
+import { FAMILY_NAMES } from "../sim/families.js";
+import { configFromOptions } from "../io/configFile.js";
+import { simulateCommand } from "../commands/simulate.js";
+import { nonNegativeInt, positiveInt } from "./program.js";
 
-export function registerLaterCommands(_program: Command): void {}
+function familyName(value: string): string {
+  if (!FAMILY_NAMES.includes(value)) throw new InvalidArgumentError(`unknown family "${value}" (known: ${FAMILY_NAMES.join(", ")})`);
+  return value;
+}
+
+function modelPreset(value: string): ModelPreset {
+  if (!isModelPreset(value)) throw new InvalidArgumentError(`unknown model "${value}" (known: small, flagship)`);
+  return value;
+}
+
+export function registerLaterCommands(program: Command): void {
+  program
+    .command("simulate")
+    .description("run one closed-loop simulated agent and print its timeline like `trace`")
+    .requiredOption("--family <name>", `behaviour family: ${FAMILY_NAMES.join(", ")}`, familyName)
+    .requiredOption("--seed <n>", "seed that drives every random choice", nonNegativeInt("--seed"))
+    .option("--model <preset>", "reaction preset: small or flagship", modelPreset, "small" as ModelPreset)
+    .option("--config <file>", "OpenClaw config file (JSON or JSON5)")
+    .option("--agent <id>", "agent whose agents.list override applies")
+    .option("--calls <n>", "calls the agent may attempt", positiveInt("--calls"), 80)
+    .option("--json", "one JSON object per event, as `trace --json`")
+    .option("--emit-trace <file>", "also write the event stream as JSONL (replay it with `trace`)")
+    .action(async (opts: { family: string; seed: number; model: ModelPreset; config?: string; agent?: string; calls: number; json?: boolean; emitTrace?: string }) => {
+      const config = configFromOptions(opts.config, opts.agent);
+      await simulateCommand({ family: opts.family, seed: opts.seed, model: opts.model, calls: opts.calls, config, json: opts.json === true, emitTrace: opts.emitTrace });
+    });
+}

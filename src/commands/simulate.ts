@@ -1,0 +1,42 @@
+// `loopsim simulate`: one closed-loop agent from one seed, printed like `loopsim trace`.
+import type { ResolvedConfig } from "../../models/config.js";
+import type { ModelPreset } from "../sim/agentModel.js";
+import { simulate, type SimulationSummary } from "../sim/simulate.js";
+import { outputJsonLine } from "../format/outputJson.js";
+import { timelineLine } from "../format/timeline.js";
+import { writeFileAtomic } from "../io/atomicWrite.js";
+import { LineWriter } from "../io/bufferedOutput.js";
+
+export interface SimulateOptions {
+  readonly family: string;
+  readonly seed: number;
+  readonly model: ModelPreset;
+  readonly calls: number;
+  readonly config: ResolvedConfig;
+  readonly json: boolean;
+  readonly emitTrace?: string;
+}
+
+export function eventsJsonl(events: readonly unknown[]): string {
+  return events.map((e) => JSON.stringify(e)).join("\n") + (events.length > 0 ? "\n" : "");
+}
+
+export function summaryLines(s: SimulationSummary): string[] {
+  const at = (n: number) => (n < 0 ? "never" : `attempt ${n}`);
+  return [
+    `-- ${s.family} (${s.label}), model ${s.model}, seed ${s.seed}`,
+    `-- attempts ${s.attempts}, executed ${s.executed}, loop calls ${s.loopCalls}, compactions ${s.compactions}`,
+    `-- first emitted warning: ${at(s.firstWarning)}; first block: ${at(s.firstBlock)}; abort: ${at(s.firstAbort)}`,
+    `-- ${s.caught ? "caught" : "not caught"}${s.escapedAfterWarning ? " (escaped after a warning)" : ""}; wasted ${s.wastedCalls} loop calls, ${s.wastedTokens} tokens; blocks on progressing work: ${s.falseBlocks}`,
+  ];
+}
+
+export async function simulateCommand(options: SimulateOptions): Promise<void> {
+  const result = simulate({ family: options.family, seed: options.seed, calls: options.calls, model: options.model }, options.config);
+  if (options.emitTrace !== undefined) writeFileAtomic(options.emitTrace, eventsJsonl(result.events));
+  const writer = new LineWriter();
+  const format = options.json ? outputJsonLine : timelineLine;
+  for (const output of result.outputs) await writer.line(format(output));
+  if (!options.json) for (const line of summaryLines(result.summary)) await writer.line(line);
+  await writer.flush();
+}

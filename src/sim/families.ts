@@ -1,0 +1,298 @@
+// The behaviour families. Their names are part of the CLI, scenario and report interface.
+// Each is parameterised by draws from the world's random stream, so one seed gives one agent.
+import type { AgentBehaviour, Family, FamilyLabel } from "./behaviour.js";
+import { text } from "./behaviour.js";
+import type { Rng } from "./rng.js";
+import { productiveStep, scriptedAgent, type Step } from "./scriptedAgent.js";
+
+const RUN = "run-1";
+
+const productive: Family = {
+  name: "productive",
+  label: "progressing",
+  summary: "varied calls; same-args rereads and test runs whose results change",
+  create(world) {
+    let version = 0;
+    let failing = world.int(8, 30);
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        switch (i % 4) {
+          case 0:
+            return { tool: "read", params: { path: "src/main.ts" }, inLoop: false, respond: () => ({ result: text(`// version ${version}\nexport {}`) }) };
+          case 1:
+            return {
+              tool: "apply_patch",
+              params: { patch: `*** Update File: src/main.ts\n+// edit ${i}` },
+              inLoop: false,
+              respond: () => {
+                version++;
+                return { result: text("Applied patch") };
+              },
+            };
+          case 2:
+            return {
+              tool: "exec",
+              params: { command: "npm test" },
+              inLoop: false,
+              respond: () => {
+                failing = Math.max(0, failing - world.int(0, 2));
+                return { result: text("", { status: "completed", exitCode: failing === 0 ? 0 : 1, aggregated: `${failing} failing`, durationMs: world.int(800, 4000), pid: world.int(1000, 60000) }) };
+              },
+            };
+          default:
+            return productiveStep(world, i);
+        }
+      },
+    }, 0);
+  },
+};
+
+function pollStep(sessionId: string, inLoop: boolean, details: () => Record<string, unknown>): Step {
+  return { tool: "process", params: { action: "poll", sessionId }, inLoop, respond: () => ({ result: text("", details()) }) };
+}
+
+function startStep(command: string, sessionId: string): Step {
+  return {
+    tool: "exec",
+    params: { command, background: true },
+    inLoop: false,
+    respond: () => ({ result: text(`started ${sessionId}`, { status: "running", sessionId, tail: "" }) }),
+  };
+}
+
+const pollerCompletes: Family = {
+  name: "poller-completes",
+  label: "progressing",
+  summary: "polls a build that finishes after k polls; the output tail changes only sometimes",
+  create(world) {
+    const session = `proc-${world.id(6)}`;
+    const polls = world.int(5, 45);
+    const changeChance = 0.2 + world.next() * 0.4;
+    let lines = 0;
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        if (i === 0) return startStep("npm run build", session);
+        if (i > polls) return undefined;
+        return pollStep(session, false, () => {
+          if (world.chance(changeChance)) lines++;
+          const done = i === polls;
+          return { status: done ? "completed" : "running", exitCode: done ? 0 : null, aggregated: `built ${lines} modules${done ? "\ndone" : ""}`, retryInMs: world.int(500, 5000) };
+        });
+      },
+    });
+  },
+};
+
+const pollerStuck: Family = {
+  name: "poller-stuck",
+  label: "stuck",
+  summary: "polls a process that never changes",
+  create(world) {
+    const session = `proc-${world.id(6)}`;
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        if (i === 0) return startStep("npm run dev-server", session);
+        return pollStep(session, true, () => ({ status: "running", exitCode: null, aggregated: "waiting for file lock on .cache/build.lock", retryInMs: world.int(500, 5000) }));
+      },
+    });
+  },
+};
+
+const pingPongStuck: Family = {
+  name: "ping-pong-stuck",
+  label: "stuck",
+  summary: "alternates two calls whose results never change",
+  create(world) {
+    const error = `Error: missing key "region" in deploy.yaml (line ${world.int(2, 40)})`;
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        if (i % 2 === 0) return { tool: "read", params: { path: "deploy.yaml" }, inLoop: true, respond: () => ({ result: text("service: api\nreplicas: 2") }) };
+        return { tool: "exec", params: { command: "./deploy.sh" }, inLoop: true, respond: () => ({ result: text("", { status: "failed", exitCode: 1, aggregated: error, durationMs: world.int(100, 900) }) }) };
+      },
+    });
+  },
+};
+
+const pingPongProgress: Family = {
+  name: "ping-pong-progress",
+  label: "progressing",
+  summary: "edit/test cycles with the same two calls whose results change until the tests pass",
+  create(world) {
+    const cycles = world.int(8, 30);
+    let failing = cycles;
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        const cycle = Math.floor(i / 2);
+        if (cycle >= cycles) return undefined;
+        if (i % 2 === 0) return { tool: "read", params: { path: "src/parser.ts" }, inLoop: false, respond: () => ({ result: text(`// parser revision ${cycle}`) }) };
+        return {
+          tool: "exec",
+          params: { command: "npm test" },
+          inLoop: false,
+          respond: () => {
+            failing--;
+            return { result: text("", { status: "completed", exitCode: failing === 0 ? 0 : 1, aggregated: `${failing} failing` }) };
+          },
+        };
+      },
+    });
+  },
+};
+
+const unknownTool: Family = {
+  name: "unknown-tool",
+  label: "stuck",
+  summary: "retries a tool that does not exist, with varying arguments",
+  create(world) {
+    return scriptedAgent(RUN, world, {
+      main() {
+        return { tool: "browserx", params: { url: `https://docs.example.test/page/${world.int(1, 99)}` }, inLoop: true, respond: () => ({ error: "Unknown tool: browserx" }) };
+      },
+    });
+  },
+};
+
+const sendLoop: Family = {
+  name: "send-loop",
+  label: "stuck",
+  summary: "sends the same message over and over; each send gets fresh ids",
+  create(world) {
+    let sent = 0;
+    return scriptedAgent(RUN, world, {
+      main() {
+        return {
+          tool: "message",
+          params: { action: "send", channel: "ops", text: "Deployment finished." },
+          inLoop: true,
+          respond: () => {
+            const id = `msg_${world.id(10)}`;
+            sent++;
+            return { result: text(`Sent ${id}`, { ok: true, channel: "ops", messageId: id, ts: 1_700_000_000 + sent, receipt: { deliveredAt: 1_700_000_000 + sent } }) };
+          },
+        };
+      },
+    });
+  },
+};
+
+const execVolatile: Family = {
+  name: "exec-volatile",
+  label: "stuck",
+  summary: "runs the same failing command; duration, pid, session id and cwd change every time",
+  create(world) {
+    return scriptedAgent(RUN, world, {
+      main() {
+        return {
+          tool: "exec",
+          params: { command: "curl -sf http://localhost:8080/health" },
+          inLoop: true,
+          respond: () => ({
+            result: text("curl: (7) Failed to connect to localhost port 8080", {
+              status: "failed",
+              exitCode: 7,
+              aggregated: "curl: (7) Failed to connect to localhost port 8080",
+              durationMs: world.int(3, 90),
+              pid: world.int(1000, 65000),
+              sessionId: `sess-${world.id(6)}`,
+              cwd: world.pick(["/work/app", "/work/app/", "/tmp/run"]),
+            }),
+          }),
+        };
+      },
+    });
+  },
+};
+
+const flakyErrors: Family = {
+  name: "flaky-errors",
+  label: "progressing",
+  summary: "a flaky API: errors with fresh request ids, then success",
+  create(world) {
+    const failures = world.int(2, 25);
+    let attempt = 0;
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        if (i > failures) return undefined;
+        return {
+          tool: "web_fetch",
+          params: { url: "https://api.example.test/v1/items" },
+          inLoop: false,
+          respond: () => {
+            attempt++;
+            return attempt <= failures ? { error: `503 Service Unavailable (request id req_${world.id(12)})` } : { result: text('{"items": 12}') };
+          },
+        };
+      },
+    });
+  },
+};
+
+/** Many short scheduled runs with new runIds, each repeating the same status poll. */
+const heartbeat: Family = {
+  name: "heartbeat",
+  label: "progressing",
+  summary: "many short runs with new runIds, each repeating the same status poll",
+  create(world): AgentBehaviour {
+    const pollsPerRun = world.int(3, 8);
+    let run = 1;
+    let inRun = 0;
+    return {
+      next() {
+        if (inRun === pollsPerRun) {
+          run++;
+          inRun = 0;
+        }
+        inRun++;
+        return { runId: `heartbeat-${run}`, tool: "command_status", params: { id: "nightly-backup" }, inLoop: false };
+      },
+      respond: () => ({ result: text("nightly-backup: idle, next run at 02:00") }),
+      changeApproach() {
+        inRun = pollsPerRun; // this run ends; the schedule goes on
+      },
+      compacted() {},
+      runAborted() {
+        inRun = pollsPerRun;
+      },
+    };
+  },
+};
+
+const HUGE_LOG = Array.from({ length: 320 }, (_, i) => `2026-11-30T02:${String(i % 60).padStart(2, "0")}:00Z worker[${i % 7}] retrying connection to db-primary: timeout`).join("\n");
+
+function overflowFamily(name: string, label: FamilyLabel, summary: string, relapse: boolean): Family {
+  return {
+    name,
+    label,
+    summary,
+    create(world) {
+      const loopStep: Step = { tool: "read", params: { path: "logs/worker.log" }, inLoop: true, respond: () => ({ result: text(HUGE_LOG) }) };
+      return scriptedAgent(RUN, world, {
+        main: () => loopStep,
+        afterCompaction: relapse
+          ? () => loopStep
+          : (i) => ({ tool: "exec", params: { command: `grep -c timeout logs/worker.log --max-count ${i}` }, inLoop: false, respond: () => ({ result: text(`${world.int(1, 300)}`) }) }),
+      }, relapse ? 2 : 4);
+    },
+  };
+}
+
+export const FAMILIES: readonly Family[] = [
+  productive,
+  pollerCompletes,
+  pollerStuck,
+  pingPongStuck,
+  pingPongProgress,
+  unknownTool,
+  sendLoop,
+  execVolatile,
+  flakyErrors,
+  heartbeat,
+  overflowFamily("overflow-relapse", "stuck", "a loop grows the context past its window; after the compaction the agent repeats the same call and result", true),
+  overflowFamily("overflow-recover", "recovering", "a loop grows the context past its window; after the compaction the agent changes approach", false),
+];
+
+export const FAMILY_NAMES: readonly string[] = FAMILIES.map((f) => f.name);
+
+export function findFamily(name: string): Family | undefined {
+  return FAMILIES.find((f) => f.name === name);
+}

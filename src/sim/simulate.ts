@@ -1,0 +1,157 @@
+// The closed loop: the agent proposes a call, the engine answers, the world runs what was
+// allowed, and the agent reacts to what reaches it (emitted warnings, vetoes, aborts,
+// compactions). Everything is drawn from one seed; the same inputs give the same bytes.
+import type { ResolvedConfig } from "../../models/config.js";
+import { createEngine, engineStep } from "../../models/engine.js";
+import type { EngineHooks } from "../../models/engineHooks.js";
+import type { EngineOutput } from "../../models/engineOutput.js";
+import type { ToolEvent } from "../../models/events.js";
+import { REACTION_MODELS, type ModelPreset } from "./agentModel.js";
+import type { FamilyLabel } from "./behaviour.js";
+import { findFamily } from "./families.js";
+import { makeRng } from "./rng.js";
+import { tokensOf } from "./tokens.js";
+
+export interface SimulationSpec {
+  readonly family: string;
+  readonly seed: number;
+  /** Calls the agent may attempt (blocked attempts count). */
+  readonly calls: number;
+  readonly model: ModelPreset;
+}
+
+export interface SimulationSummary {
+  readonly family: string;
+  readonly label: FamilyLabel;
+  readonly model: ModelPreset;
+  readonly seed: number;
+  readonly attempts: number;
+  readonly executed: number;
+  readonly loopCalls: number;
+  /** Loop calls that ran before the first block or abort (all of them when nothing caught it). */
+  readonly wastedCalls: number;
+  readonly wastedTokens: number;
+  readonly totalTokens: number;
+  readonly emittedWarnings: number;
+  readonly warnings: number;
+  readonly blocks: number;
+  /** Blocks on calls that were not part of a loop. */
+  readonly falseBlocks: number;
+  readonly aborts: number;
+  readonly compactions: number;
+  /** Attempt numbers (0-based) of the first emitted warning, block and abort; -1 when none. */
+  readonly firstWarning: number;
+  readonly firstBlock: number;
+  readonly firstAbort: number;
+  readonly caught: boolean;
+  readonly escapedAfterWarning: boolean;
+}
+
+export interface SimulationResult {
+  readonly spec: SimulationSpec;
+  readonly events: ToolEvent[];
+  readonly outputs: EngineOutput[];
+  readonly summary: SimulationSummary;
+}
+
+export function simulate(spec: SimulationSpec, config: ResolvedConfig, hooks?: EngineHooks): SimulationResult {
+  const family = findFamily(spec.family);
+  if (family === undefined) throw new Error(`unknown family ${spec.family}`);
+  const reaction = REACTION_MODELS[spec.model];
+  const world = makeRng(`${spec.seed}:${spec.family}:world`);
+  const mind = makeRng(`${spec.seed}:${spec.family}:${spec.model}:mind`);
+  const agent = family.create(world);
+  const engine = createEngine(config, { hooks });
+  const events: ToolEvent[] = [];
+  const outputs: EngineOutput[] = [];
+  const step = (event: ToolEvent): EngineOutput[] => {
+    events.push(event);
+    const out = engineStep(engine, event).outputs;
+    outputs.push(...out);
+    return out;
+  };
+
+  let context = 0;
+  let callSeq = 0;
+  const s = {
+    attempts: 0, executed: 0, loopCalls: 0, wastedCalls: 0, wastedTokens: 0, totalTokens: 0,
+    emittedWarnings: 0, warnings: 0, blocks: 0, falseBlocks: 0, aborts: 0, compactions: 0,
+    firstWarning: -1, firstBlock: -1, firstAbort: -1, escapedAfterWarning: false,
+  };
+  let caughtAt = -1;
+
+  while (s.attempts < spec.calls) {
+    const planned = agent.next();
+    if (planned === undefined) break;
+    const attempt = s.attempts++;
+    const callId = `call-${++callSeq}`;
+    const call = { type: "call", runId: planned.runId, callId, tool: planned.tool, params: planned.params } as const;
+    const verdict = step(call).find((o) => o.kind === "call");
+    const callTokens = tokensOf(planned.params);
+    context += callTokens;
+    s.totalTokens += callTokens;
+    if (verdict?.kind === "call" && verdict.verdict === "critical") {
+      s.blocks++;
+      if (!planned.inLoop) s.falseBlocks++;
+      if (s.firstBlock < 0) s.firstBlock = attempt;
+      if (caughtAt < 0 && planned.inLoop) caughtAt = attempt;
+      const vetoTokens = tokensOf(verdict.message);
+      context += vetoTokens;
+      s.totalTokens += vetoTokens;
+      if (mind.chance(reaction.changeAfterBlock)) agent.changeApproach();
+    } else {
+      const response = agent.respond(planned);
+      const outcome: ToolEvent =
+        response.error !== undefined
+          ? { type: "outcome", runId: planned.runId, callId, tool: planned.tool, params: planned.params, error: response.error }
+          : { type: "outcome", runId: planned.runId, callId, tool: planned.tool, params: planned.params, result: response.result };
+      const out = step(outcome);
+      s.executed++;
+      const tokens = callTokens + tokensOf(response.error ?? response.result);
+      context += tokens - callTokens;
+      s.totalTokens += tokens - callTokens;
+      if (planned.inLoop) {
+        s.loopCalls++;
+        if (caughtAt < 0) {
+          s.wastedCalls++;
+          s.wastedTokens += tokens;
+        }
+      }
+      if (verdict?.kind === "call" && verdict.verdict === "warning") {
+        s.warnings++;
+        if (verdict.emitted) {
+          s.emittedWarnings++;
+          if (s.firstWarning < 0) s.firstWarning = attempt;
+          context += tokensOf(verdict.message);
+          if (mind.chance(reaction.heedWarning)) {
+            if (planned.inLoop && caughtAt < 0) s.escapedAfterWarning = true;
+            agent.changeApproach();
+          }
+        }
+      }
+      if (out.some((o) => o.kind === "abort")) {
+        s.aborts++;
+        if (s.firstAbort < 0) s.firstAbort = attempt;
+        if (caughtAt < 0 && planned.inLoop) caughtAt = attempt;
+        agent.runAborted(planned.runId);
+      }
+    }
+    if (context > reaction.contextWindow) {
+      // The runner's compaction-retry: the context is summarised and the prompt retried.
+      step({ type: "compaction", runId: planned.runId });
+      s.compactions++;
+      context = reaction.summaryTokens;
+      agent.compacted();
+    }
+  }
+
+  const summary: SimulationSummary = {
+    family: family.name,
+    label: family.label,
+    model: spec.model,
+    seed: spec.seed,
+    ...s,
+    caught: caughtAt >= 0,
+  };
+  return { spec, events, outputs, summary };
+}
