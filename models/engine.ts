@@ -187,10 +187,10 @@ function onOutcome(state: EngineState, event: OutcomeEvent, index: number, run: 
   const tool = normalizeToolName(event.tool);
   const argsHash = hashArgs(tool, event.params);
   if (takeBlocked(state, run, argsHash, event.callId)) {
-    return [{ kind: "outcome", index, run, tool, recorded: false, vetoed: true }];
+    return [{ kind: "outcome", index, run, tool, recorded: false, vetoed: true, argsHash, resultHash: undefined, unknownTool: undefined }];
   }
-  const { recorded, abort } = recordOutcome(state, index, run, tool, event.params, argsHash, event.callId, event);
-  const note: EngineOutput = { kind: "outcome", index, run, tool, recorded, vetoed: false };
+  const { recorded, abort, resultHash, unknownTool } = recordOutcome(state, index, run, tool, event.params, argsHash, event.callId, event);
+  const note: EngineOutput = { kind: "outcome", index, run, tool, recorded, vetoed: false, argsHash, resultHash, unknownTool };
   return abort === undefined ? [note] : [note, abort];
 }
 
@@ -204,7 +204,7 @@ function recordOutcome(
   argsHash: string,
   callId: string | undefined,
   outcome: { readonly result?: unknown; readonly error?: unknown },
-): { recorded: boolean; abort?: EngineOutput } {
+): { recorded: boolean; abort?: EngineOutput; resultHash?: string; unknownTool?: string } {
   const hasError = "error" in outcome && outcome.error !== undefined;
   const facts = hashOutcome({ tool, params, result: outcome.result, error: outcome.error, hasError }, state.hooks.outcomeHash);
   if (facts.resultHash === undefined) return { recorded: false };
@@ -214,16 +214,17 @@ function recordOutcome(
     unknownTool: facts.unknownTool,
   });
   const guard = state.guards.get(run);
-  if (guard === undefined) return { recorded: true };
+  const recorded = { recorded: true, resultHash, unknownTool: facts.unknownTool };
+  if (guard === undefined) return recorded;
   const windowSize = state.config.postCompactionGuard.windowSize;
   const step = guardStep(guard, { type: "observe", tool, triple: `${tool}\u0000${argsHash}\u0000${resultHash}`, windowSize }, state.hooks.guard);
   if (step.state.phase === "idle") state.guards.delete(run);
   else state.guards.set(run, step.state);
-  if (step.abort === undefined) return { recorded: true };
+  if (step.abort === undefined) return recorded;
   state.aborted.add(run);
   state.guards.delete(run);
   return {
-    recorded: true,
+    ...recorded,
     abort: { kind: "abort", index, run, error: "compaction_loop_persisted", tool: step.abort.tool, count: step.abort.count, message: step.abort.message },
   };
 }

@@ -34,6 +34,10 @@ export interface OutcomeNote extends Located {
   readonly recorded: boolean;
   /** E4: the outcome of a blocked call, replaced by the loop veto. */
   readonly vetoed: boolean;
+  readonly argsHash: string;
+  /** H2; undefined when nothing was recorded. */
+  readonly resultHash: string | undefined;
+  readonly unknownTool: string | undefined;
 }
 
 export interface CompactionNote extends Located {

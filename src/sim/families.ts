@@ -103,10 +103,11 @@ const pingPongStuck: Family = {
   label: "stuck",
   summary: "alternates two calls whose results never change",
   create(world) {
-    const error = `Error: missing key "region" in deploy.yaml (line ${world.int(2, 40)})`;
+    const file = `deploy-${world.id(4)}.yaml`;
+    const error = `Error: missing key "region" in ${file} (line ${world.int(2, 40)})`;
     return scriptedAgent(RUN, world, {
       main(i) {
-        if (i % 2 === 0) return { tool: "read", params: { path: "deploy.yaml" }, inLoop: true, respond: () => ({ result: text("service: api\nreplicas: 2") }) };
+        if (i % 2 === 0) return { tool: "read", params: { path: file }, inLoop: true, respond: () => ({ result: text("service: api\nreplicas: 2") }) };
         return { tool: "exec", params: { command: "./deploy.sh" }, inLoop: true, respond: () => ({ result: text("", { status: "failed", exitCode: 1, aggregated: error, durationMs: world.int(100, 900) }) }) };
       },
     });
@@ -119,12 +120,13 @@ const pingPongProgress: Family = {
   summary: "edit/test cycles with the same two calls whose results change until the tests pass",
   create(world) {
     const cycles = world.int(8, 30);
+    const file = `src/parser-${world.id(4)}.ts`;
     let failing = cycles;
     return scriptedAgent(RUN, world, {
       main(i) {
         const cycle = Math.floor(i / 2);
         if (cycle >= cycles) return undefined;
-        if (i % 2 === 0) return { tool: "read", params: { path: "src/parser.ts" }, inLoop: false, respond: () => ({ result: text(`// parser revision ${cycle}`) }) };
+        if (i % 2 === 0) return { tool: "read", params: { path: file }, inLoop: false, respond: () => ({ result: text(`// parser revision ${cycle}`) }) };
         return {
           tool: "exec",
           params: { command: "npm test" },
@@ -157,12 +159,13 @@ const sendLoop: Family = {
   label: "stuck",
   summary: "sends the same message over and over; each send gets fresh ids",
   create(world) {
+    const channel = `ops-${world.id(4)}`;
     let sent = 0;
     return scriptedAgent(RUN, world, {
       main() {
         return {
           tool: "message",
-          params: { action: "send", channel: "ops", text: "Deployment finished." },
+          params: { action: "send", channel, text: "Deployment finished." },
           inLoop: true,
           respond: () => {
             const id = `msg_${world.id(10)}`;
@@ -180,11 +183,12 @@ const execVolatile: Family = {
   label: "stuck",
   summary: "runs the same failing command; duration, pid, session id and cwd change every time",
   create(world) {
+    const port = world.int(3000, 9999);
     return scriptedAgent(RUN, world, {
       main() {
         return {
           tool: "exec",
-          params: { command: "curl -sf http://localhost:8080/health" },
+          params: { command: `curl -sf http://localhost:${port}/health` },
           inLoop: true,
           respond: () => ({
             result: text("curl: (7) Failed to connect to localhost port 8080", {
@@ -209,13 +213,14 @@ const flakyErrors: Family = {
   summary: "a flaky API: errors with fresh request ids, then success",
   create(world) {
     const failures = world.int(2, 25);
+    const url = `https://api.example.test/v1/items/${world.id(6)}`;
     let attempt = 0;
     return scriptedAgent(RUN, world, {
       main(i) {
         if (i > failures) return undefined;
         return {
           tool: "web_fetch",
-          params: { url: "https://api.example.test/v1/items" },
+          params: { url },
           inLoop: false,
           respond: () => {
             attempt++;
@@ -234,6 +239,7 @@ const heartbeat: Family = {
   summary: "many short runs with new runIds, each repeating the same status poll",
   create(world): AgentBehaviour {
     const pollsPerRun = world.int(3, 8);
+    const job = `backup-${world.id(4)}`;
     let run = 1;
     let inRun = 0;
     return {
@@ -243,9 +249,9 @@ const heartbeat: Family = {
           inRun = 0;
         }
         inRun++;
-        return { runId: `heartbeat-${run}`, tool: "command_status", params: { id: "nightly-backup" }, inLoop: false };
+        return { runId: `heartbeat-${run}`, tool: "command_status", params: { id: job }, inLoop: false };
       },
-      respond: () => ({ result: text("nightly-backup: idle, next run at 02:00") }),
+      respond: () => ({ result: text(`${job}: idle, next run at 02:00`) }),
       changeApproach() {
         inRun = pollsPerRun; // this run ends; the schedule goes on
       },
@@ -265,7 +271,7 @@ function overflowFamily(name: string, label: FamilyLabel, summary: string, relap
     label,
     summary,
     create(world) {
-      const loopStep: Step = { tool: "read", params: { path: "logs/worker.log" }, inLoop: true, respond: () => ({ result: text(HUGE_LOG) }) };
+      const loopStep: Step = { tool: "read", params: { path: `logs/worker-${world.id(4)}.log` }, inLoop: true, respond: () => ({ result: text(HUGE_LOG) }) };
       return scriptedAgent(RUN, world, {
         main: () => loopStep,
         afterCompaction: relapse

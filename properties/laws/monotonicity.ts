@@ -1,0 +1,117 @@
+// Monotonicity (SPEC D2, C1): raising criticalThreshold never adds a block; raising
+// warningThreshold never adds a warning; disabling one detector never adds a block.
+import fc from "fast-check";
+import { configFrom } from "../../models/configResolution.js";
+import type { ResolvedConfig } from "../../models/config.js";
+import type { LoopDetectionBlock } from "../../src/arbitraries/configArbitrary.js";
+import { broken, type Law, type Subject } from "./law.js";
+import type { Coverage } from "./coverage.js";
+import { warningMasksBlock, callsOf, configuredTrace, describeVerdict, draft, tagOutputs, blockStatusDivergesBefore, verdictsByIndex, type ConfiguredTrace } from "./common.js";
+
+interface Bumped {
+  readonly value: ConfiguredTrace;
+  readonly by: number;
+  readonly detector: "genericRepeat" | "knownPollNoProgress" | "pingPong";
+}
+
+const bumped = fc.record({
+  value: configuredTrace({ enabled: [true], repairs: false }),
+  by: fc.integer({ min: 1, max: 6 }),
+  detector: fc.constantFrom("genericRepeat" as const, "knownPollNoProgress" as const, "pingPong" as const),
+});
+
+/** A block under `changed` that `base` did not have, unless anomaly A1 explains it. */
+function noAddedBlocks(
+  subject: Subject,
+  value: ConfiguredTrace,
+  base: ResolvedConfig,
+  changed: ResolvedConfig,
+  coverage: Coverage,
+  what: string,
+  disabled?: string,
+): void {
+  const a = subject.run(base, value.events);
+  const b = subject.run(changed, value.events);
+  tagOutputs(coverage, a);
+  const before = verdictsByIndex(a);
+  const after = verdictsByIndex(b);
+  for (const [index, v] of after) {
+    const was = before.get(index);
+    if (was === undefined || v.verdict !== "critical" || was.verdict === "critical") continue;
+    if (blockStatusDivergesBefore(index, before, after) !== undefined) {
+      coverage.hit("anomaly:A1-unrecorded-block");
+      return;
+    }
+    // Known anomaly A5 (README): first match wins, so a warning from an earlier D2 row hides a
+    // block of a later row; switching the warning's detector off uncovers the block.
+    if (disabled !== undefined && was.verdict === "warning" && was.detector === disabled && warningMasksBlock(was, v)) {
+      coverage.hit("anomaly:A5-warning-masks-block");
+      return;
+    }
+    broken(`${what} added a block at call ${index}: ${describeVerdict(v)}, was ${describeVerdict(was)}`);
+  }
+  if ([...before.values()].some((v) => v.verdict === "critical")) coverage.hit("had-blocks");
+}
+
+export const raisingCriticalNeverAddsBlocks: Law<Bumped> = {
+  name: "raising-critical-never-adds-blocks",
+  spec: ["D2", "C3"],
+  arbitrary: bumped,
+  runs: 200,
+  required: ["had-blocks"],
+  check({ value, by }, subject, coverage) {
+    const base = configFrom(value.block);
+    const block: LoopDetectionBlock = { ...value.block, criticalThreshold: base.criticalThreshold + by };
+    noAddedBlocks(subject, value, base, configFrom(block), coverage, `raising criticalThreshold by ${by}`);
+  },
+  scenario: ({ value }) => draft(value, ["D2"], "Counterexample: raising criticalThreshold added a block."),
+};
+
+export const disablingDetectorNeverAddsBlocks: Law<Bumped> = {
+  name: "disabling-a-detector-never-adds-blocks",
+  spec: ["D2", "C1"],
+  arbitrary: bumped,
+  runs: 200,
+  required: ["had-blocks"],
+  check({ value, detector }, subject, coverage) {
+    const base = configFrom(value.block);
+    const detectors = { ...(value.block.detectors as Record<string, boolean>), [detector]: false };
+    const name = { genericRepeat: "generic_repeat", knownPollNoProgress: "known_poll_no_progress", pingPong: "ping_pong" }[detector];
+    noAddedBlocks(subject, value, base, configFrom({ ...value.block, detectors }), coverage, `disabling ${detector}`, name);
+  },
+  scenario: ({ value }) => draft(value, ["D2"], "Counterexample: disabling a detector added a block."),
+};
+
+export const raisingWarningNeverAddsWarnings: Law<Bumped> = {
+  name: "raising-warning-never-adds-warnings",
+  spec: ["D2", "W1"],
+  arbitrary: bumped,
+  runs: 200,
+  required: ["had-warnings"],
+  check({ value, by }, subject, coverage) {
+    const base = configFrom(value.block);
+    // Stay below critical so no repair (C3) moves the other thresholds.
+    const raised = Math.min(base.warningThreshold + by, base.criticalThreshold - 1);
+    const changed = configFrom({ ...value.block, warningThreshold: raised });
+    const a = subject.run(base, value.events);
+    const b = subject.run(changed, value.events);
+    tagOutputs(coverage, a);
+    const before = verdictsByIndex(a);
+    const after = verdictsByIndex(b);
+    for (const [index, v] of after) {
+      const was = before.get(index);
+      if (v.verdict === "critical" && was?.verdict === "warning") coverage.hit("anomaly:A5-warning-masks-block");
+      if (v.verdict === "warning" && was !== undefined && was.verdict === "allow") {
+        if (blockStatusDivergesBefore(index, before, after) !== undefined) {
+          coverage.hit("anomaly:A1-unrecorded-block");
+          return;
+        }
+        broken(`raising warningThreshold ${base.warningThreshold} -> ${raised} added a warning at call ${index}: ${describeVerdict(v)}`);
+      }
+    }
+    // Emitted warnings are not compared: W1 emission depends on which detector answered each
+    // earlier call, so raising the threshold can move and even add emissions (anomaly A7).
+    if ([...before.values()].some((v) => v.verdict === "warning")) coverage.hit("had-warnings");
+  },
+  scenario: ({ value }) => draft(value, ["D2", "W1"], "Counterexample: raising warningThreshold added a warning."),
+};

@@ -1,0 +1,38 @@
+// The expectation of a scenario: a digest of the whole timeline, plus the facts a person reads.
+import { digestText } from "../../models/digest.js";
+import type { EngineOutput } from "../../models/engineOutput.js";
+import { outputJsonLine } from "../format/outputJson.js";
+import type { ScenarioExpected, ScenarioFacts } from "./scenario.js";
+
+export function timelineText(outputs: readonly EngineOutput[]): string {
+  return outputs.map(outputJsonLine).join("\n") + "\n";
+}
+
+export function expectationOf(outputs: readonly EngineOutput[], eventCount: number): ScenarioExpected {
+  let calls = 0;
+  let warnings = 0;
+  let emittedWarnings = 0;
+  let blocks = 0;
+  let ignored = 0;
+  let firstWarning: ScenarioFacts["firstWarning"] = null;
+  let firstBlock: ScenarioFacts["firstBlock"] = null;
+  let abort: ScenarioFacts["abort"] = null;
+  for (const o of outputs) {
+    if (o.kind === "ignored") ignored++;
+    if (o.kind === "abort" && abort === null) abort = { index: o.index, tool: o.tool, count: o.count };
+    if (o.kind !== "call") continue;
+    calls++;
+    if (o.verdict === "warning") {
+      warnings++;
+      if (o.emitted) emittedWarnings++;
+      if (firstWarning === null) firstWarning = { index: o.index, detector: o.detector, count: o.count };
+    } else if (o.verdict === "critical") {
+      blocks++;
+      if (firstBlock === null) firstBlock = { index: o.index, detector: o.detector, count: o.count };
+    }
+  }
+  return {
+    digest: digestText(timelineText(outputs)),
+    facts: { events: eventCount, calls, firstWarning, firstBlock, emittedWarnings, warnings, blocks, abort, ignored },
+  };
+}

@@ -1,0 +1,49 @@
+// A scenario: one file that reproduces a behaviour exactly. Versioned; see README "Scenarios".
+import type { ModelPreset } from "../sim/agentModel.js";
+
+export const SCENARIO_SCHEMA = "loopsim/scenario@1";
+
+export interface SimulationSource {
+  readonly simulation: { readonly family: string; readonly seed: number; readonly calls: number; readonly model: ModelPreset };
+}
+export interface EventsSource {
+  readonly events: readonly unknown[];
+}
+export type ScenarioSource = SimulationSource | EventsSource;
+
+export interface VerdictFact {
+  readonly index: number;
+  readonly detector: string;
+  readonly count: number;
+}
+
+export interface ScenarioFacts {
+  readonly events: number;
+  readonly calls: number;
+  readonly firstWarning: VerdictFact | null;
+  readonly firstBlock: VerdictFact | null;
+  readonly emittedWarnings: number;
+  readonly warnings: number;
+  readonly blocks: number;
+  readonly abort: { readonly index: number; readonly tool: string; readonly count: number } | null;
+  readonly ignored: number;
+}
+
+export interface ScenarioExpected {
+  /** sha256 of the whole verdict timeline (the `trace --json` lines). */
+  readonly digest: string;
+  readonly facts: ScenarioFacts;
+}
+
+export interface Scenario {
+  readonly schema: typeof SCENARIO_SCHEMA;
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  /** SPEC rule IDs and upstream issue numbers this scenario covers, machine-checkable. */
+  readonly covers: readonly string[];
+  readonly config: unknown;
+  readonly agent: string | null;
+  readonly source: ScenarioSource;
+  readonly expected: ScenarioExpected;
+}

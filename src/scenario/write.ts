@@ -1,0 +1,42 @@
+// Building a scenario file from a trace and writing it atomically.
+import type { ToolEvent } from "../../models/events.js";
+import { runEngine } from "../../models/engine.js";
+import { resolveEffectiveConfig } from "../../models/configResolution.js";
+import { writeFileAtomic } from "../io/atomicWrite.js";
+import { encodeCycles } from "./cycles.js";
+import { expectationOf } from "./facts.js";
+import { SCENARIO_SCHEMA, type Scenario } from "./scenario.js";
+
+export interface ScenarioDraft {
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  readonly covers: readonly string[];
+  readonly config: unknown;
+  readonly agent?: string | null;
+  readonly events: readonly ToolEvent[];
+}
+
+export function scenarioFromEvents(draft: ScenarioDraft): Scenario {
+  const config = resolveEffectiveConfig(draft.config, draft.agent ?? undefined).config;
+  const outputs = runEngine(config, draft.events);
+  return {
+    schema: SCENARIO_SCHEMA,
+    id: draft.id,
+    title: draft.title,
+    description: draft.description,
+    covers: draft.covers,
+    config: draft.config,
+    agent: draft.agent ?? null,
+    source: { events: draft.events.map((e) => encodeCycles(e)) },
+    expected: expectationOf(outputs, draft.events.length),
+  };
+}
+
+export function scenarioText(scenario: Scenario): string {
+  return JSON.stringify(scenario, null, 2) + "\n";
+}
+
+export function writeScenario(path: string, scenario: Scenario): void {
+  writeFileAtomic(path, scenarioText(scenario));
+}
