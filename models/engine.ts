@@ -63,7 +63,11 @@ export function createEngine(config: ResolvedConfig, options: EngineOptions = {}
   const hooks = options.hooks ?? REFERENCE_HOOKS;
   const effective = hooks.effectiveConfig(config);
   const history =
-    options.history === "scanning" ? new ScanningHistory(effective.historySize) : new IncrementalHistory(effective.historySize);
+    hooks.history !== undefined
+      ? hooks.history(effective.historySize)
+      : options.history === "scanning"
+        ? new ScanningHistory(effective.historySize)
+        : new IncrementalHistory(effective.historySize);
   return {
     config: effective,
     mode: enabledMode(effective.enabled),

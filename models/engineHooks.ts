@@ -3,6 +3,7 @@
 import type { EnabledMode, ResolvedConfig } from "./config.js";
 import type { GuardOptions } from "./guard.js";
 import type { OutcomeHashOptions } from "./outcomeHash.js";
+import type { HistoryIndex } from "./history/types.js";
 
 export interface EngineHooks {
   readonly outcomeHash: OutcomeHashOptions;
@@ -17,6 +18,8 @@ export interface EngineHooks {
   readonly compactionClearsHistory: boolean;
   /** Applied to the effective config before the engine starts. */
   readonly effectiveConfig: (config: ResolvedConfig) => ResolvedConfig;
+  /** Replaces the history implementation (the bug zoo's contiguous streak). */
+  readonly history?: (historySize: number) => HistoryIndex;
 }
 
 export const REFERENCE_HOOKS: EngineHooks = {

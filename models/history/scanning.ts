@@ -15,7 +15,11 @@ interface ScanRecord {
 export class ScanningHistory implements HistoryIndex {
   private records: ScanRecord[] = [];
 
-  constructor(private readonly historySize: number) {}
+  /** contiguousStreak: the bug zoo's S1 that stops at any other call (#71671's proposal). */
+  constructor(
+    private readonly historySize: number,
+    private readonly options: { readonly contiguousStreak?: boolean } = {},
+  ) {}
 
   private append(record: ScanRecord): void {
     this.records.push(record);
@@ -46,6 +50,7 @@ export class ScanningHistory implements HistoryIndex {
     let noProgress = 0;
     let noProgressResult: string | undefined;
     for (const r of mine) {
+      if (this.options.contiguousStreak === true && (r.tool !== tool || r.argsHash !== argsHash)) break;
       if (r.tool !== tool || r.argsHash !== argsHash || r.resultHash === undefined) continue;
       if (noProgressResult === undefined) noProgressResult = r.resultHash;
       if (r.resultHash !== noProgressResult) break;

@@ -9,6 +9,7 @@ import { disablingDetectorNeverAddsBlocks, raisingCriticalNeverAddsBlocks, raisi
 import { normalisationInvariant } from "./normalisation.js";
 import { freshRunStartsFromZero, otherRunsNeverAdd, scopedWithoutEviction } from "./runScoping.js";
 import { warningsComeFirst } from "./warningsFirst.js";
+import { blocksAreSticky, noProgressLoopsAreBlocked, warningsEmittedAtMultiples } from "./targeted.js";
 
 /** The semantic laws: what the spec promises, without comparing to the oracle. */
 export const SEMANTIC_LAWS: readonly Law<never>[] = [
@@ -25,6 +26,9 @@ export const SEMANTIC_LAWS: readonly Law<never>[] = [
   disablingDetectorNeverAddsBlocks,
   normalisationInvariant,
   boundedState,
+  noProgressLoopsAreBlocked,
+  blocksAreSticky,
+  warningsEmittedAtMultiples,
 ] as unknown as readonly Law<never>[];
 
 export const ALL_LAWS: readonly Law<never>[] = [engineEqualsOracle as unknown as Law<never>, ...SEMANTIC_LAWS];
