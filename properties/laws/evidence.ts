@@ -4,6 +4,7 @@
 import { configFrom } from "../../models/configResolution.js";
 import type { FlaggedCall } from "../../models/engineOutput.js";
 import type { ToolEvent } from "../../models/events.js";
+import { knownAnomaly } from "./anomalies.js";
 import { broken, type Law } from "./law.js";
 import { configuredTrace, draft, tagOutputs, type ConfiguredTrace } from "./common.js";
 
@@ -71,8 +72,7 @@ export const noBlockWithoutEvidence: Law<ConfiguredTrace> = {
           if (tail.length < config.criticalThreshold) {
             // Known anomaly A2 (README): the count includes the current call, so a ping-pong
             // blocks on criticalThreshold - 1 identical outcomes. Nothing less is accepted.
-            if (tail.length === config.criticalThreshold - 1) coverage.hit("anomaly:A2-ping-pong-count");
-            else broken(`call ${v.index}: ping-pong block on ${tail.length} outcomes (critical ${config.criticalThreshold})`);
+            if (!(tail.length === config.criticalThreshold - 1 && knownAnomaly("A2", coverage, "ping-pong-count"))) broken(`call ${v.index}: ping-pong block on ${tail.length} outcomes (critical ${config.criticalThreshold})`);
           }
           return;
         }

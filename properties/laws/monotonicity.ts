@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { configFrom } from "../../models/configResolution.js";
 import type { ResolvedConfig } from "../../models/config.js";
 import type { LoopDetectionBlock } from "../../src/arbitraries/configArbitrary.js";
+import { knownAnomaly } from "./anomalies.js";
 import { broken, type Law, type Subject } from "./law.js";
 import type { Coverage } from "./coverage.js";
 import { warningMasksBlock, callsOf, configuredTrace, describeVerdict, draft, tagOutputs, blockStatusDivergesBefore, verdictsByIndex, type ConfiguredTrace } from "./common.js";
@@ -38,14 +39,12 @@ function noAddedBlocks(
   for (const [index, v] of after) {
     const was = before.get(index);
     if (was === undefined || v.verdict !== "critical" || was.verdict === "critical") continue;
-    if (blockStatusDivergesBefore(index, before, after) !== undefined) {
-      coverage.hit("anomaly:A1-unrecorded-block");
+    if (blockStatusDivergesBefore(index, before, after) !== undefined && knownAnomaly("A1", coverage, "unrecorded-block")) {
       return;
     }
     // Known anomaly A5 (README): first match wins, so a warning from an earlier D2 row hides a
     // block of a later row; switching the warning's detector off uncovers the block.
-    if (disabled !== undefined && was.verdict === "warning" && was.detector === disabled && warningMasksBlock(was, v)) {
-      coverage.hit("anomaly:A5-warning-masks-block");
+    if (disabled !== undefined && was.verdict === "warning" && was.detector === disabled && warningMasksBlock(was, v) && knownAnomaly("A5", coverage, "warning-masks-block")) {
       return;
     }
     broken(`${what} added a block at call ${index}: ${describeVerdict(v)}, was ${describeVerdict(was)}`);
@@ -100,10 +99,9 @@ export const raisingWarningNeverAddsWarnings: Law<Bumped> = {
     const after = verdictsByIndex(b);
     for (const [index, v] of after) {
       const was = before.get(index);
-      if (v.verdict === "critical" && was?.verdict === "warning") coverage.hit("anomaly:A5-warning-masks-block");
+      if (v.verdict === "critical" && was?.verdict === "warning") coverage.hit("raised-warning-unmasked-a-block");
       if (v.verdict === "warning" && was !== undefined && was.verdict === "allow") {
-        if (blockStatusDivergesBefore(index, before, after) !== undefined) {
-          coverage.hit("anomaly:A1-unrecorded-block");
+        if (blockStatusDivergesBefore(index, before, after) !== undefined && knownAnomaly("A1", coverage, "unrecorded-block")) {
           return;
         }
         broken(`raising warningThreshold ${base.warningThreshold} -> ${raised} added a warning at call ${index}: ${describeVerdict(v)}`);

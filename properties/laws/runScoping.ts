@@ -6,6 +6,7 @@ import { normalizeRunId } from "../../models/normalize.js";
 import { outputJsonLine } from "../../src/format/outputJson.js";
 import { configBlockArbitrary, type LoopDetectionBlock } from "../../src/arbitraries/configArbitrary.js";
 import { traceArbitrary } from "../../src/arbitraries/traceArbitrary.js";
+import { knownAnomaly } from "./anomalies.js";
 import { broken, type Law } from "./law.js";
 import { warningMasksBlock, SEVERITY, callsOf, configuredTrace, describeVerdict, draft, tagOutputs, blockStatusDivergesBefore, verdictsByIndex, type ConfiguredTrace } from "./common.js";
 
@@ -81,21 +82,18 @@ export const otherRunsNeverAdd: Law<ConfiguredTrace> = {
       const a = mine.get(index);
       if (a === undefined) continue; // R was aborted earlier alone
       if (SEVERITY[v.verdict] <= SEVERITY[a.verdict]) continue;
-      if (blockStatusDivergesBefore(index, mine, full) !== undefined) {
-        coverage.hit("anomaly:A1-unrecorded-block");
+      if (blockStatusDivergesBefore(index, mine, full) !== undefined && knownAnomaly("A1", coverage, "unrecorded-block")) {
         return;
       }
       // Known anomaly A8 (README): ping-pong evidence is judged over the whole alternating tail;
       // when other runs' records evict its older, varied records, what is left can be uniform,
       // and a warning becomes a block. Only a shorter tail of the same pair qualifies.
-      if (v.verdict === "critical" && a.verdict === "warning" && v.detector === "ping_pong" && a.detector === "ping_pong" && a.warningKey === v.warningKey && v.count < a.count) {
-        coverage.hit("anomaly:A8-eviction-completes-ping-pong-evidence");
+      if (v.verdict === "critical" && a.verdict === "warning" && v.detector === "ping_pong" && a.detector === "ping_pong" && a.warningKey === v.warningKey && v.count < a.count && knownAnomaly("A8", coverage, "eviction-completes-evidence")) {
         return;
       }
       // Known anomaly A5: eviction lowered the count of an earlier row's warning, which was
       // hiding a block of a later row.
-      if (warningMasksBlock(a, v)) {
-        coverage.hit("anomaly:A5-warning-masks-block");
+      if (warningMasksBlock(a, v) && knownAnomaly("A5", coverage, "warning-masks-block")) {
         return;
       }
       broken(`call ${index} of run ${JSON.stringify(run)}: ${describeVerdict(v)} with other runs present, ${describeVerdict(a)} alone`);

@@ -4,10 +4,11 @@ import fc from "fast-check";
 import { configFrom } from "../../models/configResolution.js";
 import type { ToolEvent } from "../../models/events.js";
 import type { LoopDetectionBlock } from "../../src/arbitraries/configArbitrary.js";
+import { knownAnomaly } from "./anomalies.js";
 import { broken, type Law } from "./law.js";
 import { callsOf, tagOutputs } from "./common.js";
 
-type LoopKind = "plain" | "interleaved" | "fresh-send-ids" | "exec-volatile" | "poll";
+type LoopKind = "plain" | "interleaved" | "fresh-send-ids" | "exec-volatile" | "poll" | "across-compaction";
 
 interface LoopCase {
   readonly block: LoopDetectionBlock;
@@ -50,7 +51,7 @@ const loopCase: fc.Arbitrary<LoopCase> = fc
   .record({
     warning: fc.integer({ min: 2, max: 12 }),
     delta: fc.integer({ min: 1, max: 12 }),
-    kind: fc.constantFrom<LoopKind>("plain", "interleaved", "fresh-send-ids", "exec-volatile", "poll"),
+    kind: fc.constantFrom<LoopKind>("plain", "interleaved", "fresh-send-ids", "exec-volatile", "poll", "across-compaction"),
     extra: fc.integer({ min: 0, max: 3 }),
     noise: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 4 }),
   })
@@ -64,23 +65,24 @@ const loopCase: fc.Arbitrary<LoopCase> = fc
 /** SPEC S1, H2.5, H2.7, K1, K4: criticalThreshold identical outcomes block the next call. */
 export const noProgressLoopsAreBlocked: Law<LoopCase> = {
   name: "no-progress-loops-are-blocked",
-  spec: ["S1", "D2", "H2.5", "H2.7", "K1", "K4"],
+  spec: ["S1", "D2", "H2.5", "H2.7", "K1", "K4", "R4"],
   arbitrary: loopCase,
   runs: 150,
-  required: ["kind:plain", "kind:interleaved", "kind:fresh-send-ids", "kind:exec-volatile", "kind:poll"],
+  required: ["kind:plain", "kind:interleaved", "kind:fresh-send-ids", "kind:exec-volatile", "kind:poll", "kind:across-compaction"],
   check(c, subject, coverage) {
     const config = configFrom(c.block);
     coverage.hit(`kind:${c.kind}`);
     const events = loopTrace(c, config.criticalThreshold);
     const step = loopStep(c.kind, 999);
+    // R4: a compaction does not touch the history, so the loop is still blocked after one.
+    if (c.kind === "across-compaction") events.push({ type: "compaction", runId: "r" });
     events.push({ type: "call", runId: "r", callId: "final", tool: step.tool, params: step.params });
     const outputs = subject.run(config, events);
     tagOutputs(coverage, outputs);
     const last = callsOf(outputs).at(-1);
     // Known anomaly A5 (README): with warningThreshold <= 3, one distinct call between repeats
     // makes a 3-count ping-pong whose warning (D2 row 6) hides the generic block (row 7).
-    if (last?.verdict === "warning" && last.detector === "ping_pong" && last.count === 3 && config.warningThreshold <= 3 && c.kind === "interleaved") {
-      coverage.hit("anomaly:A5-warning-masks-block");
+    if (last?.verdict === "warning" && last.detector === "ping_pong" && last.count === 3 && config.warningThreshold <= 3 && c.kind === "interleaved" && knownAnomaly("A5", coverage, "warning-masks-block")) {
       return;
     }
     if (last?.verdict !== "critical") broken(`${c.kind} loop: after ${config.criticalThreshold} identical outcomes (critical ${config.criticalThreshold}) the next call got ${last?.verdict ?? "nothing"}`);
@@ -116,6 +118,15 @@ interface EmissionCase {
   readonly calls: number;
 }
 
+/** The same read again and again, its result changing every time: warnings, never a block. */
+function emissionTrace(c: EmissionCase): ToolEvent[] {
+  const events: ToolEvent[] = [];
+  for (let i = 0; i < c.calls; i++) {
+    events.push({ type: "call", tool: "read", params: { path: "log" } }, { type: "outcome", tool: "read", params: { path: "log" }, result: text(`line ${i}`) });
+  }
+  return events;
+}
+
 /** SPEC W1, K5: warnings are emitted at every multiple of warningThreshold, whatever it is. */
 export const warningsEmittedAtMultiples: Law<EmissionCase> = {
   name: "warnings-emitted-at-each-multiple",
@@ -129,13 +140,10 @@ export const warningsEmittedAtMultiples: Law<EmissionCase> = {
   check(c, subject, coverage) {
     const config = configFrom(c.block);
     if (config.warningThreshold < 10) coverage.hit("below-10");
-    const events: ToolEvent[] = [];
-    for (let i = 0; i < c.calls; i++) {
-      events.push({ type: "call", tool: "read", params: { path: "log" } }, { type: "outcome", tool: "read", params: { path: "log" }, result: text(`line ${i}`) });
-    }
+    const events = emissionTrace(c);
     const emitted = callsOf(subject.run(config, events)).flatMap((v) => (v.verdict === "warning" && v.emitted ? [v.count] : []));
     const expected = Array.from({ length: Math.floor((c.calls - 1) / config.warningThreshold) }, (_, k) => (k + 1) * config.warningThreshold);
     if (emitted.join(",") !== expected.join(",")) broken(`warningThreshold ${config.warningThreshold}: warnings emitted at counts [${emitted.join(", ")}], expected [${expected.join(", ")}]`);
   },
-  scenario: (c) => ({ description: "Counterexample: warnings not emitted at each multiple of warningThreshold.", covers: ["W1", "K5"], config: { tools: { loopDetection: c.block } }, events: [] }),
+  scenario: (c) => ({ description: "Counterexample: warnings not emitted at each multiple of warningThreshold.", covers: ["W1", "K5"], config: { tools: { loopDetection: c.block } }, events: emissionTrace(c) }),
 };

@@ -3,6 +3,7 @@
 // without the result part, per run.
 import { configFrom } from "../../models/configResolution.js";
 import type { FlaggedCall } from "../../models/engineOutput.js";
+import { knownAnomaly } from "./anomalies.js";
 import { broken, type Law } from "./law.js";
 import { callsOf, configuredTrace, draft, tagOutputs, type ConfiguredTrace } from "./common.js";
 
@@ -39,22 +40,19 @@ export const warningsComeFirst: Law<ConfiguredTrace> = {
       if (!first || v.verdict === "warning") continue;
       const pattern = subjects.join(" / ");
       // Known anomaly A3 (README): unknown_tool_repeat has no warning level in SPEC D2.
-      if (v.detector === "unknown_tool_repeat") {
-        coverage.hit("anomaly:A3-unknown-tool-has-no-warning");
+      if (v.detector === "unknown_tool_repeat" && knownAnomaly("A3", coverage, "unknown-tool-has-no-warning")) {
         continue;
       }
       // Known anomaly A4 (README): the breaker has no warning level either; with the pattern's
       // own warning detector switched off, its block is the first thing the agent hears.
       const poll = v.warningKey.startsWith("global:") && (v.tool === "command_status" || v.tool === "process");
       const warnerOff = poll ? !config.detectors.knownPollNoProgress : !config.detectors.genericRepeat;
-      if (v.detector === "global_circuit_breaker" && warnerOff) {
-        coverage.hit("anomaly:A4-breaker-without-warner");
+      if (v.detector === "global_circuit_breaker" && warnerOff && knownAnomaly("A4", coverage, "breaker-without-warner")) {
         continue;
       }
       // Known anomaly A6 (README): a ping-pong's first count is 3 (two alternating records plus
       // the call), so with criticalThreshold <= 3 its first verdict is already a block.
-      if (v.detector === "ping_pong" && v.count === 3 && config.criticalThreshold <= 3) {
-        coverage.hit("anomaly:A6-ping-pong-starts-at-3");
+      if (v.detector === "ping_pong" && v.count === 3 && config.criticalThreshold <= 3 && knownAnomaly("A6", coverage, "ping-pong-starts-at-3")) {
         continue;
       }
       broken(`call ${v.index}: the first verdict on pattern ${pattern} is a block (${v.detector} ${v.count}) with no warning before it`);

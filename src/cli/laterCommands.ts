@@ -4,6 +4,8 @@ import { isModelPreset, type ModelPreset } from "../sim/agentModel.js";
 import { FAMILY_NAMES } from "../sim/families.js";
 import { configFromOptions } from "../io/configFile.js";
 import { simulateCommand } from "../commands/simulate.js";
+import { replayCommand } from "../commands/replay.js";
+import { BUG_VARIANTS, findVariant, type BugVariant } from "../../models/bugZoo.js";
 import { nonNegativeInt, positiveInt } from "./program.js";
 
 function familyName(value: string): string {
@@ -16,7 +18,24 @@ function modelPreset(value: string): ModelPreset {
   return value;
 }
 
+function variantName(value: string): BugVariant {
+  const variant = findVariant(value);
+  if (variant === undefined) throw new InvalidArgumentError(`unknown variant "${value}" (known: ${BUG_VARIANTS.map((v) => v.name).join(", ")})`);
+  return variant;
+}
+
 export function registerLaterCommands(program: Command): void {
+  program
+    .command("replay")
+    .description("replay scenario files or folders and compare each timeline with its expectation")
+    .argument("<paths...>", "scenario files (.json) or folders of them")
+    .option("--json", "machine-readable results")
+    .option("--update", "rewrite the expectations from the current reference (deliberate, printed)")
+    .option("--variant <name>", `replay with a bug-zoo variant: ${BUG_VARIANTS.map((v) => v.name).join(", ")}`, variantName)
+    .action((paths: string[], opts: { json?: boolean; update?: boolean; variant?: BugVariant }) => {
+      replayCommand(paths, { json: opts.json === true, update: opts.update === true, variant: opts.variant });
+    });
+
   program
     .command("simulate")
     .description("run one closed-loop simulated agent and print its timeline like `trace`")

@@ -8,6 +8,23 @@ export function timelineText(outputs: readonly EngineOutput[]): string {
   return outputs.map(outputJsonLine).join("\n") + "\n";
 }
 
+/** A short, stable line per output: what a diff shows. */
+export function compactLine(o: EngineOutput): string {
+  const run = o.run === "" ? "-" : o.run;
+  switch (o.kind) {
+    case "call":
+      return o.verdict === "allow" ? `${o.index} call ${run} ${o.tool} allow` : `${o.index} call ${run} ${o.tool} ${o.verdict} ${o.detector} ${o.count}${o.emitted ? "" : " suppressed"}`;
+    case "outcome":
+      return `${o.index} outcome ${run} ${o.tool} ${o.vetoed ? "vetoed" : o.recorded ? "recorded" : "not-recorded"}`;
+    case "compaction":
+      return `${o.index} compaction ${run} ${o.armed ? "armed" : "off"}`;
+    case "abort":
+      return `${o.index} ABORT ${run} ${o.tool} ${o.count}`;
+    case "ignored":
+      return `${o.index} ${o.eventType} ${run} ignored`;
+  }
+}
+
 export function expectationOf(outputs: readonly EngineOutput[], eventCount: number): ScenarioExpected {
   let calls = 0;
   let warnings = 0;
@@ -34,5 +51,6 @@ export function expectationOf(outputs: readonly EngineOutput[], eventCount: numb
   return {
     digest: digestText(timelineText(outputs)),
     facts: { events: eventCount, calls, firstWarning, firstBlock, emittedWarnings, warnings, blocks, abort, ignored },
+    timeline: outputs.map(compactLine),
   };
 }

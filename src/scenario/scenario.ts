@@ -33,6 +33,8 @@ export interface ScenarioExpected {
   /** sha256 of the whole verdict timeline (the `trace --json` lines). */
   readonly digest: string;
   readonly facts: ScenarioFacts;
+  /** One short line per output, for a readable diff when the digest no longer matches. */
+  readonly timeline: readonly string[];
 }
 
 export interface Scenario {

@@ -1,0 +1,46 @@
+// Replaying a scenario: the same config, agent and source give the same timeline, and the
+// timeline is compared with what the file expects.
+import { resolveEffectiveConfig } from "../../models/configResolution.js";
+import { runEngine } from "../../models/engine.js";
+import type { EngineHooks } from "../../models/engineHooks.js";
+import type { EngineOutput } from "../../models/engineOutput.js";
+import { simulate } from "../sim/simulate.js";
+import { expectationOf } from "./facts.js";
+import type { LoadedScenario } from "./load.js";
+import type { ScenarioExpected } from "./scenario.js";
+
+export interface Replayed {
+  readonly outputs: EngineOutput[];
+  readonly expected: ScenarioExpected;
+}
+
+export function replayScenario(loaded: LoadedScenario, hooks?: EngineHooks): Replayed {
+  const { scenario } = loaded;
+  const config = resolveEffectiveConfig(scenario.config ?? {}, scenario.agent ?? undefined).config;
+  if ("simulation" in scenario.source) {
+    const result = simulate(scenario.source.simulation, config, hooks);
+    return { outputs: result.outputs, expected: expectationOf(result.outputs, result.events.length) };
+  }
+  const events = loaded.events ?? [];
+  const outputs = runEngine(config, events, { hooks });
+  return { outputs, expected: expectationOf(outputs, events.length) };
+}
+
+/** A readable, event-by-event diff of two compact timelines: changed lines with context. */
+export function timelineDiff(expected: readonly string[], actual: readonly string[], maxLines = 40): string[] {
+  const out: string[] = [];
+  const length = Math.max(expected.length, actual.length);
+  let shown = 0;
+  let lastShown = -10;
+  for (let i = 0; i < length && shown < maxLines; i++) {
+    if (expected[i] === actual[i]) continue;
+    if (i - lastShown > 3 && i > 0 && expected[i - 1] !== undefined) out.push(`    ${expected[i - 1]}`);
+    if (expected[i] !== undefined) out.push(`  - ${expected[i]}`);
+    if (actual[i] !== undefined) out.push(`  + ${actual[i]}`);
+    lastShown = i;
+    shown++;
+  }
+  const remaining = [...Array(length).keys()].filter((i) => expected[i] !== actual[i]).length - shown;
+  if (remaining > 0) out.push(`  ... ${remaining} more differing lines`);
+  return out;
+}
