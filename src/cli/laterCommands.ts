@@ -5,6 +5,9 @@ import { FAMILY_NAMES } from "../sim/families.js";
 import { configFromOptions } from "../io/configFile.js";
 import { simulateCommand } from "../commands/simulate.js";
 import { replayCommand } from "../commands/replay.js";
+import { mergeCommand, tuneCommand } from "../commands/tune.js";
+import { POPULATION_PRESETS } from "../tune/population.js";
+import { DEFAULT_GRID } from "../tune/grid.js";
 import { BUG_VARIANTS, findVariant, type BugVariant } from "../../models/bugZoo.js";
 import { nonNegativeInt, positiveInt } from "./program.js";
 
@@ -25,6 +28,35 @@ function variantName(value: string): BugVariant {
 }
 
 export function registerLaterCommands(program: Command): void {
+  program
+    .command("tune")
+    .description("sweep configs over a simulated population and write a tuning report (json, md, html)")
+    .option("--config <file>", "OpenClaw config whose effective block is the baseline the grid varies")
+    .option("--agent <id>", "agent whose agents.list override applies")
+    .option("--grid <spec>", `fields to vary, e.g. "${DEFAULT_GRID}"`)
+    .option("--population <preset|file>", `population preset (${Object.keys(POPULATION_PRESETS).join(", ")}) or JSON5 file`, "default")
+    .option("--agents <n>", "simulated agents per config", positiveInt("--agents"), 480)
+    .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
+    .option("--out <dir>", "output folder", "reports/latest")
+    .option("--workers <n>", "worker threads (results are identical for any number)", positiveInt("--workers"))
+    .option("--shard <i/n>", "compute shard I of N and write a partial result for `loopsim merge`")
+    .option("--force", "overwrite an existing report")
+    .option("--json", "also print report.json to stdout; no progress bar")
+    .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean }) => {
+      await tuneCommand({ ...opts, force: opts.force === true, json: opts.json === true });
+    });
+
+  program
+    .command("merge")
+    .description("merge the partial results of `tune --shard I/N` into the unsharded report")
+    .argument("<parts...>", "partial-I-of-N.json files, one per shard")
+    .requiredOption("--out <dir>", "output folder")
+    .option("--force", "overwrite an existing report")
+    .option("--json", "also print report.json to stdout")
+    .action((parts: string[], opts: { out: string; force?: boolean; json?: boolean }) => {
+      mergeCommand(parts, opts.out, opts.force === true, opts.json === true);
+    });
+
   program
     .command("replay")
     .description("replay scenario files or folders and compare each timeline with its expectation")

@@ -5,7 +5,7 @@ import { configCommand } from "../commands/config.js";
 import { traceCommand } from "../commands/trace.js";
 import { registerLaterCommands } from "./laterCommands.js";
 
-export const VERSION = "0.1.0";
+import { VERSION } from "./version.js";
 
 export function positiveInt(name: string): (value: string) => number {
   return (value: string) => {

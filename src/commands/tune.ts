@@ -1,0 +1,146 @@
+// `loopsim tune`: sweeps configs over a simulated population and writes report.{json,md,html}.
+// `--shard I/N` writes the part of the sweep with config indexes = I-1 (mod N); `loopsim merge`
+// puts the parts back together into exactly the unsharded report.
+import { existsSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import cliProgress from "cli-progress";
+import { DEFAULT_CONFIG } from "../../models/config.js";
+import { validateOpenClawConfig } from "../../models/configValidation.js";
+import { isPlainObject } from "../../models/outcomeHash.js";
+import { UserError } from "../cli/errors.js";
+import { VERSION } from "../cli/version.js";
+import { writeFileAtomic } from "../io/atomicWrite.js";
+import { issuesMessage, loadConfig, readConfigFile } from "../io/configFile.js";
+import type { ConfigJob } from "../tune/evaluate.js";
+import { DEFAULT_GRID, expandGrid, parseGrid } from "../tune/grid.js";
+import { evaluateAll } from "../tune/parallel.js";
+import { loadPopulation, populationAgents } from "../tune/population.js";
+import { PARTIAL_SCHEMA, finishReport, reportJson, type TuneInputs, type TunePartial, type TuneReport } from "../tune/report.js";
+import { renderHtml } from "../tune/renderHtml.js";
+import { renderMarkdown } from "../tune/renderMarkdown.js";
+
+export interface TuneOptions {
+  readonly config?: string;
+  readonly agent?: string;
+  readonly grid?: string;
+  readonly population: string;
+  readonly agents: number;
+  readonly seed: number;
+  readonly out: string;
+  readonly workers?: number;
+  readonly shard?: string;
+  readonly force: boolean;
+  readonly json: boolean;
+}
+
+export function parseShard(spec: string): { index: number; of: number } {
+  const match = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(spec);
+  if (match === null) throw new UserError(`--shard ${spec}: expected I/N, for example 1/4`);
+  const index = Number(match[1]);
+  const of = Number(match[2]);
+  if (index > of) throw new UserError(`--shard ${spec}: I must be between 1 and N`);
+  return { index, of };
+}
+
+function baselineOf(options: TuneOptions): TuneInputs["baseline"] {
+  if (options.config === undefined) {
+    if (options.agent !== undefined) throw new UserError(`--agent ${options.agent} needs --config FILE`);
+    return { source: "OpenClaw defaults", block: {} };
+  }
+  const root = readConfigFile(options.config);
+  const issues = validateOpenClawConfig(root);
+  if (issues.length > 0) throw new UserError(issuesMessage(options.config, issues));
+  const { config } = loadConfig(root, options.agent, options.config).resolution;
+  const block: Record<string, unknown> = { ...config, detectors: { ...config.detectors }, postCompactionGuard: { ...config.postCompactionGuard } };
+  if (config.enabled === undefined) delete block.enabled;
+  return { source: `${options.config}${options.agent === undefined ? "" : ` (agent ${options.agent})`}`, block };
+}
+
+export function tuneInputs(options: TuneOptions): TuneInputs {
+  const baseline = baselineOf(options);
+  const gridSpec = options.grid ?? DEFAULT_GRID;
+  const num = (k: string, d: number) => (typeof baseline.block[k] === "number" ? (baseline.block[k] as number) : d);
+  const grid = expandGrid(parseGrid(gridSpec), baseline.block, {
+    warning: num("warningThreshold", DEFAULT_CONFIG.warningThreshold),
+    critical: num("criticalThreshold", DEFAULT_CONFIG.criticalThreshold),
+    global: num("globalCircuitBreakerThreshold", DEFAULT_CONFIG.globalCircuitBreakerThreshold),
+  });
+  const configs: ConfigJob[] = [{ index: 0, label: "OpenClaw defaults", block: {} }];
+  if (options.config !== undefined) configs.push({ index: 1, label: `baseline: ${baseline.source}`, block: baseline.block });
+  for (const point of grid.points) configs.push({ index: configs.length, label: point.label, block: point.block });
+  return {
+    loopsimVersion: VERSION,
+    seed: options.seed,
+    agents: options.agents,
+    population: loadPopulation(options.population),
+    baseline,
+    grid: { spec: gridSpec, skipped: grid.skipped },
+    configs,
+  };
+}
+
+export function writeReport(out: string, report: TuneReport): void {
+  writeFileAtomic(join(out, "report.json"), reportJson(report));
+  writeFileAtomic(join(out, "report.md"), renderMarkdown(report));
+  writeFileAtomic(join(out, "report.html"), renderHtml(report));
+}
+
+function refuseOverwrite(path: string, force: boolean): void {
+  if (!force && existsSync(path)) throw new UserError(`${path} exists; pass --force to overwrite it`);
+}
+
+export async function tuneCommand(options: TuneOptions): Promise<void> {
+  const inputs = tuneInputs(options);
+  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const target = shard === undefined ? join(options.out, "report.json") : join(options.out, `partial-${shard.index}-of-${shard.of}.json`);
+  refuseOverwrite(target, options.force);
+  const jobs = inputs.configs.filter((c) => shard === undefined || c.index % shard.of === shard.index - 1);
+  const agents = populationAgents(inputs.population, inputs.agents, inputs.seed);
+  const showBar = process.stderr.isTTY === true && !options.json;
+  const bar = showBar ? new cliProgress.SingleBar({ stream: process.stderr, format: "tune [{bar}] {percentage}% | {value}/{total} simulations | ETA {eta_formatted}", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
+  bar?.start(jobs.length * agents.length, 0);
+  const rows = await evaluateAll(jobs, agents, inputs.population.calls, options.workers ?? availableParallelism(), (n) => bar?.increment(n));
+  bar?.stop();
+  if (shard !== undefined) {
+    const partial: TunePartial = { schema: PARTIAL_SCHEMA, shard, inputs, rows };
+    const text = JSON.stringify(partial, null, 2) + "\n";
+    writeFileAtomic(target, text);
+    if (options.json) process.stdout.write(text);
+    else process.stderr.write(`loopsim: wrote shard ${shard.index}/${shard.of} (${rows.length} of ${inputs.configs.length} configs) to ${target}\n`);
+    return;
+  }
+  const report = finishReport(inputs, rows);
+  writeReport(options.out, report);
+  if (options.json) process.stdout.write(reportJson(report));
+  else process.stderr.write(`loopsim: ${rows.length} configs x ${agents.length} agents; wrote ${join(options.out, "report.{json,md,html}")}\n`);
+}
+
+export function mergeCommand(parts: readonly string[], out: string, force: boolean, json: boolean): void {
+  const partials: TunePartial[] = parts.map((path) => {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(path, "utf8"));
+    } catch (error) {
+      throw new UserError(`${path}: not a readable partial result (${(error as Error).message})`);
+    }
+    if (!isPlainObject(raw) || raw.schema !== PARTIAL_SCHEMA) throw new UserError(`${path}: schema: expected "${PARTIAL_SCHEMA}" (write parts with loopsim tune --shard I/N)`);
+    return raw as unknown as TunePartial;
+  });
+  const first = partials[0];
+  if (first === undefined) throw new UserError("merge needs at least one part");
+  const inputs = JSON.stringify(first.inputs);
+  partials.forEach((p, i) => {
+    if (JSON.stringify(p.inputs) !== inputs) throw new UserError(`${parts[i]}: its inputs (seed, grid, population, config, version) differ from ${parts[0]}`);
+    if (p.shard.of !== first.shard.of) throw new UserError(`${parts[i]}: shard ${p.shard.index}/${p.shard.of} does not belong with ${first.shard.index}/${first.shard.of}`);
+  });
+  const seen = new Set(partials.map((p) => p.shard.index));
+  const missing = Array.from({ length: first.shard.of }, (_, i) => i + 1).filter((i) => !seen.has(i));
+  if (missing.length > 0) throw new UserError(`missing shard${missing.length === 1 ? "" : "s"} ${missing.map((m) => `${m}/${first.shard.of}`).join(", ")}`);
+  if (seen.size !== partials.length) throw new UserError("a shard is given twice");
+  refuseOverwrite(join(out, "report.json"), force);
+  const report = finishReport(first.inputs, partials.flatMap((p) => p.rows));
+  writeReport(out, report);
+  if (json) process.stdout.write(reportJson(report));
+  else process.stderr.write(`loopsim: merged ${partials.length} shards into ${join(out, "report.{json,md,html}")}\n`);
+}

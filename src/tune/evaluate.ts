@@ -1,0 +1,26 @@
+// Evaluating configs: every agent of the population simulated under each config. Pure and
+// deterministic per config, so any split over workers or shards gives the same rows.
+import { configFrom } from "../../models/configResolution.js";
+import { simulate } from "../sim/simulate.js";
+import type { AgentSpec } from "./population.js";
+import { computeMetrics, type ConfigMetrics } from "./metrics.js";
+
+export interface ConfigJob {
+  readonly index: number;
+  readonly label: string;
+  readonly block: Record<string, unknown>;
+}
+
+export interface ConfigRow extends ConfigJob {
+  readonly metrics: ConfigMetrics;
+}
+
+export function evaluateConfig(job: ConfigJob, agents: readonly AgentSpec[], calls: number, onAgent?: () => void): ConfigRow {
+  const config = configFrom(job.block);
+  const summaries = agents.map((agent) => {
+    const result = simulate({ family: agent.family, seed: agent.seed, calls, model: agent.model }, config);
+    onAgent?.();
+    return result.summary;
+  });
+  return { ...job, metrics: computeMetrics(summaries) };
+}

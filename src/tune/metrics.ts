@@ -1,0 +1,101 @@
+// The numbers of one config over the population. Every metric is defined in METRIC_DEFINITIONS,
+// which the report prints verbatim. Shares are fractions rounded to 4 places; quantiles are
+// nearest-rank, so they are always values that occurred.
+import type { SimulationSummary } from "../sim/simulate.js";
+
+export const METRIC_DEFINITIONS: Readonly<Record<string, string>> = {
+  caughtShare: "stuck agents whose loop was stopped by a block or a guard abort, over all stuck agents",
+  escapedShare: "stuck agents that changed approach after an emitted warning, before any block or abort",
+  wastedCalls: "loop calls a stuck agent ran before the first block or abort (all of its loop calls when nothing stopped it); median and p90 are nearest-rank",
+  wastedTokens: "tokens (call plus result, about 4 characters a token) of those wasted loop calls",
+  warnedShare: "progressing agents that received at least one emitted warning",
+  wronglyBlockedShare: "progressing agents with at least one block on a call that was not part of a loop (false positives)",
+  falseAbortShare: "recovering agents (they change approach after the compaction) whose run the guard aborted",
+  warningsPer100Calls: "emitted warnings per 100 attempted calls, over every agent",
+  falsePositiveRate: "progressing and recovering agents that were wrongly blocked or aborted, over all of them",
+};
+
+export interface Spread {
+  readonly median: number;
+  readonly p90: number;
+  readonly mean: number;
+}
+
+export interface FamilyNumbers {
+  readonly agents: number;
+  readonly caughtShare: number;
+  readonly warnedShare: number;
+  readonly wronglyBlockedShare: number;
+  readonly medianWastedTokens: number;
+}
+
+export interface ConfigMetrics {
+  readonly stuck: { readonly agents: number; readonly caughtShare: number; readonly escapedShare: number; readonly wastedCalls: Spread; readonly wastedTokens: Spread };
+  readonly progressing: { readonly agents: number; readonly warnedShare: number; readonly wronglyBlockedShare: number };
+  readonly recovering: { readonly agents: number; readonly falseAbortShare: number };
+  readonly overall: { readonly agents: number; readonly calls: number; readonly emittedWarnings: number; readonly warningsPer100Calls: number; readonly falsePositiveRate: number };
+  readonly byFamily: Readonly<Record<string, FamilyNumbers>>;
+  /** Wasted tokens of every stuck agent, in agent order: the distribution chart's data. */
+  readonly wastedTokensByAgent: readonly number[];
+}
+
+export const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
+const share = (n: number, d: number): number => (d === 0 ? 0 : round4(n / d));
+
+export function nearestRank(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] as number;
+}
+
+function spread(values: readonly number[]): Spread {
+  const mean = values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+  return { median: nearestRank(values, 0.5), p90: nearestRank(values, 0.9), mean: Math.round(mean * 10) / 10 };
+}
+
+const wronglyBlocked = (s: SimulationSummary) => s.falseBlocks > 0;
+const falselyStopped = (s: SimulationSummary) => s.falseBlocks > 0 || s.aborts > 0;
+
+export function computeMetrics(summaries: readonly SimulationSummary[]): ConfigMetrics {
+  const stuck = summaries.filter((s) => s.label === "stuck");
+  const progressing = summaries.filter((s) => s.label === "progressing");
+  const recovering = summaries.filter((s) => s.label === "recovering");
+  const legit = [...progressing, ...recovering];
+  const calls = summaries.reduce((sum, s) => sum + s.attempts, 0);
+  const emitted = summaries.reduce((sum, s) => sum + s.emittedWarnings, 0);
+  const byFamily: Record<string, FamilyNumbers> = {};
+  for (const family of [...new Set(summaries.map((s) => s.family))]) {
+    const mine = summaries.filter((s) => s.family === family);
+    byFamily[family] = {
+      agents: mine.length,
+      caughtShare: share(mine.filter((s) => s.caught).length, mine.length),
+      warnedShare: share(mine.filter((s) => s.emittedWarnings > 0).length, mine.length),
+      wronglyBlockedShare: share(mine.filter(falselyStopped).length, mine.length),
+      medianWastedTokens: nearestRank(mine.map((s) => s.wastedTokens), 0.5),
+    };
+  }
+  return {
+    stuck: {
+      agents: stuck.length,
+      caughtShare: share(stuck.filter((s) => s.caught).length, stuck.length),
+      escapedShare: share(stuck.filter((s) => s.escapedAfterWarning).length, stuck.length),
+      wastedCalls: spread(stuck.map((s) => s.wastedCalls)),
+      wastedTokens: spread(stuck.map((s) => s.wastedTokens)),
+    },
+    progressing: {
+      agents: progressing.length,
+      warnedShare: share(progressing.filter((s) => s.emittedWarnings > 0).length, progressing.length),
+      wronglyBlockedShare: share(progressing.filter(wronglyBlocked).length, progressing.length),
+    },
+    recovering: { agents: recovering.length, falseAbortShare: share(recovering.filter((s) => s.aborts > 0).length, recovering.length) },
+    overall: {
+      agents: summaries.length,
+      calls,
+      emittedWarnings: emitted,
+      warningsPer100Calls: calls === 0 ? 0 : Math.round((emitted * 100 * 100) / calls) / 100,
+      falsePositiveRate: share(legit.filter(falselyStopped).length, legit.length),
+    },
+    byFamily,
+    wastedTokensByAgent: stuck.map((s) => s.wastedTokens),
+  };
+}

@@ -1,0 +1,116 @@
+// The simulated population a sweep runs every config against: behaviour families crossed with
+// model presets, each with a weight. Agents are shared by every config (same seeds), so configs
+// are compared on the same agents.
+import { readFileSync, existsSync } from "node:fs";
+import JSON5 from "json5";
+import { isPlainObject } from "../../models/outcomeHash.js";
+import { UserError } from "../cli/errors.js";
+import { isModelPreset, MODEL_PRESETS, type ModelPreset } from "../sim/agentModel.js";
+import { FAMILIES, FAMILY_NAMES } from "../sim/families.js";
+import type { FamilyLabel } from "../sim/behaviour.js";
+
+export interface PopulationMember {
+  readonly family: string;
+  readonly model: ModelPreset;
+  readonly weight: number;
+}
+
+export interface Population {
+  readonly name: string;
+  /** Calls each agent may attempt. */
+  readonly calls: number;
+  readonly members: readonly PopulationMember[];
+}
+
+export interface AgentSpec {
+  readonly family: string;
+  readonly label: FamilyLabel;
+  readonly model: ModelPreset;
+  readonly seed: number;
+}
+
+/**
+ * Default weights: stuck and progressing work in equal measure, small models twice as common
+ * as flagship ones (the seed page's case for enabling detection), heartbeat and productive
+ * work a little more common than any one loop.
+ */
+const DEFAULT_WEIGHTS: Readonly<Record<string, number>> = {
+  productive: 3,
+  "poller-completes": 2,
+  "ping-pong-progress": 2,
+  "flaky-errors": 2,
+  heartbeat: 2,
+  "overflow-recover": 1,
+  "poller-stuck": 2,
+  "ping-pong-stuck": 2,
+  "unknown-tool": 2,
+  "send-loop": 2,
+  "exec-volatile": 2,
+  "overflow-relapse": 2,
+};
+const MODEL_WEIGHTS: Readonly<Record<ModelPreset, number>> = { small: 2, flagship: 1 };
+
+function preset(name: string, models: readonly ModelPreset[]): Population {
+  return {
+    name,
+    calls: 80,
+    members: FAMILY_NAMES.flatMap((family) => models.map((model) => ({ family, model, weight: (DEFAULT_WEIGHTS[family] ?? 1) * MODEL_WEIGHTS[model] }))),
+  };
+}
+
+export const POPULATION_PRESETS: Readonly<Record<string, Population>> = {
+  default: preset("default", MODEL_PRESETS),
+  small: preset("small", ["small"]),
+  flagship: preset("flagship", ["flagship"]),
+};
+
+export function loadPopulation(spec: string): Population {
+  const presetPopulation = POPULATION_PRESETS[spec];
+  if (presetPopulation !== undefined) return presetPopulation;
+  if (!existsSync(spec)) throw new UserError(`--population ${spec}: neither a preset (${Object.keys(POPULATION_PRESETS).join(", ")}) nor a file`);
+  let raw: unknown;
+  try {
+    raw = JSON5.parse(readFileSync(spec, "utf8"));
+  } catch (error) {
+    const e = error as Error & { lineNumber?: number; columnNumber?: number };
+    throw new UserError(`${spec}${e.lineNumber === undefined ? "" : `:${e.lineNumber}:${e.columnNumber ?? 0}`}: not valid JSON5 (${e.message.replace(/^JSON5: /, "")})`);
+  }
+  const problems: string[] = [];
+  if (!isPlainObject(raw)) throw new UserError(`${spec}: a population is an object {calls, members: [{family, model, weight}]}`);
+  for (const key of Object.keys(raw)) if (!["calls", "members", "name"].includes(key)) problems.push(`${key}: unknown key (allowed: name, calls, members)`);
+  const calls = raw.calls ?? 80;
+  if (!Number.isInteger(calls) || (calls as number) <= 0) problems.push(`calls: must be a positive integer (got ${JSON.stringify(raw.calls)})`);
+  const members: PopulationMember[] = [];
+  if (!Array.isArray(raw.members) || raw.members.length === 0) problems.push("members: must be a non-empty array");
+  else {
+    raw.members.forEach((m: unknown, i: number) => {
+      const at = `members[${i}]`;
+      if (!isPlainObject(m)) return problems.push(`${at}: must be an object {family, model, weight}`);
+      for (const key of Object.keys(m)) if (!["family", "model", "weight"].includes(key)) problems.push(`${at}.${key}: unknown key (allowed: family, model, weight)`);
+      if (typeof m.family !== "string" || !FAMILY_NAMES.includes(m.family)) problems.push(`${at}.family: unknown family ${JSON.stringify(m.family)} (known: ${FAMILY_NAMES.join(", ")})`);
+      if (typeof m.model !== "string" || !isModelPreset(m.model)) problems.push(`${at}.model: must be "small" or "flagship" (got ${JSON.stringify(m.model)})`);
+      const weight = m.weight ?? 1;
+      if (typeof weight !== "number" || !Number.isFinite(weight) || weight <= 0) problems.push(`${at}.weight: must be a positive number (got ${JSON.stringify(m.weight)})`);
+      if (problems.length === 0) members.push({ family: m.family as string, model: m.model as ModelPreset, weight: weight as number });
+      return undefined;
+    });
+  }
+  if (problems.length > 0) throw new UserError(`${spec}: invalid population:\n${problems.map((p) => `  ${spec}: ${p}`).join("\n")}`);
+  return { name: typeof raw.name === "string" ? raw.name : spec, calls: calls as number, members };
+}
+
+/** Splits `total` agents over the members by weight (largest remainder), then seeds them. */
+export function populationAgents(population: Population, total: number, seed: number): AgentSpec[] {
+  const weightSum = population.members.reduce((sum, m) => sum + m.weight, 0);
+  const exact = population.members.map((m) => (total * m.weight) / weightSum);
+  const counts = exact.map(Math.floor);
+  const order = exact.map((x, i) => ({ i, rest: x - Math.floor(x) })).sort((a, b) => b.rest - a.rest || a.i - b.i);
+  const left = total - counts.reduce((a, b) => a + b, 0);
+  for (let k = 0; k < left; k++) counts[(order[k] as { i: number }).i]++;
+  const agents: AgentSpec[] = [];
+  population.members.forEach((m, i) => {
+    const label = FAMILIES.find((f) => f.name === m.family)?.label ?? "progressing";
+    for (let k = 0; k < (counts[i] ?? 0); k++) agents.push({ family: m.family, label, model: m.model, seed: seed * 10_000 + i * 1_000 + k });
+  });
+  return agents;
+}

@@ -1,0 +1,64 @@
+// report.html: self-contained (inline CSS and SVG, no scripts, no network), rendered from
+// report.json alone.
+import { FAMILIES } from "../sim/families.js";
+import { caughtChart, paretoChart, wasteChart } from "./charts.js";
+import { percent } from "./recommend.js";
+import type { TuneReport } from "./report.js";
+import { TABLE_HEADER, rowCells, rowLabel } from "./table.js";
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+export function renderHtml(report: TuneReport): string {
+  const rows = report.rows.map((r) => `<tr${r.index === 0 ? ' class="defaults"' : ""}>${rowCells(r, report.pareto).map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n");
+  const recs = report.recommendations
+    .map(
+      (r) => `<section class="rec"><h3>${esc(r.goal)}: ${esc(r.index === 0 ? "OpenClaw defaults" : r.label)}</h3>
+<p>Chosen as ${esc(r.rule)}.</p><p>It ${esc(r.tradeOff)}</p>
+<p>Stuck families it still misses: ${esc(r.stillMissed.length === 0 ? "none" : r.stillMissed.map((m) => `${m.family} (${percent(m.caughtShare)})`).join(", "))}.</p>
+<pre>${esc(r.snippet)}</pre></section>`,
+    )
+    .join("\n");
+  const shown = [report.rows[0], ...report.recommendations.map((r) => report.rows.find((x) => x.index === r.index))].filter((r, i, all) => r !== undefined && all.indexOf(r) === i);
+  const families = FAMILIES.map(
+    (f) => `<tr><td>${esc(f.name)}</td><td>${f.label}</td>${shown.map((r) => {
+      const n = r?.metrics.byFamily[f.name];
+      return `<td>${n === undefined ? "-" : `${percent(n.caughtShare)} / ${percent(n.warnedShare)} / ${percent(n.wronglyBlockedShare)}`}</td>`;
+    }).join("")}</tr>`,
+  ).join("\n");
+  const definitions = Object.entries(report.definitions).map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("");
+  const skipped = report.grid.skipped.map((s) => `<li>${esc(s.label)}: ${esc(s.reason)}</li>`).join("");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>loopsim tuning report</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#111}
+table{border-collapse:collapse;margin:1rem 0;font-size:13px}td,th{border:1px solid #ddd;padding:3px 7px;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}
+tr.defaults{background:#fef2f2}pre{background:#f6f8fa;padding:.75rem;overflow:auto}.rec{border-left:4px solid #2563eb;padding-left:1rem;margin:1rem 0}
+.charts{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:12px;color:#555}dt{font-weight:600}
+</style></head><body>
+<h1>loopsim tuning report</h1>
+<p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${report.rows.length} configs, ${report.agents} simulated agents per config (${report.population.calls} calls each), population <code>${esc(report.population.name)}</code>. Baseline: ${esc(report.baseline.source)}. Grid: <code>${esc(report.grid.spec)}</code>.</p>
+<h2>Recommendations</h2>
+${recs}
+<h2>Charts</h2>
+<div class="charts">
+<figure>${paretoChart(report)}<figcaption>Pareto front: tokens wasted in loops against the false-positive rate (red: OpenClaw defaults, blue: the front).</figcaption></figure>
+<figure>${caughtChart(report)}<figcaption>Stuck agents caught against the threshold.</figcaption></figure>
+<figure>${wasteChart(report)}<figcaption>Distribution of wasted tokens per stuck agent.</figcaption></figure>
+</div>
+<h2>Every config</h2>
+<table><thead><tr>${TABLE_HEADER.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>
+${rows}
+</tbody></table>
+${skipped === "" ? "" : `<p>Skipped ${report.grid.skipped.length} combinations that break warning &lt; critical &lt; global:</p><ul>${skipped}</ul>`}
+<h2>By family (caught / warned / stopped wrongly)</h2>
+<table><thead><tr><th>family</th><th>kind</th>${shown.map((r) => `<th>${esc(r === undefined ? "" : rowLabel(r))}</th>`).join("")}</tr></thead><tbody>
+${families}
+</tbody></table>
+<h2>Population</h2>
+<table><thead><tr><th>family</th><th>model</th><th>weight</th></tr></thead><tbody>
+${report.population.members.map((m) => `<tr><td>${esc(m.family)}</td><td>${m.model}</td><td>${m.weight}</td></tr>`).join("\n")}
+</tbody></table>
+<h2>Definitions</h2><dl>${definitions}</dl>
+</body></html>
+`;
+}

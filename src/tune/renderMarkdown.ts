@@ -1,0 +1,49 @@
+// report.md: the tables a person reads first, rendered from report.json alone.
+import { FAMILIES } from "../sim/families.js";
+import { percent } from "./recommend.js";
+import type { TuneReport } from "./report.js";
+import { TABLE_HEADER, rowCells, rowLabel } from "./table.js";
+
+const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`;
+
+export function renderMarkdown(report: TuneReport): string {
+  const out: string[] = [];
+  const defaults = report.rows[0];
+  out.push("# loopsim tuning report", "");
+  out.push(`loopsim ${report.loopsimVersion}, seed ${report.seed}, ${report.rows.length} configs, ${report.agents} simulated agents per config (${report.population.calls} calls each), population \`${report.population.name}\`.`);
+  out.push(`Baseline the grid varies: ${report.baseline.source}. Grid: \`${report.grid.spec}\`. Reproduce: \`loopsim tune --seed ${report.seed} --agents ${report.agents} --grid "${report.grid.spec}"\`.`, "");
+  out.push("## Recommendations", "");
+  for (const r of report.recommendations) {
+    out.push(`### ${r.goal}: ${r.index === 0 ? "OpenClaw defaults" : r.label}`, "");
+    out.push(`Chosen as ${r.rule}.`, "");
+    out.push(`It ${r.tradeOff}`, "");
+    out.push(`Stuck families it still misses (caught in under half the agents): ${r.stillMissed.length === 0 ? "none" : r.stillMissed.map((m) => `${m.family} (${percent(m.caughtShare)})`).join(", ")}.`, "");
+    out.push("```json5", r.snippet, "```", "");
+  }
+  out.push("## Every config", "");
+  out.push(line(TABLE_HEADER), line(TABLE_HEADER.map(() => "---")));
+  for (const row of report.rows) out.push(line(rowCells(row, report.pareto)));
+  out.push("");
+  if (report.grid.skipped.length > 0) {
+    out.push(`Skipped ${report.grid.skipped.length} grid combinations that break warning < critical < global:`, "");
+    for (const s of report.grid.skipped) out.push(`- ${s.label}: ${s.reason}`);
+    out.push("");
+  }
+  out.push("## By family", "");
+  const shown = [defaults, ...report.recommendations.map((r) => report.rows.find((x) => x.index === r.index))].filter((r, i, all) => r !== undefined && all.indexOf(r) === i);
+  out.push(line(["family", "kind", ...shown.map((r) => `${r === undefined ? "" : rowLabel(r)} caught / warned / stopped wrongly`)]), line(["---", "---", ...shown.map(() => "---")]));
+  for (const family of FAMILIES) {
+    const cells = shown.map((r) => {
+      const f = r?.metrics.byFamily[family.name];
+      return f === undefined ? "-" : `${percent(f.caughtShare)} / ${percent(f.warnedShare)} / ${percent(f.wronglyBlockedShare)}`;
+    });
+    out.push(line([family.name, family.label, ...cells]));
+  }
+  out.push("", "## Population", "");
+  out.push(line(["family", "model", "weight"]), line(["---", "---", "---"]));
+  for (const m of report.population.members) out.push(line([m.family, m.model, String(m.weight)]));
+  out.push("", "## Definitions", "");
+  for (const [name, text] of Object.entries(report.definitions)) out.push(`- **${name}**: ${text}.`);
+  out.push("");
+  return out.join("\n");
+}

@@ -1,0 +1,55 @@
+// The tuning report's source of truth (report.json) and the partial results of a shard.
+// A sharded sweep and an unsharded one go through the same finishReport, so merging the parts
+// gives exactly the unsharded report.
+import type { ConfigRow } from "./evaluate.js";
+import { METRIC_DEFINITIONS } from "./metrics.js";
+import type { Population } from "./population.js";
+import { paretoFront, recommend, type Recommendation } from "./recommend.js";
+
+export const REPORT_SCHEMA = "loopsim/tune-report@1";
+export const PARTIAL_SCHEMA = "loopsim/tune-partial@1";
+
+/** Everything a sweep depends on; two parts merge only if these are equal. */
+export interface TuneInputs {
+  readonly loopsimVersion: string;
+  readonly seed: number;
+  readonly agents: number;
+  readonly population: Population;
+  readonly baseline: { readonly source: string; readonly block: Record<string, unknown> };
+  readonly grid: { readonly spec: string; readonly skipped: readonly { readonly label: string; readonly reason: string }[] };
+  /** Every config of the sweep, by index: 0 is OpenClaw's defaults. */
+  readonly configs: readonly { readonly index: number; readonly label: string; readonly block: Record<string, unknown> }[];
+}
+
+export interface TuneReport extends TuneInputs {
+  readonly schema: typeof REPORT_SCHEMA;
+  readonly definitions: Readonly<Record<string, string>>;
+  readonly rows: readonly ConfigRow[];
+  readonly pareto: readonly number[];
+  readonly recommendations: readonly Recommendation[];
+}
+
+export interface TunePartial {
+  readonly schema: typeof PARTIAL_SCHEMA;
+  readonly shard: { readonly index: number; readonly of: number };
+  readonly inputs: TuneInputs;
+  readonly rows: readonly ConfigRow[];
+}
+
+export function finishReport(inputs: TuneInputs, rows: readonly ConfigRow[]): TuneReport {
+  const sorted = [...rows].sort((a, b) => a.index - b.index);
+  const defaults = sorted.find((r) => r.index === 0);
+  if (defaults === undefined) throw new Error("the OpenClaw defaults row (index 0) is missing");
+  return {
+    schema: REPORT_SCHEMA,
+    ...inputs,
+    definitions: METRIC_DEFINITIONS,
+    rows: sorted,
+    pareto: paretoFront(sorted),
+    recommendations: recommend(sorted, defaults),
+  };
+}
+
+export function reportJson(report: TuneReport): string {
+  return JSON.stringify(report, null, 2) + "\n";
+}

@@ -1,0 +1,25 @@
+// A worker thread of the sweep: evaluates the configs it is sent and posts rows back, plus a
+// tick per agent for the progress bar.
+import { parentPort, workerData } from "node:worker_threads";
+import { evaluateConfig, type ConfigJob } from "./evaluate.js";
+import type { AgentSpec } from "./population.js";
+
+interface WorkerInput {
+  readonly jobs: readonly ConfigJob[];
+  readonly agents: readonly AgentSpec[];
+  readonly calls: number;
+}
+
+const input = workerData as WorkerInput;
+const port = parentPort;
+if (port !== null) {
+  let ticks = 0;
+  for (const job of input.jobs) {
+    const row = evaluateConfig(job, input.agents, input.calls, () => {
+      if (++ticks % 50 === 0) port.postMessage({ type: "tick", count: 50 });
+    });
+    port.postMessage({ type: "row", row });
+  }
+  port.postMessage({ type: "tick", count: ticks % 50 });
+  port.postMessage({ type: "done" });
+}
