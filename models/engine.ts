@@ -4,9 +4,8 @@
 //
 // The state is linear: engineStep consumes the state it is given and returns its successor, so
 // the window can be updated in place instead of copied on every event. Nothing else holds it.
-import { match } from "ts-pattern";
 import { enabledMode, type EnabledMode, type ResolvedConfig } from "./config.js";
-import { argsHash as hashArgs } from "./callHash.js";
+import { ArgsHasher } from "./callHash.js";
 import { Deque } from "./deque.js";
 import { detect, isKnownPoll } from "./detection.js";
 import { REFERENCE_HOOKS, type EngineHooks } from "./engineHooks.js";
@@ -56,6 +55,7 @@ export interface EngineState {
   readonly guards: Map<string, GuardState>;
   readonly aborted: Set<string>;
   readonly blocked: BlockedCalls;
+  readonly hasher: ArgsHasher;
   nextIndex: number;
 }
 
@@ -77,6 +77,7 @@ export function createEngine(config: ResolvedConfig, options: EngineOptions = {}
     guards: new Map(),
     aborted: new Set(),
     blocked: { byKey: new Map(), order: new Deque(), live: 0 },
+    hasher: new ArgsHasher(),
     nextIndex: 0,
   };
 }
@@ -87,12 +88,27 @@ export function engineStep(state: EngineState, event: ToolEvent): { state: Engin
   if (state.aborted.has(run)) {
     return { state, outputs: [{ kind: "ignored", index, run, eventType: event.type }] };
   }
-  const outputs = match(event)
-    .with({ type: "call" }, (e) => onCall(state, e, index, run))
-    .with({ type: "outcome" }, (e) => onOutcome(state, e, index, run))
-    .with({ type: "compaction" }, (e) => onCompaction(state, e, index, run))
-    .exhaustive();
-  return { state, outputs };
+  return { state, outputs: dispatch(state, event, index, run) };
+}
+
+/**
+ * The per-event transition. A switch checked against `never` is as exhaustive as ts-pattern's
+ * .exhaustive() (a missing case does not compile) without building a matcher per event, which
+ * cost 7% of the engine's time on the hot path; ts-pattern keeps the guard's transitions.
+ */
+function dispatch(state: EngineState, event: ToolEvent, index: number, run: string): EngineOutput[] {
+  switch (event.type) {
+    case "call":
+      return onCall(state, event, index, run);
+    case "outcome":
+      return onOutcome(state, event, index, run);
+    case "compaction":
+      return onCompaction(state, event, index, run);
+    default: {
+      const unhandled: never = event;
+      throw new Error(`unhandled event ${JSON.stringify(unhandled)}`);
+    }
+  }
 }
 
 /** Runs a whole trace; convenient for tests and replays. */
@@ -105,7 +121,7 @@ export function runEngine(config: ResolvedConfig, events: Iterable<ToolEvent>, o
 
 function onCall(state: EngineState, event: CallEvent, index: number, run: string): EngineOutput[] {
   const tool = normalizeToolName(event.tool);
-  const argsHash = hashArgs(tool, event.params);
+  const argsHash = state.hasher.hash(tool, event.params);
   const historyRun = state.hooks.historyRun(run);
   if (!state.mode.rollingDetectors) {
     if (state.mode.recordCalls) state.history.appendCall(historyRun, tool, argsHash, event.callId);
@@ -177,6 +193,7 @@ function rememberBlocked(state: EngineState, run: string, call: BlockedCall): vo
 
 /** E4: an input outcome of a blocked call (same run, tool, args and callId) is the veto. */
 function takeBlocked(state: EngineState, run: string, argsHash: string, callId: string | undefined): boolean {
+  if (state.blocked.live === 0) return false;
   const key = blockedKey(run, argsHash, callId);
   const list = state.blocked.byKey.get(key);
   if (list === undefined) return false;
@@ -189,7 +206,7 @@ function takeBlocked(state: EngineState, run: string, argsHash: string, callId: 
 
 function onOutcome(state: EngineState, event: OutcomeEvent, index: number, run: string): EngineOutput[] {
   const tool = normalizeToolName(event.tool);
-  const argsHash = hashArgs(tool, event.params);
+  const argsHash = state.hasher.hash(tool, event.params);
   if (takeBlocked(state, run, argsHash, event.callId)) {
     return [{ kind: "outcome", index, run, tool, recorded: false, vetoed: true, argsHash, resultHash: undefined, unknownTool: undefined }];
   }
@@ -242,9 +259,9 @@ function onCompaction(state: EngineState, _event: CompactionEvent, index: number
 }
 
 /** Entries the engine holds, for the bounded-state property: O(historySize + live runs). */
-export function engineStateSize(state: EngineState): { history: number; guards: number; warnings: number; blocked: number; aborted: number } {
+export function engineStateSize(state: EngineState): { history: number; guards: number; warnings: number; blocked: number; aborted: number; hashMemo: number } {
   const blocked = state.blocked.order.length;
   let guards = 0;
   for (const guard of state.guards.values()) guards += 1 + (guard.phase === "armed" ? guard.counts.size : 0);
-  return { history: state.history.stateSize(), guards, warnings: state.warnings.size(), blocked, aborted: state.aborted.size };
+  return { history: state.history.stateSize(), guards, warnings: state.warnings.size(), blocked, aborted: state.aborted.size, hashMemo: state.hasher.size() };
 }

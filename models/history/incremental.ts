@@ -23,32 +23,68 @@ interface ResultRun {
   count: number;
 }
 
-/** One tool+args of one run. */
+/**
+ * One tool+args of one run. Kept small, because most keys of real work hold a single record and
+ * a large window holds tens of thousands of them: no wrapper objects, arrays only while needed.
+ */
 class KeyIndex {
-  readonly records = new Deque<IndexedRecord>();
-  /** Completed results in record order, run-length encoded: S1 is the count of the last run. */
-  results = new Deque<ResultRun>();
-  /** Pending records, oldest first; completed ones are dropped lazily from either end. */
-  readonly pending = new Deque<IndexedRecord>();
+  /** S2: records of this key in the window, pending included. */
+  count = 0;
+  /** Completed results in record order, run-length encoded from `head`: S1 is the last run. */
+  runs: ResultRun[] = [];
+  head = 0;
+  /** Pending records, oldest first (rarely more than one); only while there are any. */
+  pending: IndexedRecord[] | undefined = undefined;
   newestCompletedPos = -1;
 
-  pushResult(result: string): void {
-    const tail = this.results.last();
-    if (tail !== undefined && tail.result === result) tail.count++;
-    else this.results.push({ result, count: 1 });
+  lastRun(): ResultRun | undefined {
+    return this.runs.length > this.head ? this.runs[this.runs.length - 1] : undefined;
   }
 
-  /** A fill older than a completed record lands mid-sequence: rebuild from the records. */
-  rebuildResults(): void {
-    this.results = new Deque<ResultRun>();
-    for (const r of this.records) if (r.resultHash !== undefined) this.pushResult(r.resultHash);
+  pushResult(result: string): void {
+    const tail = this.lastRun();
+    if (tail !== undefined && tail.result === result) tail.count++;
+    else this.runs.push({ result, count: 1 });
+  }
+
+  /** The oldest completed record of the key left the window. */
+  dropOldestResult(): void {
+    const oldest = this.runs[this.head] as ResultRun;
+    if (--oldest.count > 0) return;
+    this.head++;
+    if (this.head > 16 && this.head * 2 > this.runs.length) {
+      this.runs = this.runs.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** A fill older than a completed record lands mid-sequence: rebuild from the run's records. */
+  rebuildResults(runRecords: Deque<IndexedRecord>, argsHash: string): void {
+    this.runs = [];
+    this.head = 0;
+    for (const r of runRecords) if (r.argsHash === argsHash && r.resultHash !== undefined) this.pushResult(r.resultHash);
+  }
+
+  addPending(record: IndexedRecord): void {
+    if (this.pending === undefined) this.pending = [record];
+    else this.pending.push(record);
+  }
+
+  /** Completed records leave the top of the pending list; an empty list is let go. */
+  trimPending(): void {
+    const pending = this.pending;
+    if (pending === undefined) return;
+    while (pending.length > 0 && (pending[pending.length - 1] as IndexedRecord).resultHash !== undefined) pending.pop();
+    if (pending.length === 0) this.pending = undefined;
   }
 
   newestPending(callId: string | undefined): IndexedRecord | undefined {
-    while (this.pending.last()?.resultHash !== undefined) this.pending.pop();
-    if (callId === undefined) return this.pending.last();
-    for (const r of this.pending.reversed()) {
-      if (r.resultHash === undefined && r.callId === callId) return r;
+    this.trimPending();
+    const pending = this.pending;
+    if (pending === undefined) return undefined;
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const r = pending[i] as IndexedRecord;
+      if (r.resultHash === undefined && (callId === undefined || r.callId === callId)) return r;
     }
     return undefined;
   }
@@ -125,9 +161,9 @@ export class IncrementalHistory implements HistoryIndex {
       key = new KeyIndex();
       runIndex.keys.set(argsHash, key);
     }
-    key.records.push(record);
+    key.count++;
     if (record.resultHash === undefined) {
-      key.pending.push(record);
+      key.addPending(record);
       runIndex.pending.push(record);
     } else {
       key.pushResult(record.resultHash);
@@ -142,10 +178,13 @@ export class IncrementalHistory implements HistoryIndex {
   private fill(runIndex: RunIndex, key: KeyIndex, record: IndexedRecord, facts: OutcomeFacts): void {
     record.resultHash = facts.resultHash;
     record.unknownTool = facts.unknownTool;
+    // Drop completed records from the tops of the pending lists now, so they stay short.
+    key.trimPending();
+    runIndex.newestPendingPos();
     if (record.pos > key.newestCompletedPos) {
       key.pushResult(facts.resultHash);
       key.newestCompletedPos = record.pos;
-    } else key.rebuildResults();
+    } else key.rebuildResults(runIndex.records, record.argsHash);
     this.noteCompleted(runIndex, record);
   }
 
@@ -184,14 +223,14 @@ export class IncrementalHistory implements HistoryIndex {
     const runIndex = this.runs.get(record.run) as RunIndex;
     runIndex.records.shift();
     const key = runIndex.keys.get(record.argsHash) as KeyIndex;
-    key.records.shift();
-    if (record.resultHash !== undefined) {
-      const oldest = key.results.first() as ResultRun;
-      if (--oldest.count === 0) key.results.shift();
+    key.count--;
+    if (record.resultHash !== undefined) key.dropOldestResult();
+    if (key.pending !== undefined && (key.pending[0] as IndexedRecord).pos <= record.pos) {
+      key.pending = key.pending.filter((r) => r.pos > record.pos);
+      if (key.pending.length === 0) key.pending = undefined;
     }
-    while ((key.pending.first()?.pos ?? Infinity) <= record.pos) key.pending.shift();
     while ((runIndex.pending.first()?.pos ?? Infinity) <= record.pos) runIndex.pending.shift();
-    if (key.records.length === 0) runIndex.keys.delete(record.argsHash);
+    if (key.count === 0) runIndex.keys.delete(record.argsHash);
     if (runIndex.records.length === 0) this.runs.delete(record.run);
     else runIndex.alternating = Math.min(runIndex.alternating, runIndex.records.length);
   }
@@ -200,7 +239,7 @@ export class IncrementalHistory implements HistoryIndex {
     const runIndex = this.runs.get(run);
     if (runIndex === undefined) return NO_COUNTS;
     const key = runIndex.keys.get(argsHash);
-    const lastResult = key?.results.last();
+    const lastResult = key?.lastRun();
 
     const newest = runIndex.records.last() as IndexedRecord;
     let unknownStreak = 0;
@@ -227,7 +266,7 @@ export class IncrementalHistory implements HistoryIndex {
     return {
       noProgress: lastResult?.count ?? 0,
       noProgressResult: lastResult?.result,
-      repeat: key?.records.length ?? 0,
+      repeat: key?.count ?? 0,
       unknownStreak,
       unknownName,
       pingPong,
@@ -249,7 +288,7 @@ export class IncrementalHistory implements HistoryIndex {
     let total = this.window.length;
     for (const runIndex of this.runs.values()) {
       total += 1 + runIndex.records.length + runIndex.pending.length;
-      for (const key of runIndex.keys.values()) total += 1 + key.records.length + key.results.length + key.pending.length;
+      for (const key of runIndex.keys.values()) total += 1 + (key.runs.length - key.head) + (key.pending?.length ?? 0);
     }
     return total;
   }

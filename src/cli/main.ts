@@ -30,3 +30,5 @@ async function main(argv: string[]): Promise<number> {
 
 const code = await main(process.argv);
 process.exitCode = code;
+// Diagnostic for the benchmark: the peak resident set of this process, in kilobytes.
+if (process.env.LOOPSIM_REPORT_RSS === "1") process.stderr.write(`loopsim: peak rss ${process.resourceUsage().maxRSS} kB\n`);

@@ -1,0 +1,166 @@
+// `npm run bench`: the engine's speed and memory, printed as a table and written to
+// bench/results.json. Every ratio is measured within one run, the two sides interleaved, and
+// reported as the median of several repetitions; nothing here is a pass/fail test.
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { configFrom } from "../models/configResolution.js";
+import { createEngine, engineStep, type HistoryKind } from "../models/engine.js";
+import type { ToolEvent } from "../models/events.js";
+import { stableSerialize } from "../models/stableSerialize.js";
+import { writeFileAtomic } from "../src/io/atomicWrite.js";
+import { FAMILY_NAMES } from "../src/sim/families.js";
+import { simulate } from "../src/sim/simulate.js";
+import { loopHeavyTrace, manyRunsTrace, mixedTrace, mixedTraceLines } from "./traces.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const REPS = Number(process.env.BENCH_REPS ?? 5);
+const STREAM_EVENTS = Number(process.env.BENCH_STREAM_EVENTS ?? 10_000_000);
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+};
+const round = (x: number, places = 2): number => Math.round(x * 10 ** places) / 10 ** places;
+
+function timeMs(fn: () => void): number {
+  const start = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+function runTrace(events: readonly ToolEvent[], historySize: number, history: HistoryKind = "incremental"): void {
+  const state = createEngine(configFrom({ enabled: true, historySize }), { history });
+  for (const event of events) engineStep(state, event);
+}
+
+const callsIn = (events: readonly ToolEvent[]) => events.filter((e) => e.type === "call").length;
+
+function serializeOnly(events: readonly ToolEvent[]): void {
+  let total = 0;
+  for (const e of events) {
+    if (e.type === "compaction") continue;
+    total += stableSerialize(e.params).length;
+    if (e.type === "outcome") total += stableSerialize(e.result).length;
+  }
+  if (total < 0) throw new Error("unreachable");
+}
+
+/** Median over REPS of a/b, a and b timed alternately. */
+function ratio(a: () => void, b: () => void): { ratio: number; aMs: number; bMs: number } {
+  a();
+  b(); // warm-up
+  const rs: number[] = [];
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let i = 0; i < REPS; i++) {
+    const ta = timeMs(a);
+    const tb = timeMs(b);
+    as.push(ta);
+    bs.push(tb);
+    rs.push(ta / tb);
+  }
+  return { ratio: round(median(rs)), aMs: round(median(as)), bMs: round(median(bs)) };
+}
+
+function callsPerSec(events: readonly ToolEvent[]): number {
+  runTrace(events, 30);
+  const times = Array.from({ length: REPS }, () => timeMs(() => runTrace(events, 30)));
+  return Math.round(callsIn(events) / (median(times) / 1000));
+}
+
+async function streamPeakRss(): Promise<{ peakRssMB: number; eventsPerSec: number; events: number }> {
+  const dir = mkdtempSync(join(tmpdir(), "loopsim-bench-"));
+  const file = join(dir, "trace.jsonl");
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const out = createWriteStream(file);
+      out.on("error", reject);
+      const lines = mixedTraceLines(STREAM_EVENTS / 2);
+      const pump = (): void => {
+        let chunk = "";
+        for (let i = 0; i < 2000; i++) {
+          const next = lines.next();
+          if (next.done === true) {
+            out.end(chunk, () => resolve());
+            return;
+          }
+          chunk += next.value + "\n";
+        }
+        if (out.write(chunk)) setImmediate(pump);
+        else out.once("drain", pump);
+      };
+      pump();
+    });
+    const start = process.hrtime.bigint();
+    const result = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [join(ROOT, "bin", "loopsim.js"), "trace", file, "--json"], { env: { ...process.env, LOOPSIM_REPORT_RSS: "1" }, stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.on("error", reject);
+      child.on("close", (code) => (code === 0 ? resolve(stderr) : reject(new Error(`trace exited ${code}: ${stderr}`))));
+    });
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const kb = Number(/peak rss (\d+) kB/.exec(result)?.[1] ?? "NaN");
+    return { peakRssMB: round(kb / 1024, 1), eventsPerSec: Math.round(STREAM_EVENTS / seconds), events: STREAM_EVENTS };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const log = (line: string) => process.stdout.write(line + "\n");
+  log(`loopsim bench: node ${process.version}, ${REPS} repetitions, medians`);
+  const mixed = mixedTrace(100_000);
+  const loopHeavy = loopHeavyTrace(100_000);
+  const manyRuns = manyRunsTrace(100_000);
+  const engineCallsPerSec = { mixed: callsPerSec(mixed), loopHeavy: callsPerSec(loopHeavy), manyRuns: callsPerSec(manyRuns) };
+  log(`engineCallsPerSec       mixed ${engineCallsPerSec.mixed}  loopHeavy ${engineCallsPerSec.loopHeavy}  manyRuns ${engineCallsPerSec.manyRuns}  (goal 500000 on mixed)`);
+
+  const small = mixedTrace(10_000, 2, 10_000);
+  const vs30 = ratio(() => runTrace(small, 30, "scanning"), () => runTrace(small, 30));
+  const vs3000 = ratio(() => runTrace(small, 3000, "scanning"), () => runTrace(small, 3000));
+  const engineVsOracle = { historySize30: vs30.ratio, historySize3000: vs3000.ratio };
+  log(`engineVsOracle          oracle time / engine time: historySize 30 -> ${vs30.ratio}, 3000 -> ${vs3000.ratio}  (goal at 3000: 10 or more)`);
+
+  const ser = ratio(() => runTrace(mixed, 30), () => serializeOnly(mixed));
+  const engineVsSerialization = ser.ratio;
+  log(`engineVsSerialization   engine time / stable serialization of the same params and results: ${ser.ratio}  (goal 2.0 or less)`);
+
+  const single = mixedTrace(60_000, 3, 60_000);
+  const perCall: Record<string, number> = {};
+  const sizes = [30, 300, 3000, 30_000];
+  runTrace(single, 30);
+  const samples = new Map<number, number[]>(sizes.map((s) => [s, []]));
+  for (let i = 0; i < REPS; i++) for (const size of sizes) samples.get(size)?.push(timeMs(() => runTrace(single, size)));
+  for (const size of sizes) perCall[String(size)] = round((median(samples.get(size) ?? []) * 1000) / callsIn(single), 3);
+  const growthRatio = round((perCall["30000"] ?? 0) / (perCall["30"] ?? 1));
+  const historyGrowth = { microsPerCall: perCall, ratio30000to30: growthRatio };
+  log(`historyGrowth           us/call at historySize 30 ${perCall["30"]}, 300 ${perCall["300"]}, 3000 ${perCall["3000"]}, 30000 ${perCall["30000"]}; t(30000)/t(30) = ${growthRatio}  (goal 1.5 or less)`);
+
+  const config = configFrom({ enabled: true });
+  let attempts = 0;
+  const simMs = timeMs(() => {
+    for (let seed = 0; seed < 20; seed++) for (const family of FAMILY_NAMES) for (const model of ["small", "flagship"] as const) attempts += simulate({ family, seed, calls: 80, model }, config).summary.attempts;
+  });
+  const simulateCallsPerSec = Math.round(attempts / (simMs / 1000));
+  log(`simulateCallsPerSec     ${simulateCallsPerSec}  (closed loop: agent, world, context model and engine)`);
+
+  const tuneDir = mkdtempSync(join(tmpdir(), "loopsim-bench-tune-"));
+  const tuneStart = process.hrtime.bigint();
+  const tune = spawnSync(process.execPath, [join(ROOT, "bin", "loopsim.js"), "tune", "--out", tuneDir, "--force"], { encoding: "utf8" });
+  const tuneDefaultSeconds = round(Number(process.hrtime.bigint() - tuneStart) / 1e9, 1);
+  rmSync(tuneDir, { recursive: true, force: true });
+  if (tune.status !== 0) throw new Error(`tune failed: ${tune.stderr}`);
+  log(`tuneDefaultSeconds      ${tuneDefaultSeconds}  (the default sweep, as npm start runs it; goal under 120)`);
+
+  const stream = await streamPeakRss();
+  log(`streamPeakRssMB         ${stream.peakRssMB}  (loopsim trace --json over ${stream.events} events, ${stream.eventsPerSec} events/s; goal under 200)`);
+
+  const results = { node: process.version, repetitions: REPS, engineCallsPerSec, engineVsOracle, engineVsSerialization, historyGrowth, simulateCallsPerSec, tuneDefaultSeconds, streamPeakRssMB: stream.peakRssMB, streamEventsPerSec: stream.eventsPerSec };
+  writeFileAtomic(join(ROOT, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
+  log("wrote bench/results.json");
+}
+
+await main();
