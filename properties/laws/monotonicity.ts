@@ -3,7 +3,6 @@
 import fc from "fast-check";
 import { configFrom } from "../../models/configResolution.js";
 import type { ResolvedConfig } from "../../models/config.js";
-import type { LoopDetectionBlock } from "../../src/arbitraries/configArbitrary.js";
 import { knownAnomaly } from "./anomalies.js";
 import { broken, type Law, type Subject } from "./law.js";
 import type { Coverage } from "./coverage.js";
@@ -52,34 +51,35 @@ function noAddedBlocks(
   if ([...before.values()].some((v) => v.verdict === "critical")) coverage.hit("had-blocks");
 }
 
-export const raisingCriticalNeverAddsBlocks: Law<Bumped> = {
-  name: "raising-critical-never-adds-blocks",
-  spec: ["D2", "C3"],
-  arbitrary: bumped,
-  runs: 200,
-  required: ["had-blocks"],
-  check({ value, by }, subject, coverage) {
-    const base = configFrom(value.block);
-    const block: LoopDetectionBlock = { ...value.block, criticalThreshold: base.criticalThreshold + by };
-    noAddedBlocks(subject, value, base, configFrom(block), coverage, `raising criticalThreshold by ${by}`);
-  },
-  scenario: ({ value }) => draft(value, ["D2"], "Counterexample: raising criticalThreshold added a block."),
-};
+/** A law that a config change never adds a block; `change` says what is changed. */
+function neverAddsBlocks(name: string, spec: readonly string[], change: (c: Bumped, base: ResolvedConfig) => { config: ResolvedConfig; what: string; disabled?: string }): Law<Bumped> {
+  return {
+    name,
+    spec,
+    arbitrary: bumped,
+    runs: 200,
+    required: ["had-blocks"],
+    check(c, subject, coverage) {
+      const base = configFrom(c.value.block);
+      const changed = change(c, base);
+      noAddedBlocks(subject, c.value, base, changed.config, coverage, changed.what, changed.disabled);
+    },
+    scenario: ({ value }) => draft(value, ["D2"], `Counterexample: ${name.replace(/-/g, " ")}.`),
+  };
+}
 
-export const disablingDetectorNeverAddsBlocks: Law<Bumped> = {
-  name: "disabling-a-detector-never-adds-blocks",
-  spec: ["D2", "C1"],
-  arbitrary: bumped,
-  runs: 200,
-  required: ["had-blocks"],
-  check({ value, detector }, subject, coverage) {
-    const base = configFrom(value.block);
-    const detectors = { ...(value.block.detectors as Record<string, boolean>), [detector]: false };
-    const name = { genericRepeat: "generic_repeat", knownPollNoProgress: "known_poll_no_progress", pingPong: "ping_pong" }[detector];
-    noAddedBlocks(subject, value, base, configFrom({ ...value.block, detectors }), coverage, `disabling ${detector}`, name);
-  },
-  scenario: ({ value }) => draft(value, ["D2"], "Counterexample: disabling a detector added a block."),
-};
+export const raisingCriticalNeverAddsBlocks = neverAddsBlocks("raising-critical-never-adds-blocks", ["D2", "C3"], ({ value, by }, base) => ({
+  config: configFrom({ ...value.block, criticalThreshold: base.criticalThreshold + by }),
+  what: `raising criticalThreshold by ${by}`,
+}));
+
+const DETECTOR_NAMES = { genericRepeat: "generic_repeat", knownPollNoProgress: "known_poll_no_progress", pingPong: "ping_pong" } as const;
+
+export const disablingDetectorNeverAddsBlocks = neverAddsBlocks("disabling-a-detector-never-adds-blocks", ["D2", "C1"], ({ value, detector }) => ({
+  config: configFrom({ ...value.block, detectors: { ...(value.block.detectors as Record<string, boolean>), [detector]: false } }),
+  what: `disabling ${detector}`,
+  disabled: DETECTOR_NAMES[detector],
+}));
 
 export const raisingWarningNeverAddsWarnings: Law<Bumped> = {
   name: "raising-warning-never-adds-warnings",

@@ -92,5 +92,9 @@ export function replayCommand(paths: readonly string[], options: ReplayOptions):
     process.stdout.write(lines.join("\n") + "\n");
   }
   if (count("invalid") > 0) throw new UserError(`${count("invalid")} scenario file${count("invalid") === 1 ? " is" : "s are"} invalid (see above)`);
-  if (count("fail") > 0) throw new CheckFailed(`${count("fail")} scenario${count("fail") === 1 ? "" : "s"} ${options.variant === undefined ? "did not replay as expected" : "differ under the variant"}`);
+  const failed = count("fail");
+  if (failed > 0) {
+    const what = options.variant === undefined ? "did not replay as expected" : `${failed === 1 ? "differs" : "differ"} under the variant`;
+    throw new CheckFailed(`${failed} scenario${failed === 1 ? "" : "s"} ${what}`);
+  }
 }
