@@ -9,6 +9,8 @@ const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2"
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const fmt = (x: number) => (Math.round(x * 100) / 100).toString();
+/** Tick labels: whole numbers once the axis is long enough, two places below that. */
+const tick = (x: number, max: number) => (max >= 50 ? Math.round(x).toString() : fmt(x));
 
 function axes(xLabel: string, yLabel: string, xMax: number, yMax: number, yPercent: boolean): string {
   const parts: string[] = [];
@@ -18,8 +20,8 @@ function axes(xLabel: string, yLabel: string, xMax: number, yMax: number, yPerce
   for (let i = 0; i <= 4; i++) {
     const x = x0 + ((W - PAD.left - PAD.right) * i) / 4;
     const y = y0 - ((H - PAD.top - PAD.bottom) * i) / 4;
-    parts.push(`<text x="${fmt(x)}" y="${y0 + 16}" font-size="11" text-anchor="middle">${fmt((xMax * i) / 4)}</text>`);
-    parts.push(`<text x="${x0 - 6}" y="${fmt(y + 4)}" font-size="11" text-anchor="end">${yPercent ? `${fmt((yMax * i * 100) / 4)}%` : fmt((yMax * i) / 4)}</text>`);
+    parts.push(`<text x="${fmt(x)}" y="${y0 + 16}" font-size="11" text-anchor="middle">${tick((xMax * i) / 4, xMax)}</text>`);
+    parts.push(`<text x="${x0 - 6}" y="${fmt(y + 4)}" font-size="11" text-anchor="end">${yPercent ? `${fmt((yMax * i * 100) / 4)}%` : tick((yMax * i) / 4, yMax)}</text>`);
     parts.push(`<line x1="${x0}" y1="${fmt(y)}" x2="${W - PAD.right}" y2="${fmt(y)}" stroke="#eee"/>`);
   }
   parts.push(`<text x="${(W + PAD.left) / 2}" y="${H - 10}" font-size="12" text-anchor="middle">${esc(xLabel)}</text>`);
@@ -41,10 +43,13 @@ export function paretoChart(report: TuneReport): string {
   });
   const front = report.rows.filter((r) => report.pareto.includes(r.index)).sort((a, b) => a.metrics.stuck.wastedTokens.mean - b.metrics.stuck.wastedTokens.mean);
   const path = front.map((r, i) => `${i === 0 ? "M" : "L"}${fmt(sx(r.metrics.stuck.wastedTokens.mean, xMax))},${fmt(sy(r.metrics.overall.falsePositiveRate, yMax))}`).join(" ");
-  const labels = report.recommendations.map((rec) => {
+  // Goals are labelled one above the other, so close points keep readable labels.
+  const labels = report.recommendations.map((rec, k) => {
     const r = report.rows.find((x) => x.index === rec.index);
     if (r === undefined) return "";
-    return `<text x="${fmt(sx(r.metrics.stuck.wastedTokens.mean, xMax) + 7)}" y="${fmt(sy(r.metrics.overall.falsePositiveRate, yMax) - 7)}" font-size="11">${rec.goal}</text>`;
+    const x = sx(r.metrics.stuck.wastedTokens.mean, xMax);
+    const y = sy(r.metrics.overall.falsePositiveRate, yMax);
+    return `<line x1="${fmt(x)}" y1="${fmt(y)}" x2="${fmt(x + 14)}" y2="${fmt(y - 10 - 14 * k)}" stroke="#555"/><text x="${fmt(x + 16)}" y="${fmt(y - 7 - 14 * k)}" font-size="11">${rec.goal}</text>`;
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="Pareto front">${axes("mean wasted tokens per stuck agent", "false-positive rate", xMax, yMax, true)}<path d="${path}" fill="none" stroke="#2563eb" stroke-dasharray="4 3"/>${dots.join("")}${labels.join("")}</svg>`;
 }
