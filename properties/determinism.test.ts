@@ -14,7 +14,7 @@ import { DEEP, SEED } from "./support.js";
 
 it("simulator-is-deterministic", () => {
   const coverage = new Coverage("simulator-is-deterministic", FAMILY_NAMES.map((f) => `family:${f}`));
-  fc.assert(
+  const details = fc.check(
     fc.property(fc.constantFrom(...FAMILY_NAMES), fc.constantFrom(...MODEL_PRESETS), fc.nat({ max: 1_000_000 }), fc.constantFrom(true, undefined), (family, model, seed, enabled) => {
       coverage.hit(`family:${family}`);
       const config = configFrom({ enabled });
@@ -27,7 +27,18 @@ it("simulator-is-deterministic", () => {
       const other = simulate({ ...spec, seed: seed + 1 }, config);
       expect(eventsJsonl(other.events)).not.toBe(eventsJsonl(a.events));
     }),
-    { seed: SEED, numRuns: 60 * DEEP },
+    { seed: SEED, numRuns: 60 * DEEP, ...(process.env.FC_PATH !== undefined ? { path: process.env.FC_PATH } : {}) },
   );
-  coverage.assertReached();
+  if (details.failed) {
+    const [family, model, seed] = details.counterexample ?? [];
+    throw new Error(
+      [
+        `property simulator-is-deterministic failed for family ${String(family)}, model ${String(model)}, seed ${String(seed)}: ${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}`,
+        `  seed ${details.seed}, path ${details.counterexamplePath ?? ""}`,
+        `  see it: node bin/loopsim.js simulate --family ${String(family)} --model ${String(model)} --seed ${String(seed)} --calls 60 --json`,
+        `  replay the property: FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ""} npx vitest run properties/determinism.test.ts`,
+      ].join("\n"),
+    );
+  }
+  if (process.env.FC_PATH === undefined) coverage.assertReached();
 });
