@@ -20,6 +20,13 @@ const bumped = fc.record({
   detector: fc.constantFrom("genericRepeat" as const, "knownPollNoProgress" as const, "pingPong" as const),
 });
 
+/** The trace's call verdicts under both configs, by input index. */
+function runBoth(subject: Subject, value: ConfiguredTrace, base: ResolvedConfig, changed: ResolvedConfig, coverage: Coverage) {
+  const a = subject.run(base, value.events);
+  tagOutputs(coverage, a);
+  return { before: verdictsByIndex(a), after: verdictsByIndex(subject.run(changed, value.events)) };
+}
+
 /** A block under `changed` that `base` did not have, unless anomaly A1 explains it. */
 function noAddedBlocks(
   subject: Subject,
@@ -30,11 +37,7 @@ function noAddedBlocks(
   what: string,
   disabled?: string,
 ): void {
-  const a = subject.run(base, value.events);
-  const b = subject.run(changed, value.events);
-  tagOutputs(coverage, a);
-  const before = verdictsByIndex(a);
-  const after = verdictsByIndex(b);
+  const { before, after } = runBoth(subject, value, base, changed, coverage);
   for (const [index, v] of after) {
     const was = before.get(index);
     if (was === undefined || v.verdict !== "critical" || was.verdict === "critical") continue;
@@ -92,11 +95,7 @@ export const raisingWarningNeverAddsWarnings: Law<Bumped> = {
     // Stay below critical so no repair (C3) moves the other thresholds.
     const raised = Math.min(base.warningThreshold + by, base.criticalThreshold - 1);
     const changed = configFrom({ ...value.block, warningThreshold: raised });
-    const a = subject.run(base, value.events);
-    const b = subject.run(changed, value.events);
-    tagOutputs(coverage, a);
-    const before = verdictsByIndex(a);
-    const after = verdictsByIndex(b);
+    const { before, after } = runBoth(subject, value, base, changed, coverage);
     for (const [index, v] of after) {
       const was = before.get(index);
       if (v.verdict === "critical" && was?.verdict === "warning") coverage.hit("raised-warning-unmasked-a-block");
