@@ -7,14 +7,6 @@ export type Detector =
   | "ping_pong"
   | "generic_repeat";
 
-export const DETECTORS: readonly Detector[] = [
-  "unknown_tool_repeat",
-  "global_circuit_breaker",
-  "known_poll_no_progress",
-  "ping_pong",
-  "generic_repeat",
-];
-
 export type Level = "warning" | "critical";
 
 export interface Finding {

@@ -17,7 +17,7 @@ export interface CallCounts {
   /** S3: consecutive misses of one unavailable tool, ending at the newest record. */
   readonly unknownStreak: number;
   readonly unknownName: string | undefined;
-  /** S4: alternating tail + 1 when this call continues it, else 0; otherHash is the call's partner. */
+  /** S4: alternating tail + 1 when this call continues it, else 0; pingPongPartner is the newest record's argsHash. */
   readonly pingPong: number;
   readonly pingPongEvidence: boolean;
   readonly pingPongPartner: string | undefined;

@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { configFromOptions } from "../io/configFile.js";
 import { configCommand } from "../commands/config.js";
 import { traceCommand } from "../commands/trace.js";
-import { registerLaterCommands } from "./laterCommands.js";
+import { registerSimulationCommands } from "./simulationCommands.js";
 
 import { VERSION } from "./version.js";
 
@@ -53,6 +53,6 @@ export function buildProgram(): Command {
       configCommand(file, opts.agent, opts.json === true);
     });
 
-  registerLaterCommands(program);
+  registerSimulationCommands(program);
   return program;
 }

@@ -1,4 +1,4 @@
-// Commands beyond trace and config: simulate, replay, tune, merge.
+// The commands built on the simulator: simulate, replay, tune, merge.
 import { InvalidArgumentError, type Command } from "commander";
 import { isModelPreset, type ModelPreset } from "../sim/agentModel.js";
 import { FAMILY_NAMES } from "../sim/families.js";
@@ -27,7 +27,7 @@ function variantName(value: string): BugVariant {
   return variant;
 }
 
-export function registerLaterCommands(program: Command): void {
+export function registerSimulationCommands(program: Command): void {
   program
     .command("tune")
     .description("sweep configs over a simulated population and write a tuning report (json, md, html)")
