@@ -1,9 +1,9 @@
 // The benchmark's standard traces, built from one seed as plain JS objects (the engine hashes
 // them, as it would in a runtime). A call and its outcome share nothing but their values.
+import { text } from "../src/sim/behaviour.js";
 import type { ToolEvent } from "../models/events.js";
 import { makeRng, type Rng } from "../src/sim/rng.js";
 
-const text = (t: string, details?: Record<string, unknown>) => ({ content: [{ type: "text", text: t }], ...(details ? { details } : {}) });
 
 function realisticCall(rng: Rng, i: number): { tool: string; params: Record<string, unknown>; result: unknown } {
   switch (rng.int(0, 5)) {

@@ -1,20 +1,18 @@
-// SPEC H1: the identity of a call is its normalised tool plus a digest of its params.
+// SPEC H1: the identity of a call, `<tool>:<digest of its stably serialized params>`.
 import { digestText } from "./digest.js";
 import { stableSerialize } from "./stableSerialize.js";
-
-export function argsHash(tool: string, params: unknown): string {
-  return `${tool}:${digestText(stableSerialize(params))}`;
-}
 
 /**
  * The same params are hashed again and again: by a call and by its outcome, and by every call
  * of a loop. A small memo from serialized params to digest saves the SHA-256 each time; it is
  * exact (same text, same digest) and bounded (oldest entry dropped first).
  */
+export const ARGS_MEMO_CAPACITY = 512;
+
 export class ArgsHasher {
   private readonly memo = new Map<string, string>();
 
-  constructor(private readonly capacity = 512) {}
+  constructor(private readonly capacity = ARGS_MEMO_CAPACITY) {}
 
   hash(tool: string, params: unknown): string {
     const text = stableSerialize(params);

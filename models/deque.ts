@@ -47,9 +47,4 @@ export class Deque<T> {
   *[Symbol.iterator](): IterableIterator<T> {
     for (let i = this.head; i < this.items.length; i++) yield this.items[i] as T;
   }
-
-  /** Newest first, without copying. */
-  *reversed(): IterableIterator<T> {
-    for (let i = this.items.length - 1; i >= this.head; i--) yield this.items[i] as T;
-  }
 }

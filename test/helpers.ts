@@ -14,10 +14,9 @@ export interface Ids {
 
 export const call = (tool: string, params: unknown, ids: Ids = {}): CallEvent => ({ type: "call", tool, params, ...ids });
 
-export const textResult = (text: string, details?: Record<string, unknown>): unknown => ({
-  content: [{ type: "text", text }],
-  ...(details === undefined ? {} : { details }),
-});
+import { text as textResult } from "../src/sim/behaviour.js";
+
+export { textResult };
 
 export const outcome = (tool: string, params: unknown, result: unknown, ids: Ids = {}): OutcomeEvent => ({
   type: "outcome",

@@ -110,8 +110,13 @@ class RunIndex {
     return this.records.at(pos - this.firstPos());
   }
 
-  newestPendingPos(): number {
+  /** Completed records leave the top of the pending list. */
+  trimPending(): void {
     while (this.pending.last()?.resultHash !== undefined) this.pending.pop();
+  }
+
+  newestPendingPos(): number {
+    this.trimPending();
     return this.pending.last()?.pos ?? -1;
   }
 }
@@ -180,7 +185,7 @@ export class IncrementalHistory implements HistoryIndex {
     record.unknownTool = facts.unknownTool;
     // Drop completed records from the tops of the pending lists now, so they stay short.
     key.trimPending();
-    runIndex.newestPendingPos();
+    runIndex.trimPending();
     if (record.pos > key.newestCompletedPos) {
       key.pushResult(facts.resultHash);
       key.newestCompletedPos = record.pos;

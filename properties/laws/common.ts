@@ -1,8 +1,6 @@
 // Shared pieces of the laws: the generated input (a config block and a trace), its scenario
 // draft, and readings of the engine's outputs.
 import fc from "fast-check";
-import { configFrom } from "../../models/configResolution.js";
-import type { ResolvedConfig } from "../../models/config.js";
 import type { CallVerdict, EngineOutput } from "../../models/engineOutput.js";
 import type { ToolEvent } from "../../models/events.js";
 import { configBlockArbitrary, type ConfigArbitraryOptions, type LoopDetectionBlock } from "../../src/arbitraries/configArbitrary.js";
@@ -16,10 +14,6 @@ export interface ConfiguredTrace {
 
 export function configuredTrace(config: ConfigArbitraryOptions = {}, trace: TraceArbitraryOptions = {}): fc.Arbitrary<ConfiguredTrace> {
   return fc.record({ block: configBlockArbitrary(config), events: traceArbitrary(trace) });
-}
-
-export function resolved(block: LoopDetectionBlock): ResolvedConfig {
-  return configFrom(block);
 }
 
 export function draft(value: ConfiguredTrace, covers: readonly string[], description: string) {

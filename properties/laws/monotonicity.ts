@@ -6,7 +6,7 @@ import type { ResolvedConfig } from "../../models/config.js";
 import { knownAnomaly } from "./anomalies.js";
 import { broken, type Law, type Subject } from "./law.js";
 import type { Coverage } from "./coverage.js";
-import { warningMasksBlock, callsOf, configuredTrace, describeVerdict, draft, tagOutputs, blockStatusDivergesBefore, verdictsByIndex, type ConfiguredTrace } from "./common.js";
+import { warningMasksBlock, configuredTrace, describeVerdict, draft, tagOutputs, blockStatusDivergesBefore, verdictsByIndex, type ConfiguredTrace } from "./common.js";
 
 interface Bumped {
   readonly value: ConfiguredTrace;

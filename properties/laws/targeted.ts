@@ -1,5 +1,6 @@
 // Laws over built-to-purpose traces: what the detectors must catch, not only what they must not
 // do. Each trace is made with .map from a few numbers, so a failure shrinks to the smallest loop.
+import { text } from "../../src/sim/behaviour.js";
 import fc from "fast-check";
 import { configFrom } from "../../models/configResolution.js";
 import type { ToolEvent } from "../../models/events.js";
@@ -17,7 +18,6 @@ interface LoopCase {
   readonly noise: readonly number[];
 }
 
-const text = (body: string, details?: Record<string, unknown>) => ({ content: [{ type: "text", text: body }], ...(details ? { details } : {}) });
 
 function loopStep(kind: LoopKind, i: number): { tool: string; params: unknown; result: unknown } {
   switch (kind) {

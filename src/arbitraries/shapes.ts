@@ -1,5 +1,6 @@
 // The tools an open-loop trace is made of, each with a few argument variants and a result maker.
 // Pools are small on purpose: repetition is what the detectors look for.
+import { text } from "../sim/behaviour.js";
 
 export interface ToolShape {
   readonly name: string;
@@ -10,7 +11,6 @@ export interface ToolShape {
   readonly outcome: (r: number, at: number) => { result?: unknown; error?: string };
 }
 
-const text = (body: string, details?: Record<string, unknown>) => ({ content: [{ type: "text", text: body }], ...(details ? { details } : {}) });
 
 export const SHAPES: readonly ToolShape[] = [
   { name: "read", spellings: ["read", " Read "], params: (v) => ({ path: `src/f${v}.ts` }), outcome: (r) => ({ result: text(`content ${r}`) }) },

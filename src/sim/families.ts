@@ -2,7 +2,6 @@
 // Each is parameterised by draws from the world's random stream, so one seed gives one agent.
 import type { AgentBehaviour, Family, FamilyLabel } from "./behaviour.js";
 import { text } from "./behaviour.js";
-import type { Rng } from "./rng.js";
 import { productiveStep, scriptedAgent, type Step } from "./scriptedAgent.js";
 
 const RUN = "run-1";

@@ -44,7 +44,8 @@ export function scriptedAgent(runId: string, world: Rng, script: Script, wrapUp 
   let phase: "main" | "changed" | "compacted" | "wrapup" | "done" = "main";
   let index = 0;
   let wrapLeft = wrapUp;
-  const steps = new Map<PlannedCall, Step>();
+  /** The step behind the call last proposed: respond() answers it. */
+  let current: { call: PlannedCall; step: Step } | undefined;
 
   const stepFor = (): Step | undefined => {
     for (;;) {
@@ -65,13 +66,11 @@ export function scriptedAgent(runId: string, world: Rng, script: Script, wrapUp 
       index++;
       if (step === undefined) return undefined;
       const call: PlannedCall = { runId, tool: step.tool, params: step.params, inLoop: step.inLoop };
-      steps.clear();
-      steps.set(call, step);
+      current = { call, step };
       return call;
     },
     respond(call) {
-      const step = steps.get(call);
-      return step === undefined ? { result: text("ok") } : step.respond();
+      return current?.call === call ? current.step.respond() : { result: text("ok") };
     },
     changeApproach() {
       if (phase === "main" || phase === "compacted") phase = script.afterChange === undefined ? "wrapup" : "changed";

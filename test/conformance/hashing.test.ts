@@ -1,6 +1,8 @@
 // SPEC H1-H3: call identity and the progress value of an outcome.
 import { describe, expect, it } from "vitest";
-import { argsHash } from "../../models/callHash.js";
+import { ArgsHasher } from "../../models/callHash.js";
+
+const argsHash = (tool: string, params: unknown): string => new ArgsHasher().hash(tool, params);
 import { hashOutcome } from "../../models/outcomeHash.js";
 import { extractUnknownTool } from "../../models/unknownTool.js";
 import { loopVetoResult } from "../../models/verdict.js";
