@@ -8,24 +8,28 @@ import { enabledMode, type EnabledMode, type ResolvedConfig } from "./config.js"
 import { ArgsHasher } from "./callHash.js";
 import { Deque } from "./deque.js";
 import { detect, isKnownPoll } from "./detection.js";
-import { REFERENCE_HOOKS, type EngineHooks } from "./engineHooks.js";
 import type { EngineOutput } from "./engineOutput.js";
 import type { CallEvent, CompactionEvent, OutcomeEvent, ToolEvent } from "./events.js";
-import { GUARD_IDLE, guardStep, type GuardState } from "./guard.js";
+import { GUARD_IDLE, guardStep, type GuardReducer, type GuardState } from "./guard.js";
 import { IncrementalHistory } from "./history/incremental.js";
 import { ScanningHistory } from "./history/scanning.js";
 import type { HistoryIndex } from "./history/types.js";
 import { normalizeRunId, normalizeToolName } from "./normalize.js";
-import { hashOutcome } from "./outcomeHash.js";
+import { hashOutcome, type OutcomeDigest, type OutcomeInput } from "./outcomeHash.js";
 import { loopVetoResult } from "./verdict.js";
 import { WarningPolicy } from "./warningPolicy.js";
 
 export type HistoryKind = "incremental" | "scanning";
 
+/**
+ * The engine is composed of parts; the reference uses its own. Another part is passed in only to
+ * put a variant under test (src/targets/zoo), so the reference keeps one code path and no switches.
+ */
 export interface EngineOptions {
-  /** "scanning" is the oracle. */
-  readonly history?: HistoryKind;
-  readonly hooks?: EngineHooks;
+  /** "scanning" is the oracle; a function builds another window implementation. */
+  readonly history?: HistoryKind | ((historySize: number) => HistoryIndex);
+  readonly guardStep?: GuardReducer;
+  readonly hashOutcome?: (input: OutcomeInput) => OutcomeDigest;
 }
 
 /** A blocked call whose outcome, if the input carries one, is the veto (E4). */
@@ -49,7 +53,8 @@ interface BlockedCalls {
 export interface EngineState {
   readonly config: ResolvedConfig;
   readonly mode: EnabledMode;
-  readonly hooks: EngineHooks;
+  readonly guardStep: GuardReducer;
+  readonly hashOutcome: (input: OutcomeInput) => OutcomeDigest;
   readonly history: HistoryIndex;
   readonly warnings: WarningPolicy;
   readonly guards: Map<string, GuardState>;
@@ -60,20 +65,19 @@ export interface EngineState {
 }
 
 export function createEngine(config: ResolvedConfig, options: EngineOptions = {}): EngineState {
-  const hooks = options.hooks ?? REFERENCE_HOOKS;
-  const effective = hooks.effectiveConfig(config);
   const history =
-    hooks.history !== undefined
-      ? hooks.history(effective.historySize)
+    typeof options.history === "function"
+      ? options.history(config.historySize)
       : options.history === "scanning"
-        ? new ScanningHistory(effective.historySize)
-        : new IncrementalHistory(effective.historySize);
+        ? new ScanningHistory(config.historySize)
+        : new IncrementalHistory(config.historySize);
   return {
-    config: effective,
-    mode: enabledMode(effective.enabled),
-    hooks,
+    config,
+    mode: enabledMode(config.enabled),
+    guardStep: options.guardStep ?? guardStep,
+    hashOutcome: options.hashOutcome ?? hashOutcome,
     history,
-    warnings: new WarningPolicy(hooks.warningBucketSize(effective)),
+    warnings: new WarningPolicy(config.warningThreshold),
     guards: new Map(),
     aborted: new Set(),
     blocked: { byKey: new Map(), order: new Deque(), live: 0 },
@@ -122,15 +126,14 @@ export function runEngine(config: ResolvedConfig, events: Iterable<ToolEvent>, o
 function onCall(state: EngineState, event: CallEvent, index: number, run: string): EngineOutput[] {
   const tool = normalizeToolName(event.tool);
   const argsHash = state.hasher.hash(tool, event.params);
-  const historyRun = state.hooks.historyRun(run);
   if (!state.mode.rollingDetectors) {
-    if (state.mode.recordCalls) state.history.appendCall(historyRun, tool, argsHash, event.callId);
+    if (state.mode.recordCalls) state.history.appendCall(run, tool, argsHash, event.callId);
     return [{ kind: "call", index, run, tool, argsHash, verdict: "allow" }];
   }
-  const counts = state.history.countsFor(historyRun, tool, argsHash);
+  const counts = state.history.countsFor(run, tool, argsHash);
   const found = detect(state.config, tool, argsHash, isKnownPoll(tool, event.params), counts);
   if (found === undefined) {
-    state.history.appendCall(historyRun, tool, argsHash, event.callId);
+    state.history.appendCall(run, tool, argsHash, event.callId);
     return [{ kind: "call", index, run, tool, argsHash, verdict: "allow" }];
   }
   const emitted = state.warnings.emit(run, found);
@@ -148,7 +151,7 @@ function onCall(state: EngineState, event: CallEvent, index: number, run: string
     emitted,
   };
   if (found.level === "warning") {
-    state.history.appendCall(historyRun, tool, argsHash, event.callId);
+    state.history.appendCall(run, tool, argsHash, event.callId);
     return [verdict];
   }
   rememberBlocked(state, run, { argsHash, callId: event.callId });
@@ -227,10 +230,10 @@ function recordOutcome(
   outcome: { readonly result?: unknown; readonly error?: unknown },
 ): { recorded: boolean; abort?: EngineOutput; resultHash?: string; unknownTool?: string } {
   const hasError = "error" in outcome && outcome.error !== undefined;
-  const facts = hashOutcome({ tool, params, result: outcome.result, error: outcome.error, hasError }, state.hooks.outcomeHash);
+  const facts = state.hashOutcome({ tool, params, result: outcome.result, error: outcome.error, hasError });
   if (facts.resultHash === undefined) return { recorded: false };
   const resultHash = facts.resultHash;
-  state.history.recordOutcome(state.hooks.historyRun(run), tool, argsHash, callId, {
+  state.history.recordOutcome(run, tool, argsHash, callId, {
     resultHash,
     unknownTool: facts.unknownTool,
   });
@@ -238,7 +241,7 @@ function recordOutcome(
   const recorded = { recorded: true, resultHash, unknownTool: facts.unknownTool };
   if (guard === undefined) return recorded;
   const windowSize = state.config.postCompactionGuard.windowSize;
-  const step = guardStep(guard, { type: "observe", tool, triple: `${tool}\u0000${argsHash}\u0000${resultHash}`, windowSize }, state.hooks.guard);
+  const step = state.guardStep(guard, { type: "observe", tool, triple: `${tool}\u0000${argsHash}\u0000${resultHash}`, windowSize });
   if (step.state.phase === "idle") state.guards.delete(run);
   else state.guards.set(run, step.state);
   if (step.abort === undefined) return recorded;
@@ -251,9 +254,8 @@ function recordOutcome(
 }
 
 function onCompaction(state: EngineState, _event: CompactionEvent, index: number, run: string): EngineOutput[] {
-  if (state.hooks.compactionClearsHistory) state.history.clear();
-  if (!state.hooks.guardOn(state.mode)) return [{ kind: "compaction", index, run, armed: false }];
-  const step = guardStep(state.guards.get(run) ?? GUARD_IDLE, { type: "compaction", windowSize: state.config.postCompactionGuard.windowSize }, state.hooks.guard);
+  if (!state.mode.guard) return [{ kind: "compaction", index, run, armed: false }];
+  const step = state.guardStep(state.guards.get(run) ?? GUARD_IDLE, { type: "compaction", windowSize: state.config.postCompactionGuard.windowSize });
   state.guards.set(run, step.state);
   return [{ kind: "compaction", index, run, armed: true }];
 }

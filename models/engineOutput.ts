@@ -1,4 +1,6 @@
-// What the engine says about each input event (SPEC E3-E5), in input order.
+// What the engine says about each input event (SPEC E3-E5), in input order. The detector type is
+// a parameter so that other guards put under test (src/targets) can name detectors of their own
+// in the same vocabulary; the reference names only SPEC's five.
 import type { Detector, Level } from "./verdict.js";
 
 interface Located {
@@ -15,12 +17,12 @@ export interface AllowedCall extends Located {
   readonly verdict: "allow";
 }
 
-export interface FlaggedCall extends Located {
+export interface FlaggedCall<D extends string = Detector> extends Located {
   readonly kind: "call";
   readonly tool: string;
   readonly argsHash: string;
   readonly verdict: Level;
-  readonly detector: Detector;
+  readonly detector: D;
   readonly count: number;
   readonly warningKey: string;
   readonly message: string;
@@ -59,5 +61,5 @@ export interface IgnoredNote extends Located {
   readonly eventType: "call" | "outcome" | "compaction";
 }
 
-export type CallVerdict = AllowedCall | FlaggedCall;
-export type EngineOutput = CallVerdict | OutcomeNote | CompactionNote | AbortNote | IgnoredNote;
+export type CallVerdict<D extends string = Detector> = AllowedCall | FlaggedCall<D>;
+export type EngineOutput<D extends string = Detector> = CallVerdict<D> | OutcomeNote | CompactionNote | AbortNote | IgnoredNote;

@@ -22,14 +22,12 @@ export interface GuardStep {
   readonly abort?: GuardAbort;
 }
 
-/** Bug-zoo switch: a guard that never disarms keeps watching after its window. */
-export interface GuardOptions {
-  readonly neverDisarm?: boolean;
-}
+/** The guard's transition function; the engine takes another one only to put a variant under test. */
+export type GuardReducer = (state: GuardState, event: GuardEvent) => GuardStep;
 
 export const GUARD_IDLE: GuardState = { phase: "idle" };
 
-export function guardStep(state: GuardState, event: GuardEvent, options: GuardOptions = {}): GuardStep {
+export function guardStep(state: GuardState, event: GuardEvent): GuardStep {
   return match([state, event] as const)
     .with([{ phase: "idle" }, { type: "compaction" }], [{ phase: "armed" }, { type: "compaction" }], ([, e]) => ({
       state: { phase: "armed", remaining: e.windowSize, counts: new Map<string, number>() } satisfies GuardState,
@@ -40,7 +38,7 @@ export function guardStep(state: GuardState, event: GuardEvent, options: GuardOp
       const seen = (counts.get(e.triple) ?? 0) + 1;
       counts.set(e.triple, seen);
       const remaining = s.remaining - 1;
-      const next: GuardState = remaining <= 0 && !options.neverDisarm ? GUARD_IDLE : { phase: "armed", remaining, counts };
+      const next: GuardState = remaining <= 0 ? GUARD_IDLE : { phase: "armed", remaining, counts };
       if (seen >= e.windowSize) {
         return { state: GUARD_IDLE, abort: { tool: e.tool, count: seen, message: abortMessage(e.tool, seen) } };
       }
@@ -49,6 +47,6 @@ export function guardStep(state: GuardState, event: GuardEvent, options: GuardOp
     .exhaustive();
 }
 
-function abortMessage(tool: string, count: number): string {
+export function abortMessage(tool: string, count: number): string {
   return `CRITICAL: compaction did not break the loop: ${tool} returned the same result ${count} times in a row after the compaction-retry. The run is stopped (compaction_loop_persisted).`;
 }

@@ -17,12 +17,6 @@ export interface OutcomeInput {
   readonly hasError: boolean;
 }
 
-/** Switches that the bug zoo flips; the reference leaves them all off. */
-export interface OutcomeHashOptions {
-  readonly keepSendIds?: boolean;
-  readonly hashLoopVetoes?: boolean;
-}
-
 const NO_HASH: OutcomeDigest = { resultHash: undefined };
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -45,7 +39,7 @@ export function errorText(error: unknown): string {
   }
 }
 
-export function hashOutcome(input: OutcomeInput, options: OutcomeHashOptions = {}): OutcomeDigest {
+export function hashOutcome(input: OutcomeInput): OutcomeDigest {
   if (input.hasError) {
     const text = errorText(input.error);
     const unknownTool = extractUnknownTool(text);
@@ -58,13 +52,17 @@ export function hashOutcome(input: OutcomeInput, options: OutcomeHashOptions = {
   }
   const details = isPlainObject(result.details) ? result.details : {};
   const text = contentText(result.content);
-  if (details.status === "blocked" && details.deniedReason === "tool-loop" && !options.hashLoopVetoes) {
-    return NO_HASH;
-  }
-  return { resultHash: digestValue(progressShape(input, details, text, options)) };
+  if (isLoopVeto(details)) return NO_HASH;
+  return { resultHash: digestValue(progressShape(input, details, text)) };
 }
 
-function contentText(content: unknown): string {
+/** H2.4: the result the engine gives a blocked call (E4). */
+export function isLoopVeto(details: Record<string, unknown>): boolean {
+  return details.status === "blocked" && details.deniedReason === "tool-loop";
+}
+
+/** H2.3: the text of every content entry with a string type and text, joined, trimmed. */
+export function contentText(content: unknown): string {
   if (!Array.isArray(content)) return "";
   const parts: string[] = [];
   for (const entry of content) {
@@ -80,7 +78,6 @@ function progressShape(
   input: OutcomeInput,
   details: Record<string, unknown>,
   text: string,
-  options: OutcomeHashOptions,
 ): unknown {
   if (input.tool === "exec" && typeof details.status === "string") {
     const shape = execShape(details, text);
@@ -109,7 +106,7 @@ function progressShape(
       text,
     };
   }
-  if (!options.keepSendIds && isSendLike(input.tool, params)) return stripSendIds(details);
+  if (isSendLike(input.tool, params)) return stripSendIds(details);
   return { details, text };
 }
 
@@ -159,7 +156,8 @@ const SEND_ACTIONS = new Set([
   "poll",
 ]);
 
-function isSendLike(tool: string, params: Record<string, unknown>): boolean {
+/** H2.7: calls whose results carry fresh platform ids on every send. */
+export function isSendLike(tool: string, params: Record<string, unknown>): boolean {
   if (tool === "sessions_send") return true;
   return tool === "message" && typeof params.action === "string" && SEND_ACTIONS.has(params.action);
 }

@@ -5,7 +5,8 @@
 import fc from "fast-check";
 import { join } from "node:path";
 import { writeScenario, scenarioFromEvents } from "../src/scenario/write.js";
-import type { Law, Subject } from "./laws/law.js";
+import type { Law } from "./laws/law.js";
+import type { Target } from "../src/targets/target.js";
 import { Coverage } from "./laws/coverage.js";
 
 export const SEED = process.env.FC_SEED !== undefined ? Number(process.env.FC_SEED) : 20261202;
@@ -22,7 +23,7 @@ export interface LawFailure {
 }
 
 /** Runs a law against a subject; returns the failure (shrunk) or undefined. */
-export function runLaw<T>(law: Law<T>, subject: Subject, options: { runs?: number; capture?: boolean; coverage?: Coverage } = {}): LawFailure | undefined {
+export function runLaw<T>(law: Law<T>, subject: Target, options: { runs?: number; capture?: boolean; coverage?: Coverage } = {}): LawFailure | undefined {
   const coverage = options.coverage ?? new Coverage(law.name, []);
   const replayPath = process.env.FC_PATH;
   const details = fc.check(
@@ -65,7 +66,7 @@ export function failureReport(failure: LawFailure, testFile: string): string {
 }
 
 /** The test body of one law against the reference: fail loudly, or check coverage. */
-export function assertLaw<T>(law: Law<T>, subject: Subject, testFile: string): void {
+export function assertLaw<T>(law: Law<T>, subject: Target, testFile: string): void {
   const coverage = new Coverage(law.name, law.required);
   const failure = runLaw(law, subject, { coverage });
   if (failure !== undefined) throw new Error(failureReport(failure, testFile));

@@ -3,7 +3,7 @@
 // incremental index and must not share its bookkeeping.
 import { NO_COUNTS, type CallCounts, type HistoryIndex, type OutcomeFacts } from "./types.js";
 
-interface ScanRecord {
+export interface ScanRecord {
   readonly run: string;
   readonly tool: string;
   readonly argsHash: string;
@@ -15,11 +15,12 @@ interface ScanRecord {
 export class ScanningHistory implements HistoryIndex {
   private records: ScanRecord[] = [];
 
-  /** contiguousStreak: the bug zoo's S1 that stops at any other call (#71671's proposal). */
-  constructor(
-    private readonly historySize: number,
-    private readonly options: { readonly contiguousStreak?: boolean } = {},
-  ) {}
+  constructor(private readonly historySize: number) {}
+
+  /** The run's records, newest first: what every count below reads. */
+  runRecords(run: string): ScanRecord[] {
+    return this.records.filter((r) => r.run === run).reverse();
+  }
 
   private append(record: ScanRecord): void {
     this.records.push(record);
@@ -43,14 +44,13 @@ export class ScanningHistory implements HistoryIndex {
   }
 
   countsFor(run: string, tool: string, argsHash: string): CallCounts {
-    const mine = this.records.filter((r) => r.run === run).reverse(); // newest first
+    const mine = this.runRecords(run);
     if (mine.length === 0) return NO_COUNTS;
 
     // S1
     let noProgress = 0;
     let noProgressResult: string | undefined;
     for (const r of mine) {
-      if (this.options.contiguousStreak === true && (r.tool !== tool || r.argsHash !== argsHash)) break;
       if (r.tool !== tool || r.argsHash !== argsHash || r.resultHash === undefined) continue;
       if (noProgressResult === undefined) noProgressResult = r.resultHash;
       if (r.resultHash !== noProgressResult) break;

@@ -29,7 +29,7 @@ export interface HistoryIndex {
   /** R3: fill the newest matching pending record of the run, or append a completed one. */
   recordOutcome(run: string, tool: string, argsHash: string, callId: string | undefined, facts: OutcomeFacts): void;
   countsFor(run: string, tool: string, argsHash: string): CallCounts;
-  /** Only the bug zoo calls this (R4 says compaction never touches the history). */
+  /** R4 says compaction never touches the history; only a variant under test calls this. */
   clear(): void;
   /** Records in the window. */
   size(): number;

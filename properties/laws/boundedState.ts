@@ -4,7 +4,6 @@
 // them), so they are counted apart.
 import fc from "fast-check";
 import { configFrom } from "../../models/configResolution.js";
-import { createEngine, engineStateSize, engineStep } from "../../models/engine.js";
 import type { ToolEvent } from "../../models/events.js";
 import { configBlockArbitrary, type LoopDetectionBlock } from "../../src/arbitraries/configArbitrary.js";
 import { traceArbitrary } from "../../src/arbitraries/traceArbitrary.js";
@@ -28,29 +27,29 @@ function expand(value: LongTrace): ToolEvent[] {
 export const boundedState: Law<LongTrace> = {
   name: "engine-state-is-bounded",
   spec: ["R1", "W1", "G1"],
+  needs: ["stateSize"],
   arbitrary: fc.record({ block: configBlockArbitrary({ enabled: [true, undefined] }), unit: traceArbitrary({ maxSegments: 6 }), repeats: fc.integer({ min: 5, max: 40 }) }),
   runs: 40,
   required: ["long", "full-window"],
-  check(value, subject, coverage) {
+  check(value, target, coverage) {
     const config = configFrom(value.block);
-    const state = createEngine(config, { hooks: subject.hooks, history: subject.history });
+    const session = target.start(config);
     const events = expand(value);
     if (events.length > 2000) coverage.hit("long");
     const limit = 12 * config.historySize + 12;
     let step = 0;
     for (const event of events) {
-      engineStep(state, event);
-      if (++step % 25 !== 0) continue;
-      const size = engineStateSize(state);
-      if (state.history.size() === config.historySize) coverage.hit("full-window");
-      let armedRuns = 0;
-      for (const g of state.guards.values()) if (g.phase === "armed") armedRuns++;
+      session.step(event);
+      if (++step % 25 !== 0 || session.stateSize === undefined) continue;
+      const size = session.stateSize();
+      if (size.windowFull) coverage.hit("full-window");
+      const armedRuns = size.armedRuns;
       if (size.history > limit) broken(`after ${step} events the history holds ${size.history} entries (bound ${limit} for historySize ${config.historySize})`);
       if (size.blocked > 2 * config.historySize + 16) broken(`after ${step} events ${size.blocked} blocked calls are remembered`);
       if (size.warnings > WARNING_KEY_CAPACITY) broken(`${size.warnings} warning keys remembered`);
       if (size.hashMemo > ARGS_MEMO_CAPACITY) broken(`${size.hashMemo} serialized params memoised`);
       if (size.guards > armedRuns * (config.postCompactionGuard.windowSize + 1)) broken(`guards hold ${size.guards} entries for ${armedRuns} armed runs`);
-      if (state.guards.size > armedRuns) broken(`${state.guards.size - armedRuns} idle guards kept after ${step} events`);
+      if (size.idleGuards > 0) broken(`${size.idleGuards} idle guards kept after ${step} events`);
     }
   },
   scenario: (value) => ({ description: "Counterexample: engine state grew without bound.", covers: ["R1"], config: { tools: { loopDetection: value.block } }, events: expand(value) }),

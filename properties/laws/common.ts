@@ -20,13 +20,13 @@ export function draft(value: ConfiguredTrace, covers: readonly string[], descrip
   return { description, covers, config: { tools: { loopDetection: value.block } }, events: value.events };
 }
 
-export function callsOf(outputs: readonly EngineOutput[]): CallVerdict[] {
-  return outputs.filter((o): o is CallVerdict => o.kind === "call");
+export function callsOf(outputs: readonly EngineOutput<string>[]): CallVerdict<string>[] {
+  return outputs.filter((o): o is CallVerdict<string> => o.kind === "call");
 }
 
 export const SEVERITY = { allow: 0, warning: 1, critical: 2 } as const;
 
-export function tagOutputs(coverage: Coverage, outputs: readonly EngineOutput[]): void {
+export function tagOutputs(coverage: Coverage, outputs: readonly EngineOutput<string>[]): void {
   for (const o of outputs) {
     if (o.kind === "call" && o.verdict !== "allow") {
       coverage.hit(`${o.detector}:${o.verdict}`);
@@ -38,13 +38,13 @@ export function tagOutputs(coverage: Coverage, outputs: readonly EngineOutput[])
 }
 
 /** Verdicts by input index, for comparing two runs of the same trace. */
-export function verdictsByIndex(outputs: readonly EngineOutput[]): Map<number, CallVerdict> {
-  const map = new Map<number, CallVerdict>();
+export function verdictsByIndex(outputs: readonly EngineOutput<string>[]): Map<number, CallVerdict<string>> {
+  const map = new Map<number, CallVerdict<string>>();
   for (const v of callsOf(outputs)) map.set(v.index, v);
   return map;
 }
 
-export function describeVerdict(v: CallVerdict | undefined): string {
+export function describeVerdict(v: CallVerdict<string> | undefined): string {
   if (v === undefined) return "ignored";
   return v.verdict === "allow" ? "allow" : `${v.verdict} ${v.detector} ${v.count}`;
 }
@@ -54,7 +54,7 @@ export function describeVerdict(v: CallVerdict | undefined): string {
  * under the other it runs and is recorded, so every later count can differ, either way. Returns
  * the earliest call before `before` whose block status differs between the two runs.
  */
-export function blockStatusDivergesBefore(before: number, a: Map<number, CallVerdict>, b: Map<number, CallVerdict>): number | undefined {
+export function blockStatusDivergesBefore(before: number, a: Map<number, CallVerdict<string>>, b: Map<number, CallVerdict<string>>): number | undefined {
   let earliest: number | undefined;
   for (const [index, v] of a) {
     if (index >= before || (earliest !== undefined && index >= earliest)) continue;
@@ -72,7 +72,7 @@ const ROW_OF_BLOCK: Record<string, number> = { unknown_tool_repeat: 1, global_ci
  * Known anomaly A5 (README): first match wins, so a warning from an earlier D2 row hides a block
  * of a later row. True when `was` is such a warning and `now` is such a block.
  */
-export function warningMasksBlock(was: CallVerdict, now: CallVerdict): boolean {
+export function warningMasksBlock(was: CallVerdict<string>, now: CallVerdict<string>): boolean {
   if (was.verdict !== "warning" || now.verdict !== "critical") return false;
   return (ROW_OF_BLOCK[now.detector] ?? 0) > (ROW_OF_WARNING[was.detector] ?? 9);
 }

@@ -10,6 +10,7 @@ import { configuredTrace, draft, tagOutputs, type ConfiguredTrace } from "./comm
 export const engineEqualsOracle: Law<ConfiguredTrace> = {
   name: "engine-equals-oracle",
   spec: ["R1", "R2", "R3", "S1", "S2", "S3", "S4", "D2"],
+  needs: ["stateSize"],
   arbitrary: configuredTrace({ enabled: [true, true, true, undefined, false] }, { cyclic: true, huge: true }),
   runs: 300,
   required: [
@@ -26,12 +27,12 @@ export const engineEqualsOracle: Law<ConfiguredTrace> = {
     "vetoed",
     "suppressed",
   ],
-  check(value, subject, coverage) {
+  check(value, target, coverage) {
     const config = configFrom(value.block);
-    const engine = createEngine(config, { hooks: subject.hooks, history: subject.history });
+    const engine = target.start(config);
     const oracle = createEngine(config, { history: "scanning" });
     for (const event of value.events) {
-      const a = engineStep(engine, event).outputs;
+      const a = engine.step(event);
       const b = engineStep(oracle, event).outputs;
       tagOutputs(coverage, b);
       const left = a.map(outputJsonLine).join("\n");

@@ -2,6 +2,7 @@
 // window, rebuilt here from the engine's own outputs and the input, independently of both
 // history implementations.
 import { configFrom } from "../../models/configResolution.js";
+import { runTarget } from "../../src/targets/target.js";
 import type { FlaggedCall } from "../../models/engineOutput.js";
 import type { ToolEvent } from "../../models/events.js";
 import { knownAnomaly } from "./anomalies.js";
@@ -20,12 +21,13 @@ interface WindowRecord {
 export const noBlockWithoutEvidence: Law<ConfiguredTrace> = {
   name: "no-block-without-evidence",
   spec: ["D2", "S1", "S3", "S4", "R1", "R3"],
+  needs: ["rollingDetectors"],
   arbitrary: configuredTrace({ enabled: [true] }),
   runs: 250,
   required: ["generic_repeat:critical", "known_poll_no_progress:critical", "ping_pong:critical", "unknown_tool_repeat:critical", "global_circuit_breaker:critical"],
   check(value, subject, coverage) {
     const config = configFrom(value.block);
-    const outputs = subject.run(config, value.events);
+    const outputs = runTarget(subject, config, value.events);
     tagOutputs(coverage, outputs);
     let window: WindowRecord[] = [];
     const append = (r: WindowRecord) => {
@@ -50,7 +52,7 @@ export const noBlockWithoutEvidence: Law<ConfiguredTrace> = {
       }
     }
 
-    function checkBlock(v: FlaggedCall, newestFirst: WindowRecord[]): void {
+    function checkBlock(v: FlaggedCall<string>, newestFirst: WindowRecord[]): void {
       switch (v.detector) {
         case "generic_repeat":
         case "known_poll_no_progress":

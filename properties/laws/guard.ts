@@ -3,6 +3,7 @@
 // never when a result changes inside the window, never past the window, always with
 // count = windowSize.
 import { configFrom } from "../../models/configResolution.js";
+import { runTarget } from "../../src/targets/target.js";
 import type { EngineOutput, OutcomeNote } from "../../models/engineOutput.js";
 import { broken, type Law } from "./law.js";
 import { configuredTrace, draft, tagOutputs, type ConfiguredTrace } from "./common.js";
@@ -14,13 +15,14 @@ function triple(o: OutcomeNote): string {
 export const guardExact: Law<ConfiguredTrace> = {
   name: "guard-aborts-exactly-on-identical-window",
   spec: ["G1", "G2", "G3", "G4", "G5", "E5"],
+  needs: ["guard"],
   arbitrary: configuredTrace({ enabled: [true, undefined, undefined, false] }, { runs: 3 }),
   runs: 250,
   required: ["abort", "armed-no-abort", "compaction-then-change"],
   check(value, subject, coverage) {
     const config = configFrom(value.block);
     const windowSize = config.postCompactionGuard.windowSize;
-    const outputs = subject.run(config, value.events);
+    const outputs = runTarget(subject, config, value.events);
     tagOutputs(coverage, outputs);
     // Per run: observations since its latest armed compaction (undefined: not armed).
     const windows = new Map<string, OutcomeNote[] | undefined>();
@@ -44,7 +46,7 @@ export const guardExact: Law<ConfiguredTrace> = {
       }
       if (o.kind === "abort") check(o, outputs);
     }
-    function check(abort: EngineOutput & { kind: "abort" }, all: readonly EngineOutput[]): void {
+    function check(abort: EngineOutput<string> & { kind: "abort" }, all: readonly EngineOutput<string>[]): void {
       if (aborted.has(abort.run)) broken(`run ${abort.run} aborted twice`);
       aborted.add(abort.run);
       const expected = expectAbortAt.get(abort.run);

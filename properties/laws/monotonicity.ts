@@ -1,10 +1,11 @@
 // Monotonicity (SPEC D2, C1): raising criticalThreshold never adds a block; raising
 // warningThreshold never adds a warning; disabling one detector never adds a block.
 import fc from "fast-check";
+import { runTarget, type Need, type Target } from "../../src/targets/target.js";
 import { configFrom } from "../../models/configResolution.js";
 import type { ResolvedConfig } from "../../models/config.js";
 import { knownAnomaly } from "./anomalies.js";
-import { broken, type Law, type Subject } from "./law.js";
+import { broken, type Law } from "./law.js";
 import type { Coverage } from "./coverage.js";
 import { warningMasksBlock, configuredTrace, describeVerdict, draft, tagOutputs, blockStatusDivergesBefore, verdictsByIndex, type ConfiguredTrace } from "./common.js";
 
@@ -21,15 +22,15 @@ const bumped = fc.record({
 });
 
 /** The trace's call verdicts under both configs, by input index. */
-function runBoth(subject: Subject, value: ConfiguredTrace, base: ResolvedConfig, changed: ResolvedConfig, coverage: Coverage) {
-  const a = subject.run(base, value.events);
+function runBoth(subject: Target, value: ConfiguredTrace, base: ResolvedConfig, changed: ResolvedConfig, coverage: Coverage) {
+  const a = runTarget(subject, base, value.events);
   tagOutputs(coverage, a);
-  return { before: verdictsByIndex(a), after: verdictsByIndex(subject.run(changed, value.events)) };
+  return { before: verdictsByIndex(a), after: verdictsByIndex(runTarget(subject, changed, value.events)) };
 }
 
 /** A block under `changed` that `base` did not have, unless anomaly A1 explains it. */
 function noAddedBlocks(
-  subject: Subject,
+  subject: Target,
   value: ConfiguredTrace,
   base: ResolvedConfig,
   changed: ResolvedConfig,
@@ -55,10 +56,11 @@ function noAddedBlocks(
 }
 
 /** A law that a config change never adds a block; `change` says what is changed. */
-function neverAddsBlocks(name: string, spec: readonly string[], change: (c: Bumped, base: ResolvedConfig) => { config: ResolvedConfig; what: string; disabled?: string }): Law<Bumped> {
+function neverAddsBlocks(name: string, spec: readonly string[], needs: readonly Need[], change: (c: Bumped, base: ResolvedConfig) => { config: ResolvedConfig; what: string; disabled?: string }): Law<Bumped> {
   return {
     name,
     spec,
+    needs,
     arbitrary: bumped,
     runs: 200,
     required: ["had-blocks"],
@@ -71,14 +73,14 @@ function neverAddsBlocks(name: string, spec: readonly string[], change: (c: Bump
   };
 }
 
-export const raisingCriticalNeverAddsBlocks = neverAddsBlocks("raising-critical-never-adds-blocks", ["D2", "C3"], ({ value, by }, base) => ({
+export const raisingCriticalNeverAddsBlocks = neverAddsBlocks("raising-critical-never-adds-blocks", ["D2", "C3"], ["rollingDetectors", "honours:criticalThreshold"], ({ value, by }, base) => ({
   config: configFrom({ ...value.block, criticalThreshold: base.criticalThreshold + by }),
   what: `raising criticalThreshold by ${by}`,
 }));
 
 const DETECTOR_NAMES = { genericRepeat: "generic_repeat", knownPollNoProgress: "known_poll_no_progress", pingPong: "ping_pong" } as const;
 
-export const disablingDetectorNeverAddsBlocks = neverAddsBlocks("disabling-a-detector-never-adds-blocks", ["D2", "C1"], ({ value, detector }) => ({
+export const disablingDetectorNeverAddsBlocks = neverAddsBlocks("disabling-a-detector-never-adds-blocks", ["D2", "C1"], ["rollingDetectors", "honours:detectors.genericRepeat", "honours:detectors.knownPollNoProgress", "honours:detectors.pingPong"], ({ value, detector }) => ({
   config: configFrom({ ...value.block, detectors: { ...(value.block.detectors as Record<string, boolean>), [detector]: false } }),
   what: `disabling ${detector}`,
   disabled: DETECTOR_NAMES[detector],
@@ -87,6 +89,7 @@ export const disablingDetectorNeverAddsBlocks = neverAddsBlocks("disabling-a-det
 export const raisingWarningNeverAddsWarnings: Law<Bumped> = {
   name: "raising-warning-never-adds-warnings",
   spec: ["D2", "W1"],
+  needs: ["rollingDetectors", "warningLevel", "honours:warningThreshold"],
   arbitrary: bumped,
   runs: 200,
   required: ["had-warnings"],

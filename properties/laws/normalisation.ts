@@ -1,6 +1,7 @@
 // Normalisation (SPEC H1, H2.5, H2.7): permuting object keys, or changing only exec's volatile
 // fields or a send's fresh ids, never changes a verdict.
 import { configFrom } from "../../models/configResolution.js";
+import { runTarget } from "../../src/targets/target.js";
 import type { ToolEvent } from "../../models/events.js";
 import { normalizeToolName } from "../../models/normalize.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
@@ -43,19 +44,20 @@ function perturbVolatile(event: ToolEvent, salt: number): ToolEvent {
 export const normalisationInvariant: Law<ConfiguredTrace> = {
   name: "normalisation-never-changes-verdicts",
   spec: ["H1", "H2", "E2"],
+  needs: ["rollingDetectors"],
   arbitrary: configuredTrace({ enabled: [true] }, { cyclic: true }),
   runs: 200,
   required: ["generic_repeat:critical", "generic_repeat:warning", "perturbed-exec", "perturbed-send"],
   check(value, subject, coverage) {
     const config = configFrom(value.block);
-    const original = subject.run(config, value.events);
+    const original = runTarget(subject, config, value.events);
     tagOutputs(coverage, original);
     const transformed = value.events.map((e, i) => {
       const perturbed = perturbVolatile(e, i);
       if (perturbed !== e) coverage.hit(normalizeToolName(e.type === "compaction" ? "" : e.tool) === "exec" ? "perturbed-exec" : "perturbed-send");
       return reverseKeys(perturbed) as ToolEvent;
     });
-    const after = subject.run(config, transformed);
+    const after = runTarget(subject, config, transformed);
     const a = original.map(outputJsonLine);
     const b = after.map(outputJsonLine);
     const at = a.findIndex((line, i) => line !== b[i]);

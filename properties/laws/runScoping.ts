@@ -1,5 +1,6 @@
 // SPEC R1 and K2: detection reads only the call's run.
 import fc from "fast-check";
+import { runTarget } from "../../src/targets/target.js";
 import { configFrom } from "../../models/configResolution.js";
 import type { ToolEvent } from "../../models/events.js";
 import { normalizeRunId } from "../../models/normalize.js";
@@ -22,15 +23,16 @@ const withRun = (events: readonly ToolEvent[], runId: string): ToolEvent[] => ev
 export const freshRunStartsFromZero: Law<FreshRunCase> = {
   name: "fresh-run-starts-from-zero",
   spec: ["R1", "E2", "K2"],
+  needs: ["rollingDetectors"],
   arbitrary: fc.record({ block: configBlockArbitrary({ enabled: [true] }), before: traceArbitrary(), fresh: traceArbitrary({ maxSegments: 4 }).map((e) => withRun(e, "fresh-run")) }),
   runs: 150,
   required: ["generic_repeat:warning", "generic_repeat:critical", "ping_pong:warning", "flagged-before"],
   check(value, subject, coverage) {
     const config = configFrom(value.block);
-    const full = subject.run(config, [...value.before, ...value.fresh]).filter((o) => o.run === "fresh-run");
-    const alone = subject.run(config, value.fresh);
+    const full = runTarget(subject, config, [...value.before, ...value.fresh]).filter((o) => o.run === "fresh-run");
+    const alone = runTarget(subject, config, value.fresh);
     tagOutputs(coverage, alone);
-    if (callsOf(subject.run(config, value.before)).some((v) => v.verdict !== "allow")) coverage.hit("flagged-before");
+    if (callsOf(runTarget(subject, config, value.before)).some((v) => v.verdict !== "allow")) coverage.hit("flagged-before");
     const shift = value.before.length;
     const left = full.map((o) => outputJsonLine({ ...o, index: o.index - shift }));
     const right = alone.map(outputJsonLine);
@@ -67,6 +69,7 @@ function busiestRun(events: readonly ToolEvent[]): { run: string; alone: ToolEve
 export const otherRunsNeverAdd: Law<ConfiguredTrace> = {
   name: "other-runs-never-add-flags",
   spec: ["R1", "K2"],
+  needs: ["rollingDetectors"],
   arbitrary: configuredTrace({ enabled: [true] }, { runs: 4 }),
   runs: 200,
   required: ["multi-run", "generic_repeat:warning", "ping_pong:warning", "generic_repeat:critical"],
@@ -74,8 +77,8 @@ export const otherRunsNeverAdd: Law<ConfiguredTrace> = {
     const config = configFrom(value.block);
     const { run, alone, positions } = busiestRun(value.events);
     if (alone.length < value.events.length) coverage.hit("multi-run");
-    const full = verdictsByIndex(subject.run(config, value.events).filter((o) => o.run === run));
-    const aloneOutputs = subject.run(config, alone);
+    const full = verdictsByIndex(runTarget(subject, config, value.events).filter((o) => o.run === run));
+    const aloneOutputs = runTarget(subject, config, alone);
     tagOutputs(coverage, aloneOutputs);
     const mine = new Map([...verdictsByIndex(aloneOutputs)].map(([i, v]) => [positions[i] as number, v]));
     for (const [index, v] of full) {
@@ -106,6 +109,7 @@ export const otherRunsNeverAdd: Law<ConfiguredTrace> = {
 export const scopedWithoutEviction: Law<ConfiguredTrace> = {
   name: "run-verdicts-equal-alone-without-eviction",
   spec: ["R1", "W1", "K2"],
+  needs: ["rollingDetectors", "honours:historySize"],
   arbitrary: configuredTrace({ enabled: [true, undefined] }, { runs: 4 }).map((v) => ({ ...v, block: { ...v.block, historySize: 5000 } })),
   runs: 200,
   required: ["multi-run", "generic_repeat:warning", "generic_repeat:critical", "ping_pong:critical", "known_poll_no_progress:warning"],
@@ -113,8 +117,8 @@ export const scopedWithoutEviction: Law<ConfiguredTrace> = {
     const config = configFrom(value.block);
     const { run, alone, positions } = busiestRun(value.events);
     if (alone.length < value.events.length) coverage.hit("multi-run");
-    const full = subject.run(config, value.events).filter((o) => o.run === run);
-    const aloneOutputs = subject.run(config, alone);
+    const full = runTarget(subject, config, value.events).filter((o) => o.run === run);
+    const aloneOutputs = runTarget(subject, config, alone);
     tagOutputs(coverage, aloneOutputs);
     const left = full.map(outputJsonLine);
     const right = aloneOutputs.map((o) => outputJsonLine({ ...o, index: positions[o.index] as number }));

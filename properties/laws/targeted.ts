@@ -1,6 +1,7 @@
 // Laws over built-to-purpose traces: what the detectors must catch, not only what they must not
 // do. Each trace is made with .map from a few numbers, so a failure shrinks to the smallest loop.
 import { text } from "../../src/sim/behaviour.js";
+import { runTarget } from "../../src/targets/target.js";
 import fc from "fast-check";
 import { configFrom } from "../../models/configResolution.js";
 import type { ToolEvent } from "../../models/events.js";
@@ -66,6 +67,7 @@ const loopCase: fc.Arbitrary<LoopCase> = fc
 export const noProgressLoopsAreBlocked: Law<LoopCase> = {
   name: "no-progress-loops-are-blocked",
   spec: ["S1", "D2", "H2.5", "H2.7", "K1", "K4", "R4"],
+  needs: ["rollingDetectors"],
   arbitrary: loopCase,
   runs: 150,
   required: ["kind:plain", "kind:interleaved", "kind:fresh-send-ids", "kind:exec-volatile", "kind:poll", "kind:across-compaction"],
@@ -77,7 +79,7 @@ export const noProgressLoopsAreBlocked: Law<LoopCase> = {
     // R4: a compaction does not touch the history, so the loop is still blocked after one.
     if (c.kind === "across-compaction") events.push({ type: "compaction", runId: "r" });
     events.push({ type: "call", runId: "r", callId: "final", tool: step.tool, params: step.params });
-    const outputs = subject.run(config, events);
+    const outputs = runTarget(subject, config, events);
     tagOutputs(coverage, outputs);
     const last = callsOf(outputs).at(-1);
     // Known anomaly A5 (README): with warningThreshold <= 3, one distinct call between repeats
@@ -94,6 +96,7 @@ export const noProgressLoopsAreBlocked: Law<LoopCase> = {
 export const blocksAreSticky: Law<LoopCase> = {
   name: "blocks-are-sticky",
   spec: ["E4", "H2.4", "E3"],
+  needs: ["rollingDetectors"],
   arbitrary: loopCase,
   runs: 100,
   required: ["kind:plain", "kind:poll", "retried-after-block"],
@@ -103,7 +106,7 @@ export const blocksAreSticky: Law<LoopCase> = {
     const events = loopTrace(c, config.criticalThreshold);
     const step = loopStep(c.kind, 999);
     for (let k = 0; k <= c.extra + 1; k++) events.push({ type: "call", runId: "r", tool: step.tool, params: step.params });
-    const verdicts = callsOf(subject.run(config, events)).slice(-(c.extra + 2));
+    const verdicts = callsOf(runTarget(subject, config, events)).slice(-(c.extra + 2));
     const firstBlock = verdicts.findIndex((v) => v.verdict === "critical");
     if (firstBlock === -1 || firstBlock === verdicts.length - 1) return; // not blocked: no-progress-loops-are-blocked judges that
     coverage.hit("retried-after-block");
@@ -131,6 +134,7 @@ function emissionTrace(c: EmissionCase): ToolEvent[] {
 export const warningsEmittedAtMultiples: Law<EmissionCase> = {
   name: "warnings-emitted-at-each-multiple",
   spec: ["W1", "K5"],
+  needs: ["warningLevel", "warningPolicy"],
   arbitrary: fc.record({ warning: fc.integer({ min: 2, max: 25 }), multiples: fc.integer({ min: 1, max: 4 }) }).map((r) => ({
     block: { enabled: true, historySize: 1000, warningThreshold: r.warning, criticalThreshold: 1000, globalCircuitBreakerThreshold: 1001 },
     calls: r.warning * r.multiples + 1,
@@ -141,7 +145,7 @@ export const warningsEmittedAtMultiples: Law<EmissionCase> = {
     const config = configFrom(c.block);
     if (config.warningThreshold < 10) coverage.hit("below-10");
     const events = emissionTrace(c);
-    const emitted = callsOf(subject.run(config, events)).flatMap((v) => (v.verdict === "warning" && v.emitted ? [v.count] : []));
+    const emitted = callsOf(runTarget(subject, config, events)).flatMap((v) => (v.verdict === "warning" && v.emitted ? [v.count] : []));
     const expected = Array.from({ length: Math.floor((c.calls - 1) / config.warningThreshold) }, (_, k) => (k + 1) * config.warningThreshold);
     if (emitted.join(",") !== expected.join(",")) broken(`warningThreshold ${config.warningThreshold}: warnings emitted at counts [${emitted.join(", ")}], expected [${expected.join(", ")}]`);
   },

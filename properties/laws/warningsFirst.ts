@@ -2,6 +2,7 @@
 // verdict on a repeated pattern is a warning. The pattern of a verdict is its warning key
 // without the result part, per run.
 import { configFrom } from "../../models/configResolution.js";
+import { runTarget } from "../../src/targets/target.js";
 import type { FlaggedCall } from "../../models/engineOutput.js";
 import { knownAnomaly } from "./anomalies.js";
 import { broken, type Law } from "./law.js";
@@ -12,7 +13,7 @@ import { callsOf, configuredTrace, draft, tagOutputs, type ConfiguredTrace } fro
  * verdicts also the pair or the missing tool. A block is preceded by a warning when an earlier
  * warning was about any of the same things.
  */
-export function subjectsOf(v: FlaggedCall): string[] {
+export function subjectsOf(v: FlaggedCall<string>): string[] {
   const subjects = [`${v.run}|args:${v.argsHash}`];
   if (v.detector === "ping_pong" || v.detector === "unknown_tool_repeat") subjects.push(`${v.run}|${v.warningKey}`);
   // A ping-pong is about both of its calls: a warning on the partner (say a poll warning, which
@@ -24,12 +25,13 @@ export function subjectsOf(v: FlaggedCall): string[] {
 export const warningsComeFirst: Law<ConfiguredTrace> = {
   name: "warnings-come-first",
   spec: ["D2", "W1"],
+  needs: ["warningLevel"],
   arbitrary: configuredTrace({ enabled: [true], repairs: false }, { orphans: false }),
   runs: 250,
   required: ["blocked"],
   check(value, subject, coverage) {
     const config = configFrom(value.block);
-    const outputs = subject.run(config, value.events);
+    const outputs = runTarget(subject, config, value.events);
     tagOutputs(coverage, outputs);
     const heard = new Set<string>();
     for (const v of callsOf(outputs)) {

@@ -3,7 +3,9 @@ import { Command, InvalidArgumentError } from "commander";
 import { configFromOptions } from "../io/configFile.js";
 import { configCommand } from "../commands/config.js";
 import { traceCommand } from "../commands/trace.js";
-import { registerSimulationCommands } from "./simulationCommands.js";
+import { registerSimulationCommands, TARGET_HELP } from "./simulationCommands.js";
+import { resolveTarget } from "../targets/registry.js";
+import { ORACLE_TARGET } from "../targets/reference.js";
 
 import { VERSION } from "./version.js";
 
@@ -32,15 +34,17 @@ export function buildProgram(): Command {
 
   program
     .command("trace")
-    .description("run a JSONL trace of call/outcome/compaction events through the reference engine")
+    .description("run a JSONL trace of call/outcome/compaction events through a loop guard (the reference by default)")
     .argument("<file>", "trace file (.jsonl), or - for stdin")
     .option("--config <file>", "OpenClaw config file (JSON or JSON5)")
     .option("--agent <id>", "agent whose agents.list override applies")
     .option("--json", "one JSON object per input event instead of the timeline")
-    .option("--oracle", "use the plain rescanning oracle instead of the incremental engine")
-    .action(async (file: string, opts: { config?: string; agent?: string; json?: boolean; oracle?: boolean }) => {
+    .option("--oracle", "short for --target oracle: the plain rescanning oracle")
+    .option("--target <name>", TARGET_HELP, "reference")
+    .action(async (file: string, opts: { config?: string; agent?: string; json?: boolean; oracle?: boolean; target: string }) => {
       const config = configFromOptions(opts.config, opts.agent);
-      await traceCommand(file, { config, json: opts.json === true, history: opts.oracle ? "scanning" : "incremental" });
+      const target = opts.oracle === true ? ORACLE_TARGET : await resolveTarget(opts.target);
+      await traceCommand(file, { config, json: opts.json === true, target });
     });
 
   program

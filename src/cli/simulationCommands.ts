@@ -8,7 +8,8 @@ import { replayCommand } from "../commands/replay.js";
 import { mergeCommand, tuneCommand } from "../commands/tune.js";
 import { POPULATION_PRESETS } from "../tune/population.js";
 import { DEFAULT_GRID } from "../tune/grid.js";
-import { BUG_VARIANTS, findVariant, type BugVariant } from "../../models/bugZoo.js";
+import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
+import { resolveTarget, targetNamesHelp } from "../targets/registry.js";
 import { nonNegativeInt, positiveInt } from "./program.js";
 
 function familyName(value: string): string {
@@ -21,11 +22,12 @@ function modelPreset(value: string): ModelPreset {
   return value;
 }
 
-function variantName(value: string): BugVariant {
-  const variant = findVariant(value);
-  if (variant === undefined) throw new InvalidArgumentError(`unknown variant "${value}" (known: ${BUG_VARIANTS.map((v) => v.name).join(", ")})`);
-  return variant;
+function variantName(value: string): string {
+  if (!ZOO_VARIANTS.some((v) => v.name === value)) throw new InvalidArgumentError(`unknown variant "${value}" (known: ${ZOO_VARIANTS.map((v) => v.name).join(", ")})`);
+  return `zoo:${value}`;
 }
+
+export const TARGET_HELP = `loop guard to run: ${targetNamesHelp()}`;
 
 export function registerSimulationCommands(program: Command): void {
   program
@@ -42,7 +44,8 @@ export function registerSimulationCommands(program: Command): void {
     .option("--shard <i/n>", "compute shard I of N and write a partial result for `loopsim merge`")
     .option("--force", "overwrite an existing report")
     .option("--json", "also print report.json to stdout; no progress bar")
-    .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean }) => {
+    .option("--target <name>", TARGET_HELP)
+    .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean; target?: string }) => {
       await tuneCommand({ ...opts, force: opts.force === true, json: opts.json === true });
     });
 
@@ -63,9 +66,12 @@ export function registerSimulationCommands(program: Command): void {
     .argument("<paths...>", "scenario files (.json) or folders of them")
     .option("--json", "machine-readable results")
     .option("--update", "rewrite the expectations from the current reference (deliberate, printed)")
-    .option("--variant <name>", `replay with a bug-zoo variant: ${BUG_VARIANTS.map((v) => v.name).join(", ")}`, variantName)
-    .action((paths: string[], opts: { json?: boolean; update?: boolean; variant?: BugVariant }) => {
-      replayCommand(paths, { json: opts.json === true, update: opts.update === true, variant: opts.variant });
+    .option("--target <name>", `replay against this target instead of the one each scenario names (${targetNamesHelp()})`)
+    .option("--variant <name>", `short for --target zoo:NAME: ${ZOO_VARIANTS.map((v) => v.name).join(", ")}`, variantName)
+    .action(async (paths: string[], opts: { json?: boolean; update?: boolean; variant?: string; target?: string }) => {
+      const name = opts.target ?? opts.variant;
+      const target = name === undefined ? undefined : await resolveTarget(name);
+      await replayCommand(paths, { json: opts.json === true, update: opts.update === true, target });
     });
 
   program
@@ -79,8 +85,10 @@ export function registerSimulationCommands(program: Command): void {
     .option("--calls <n>", "calls the agent may attempt", positiveInt("--calls"), 80)
     .option("--json", "one JSON object per event, as `trace --json`")
     .option("--emit-trace <file>", "also write the event stream as JSONL (replay it with `trace`)")
-    .action(async (opts: { family: string; seed: number; model: ModelPreset; config?: string; agent?: string; calls: number; json?: boolean; emitTrace?: string }) => {
+    .option("--target <name>", TARGET_HELP, "reference")
+    .action(async (opts: { family: string; seed: number; model: ModelPreset; config?: string; agent?: string; calls: number; json?: boolean; emitTrace?: string; target: string }) => {
       const config = configFromOptions(opts.config, opts.agent);
-      await simulateCommand({ family: opts.family, seed: opts.seed, model: opts.model, calls: opts.calls, config, json: opts.json === true, emitTrace: opts.emitTrace });
+      const target = await resolveTarget(opts.target);
+      await simulateCommand({ family: opts.family, seed: opts.seed, model: opts.model, calls: opts.calls, config, json: opts.json === true, emitTrace: opts.emitTrace, target });
     });
 }

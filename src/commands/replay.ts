@@ -1,20 +1,25 @@
 // `loopsim replay PATH...`: replays scenario files (or folders of them) and compares each
-// timeline with the file's expectation. --update rewrites expectations, visibly; --variant
-// replays with a bug-zoo variant to show how it departs from the reference.
+// timeline with the file's expectation. --update rewrites expectations, visibly; --target replays
+// against another target (a bug-zoo variant, a shipped release) to show how it departs. A
+// scenario recorded from a target other than the reference names it (`target`), and replays
+// against it unless --target says otherwise.
 import { readdirSync, statSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import type { BugVariant } from "../../models/bugZoo.js";
 import { CheckFailed, UserError } from "../cli/errors.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { loadScenario, type LoadedScenario } from "../scenario/load.js";
 import { replayScenario, timelineDiff } from "../scenario/replay.js";
 import type { Scenario } from "../scenario/scenario.js";
 import { scenarioText } from "../scenario/write.js";
+import { resolveTarget } from "../targets/registry.js";
+import { REFERENCE_TARGET } from "../targets/reference.js";
+import type { Target } from "../targets/target.js";
 
 export interface ReplayOptions {
   readonly json: boolean;
   readonly update: boolean;
-  readonly variant?: BugVariant;
+  /** Replay against this target instead of the one each scenario names. */
+  readonly target?: Target;
 }
 
 export interface ReplayOutcome {
@@ -45,19 +50,23 @@ export function scenarioFiles(paths: readonly string[]): string[] {
   return files;
 }
 
-export function replayOne(file: string, options: ReplayOptions): ReplayOutcome {
+/** Targets named by scenario files themselves, resolved once (a release loads in about a second). */
+export type TargetsByName = ReadonlyMap<string, Target>;
+
+export function replayOne(file: string, options: ReplayOptions, named: TargetsByName = new Map()): ReplayOutcome {
   const load = loadScenario(file, { requireExpected: !options.update });
   if (!load.ok) return { file, id: null, status: "invalid", problems: load.problems };
   const loaded: LoadedScenario = load.loaded;
   const { scenario } = loaded;
-  const replayed = replayScenario(loaded, options.variant?.hooks);
+  const target = options.target ?? (scenario.target === undefined ? REFERENCE_TARGET : named.get(scenario.target) ?? REFERENCE_TARGET);
+  const replayed = replayScenario(loaded, target);
   const digest = replayed.expected.digest;
   const expected = loaded.hasExpected ? scenario.expected : undefined;
   if (options.update) {
     if (expected?.digest === digest && JSON.stringify(expected.facts) === JSON.stringify(replayed.expected.facts)) {
       return { file, id: scenario.id, status: "pass", digest, expectedDigest: digest };
     }
-    const updated: Scenario = { ...scenario, expected: replayed.expected };
+    const updated: Scenario = { ...scenario, ...(target === REFERENCE_TARGET ? {} : { target: target.name }), expected: replayed.expected };
     writeFileAtomic(file, scenarioText(updated));
     return { file, id: scenario.id, status: "updated", digest, expectedDigest: expected?.digest };
   }
@@ -67,26 +76,39 @@ export function replayOne(file: string, options: ReplayOptions): ReplayOutcome {
   return { file, id: scenario.id, status: "fail", digest, expectedDigest: expected?.digest, diff };
 }
 
-export function replayCommand(paths: readonly string[], options: ReplayOptions): void {
-  if (options.update && options.variant !== undefined) throw new UserError("--update and --variant do not go together: expectations record the reference, not a bug variant");
-  const outcomes = scenarioFiles(paths).map((file) => replayOne(file, options));
+/** The targets that the files name, loaded before replaying. */
+async function namedTargets(files: readonly string[]): Promise<Map<string, Target>> {
+  const names = new Set<string>();
+  for (const file of files) {
+    const load = loadScenario(file, { requireExpected: false });
+    if (load.ok && load.loaded.scenario.target !== undefined) names.add(load.loaded.scenario.target);
+  }
+  const out = new Map<string, Target>();
+  for (const name of [...names].sort()) out.set(name, await resolveTarget(name));
+  return out;
+}
+
+export async function replayCommand(paths: readonly string[], options: ReplayOptions): Promise<void> {
+  const files = scenarioFiles(paths);
+  const named = options.target === undefined ? await namedTargets(files) : new Map<string, Target>();
+  const outcomes = files.map((file) => replayOne(file, options, named));
   if (outcomes.length === 0) throw new UserError(`no scenario files (*.json) under ${paths.join(", ")}`);
   const count = (status: ReplayOutcome["status"]) => outcomes.filter((o) => o.status === status).length;
   if (options.json) {
-    process.stdout.write(JSON.stringify({ variant: options.variant?.name ?? null, passed: count("pass"), failed: count("fail"), updated: count("updated"), invalid: count("invalid"), scenarios: outcomes }, null, 2) + "\n");
+    process.stdout.write(JSON.stringify({ target: options.target?.name ?? null, passed: count("pass"), failed: count("fail"), updated: count("updated"), invalid: count("invalid"), scenarios: outcomes }, null, 2) + "\n");
   } else {
     const lines: string[] = [];
-    const against = options.variant === undefined ? "" : ` (variant ${options.variant.name} against the reference)`;
+    const against = options.target === undefined ? "" : ` (against ${options.target.name})`;
     for (const o of outcomes) {
       if (o.status === "invalid") {
         lines.push(`INVALID ${o.file}`);
         for (const p of o.problems ?? []) lines.push(`  ${p}`);
       } else if (o.status === "fail") {
-        lines.push(`${options.variant === undefined ? "FAIL" : "DIFFERS"} ${o.file} (${o.id ?? ""})${against}`);
+        lines.push(`${options.target === undefined ? "FAIL" : "DIFFERS"} ${o.file} (${o.id ?? ""})${against}`);
         lines.push(...(o.diff ?? []));
       } else if (o.status === "updated") {
         lines.push(`UPDATED ${o.file}: expectation ${o.expectedDigest === undefined ? "recorded" : `changed ${o.expectedDigest.slice(0, 12)} -> ${o.digest?.slice(0, 12) ?? ""}`}`);
-      } else lines.push(`${options.variant === undefined ? "PASS" : "SAME"} ${o.file}`);
+      } else lines.push(`${options.target === undefined ? "PASS" : "SAME"} ${o.file}`);
     }
     lines.push(`${count("pass")} passed, ${count("fail")} failed${count("updated") > 0 ? `, ${count("updated")} updated` : ""}${count("invalid") > 0 ? `, ${count("invalid")} invalid` : ""}`);
     process.stdout.write(lines.join("\n") + "\n");
@@ -94,7 +116,7 @@ export function replayCommand(paths: readonly string[], options: ReplayOptions):
   if (count("invalid") > 0) throw new UserError(`${count("invalid")} scenario file${count("invalid") === 1 ? " is" : "s are"} invalid (see above)`);
   const failed = count("fail");
   if (failed > 0) {
-    const what = options.variant === undefined ? "did not replay as expected" : `${failed === 1 ? "differs" : "differ"} under the variant`;
+    const what = options.target === undefined ? "did not replay as expected" : `${failed === 1 ? "differs" : "differ"} under ${options.target.name}`;
     throw new CheckFailed(`${failed} scenario${failed === 1 ? "" : "s"} ${what}`);
   }
 }

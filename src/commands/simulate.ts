@@ -6,6 +6,7 @@ import { outputJsonLine } from "../format/outputJson.js";
 import { timelineLine } from "../format/timeline.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { LineWriter } from "../io/bufferedOutput.js";
+import type { Target } from "../targets/target.js";
 
 export interface SimulateOptions {
   readonly family: string;
@@ -15,6 +16,7 @@ export interface SimulateOptions {
   readonly config: ResolvedConfig;
   readonly json: boolean;
   readonly emitTrace?: string;
+  readonly target: Target;
 }
 
 export function eventsJsonl(events: readonly unknown[]): string {
@@ -32,7 +34,7 @@ export function summaryLines(s: SimulationSummary): string[] {
 }
 
 export async function simulateCommand(options: SimulateOptions): Promise<void> {
-  const result = simulate({ family: options.family, seed: options.seed, calls: options.calls, model: options.model }, options.config);
+  const result = simulate({ family: options.family, seed: options.seed, calls: options.calls, model: options.model }, options.config, options.target);
   if (options.emitTrace !== undefined) writeFileAtomic(options.emitTrace, eventsJsonl(result.events));
   const writer = new LineWriter();
   const format = options.json ? outputJsonLine : timelineLine;

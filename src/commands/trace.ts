@@ -1,7 +1,6 @@
 // `loopsim trace FILE|-`: runs a recorded trace through the engine, streaming.
 import type { ResolvedConfig } from "../../models/config.js";
-import { createEngine, engineStep, type HistoryKind } from "../../models/engine.js";
-import type { EngineHooks } from "../../models/engineHooks.js";
+import type { Target } from "../targets/target.js";
 import { UserError } from "../cli/errors.js";
 import { outputJsonLine } from "../format/outputJson.js";
 import { timelineLine } from "../format/timeline.js";
@@ -12,12 +11,11 @@ import { readLines } from "../io/lines.js";
 export interface TraceOptions {
   readonly config: ResolvedConfig;
   readonly json: boolean;
-  readonly history?: HistoryKind;
-  readonly hooks?: EngineHooks;
+  readonly target: Target;
 }
 
 export async function traceCommand(path: string, options: TraceOptions): Promise<void> {
-  const state = createEngine(options.config, { history: options.history, hooks: options.hooks });
+  const session = options.target.start(options.config);
   const writer = new LineWriter();
   const format = options.json ? outputJsonLine : timelineLine;
   const source = path === "-" ? "<stdin>" : path;
@@ -28,8 +26,8 @@ export async function traceCommand(path: string, options: TraceOptions): Promise
       if (line.trim() === "") continue;
       const parsed = parseEventLine(line, `${source}:${lineIndex + 1}`);
       if (!parsed.ok) throw new UserError(parsed.problems.join("\n"));
-      state.nextIndex = lineIndex;
-      for (const output of engineStep(state, parsed.event).outputs) await writer.line(format(output));
+      // Outputs are numbered by input line (0-based), blank lines included.
+      for (const output of session.step(parsed.event)) await writer.line(format({ ...output, index: lineIndex }));
     }
   } finally {
     await writer.flush();

@@ -19,6 +19,7 @@ import { loadPopulation, populationAgents } from "../tune/population.js";
 import { PARTIAL_SCHEMA, finishReport, reportJson, type TuneInputs, type TunePartial, type TuneReport } from "../tune/report.js";
 import { renderHtml } from "../tune/renderHtml.js";
 import { renderMarkdown } from "../tune/renderMarkdown.js";
+import { resolveTarget } from "../targets/registry.js";
 
 export interface TuneOptions {
   readonly config?: string;
@@ -32,6 +33,8 @@ export interface TuneOptions {
   readonly shard?: string;
   readonly force: boolean;
   readonly json: boolean;
+  /** The guard every config is run on; the reference unless named. */
+  readonly target?: string;
 }
 
 export function parseShard(spec: string): { index: number; of: number } {
@@ -71,6 +74,7 @@ export function tuneInputs(options: TuneOptions): TuneInputs {
   for (const point of grid.points) configs.push({ index: configs.length, label: point.label, block: point.block });
   return {
     loopsimVersion: VERSION,
+    ...(options.target === undefined || options.target === "reference" ? {} : { target: options.target }),
     seed: options.seed,
     agents: options.agents,
     population: loadPopulation(options.population),
@@ -92,6 +96,7 @@ function refuseOverwrite(path: string, force: boolean): void {
 
 export async function tuneCommand(options: TuneOptions): Promise<void> {
   const inputs = tuneInputs(options);
+  const guard = await resolveTarget(options.target ?? "reference");
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const target = shard === undefined ? join(options.out, "report.json") : join(options.out, `partial-${shard.index}-of-${shard.of}.json`);
   refuseOverwrite(target, options.force);
@@ -100,7 +105,7 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   const showBar = process.stderr.isTTY === true && !options.json;
   const bar = showBar ? new cliProgress.SingleBar({ stream: process.stderr, format: "tune [{bar}] {percentage}% | {value}/{total} simulations | ETA {eta_formatted}", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(jobs.length * agents.length, 0);
-  const rows = await evaluateAll(jobs, agents, inputs.population.calls, options.workers ?? availableParallelism(), (n) => bar?.increment(n));
+  const rows = await evaluateAll(jobs, agents, inputs.population.calls, guard, options.workers ?? availableParallelism(), (n) => bar?.increment(n));
   bar?.stop();
   if (shard !== undefined) {
     const partial: TunePartial = { schema: PARTIAL_SCHEMA, shard, inputs, rows };

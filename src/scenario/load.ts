@@ -22,7 +22,7 @@ export interface LoadedScenario {
 
 export type ScenarioLoad = { ok: true; loaded: LoadedScenario } | { ok: false; problems: string[] };
 
-const TOP_KEYS = ["schema", "id", "title", "description", "covers", "config", "agent", "source", "expected"];
+const TOP_KEYS = ["schema", "id", "title", "description", "covers", "config", "agent", "source", "target", "expected"];
 
 export function loadScenario(file: string, options: { requireExpected: boolean }): ScenarioLoad {
   let text: string;
@@ -54,6 +54,7 @@ export function loadScenario(file: string, options: { requireExpected: boolean }
     if (typeof raw.agent !== "string") at("agent", "must be a string or null");
     else if (!findAgentBlock(raw.config, raw.agent).found) at("agent", `"${raw.agent}" is not in config.agents.list`);
   }
+  if (raw.target !== undefined && (typeof raw.target !== "string" || raw.target.trim() === "")) at("target", "must be a target name such as openclaw@2026.9.6 (or absent for the reference)");
   let events: ToolEvent[] | undefined;
   const source = raw.source;
   if (!isPlainObject(source)) at("source", 'must be an object with "simulation" or "events"');

@@ -1,8 +1,8 @@
 // Replaying a scenario: the same config, agent and source give the same timeline, and the
 // timeline is compared with what the file expects.
 import { resolveEffectiveConfig } from "../../models/configResolution.js";
-import { runEngine } from "../../models/engine.js";
-import type { EngineHooks } from "../../models/engineHooks.js";
+import { REFERENCE_TARGET } from "../targets/reference.js";
+import { runTarget, type Target } from "../targets/target.js";
 import type { EngineOutput } from "../../models/engineOutput.js";
 import { simulate } from "../sim/simulate.js";
 import { expectationOf } from "./facts.js";
@@ -10,19 +10,19 @@ import type { LoadedScenario } from "./load.js";
 import type { ScenarioExpected } from "./scenario.js";
 
 export interface Replayed {
-  readonly outputs: EngineOutput[];
+  readonly outputs: EngineOutput<string>[];
   readonly expected: ScenarioExpected;
 }
 
-export function replayScenario(loaded: LoadedScenario, hooks?: EngineHooks): Replayed {
+export function replayScenario(loaded: LoadedScenario, target: Target = REFERENCE_TARGET): Replayed {
   const { scenario } = loaded;
   const config = resolveEffectiveConfig(scenario.config ?? {}, scenario.agent ?? undefined).config;
   if ("simulation" in scenario.source) {
-    const result = simulate(scenario.source.simulation, config, hooks);
+    const result = simulate(scenario.source.simulation, config, target);
     return { outputs: result.outputs, expected: expectationOf(result.outputs, result.events.length) };
   }
   const events = loaded.events ?? [];
-  const outputs = runEngine(config, events, { hooks });
+  const outputs = runTarget(target, config, events);
   return { outputs, expected: expectationOf(outputs, events.length) };
 }
 

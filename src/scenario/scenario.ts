@@ -47,5 +47,7 @@ export interface Scenario {
   readonly config: unknown;
   readonly agent: string | null;
   readonly source: ScenarioSource;
+  /** The target the expectation was recorded from, when it is not the reference (a release, say). */
+  readonly target?: string;
   readonly expected: ScenarioExpected;
 }

@@ -2,10 +2,10 @@
 // allowed, and the agent reacts to what reaches it (emitted warnings, vetoes, aborts,
 // compactions). Everything is drawn from one seed; the same inputs give the same bytes.
 import type { ResolvedConfig } from "../../models/config.js";
-import { createEngine, engineStep } from "../../models/engine.js";
-import type { EngineHooks } from "../../models/engineHooks.js";
 import type { EngineOutput } from "../../models/engineOutput.js";
 import type { ToolEvent } from "../../models/events.js";
+import { REFERENCE_TARGET } from "../targets/reference.js";
+import type { Target } from "../targets/target.js";
 import { REACTION_MODELS, type ModelPreset } from "./agentModel.js";
 import type { FamilyLabel } from "./behaviour.js";
 import { findFamily } from "./families.js";
@@ -50,23 +50,24 @@ export interface SimulationSummary {
 export interface SimulationResult {
   readonly spec: SimulationSpec;
   readonly events: ToolEvent[];
-  readonly outputs: EngineOutput[];
+  readonly outputs: EngineOutput<string>[];
   readonly summary: SimulationSummary;
 }
 
-export function simulate(spec: SimulationSpec, config: ResolvedConfig, hooks?: EngineHooks): SimulationResult {
+/** One agent against one target (the reference unless another is named). */
+export function simulate(spec: SimulationSpec, config: ResolvedConfig, target: Target = REFERENCE_TARGET): SimulationResult {
   const family = findFamily(spec.family);
   if (family === undefined) throw new Error(`unknown family ${spec.family}`);
   const reaction = REACTION_MODELS[spec.model];
   const world = makeRng(`${spec.seed}:${spec.family}:world`);
   const mind = makeRng(`${spec.seed}:${spec.family}:${spec.model}:mind`);
   const agent = family.create(world);
-  const engine = createEngine(config, { hooks });
+  const engine = target.start(config);
   const events: ToolEvent[] = [];
-  const outputs: EngineOutput[] = [];
-  const step = (event: ToolEvent): EngineOutput[] => {
+  const outputs: EngineOutput<string>[] = [];
+  const step = (event: ToolEvent): EngineOutput<string>[] => {
     events.push(event);
-    const out = engineStep(engine, event).outputs;
+    const out = engine.step(event);
     outputs.push(...out);
     return out;
   };

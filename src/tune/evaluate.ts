@@ -2,6 +2,7 @@
 // deterministic per config, so any split over workers or shards gives the same rows.
 import { configFrom } from "../../models/configResolution.js";
 import { simulate } from "../sim/simulate.js";
+import type { Target } from "../targets/target.js";
 import type { AgentSpec } from "./population.js";
 import { computeMetrics, type ConfigMetrics } from "./metrics.js";
 
@@ -15,10 +16,10 @@ export interface ConfigRow extends ConfigJob {
   readonly metrics: ConfigMetrics;
 }
 
-export function evaluateConfig(job: ConfigJob, agents: readonly AgentSpec[], calls: number, onAgent?: () => void): ConfigRow {
+export function evaluateConfig(job: ConfigJob, agents: readonly AgentSpec[], calls: number, target: Target, onAgent?: () => void): ConfigRow {
   const config = configFrom(job.block);
   const summaries = agents.map((agent) => {
-    const result = simulate({ family: agent.family, seed: agent.seed, calls, model: agent.model }, config);
+    const result = simulate({ family: agent.family, seed: agent.seed, calls, model: agent.model }, config, target);
     onAgent?.();
     return result.summary;
   });

@@ -5,12 +5,13 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { evaluateConfig, type ConfigJob, type ConfigRow } from "./evaluate.js";
 import type { AgentSpec } from "./population.js";
+import type { Target } from "../targets/target.js";
 
-export async function evaluateAll(jobs: readonly ConfigJob[], agents: readonly AgentSpec[], calls: number, workers: number, onTick: (n: number) => void): Promise<ConfigRow[]> {
+export async function evaluateAll(jobs: readonly ConfigJob[], agents: readonly AgentSpec[], calls: number, target: Target, workers: number, onTick: (n: number) => void): Promise<ConfigRow[]> {
   const workerFile = fileURLToPath(new URL("./worker.js", import.meta.url));
   // In-process when one worker is asked for, or when running from TypeScript sources (tests).
   if (workers <= 1 || jobs.length <= 1 || !existsSync(workerFile)) {
-    return jobs.map((job) => evaluateConfig(job, agents, calls, () => onTick(1)));
+    return jobs.map((job) => evaluateConfig(job, agents, calls, target, () => onTick(1)));
   }
   const count = Math.min(workers, jobs.length);
   const rows: ConfigRow[] = [];
@@ -18,7 +19,7 @@ export async function evaluateAll(jobs: readonly ConfigJob[], agents: readonly A
     Array.from({ length: count }, (_, w) => {
       const mine = jobs.filter((_, i) => i % count === w);
       return new Promise<void>((resolve, reject) => {
-        const worker = new Worker(workerFile, { workerData: { jobs: mine, agents, calls } });
+        const worker = new Worker(workerFile, { workerData: { jobs: mine, agents, calls, target: target.name } });
         worker.on("message", (message: { type: string; count?: number; row?: ConfigRow }) => {
           if (message.type === "tick") onTick(message.count ?? 0);
           else if (message.type === "row" && message.row !== undefined) rows.push(message.row);

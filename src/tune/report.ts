@@ -12,6 +12,8 @@ export const PARTIAL_SCHEMA = "loopsim/tune-partial@1";
 /** Everything a sweep depends on; two parts merge only if these are equal. */
 export interface TuneInputs {
   readonly loopsimVersion: string;
+  /** The guard under test when it is not the reference (e.g. openclaw@2026.9.6). */
+  readonly target?: string;
   readonly seed: number;
   readonly agents: number;
   readonly population: Population;

@@ -44,7 +44,7 @@ describe("loopsim replay", () => {
   it("--variant shows how a bug-zoo variant departs from the reference", () => {
     const res = loopsim(["replay", "--variant", "warning-buckets-of-10", join(corpus, "upstream", "k5-safe-runner-warns-at-8.json")]);
     expect(res.code).toBe(1);
-    expect(res.stdout).toMatch(/DIFFERS .*variant warning-buckets-of-10/);
+    expect(res.stdout).toMatch(/DIFFERS .*against zoo:warning-buckets-of-10/);
     expect(res.stdout).toMatch(/- 16 call r1 read warning generic_repeat 8\n {2}\+ 16 call r1 read warning generic_repeat 8 suppressed/);
   });
 

@@ -1,0 +1,1 @@
+export async function loadReleaseTarget(_v: string): Promise<never> { throw new Error("todo"); }

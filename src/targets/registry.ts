@@ -1,0 +1,75 @@
+// Names a user can pass to `--target`: the built-in targets, every shipped OpenClaw release
+// (`openclaw@VERSION`, `openclaw@latest`), and a path to a module of one's own that exports a
+// target (see examples/custom-target). Built-ins resolve without touching the disk or network.
+import { existsSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { UserError } from "../cli/errors.js";
+import { ORACLE_TARGET, REFERENCE_TARGET } from "./reference.js";
+import { CONFIG_FIELDS, type Target } from "./target.js";
+import { ZOO_TARGETS } from "./zoo/variants.js";
+
+export const BUILT_IN_TARGETS: readonly Target[] = [REFERENCE_TARGET, ORACLE_TARGET, ...ZOO_TARGETS];
+
+export function findBuiltInTarget(name: string): Target | undefined {
+  return BUILT_IN_TARGETS.find((t) => t.name === name);
+}
+
+export function isReleaseName(name: string): boolean {
+  return name.startsWith("openclaw@");
+}
+
+export function isModulePath(name: string): boolean {
+  return name.startsWith(".") || isAbsolute(name) || /\.(m?js|cjs)$/.test(name);
+}
+
+/** Every name `--target` accepts, for help texts and error messages. */
+export function targetNamesHelp(): string {
+  return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, openclaw@VERSION, openclaw@latest, or ./my-adapter.mjs`;
+}
+
+export async function resolveTarget(name: string): Promise<Target> {
+  const builtIn = findBuiltInTarget(name);
+  if (builtIn !== undefined) return builtIn;
+  if (isReleaseName(name)) {
+    const { loadReleaseTarget } = await import("./openclaw/releaseTarget.js");
+    return loadReleaseTarget(name.slice("openclaw@".length));
+  }
+  if (isModulePath(name)) return loadModuleTarget(name);
+  throw new UserError(`unknown target "${name}" (known: ${targetNamesHelp()})`);
+}
+
+/** A user's adapter: a module whose default export (or `target` export) is a Target. */
+async function loadModuleTarget(path: string): Promise<Target> {
+  const file = resolve(path);
+  if (!existsSync(file)) throw new UserError(`target ${path}: no such file`);
+  let loaded: Record<string, unknown>;
+  try {
+    loaded = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new UserError(`target ${path}: cannot be loaded (${(error as Error).message.split("\n")[0]})`);
+  }
+  const candidate = (loaded.default ?? loaded.target) as Partial<Target> | undefined;
+  const problems = checkTargetShape(candidate);
+  if (problems.length > 0) throw new UserError(`target ${path}: not a loopsim target: ${problems.join("; ")}`);
+  const t = candidate as Target;
+  return { ...t, summary: t.summary ?? `adapter ${path}`, notes: t.notes ?? [], breaks: t.breaks ?? [] };
+}
+
+function checkTargetShape(t: Partial<Target> | undefined): string[] {
+  if (t === undefined || t === null || typeof t !== "object") return ["export a target object as `default` or `target`"];
+  const problems: string[] = [];
+  if (typeof t.name !== "string" || t.name === "") problems.push("name must be a non-empty string");
+  if (typeof t.start !== "function") problems.push("start(config) must be a function returning { step(event) }");
+  const c = t.capabilities;
+  if (c === undefined || typeof c !== "object") problems.push("capabilities must be an object");
+  else {
+    for (const key of ["rollingDetectors", "warningLevel", "warningPolicy", "guard", "counts", "stateSize"] as const) {
+      if (typeof c[key] !== "boolean") problems.push(`capabilities.${key} must be a boolean`);
+    }
+    if (!Array.isArray(c.honours) || !c.honours.every((f) => (CONFIG_FIELDS as readonly string[]).includes(f))) problems.push(`capabilities.honours must list fields of ${CONFIG_FIELDS.join(", ")}`);
+    if (!Array.isArray(c.detectors)) problems.push("capabilities.detectors must be an array of names");
+  }
+  if (t.notes !== undefined && !Array.isArray(t.notes)) problems.push("notes must be an array of strings");
+  return problems;
+}

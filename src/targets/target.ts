@@ -1,0 +1,119 @@
+// A target is any loop guard put under test: it turns (config, event stream) into loopsim's
+// outputs (call verdicts, outcome notes, compactions, aborts, ignored events). The reference is
+// one target among others; laws, scenarios, `conform`, `simulate` and `tune` only see this
+// interface. Each target declares what it models, so a check that needs something it lacks is
+// reported n/a with the reason instead of passing silently.
+import type { ResolvedConfig } from "../../models/config.js";
+import type { EngineOutput } from "../../models/engineOutput.js";
+import type { ToolEvent } from "../../models/events.js";
+
+/** Outputs of any target: the reference's vocabulary, with detectors of the target's own. */
+export type TargetOutput = EngineOutput<string>;
+
+/** The config fields of SPEC C1, by their path inside tools.loopDetection. */
+export const CONFIG_FIELDS = [
+  "enabled",
+  "historySize",
+  "warningThreshold",
+  "criticalThreshold",
+  "unknownToolThreshold",
+  "globalCircuitBreakerThreshold",
+  "detectors.genericRepeat",
+  "detectors.knownPollNoProgress",
+  "detectors.pingPong",
+  "postCompactionGuard.windowSize",
+] as const;
+export type ConfigField = (typeof CONFIG_FIELDS)[number];
+
+export interface TargetCapabilities {
+  /** Rolling detectors (SPEC D): call verdicts other than allow. */
+  readonly rollingDetectors: boolean;
+  /** Whether warnings exist at all (some guards only block or stop). */
+  readonly warningLevel: boolean;
+  /** The caller's warning policy (W1, W2): `emitted` means what SPEC says it means. */
+  readonly warningPolicy: boolean;
+  /** The post-compaction guard (G): compactions arm something, aborts can happen. */
+  readonly guard: boolean;
+  /** Verdict counts follow SPEC's counting (S1-S4), so they can be compared. */
+  readonly counts: boolean;
+  /** Config fields the target honours; the others are ignored (fixed at a value of its own). */
+  readonly honours: readonly ConfigField[];
+  /** Detector names the target can answer with. */
+  readonly detectors: readonly string[];
+  /** Engine internals for the bounded-state law (the reference and its variants only). */
+  readonly stateSize: boolean;
+}
+
+export interface StateSize {
+  readonly history: number;
+  readonly guards: number;
+  readonly armedRuns: number;
+  readonly idleGuards: number;
+  readonly warnings: number;
+  readonly blocked: number;
+  readonly hashMemo: number;
+  readonly aborted: number;
+  readonly windowFull: boolean;
+}
+
+/** One session of a target: events in, outputs out, in input order. */
+export interface TargetSession {
+  step(event: ToolEvent): TargetOutput[];
+  /** Present when capabilities.stateSize is true. */
+  stateSize?(): StateSize;
+}
+
+export interface Target {
+  /** What `--target` names it. */
+  readonly name: string;
+  readonly summary: string;
+  readonly capabilities: TargetCapabilities;
+  /** Choices the target makes where its subject is not exported or not documented. */
+  readonly notes: readonly string[];
+  /** SPEC IDs and upstream issues a known-broken target breaks (the bug zoo); empty otherwise. */
+  readonly breaks: readonly string[];
+  start(config: ResolvedConfig): TargetSession;
+}
+
+export const FULL_CAPABILITIES: TargetCapabilities = {
+  rollingDetectors: true,
+  warningLevel: true,
+  warningPolicy: true,
+  guard: true,
+  counts: true,
+  honours: CONFIG_FIELDS,
+  detectors: ["unknown_tool_repeat", "global_circuit_breaker", "known_poll_no_progress", "ping_pong", "generic_repeat"],
+  stateSize: true,
+};
+
+/** Runs a whole trace through a fresh session of the target. */
+export function runTarget(target: Target, config: ResolvedConfig, events: Iterable<ToolEvent>): TargetOutput[] {
+  const session = target.start(config);
+  const out: TargetOutput[] = [];
+  for (const event of events) for (const o of session.step(event)) out.push(o);
+  return out;
+}
+
+/** What a target lacks of the listed needs, as one reason, or undefined when it has them all. */
+export type Need = keyof Omit<TargetCapabilities, "honours" | "detectors"> | `honours:${ConfigField}`;
+
+export function missingNeed(target: Target, needs: readonly Need[]): string | undefined {
+  const c = target.capabilities;
+  const missing: string[] = [];
+  for (const need of needs) {
+    if (need.startsWith("honours:")) {
+      const field = need.slice("honours:".length) as ConfigField;
+      if (!c.honours.includes(field)) missing.push(`ignores ${field}`);
+    } else if (!c[need as Exclude<Need, `honours:${string}`>]) missing.push(NEED_TEXT[need as Exclude<Need, `honours:${string}`>]);
+  }
+  return missing.length === 0 ? undefined : `${target.name} ${missing.join(", ")}`;
+}
+
+const NEED_TEXT: Record<Exclude<Need, `honours:${string}`>, string> = {
+  rollingDetectors: "has no rolling detectors",
+  warningLevel: "has no warning level",
+  warningPolicy: "does not model the caller's warning policy",
+  guard: "has no post-compaction guard (or it is not driven)",
+  counts: "does not report SPEC counts",
+  stateSize: "does not expose its state size",
+};

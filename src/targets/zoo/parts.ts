@@ -1,0 +1,78 @@
+// Broken parts the bug-zoo variants compose the reference engine with. Each is a plausible
+// implementation mistake, written here so that models/ stays the reference alone.
+import { digestValue } from "../../../models/digest.js";
+import { abortMessage, guardStep, type GuardReducer, type GuardState } from "../../../models/guard.js";
+import type { HistoryIndex, CallCounts, OutcomeFacts } from "../../../models/history/types.js";
+import { ScanningHistory } from "../../../models/history/scanning.js";
+import { NO_RUN } from "../../../models/normalize.js";
+import { contentText, hashOutcome, isLoopVeto, isPlainObject, isSendLike, type OutcomeDigest, type OutcomeInput } from "../../../models/outcomeHash.js";
+
+/** H2.7 missed: send results hashed with their fresh platform ids, so every send looks new. */
+export function hashKeepingSendIds(input: OutcomeInput): OutcomeDigest {
+  const result = input.result;
+  if (input.hasError || !isPlainObject(result)) return hashOutcome(input);
+  const details = isPlainObject(result.details) ? result.details : {};
+  const params = isPlainObject(input.params) ? input.params : {};
+  if (isLoopVeto(details) || !isSendLike(input.tool, params)) return hashOutcome(input);
+  return { resultHash: digestValue({ details, text: contentText(result.content) }) };
+}
+
+/** H2.4 missed: the loop veto is hashed like any result, and its message changes with the count. */
+export function hashRecordingVetoes(input: OutcomeInput): OutcomeDigest {
+  const result = input.result;
+  if (input.hasError || !isPlainObject(result)) return hashOutcome(input);
+  const details = isPlainObject(result.details) ? result.details : {};
+  if (!isLoopVeto(details)) return hashOutcome(input);
+  return { resultHash: digestValue({ details, text: contentText(result.content) }) };
+}
+
+/** G5 missed: once armed, the guard keeps counting every later observation of the run. */
+export const guardNeverDisarming: GuardReducer = (state, event) => {
+  if (state.phase !== "armed" || event.type !== "observe") return guardStep(state, event);
+  const counts = new Map(state.counts);
+  const seen = (counts.get(event.triple) ?? 0) + 1;
+  counts.set(event.triple, seen);
+  if (seen >= event.windowSize) return { state: { phase: "idle" }, abort: { tool: event.tool, count: seen, message: abortMessage(event.tool, seen) } };
+  const next: GuardState = { phase: "armed", remaining: Math.max(0, state.remaining - 1), counts };
+  return { state: next };
+};
+
+/** R1 missed: every run files into and reads one shared history (#40144). */
+export class UnscopedHistory implements HistoryIndex {
+  constructor(private readonly inner: HistoryIndex) {}
+  appendCall(_run: string, tool: string, argsHash: string, callId: string | undefined): void {
+    this.inner.appendCall(NO_RUN, tool, argsHash, callId);
+  }
+  recordOutcome(_run: string, tool: string, argsHash: string, callId: string | undefined, facts: OutcomeFacts): void {
+    this.inner.recordOutcome(NO_RUN, tool, argsHash, callId, facts);
+  }
+  countsFor(_run: string, tool: string, argsHash: string): CallCounts {
+    return this.inner.countsFor(NO_RUN, tool, argsHash);
+  }
+  clear(): void {
+    this.inner.clear();
+  }
+  size(): number {
+    return this.inner.size();
+  }
+  stateSize(): number {
+    return this.inner.stateSize();
+  }
+}
+
+/** S1 as #71671 proposed it: the no-progress streak stops at any other call in between. */
+export class ContiguousStreakHistory extends ScanningHistory {
+  override countsFor(run: string, tool: string, argsHash: string): CallCounts {
+    const counts = super.countsFor(run, tool, argsHash);
+    let noProgress = 0;
+    let result: string | undefined;
+    for (const r of this.runRecords(run)) {
+      if (r.tool !== tool || r.argsHash !== argsHash) break;
+      if (r.resultHash === undefined) continue;
+      if (result === undefined) result = r.resultHash;
+      if (r.resultHash !== result) break;
+      noProgress++;
+    }
+    return { ...counts, noProgress, noProgressResult: result };
+  }
+}
