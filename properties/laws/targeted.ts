@@ -48,6 +48,24 @@ function loopTrace(c: LoopCase, length: number): ToolEvent[] {
   return events;
 }
 
+/** criticalThreshold identical outcomes, then (across a compaction, for that kind) the call that must be blocked. */
+function blockedLoopTrace(c: LoopCase): ToolEvent[] {
+  const events = loopTrace(c, configFrom(c.block).criticalThreshold);
+  const step = loopStep(c.kind, 999);
+  // R4: a compaction does not touch the history, so the loop is still blocked after one.
+  if (c.kind === "across-compaction") events.push({ type: "compaction", runId: "r" });
+  events.push({ type: "call", runId: "r", callId: "final", tool: step.tool, params: step.params });
+  return events;
+}
+
+/** The loop, then the call retried extra + 2 times. */
+function retriedLoopTrace(c: LoopCase): ToolEvent[] {
+  const events = loopTrace(c, configFrom(c.block).criticalThreshold);
+  const step = loopStep(c.kind, 999);
+  for (let k = 0; k <= c.extra + 1; k++) events.push({ type: "call", runId: "r", tool: step.tool, params: step.params });
+  return events;
+}
+
 const loopCase: fc.Arbitrary<LoopCase> = fc
   .record({
     warning: fc.integer({ min: 2, max: 12 }),
@@ -74,11 +92,7 @@ export const noProgressLoopsAreBlocked: Law<LoopCase> = {
   check(c, subject, coverage) {
     const config = configFrom(c.block);
     coverage.hit(`kind:${c.kind}`);
-    const events = loopTrace(c, config.criticalThreshold);
-    const step = loopStep(c.kind, 999);
-    // R4: a compaction does not touch the history, so the loop is still blocked after one.
-    if (c.kind === "across-compaction") events.push({ type: "compaction", runId: "r" });
-    events.push({ type: "call", runId: "r", callId: "final", tool: step.tool, params: step.params });
+    const events = blockedLoopTrace(c);
     const outputs = runTarget(subject, config, events);
     tagOutputs(coverage, outputs);
     const last = callsOf(outputs).at(-1);
@@ -89,7 +103,7 @@ export const noProgressLoopsAreBlocked: Law<LoopCase> = {
     }
     if (last?.verdict !== "critical") broken(`${c.kind} loop: after ${config.criticalThreshold} identical outcomes (critical ${config.criticalThreshold}) the next call got ${last?.verdict ?? "nothing"}`);
   },
-  scenario: (c) => ({ description: `Counterexample: a ${c.kind} no-progress loop was not blocked.`, covers: ["S1", "K1", "K4"], config: { tools: { loopDetection: c.block } }, events: loopTrace(c, configFrom(c.block).criticalThreshold) }),
+  scenario: (c) => ({ description: `Counterexample: a ${c.kind} no-progress loop was not blocked.`, covers: ["S1", "K1", "K4"], config: { tools: { loopDetection: c.block } }, events: blockedLoopTrace(c) }),
 };
 
 /** SPEC E4, H2.4: the veto is not progress, so a blocked call stays blocked. */
@@ -101,11 +115,9 @@ export const blocksAreSticky: Law<LoopCase> = {
   runs: 100,
   required: ["kind:plain", "kind:poll", "retried-after-block"],
   check(c, subject, coverage) {
-    const config = configFrom(c.block);
     coverage.hit(`kind:${c.kind}`);
-    const events = loopTrace(c, config.criticalThreshold);
-    const step = loopStep(c.kind, 999);
-    for (let k = 0; k <= c.extra + 1; k++) events.push({ type: "call", runId: "r", tool: step.tool, params: step.params });
+    const config = configFrom(c.block);
+    const events = retriedLoopTrace(c);
     const verdicts = callsOf(runTarget(subject, config, events)).slice(-(c.extra + 2));
     const firstBlock = verdicts.findIndex((v) => v.verdict === "critical");
     if (firstBlock === -1 || firstBlock === verdicts.length - 1) return; // not blocked: no-progress-loops-are-blocked judges that
@@ -113,7 +125,7 @@ export const blocksAreSticky: Law<LoopCase> = {
     const unblocked = verdicts.findIndex((v, i) => i > firstBlock && v.verdict !== "critical");
     if (unblocked !== -1) broken(`retry ${unblocked - firstBlock} after a block got ${verdicts[unblocked]?.verdict}: the block did not stick`);
   },
-  scenario: (c) => ({ description: "Counterexample: a block was not sticky.", covers: ["E4", "H2.4"], config: { tools: { loopDetection: c.block } }, events: loopTrace(c, configFrom(c.block).criticalThreshold) }),
+  scenario: (c) => ({ description: "Counterexample: a block was not sticky.", covers: ["E4", "H2.4"], config: { tools: { loopDetection: c.block } }, events: retriedLoopTrace(c) }),
 };
 
 interface EmissionCase {
@@ -146,7 +158,9 @@ export const warningsEmittedAtMultiples: Law<EmissionCase> = {
     if (config.warningThreshold < 10) coverage.hit("below-10");
     const events = emissionTrace(c);
     const emitted = callsOf(runTarget(subject, config, events)).flatMap((v) => (v.verdict === "warning" && v.emitted ? [v.count] : []));
-    const expected = Array.from({ length: Math.floor((c.calls - 1) / config.warningThreshold) }, (_, k) => (k + 1) * config.warningThreshold);
+    // The repeat count (S2) cannot exceed the window: multiples up to min(calls - 1, historySize).
+    const reach = Math.min(c.calls - 1, config.historySize);
+    const expected = Array.from({ length: Math.floor(reach / config.warningThreshold) }, (_, k) => (k + 1) * config.warningThreshold);
     if (emitted.join(",") !== expected.join(",")) broken(`warningThreshold ${config.warningThreshold}: warnings emitted at counts [${emitted.join(", ")}], expected [${expected.join(", ")}]`);
   },
   scenario: (c) => ({ description: "Counterexample: warnings not emitted at each multiple of warningThreshold.", covers: ["W1", "K5"], config: { tools: { loopDetection: c.block } }, events: emissionTrace(c) }),

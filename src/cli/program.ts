@@ -3,6 +3,8 @@ import { Command, InvalidArgumentError } from "commander";
 import { configFromOptions } from "../io/configFile.js";
 import { configCommand } from "../commands/config.js";
 import { traceCommand } from "../commands/trace.js";
+import { targetsFetchCommand, targetsListCommand } from "../commands/targets.js";
+import { conformCommand } from "../commands/conform.js";
 import { registerSimulationCommands, TARGET_HELP } from "./simulationCommands.js";
 import { resolveTarget } from "../targets/registry.js";
 import { ORACLE_TARGET } from "../targets/reference.js";
@@ -55,6 +57,36 @@ export function buildProgram(): Command {
     .option("--json", "machine-readable output")
     .action((file: string, opts: { agent?: string; json?: boolean }) => {
       configCommand(file, opts.agent, opts.json === true);
+    });
+
+  const targets = program
+    .command("targets")
+    .description("list the built-in targets and the OpenClaw releases in the cache")
+    .option("--json", "machine-readable output")
+    .action((opts: { json?: boolean }) => {
+      targetsListCommand(opts.json === true);
+    });
+  targets
+    .command("fetch")
+    .description("fetch OpenClaw releases into the cache ahead of time (npm pack, once per release)")
+    .argument("<releases...>", "openclaw@VERSION or openclaw@latest")
+    .action(async (names: string[]) => {
+      await targetsFetchCommand(names);
+    });
+
+  program
+    .command("conform")
+    .description("check which SPEC rules each target keeps: scenarios, laws, probes and a differential run against the reference")
+    .option("--target <name>", `target to check, repeatable (${"reference, zoo:NAME, openclaw@VERSION, ./adapter.mjs"})`, (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option("--out <dir>", "write conformance.{md,json,html} and the counterexample scenarios here")
+    .option("--json", "print the JSON report instead of the Markdown matrix")
+    .option("--seed <n>", "seed of the laws and the differential run", nonNegativeInt("--seed"), 20261202)
+    .option("--depth <n>", "multiplies the cases of every law and of the differential run", positiveInt("--depth"), 1)
+    .option("--law <name>", "run only this law (with --seed and --path, replays a shrunk failure)")
+    .option("--path <path>", "fast-check path of a shrunk counterexample, printed by a failure")
+    .option("--differential-seed <n>", "seed of the differential run (default: --seed)", nonNegativeInt("--differential-seed"))
+    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number }) => {
+      await conformCommand({ targets: opts.target, out: opts.out, json: opts.json === true, seed: opts.seed, depth: opts.depth, law: opts.law, path: opts.path, differentialSeed: opts.differentialSeed });
     });
 
   registerSimulationCommands(program);

@@ -1,6 +1,7 @@
 // Building a scenario file from a trace and writing it atomically.
 import type { ToolEvent } from "../../models/events.js";
-import { runEngine } from "../../models/engine.js";
+import { REFERENCE_TARGET } from "../targets/reference.js";
+import { runTarget, type Target } from "../targets/target.js";
 import { resolveEffectiveConfig } from "../../models/configResolution.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { encodeCycles } from "./cycles.js";
@@ -17,9 +18,10 @@ export interface ScenarioDraft {
   readonly events: readonly ToolEvent[];
 }
 
-export function scenarioFromEvents(draft: ScenarioDraft): Scenario {
+/** A scenario whose expectation records what `target` does (the reference unless named). */
+export function scenarioFromEvents(draft: ScenarioDraft, target: Target = REFERENCE_TARGET): Scenario {
   const config = resolveEffectiveConfig(draft.config, draft.agent ?? undefined).config;
-  const outputs = runEngine(config, draft.events);
+  const outputs = runTarget(target, config, draft.events);
   return {
     schema: SCENARIO_SCHEMA,
     id: draft.id,
@@ -29,6 +31,7 @@ export function scenarioFromEvents(draft: ScenarioDraft): Scenario {
     config: draft.config,
     agent: draft.agent ?? null,
     source: { events: draft.events.map((e) => encodeCycles(e)) },
+    ...(target === REFERENCE_TARGET ? {} : { target: target.name }),
     expected: expectationOf(outputs, draft.events.length),
   };
 }

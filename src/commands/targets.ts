@@ -1,0 +1,37 @@
+// `loopsim targets`: the built-in targets and the releases in the cache; `loopsim targets fetch
+// openclaw@V...` fetches releases ahead of time (for CI or an offline machine).
+import { UserError } from "../cli/errors.js";
+import { BUILT_IN_TARGETS, isReleaseName } from "../targets/registry.js";
+import { cachedReleases, cacheRoot } from "../targets/openclaw/cache.js";
+import { ensureRelease, resolveReleaseSpec } from "../targets/openclaw/fetch.js";
+import { loadReleaseTarget } from "../targets/openclaw/releaseTarget.js";
+
+export function targetsListCommand(json: boolean): void {
+  const releases = cachedReleases();
+  if (json) {
+    process.stdout.write(JSON.stringify({ builtIn: BUILT_IN_TARGETS.map((t) => ({ name: t.name, summary: t.summary, breaks: t.breaks })), cache: cacheRoot(), cachedReleases: releases.map((v) => `openclaw@${v}`) }, null, 2) + "\n");
+    return;
+  }
+  const width = Math.max(...BUILT_IN_TARGETS.map((t) => t.name.length));
+  const lines = ["built-in targets:"];
+  for (const t of BUILT_IN_TARGETS) lines.push(`  ${t.name.padEnd(width)}  ${t.summary}`);
+  lines.push("", `shipped OpenClaw releases (openclaw@VERSION, openclaw@latest), cache ${cacheRoot()}:`);
+  if (releases.length === 0) lines.push("  none cached yet; the first use of openclaw@V fetches it, or run: loopsim targets fetch openclaw@2026.9.6");
+  for (const v of releases) lines.push(`  openclaw@${v}`);
+  lines.push("", "your own detector: --target ./my-adapter.mjs (see examples/custom-target)");
+  process.stdout.write(lines.join("\n") + "\n");
+}
+
+export async function targetsFetchCommand(names: readonly string[]): Promise<void> {
+  if (names.length === 0) throw new UserError("targets fetch needs at least one openclaw@VERSION");
+  for (const name of names) {
+    if (!isReleaseName(name)) throw new UserError(`${name}: only shipped releases are fetched (openclaw@VERSION or openclaw@latest)`);
+  }
+  const note = (line: string) => process.stderr.write(line + "\n");
+  for (const name of names) {
+    const version = await resolveReleaseSpec(name.slice("openclaw@".length), note);
+    await ensureRelease(version, note);
+    const target = await loadReleaseTarget(version, note);
+    process.stdout.write(`${target.name}: ready (${target.notes.at(-1) ?? ""})\n`);
+  }
+}

@@ -1,0 +1,42 @@
+// The logging trap: releases log every detection to /tmp/openclaw and the console (up to 2.17 on
+// stdout), and read ~/.openclaw/openclaw.json. Pointing OPENCLAW_CONFIG_PATH at a config of our
+// own with silent logging, before the first import, silences every release and keeps a user's
+// own config from changing results. HOME and the state folder point into the cache, so nothing
+// a release might write lands in the user's home.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cacheRoot } from "./cache.js";
+
+function sandbox(): string {
+  const dir = join(cacheRoot(), "openclaw-sandbox");
+  mkdirSync(join(dir, "home"), { recursive: true });
+  mkdirSync(join(dir, "state"), { recursive: true });
+  // logging.file: without it the logger makes /tmp/openclaw for its rolling file even when silent.
+  const config = { logging: { level: "silent", consoleLevel: "silent", file: join(dir, "openclaw.log") } };
+  writeFileSync(join(dir, "openclaw.json"), JSON.stringify(config) + "\n");
+  return dir;
+}
+
+export function silencingVariables(): Record<string, string> {
+  const dir = sandbox();
+  return {
+    OPENCLAW_CONFIG_PATH: join(dir, "openclaw.json"),
+    OPENCLAW_LOG_LEVEL: "silent",
+    OPENCLAW_STATE_DIR: join(dir, "state"),
+    HOME: join(dir, "home"),
+  };
+}
+
+/** The environment for a child process that imports a release. */
+export function silencingEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, ...silencingVariables() };
+}
+
+let applied = false;
+
+/** Sets the variables in this process, before a release is first imported. */
+export function silenceThisProcess(): void {
+  if (applied) return;
+  Object.assign(process.env, silencingVariables());
+  applied = true;
+}

@@ -1,0 +1,62 @@
+// `conform` on the built-in targets: the reference keeps every rule it can be judged on; each
+// bug-zoo variant fails at least one rule, among them one it is known to break; a target without
+// a guard gets n/a for the guard rules, never pass; and the example adapter loads and is judged.
+import { describe, expect, it } from "vitest";
+import { resolve } from "node:path";
+import { conformTarget } from "../src/conform/run.js";
+import { rulesOf } from "../src/conform/rules.js";
+import { REFERENCE_TARGET, EngineSession } from "../src/targets/reference.js";
+import { resolveTarget } from "../src/targets/registry.js";
+import type { Target, TargetOutput } from "../src/targets/target.js";
+import { ZOO_TARGETS } from "../src/targets/zoo/variants.js";
+
+const OPTIONS = { seed: 20261202, depth: 0.5, outDir: undefined };
+
+const failing = (cells: Record<string, { status: string }>) => Object.entries(cells).filter(([, c]) => c.status === "fail").map(([r]) => r);
+
+describe("conform", () => {
+  it("the reference keeps every rule it can be judged on", () => {
+    const result = conformTarget(REFERENCE_TARGET, OPTIONS);
+    expect(failing(result.cells)).toEqual([]);
+    const notJudged = Object.entries(result.cells).filter(([, c]) => c.status !== "pass").map(([r]) => r);
+    // C2 (file validation) and D3 (each engine's own keys and words) are outside any run.
+    expect(notJudged).toEqual(["C2", "D3"]);
+  });
+
+  it.each(ZOO_TARGETS.map((t) => [t.name, t] as const))("%s fails a rule it is known to break", (_name, target) => {
+    const result = conformTarget(target, OPTIONS);
+    const fails = failing(result.cells);
+    const known = rulesOf(target.breaks);
+    console.log(`${target.name}: fails ${fails.join(",")}; known to break ${known.join(",")}`);
+    expect(fails.length).toBeGreaterThan(0);
+    expect(fails.filter((r) => known.includes(r))).not.toEqual([]);
+  });
+
+  it("a target without a guard gets n/a on the guard rules, not pass", () => {
+    const guardless: Target = {
+      ...REFERENCE_TARGET,
+      name: "test:no-guard",
+      capabilities: { ...REFERENCE_TARGET.capabilities, guard: false },
+      start: (config) => {
+        const inner = new EngineSession({ ...config, enabled: config.enabled === undefined ? false : config.enabled });
+        return { step: (event) => inner.step(event).map((o): TargetOutput => (o.kind === "compaction" ? { ...o, armed: false } : o)) };
+      },
+    };
+    const result = conformTarget(guardless, OPTIONS);
+    for (const rule of ["G1", "G2", "G3", "G4", "G5", "K6"]) {
+      expect(result.cells[rule]?.status, rule).toBe("n/a");
+      expect(result.cells[rule]?.reason ?? "").toMatch(/no post-compaction guard/);
+    }
+  });
+
+  it("the example adapter for an outside detector loads, runs and is judged", async () => {
+    const target = await resolveTarget(resolve(import.meta.dirname, "..", "examples", "custom-target", "consecutive-guard.mjs"));
+    expect(target.name).toBe("consecutive-guard");
+    const result = conformTarget(target, OPTIONS);
+    // No warnings and results never compared: it cannot keep the counting rules...
+    expect(failing(result.cells)).toEqual(expect.arrayContaining(["S1", "D2"]));
+    // ...and it declares no guard and no warning level, so those rules are not judged.
+    expect(result.cells.G3?.status).toBe("n/a");
+    expect(result.cells.W1?.status).toBe("n/a");
+  });
+});
