@@ -5,6 +5,12 @@ import { configCommand } from "../commands/config.js";
 import { traceCommand } from "../commands/trace.js";
 import { targetsFetchCommand, targetsListCommand } from "../commands/targets.js";
 import { conformCommand } from "../commands/conform.js";
+import { importCommand } from "../commands/import.js";
+import { scanCommand } from "../commands/scan.js";
+import { scenarioRecordCommand } from "../commands/scenarioRecord.js";
+import { FORMATS, type SessionFormat } from "../import/types.js";
+import { FACT_HELP } from "../scenario/minimizeFact.js";
+import { readConfigFile } from "../io/configFile.js";
 import { registerSimulationCommands, TARGET_HELP } from "./simulationCommands.js";
 import { resolveTarget } from "../targets/registry.js";
 import { ORACLE_TARGET } from "../targets/reference.js";
@@ -25,6 +31,11 @@ export function nonNegativeInt(name: string): (value: string) => number {
   };
 }
 
+function sessionFormat(value: string): SessionFormat | "auto" {
+  if (value !== "auto" && !(FORMATS as readonly string[]).includes(value)) throw new InvalidArgumentError(`unknown format "${value}" (known: auto, ${FORMATS.join(", ")})`);
+  return value as SessionFormat | "auto";
+}
+
 export function buildProgram(): Command {
   const program = new Command();
   program
@@ -37,7 +48,7 @@ export function buildProgram(): Command {
   program
     .command("trace")
     .description("run a JSONL trace of call/outcome/compaction events through a loop guard (the reference by default)")
-    .argument("<file>", "trace file (.jsonl), or - for stdin")
+    .argument("<file>", "trace file (.jsonl), a session file of any format `import` reads, or - for stdin")
     .option("--config <file>", "OpenClaw config file (JSON or JSON5)")
     .option("--agent <id>", "agent whose agents.list override applies")
     .option("--json", "one JSON object per input event instead of the timeline")
@@ -87,6 +98,49 @@ export function buildProgram(): Command {
     .option("--differential-seed <n>", "seed of the differential run (default: --seed)", nonNegativeInt("--differential-seed"))
     .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number }) => {
       await conformCommand({ targets: opts.target, out: opts.out, json: opts.json === true, seed: opts.seed, depth: opts.depth, law: opts.law, path: opts.path, differentialSeed: opts.differentialSeed });
+    });
+
+  program
+    .command("import")
+    .description("turn recorded sessions (OpenClaw/pi, Claude Code, Codex, SWE-agent, mini-swe-agent) into loopsim traces")
+    .argument("<paths...>", "session files or folders of them")
+    .option("--format <name>", `auto or one of ${FORMATS.join(", ")}`, sessionFormat, "auto" as SessionFormat | "auto")
+    .option("--out <file|dir>", "the trace file (one session) or folder (several); stdout for one session without it")
+    .action(async (paths: string[], opts: { format: SessionFormat | "auto"; out?: string }) => {
+      await importCommand(paths, { format: opts.format, out: opts.out });
+    });
+
+  program
+    .command("scan")
+    .description("run every session under the paths through a target: first warning, block and abort, repeats, a summary")
+    .argument("<paths...>", "session files, traces, or folders of them")
+    .option("--config <file>", "OpenClaw config file (JSON or JSON5)")
+    .option("--agent <id>", "agent whose agents.list override applies")
+    .option("--target <name>", TARGET_HELP, "reference")
+    .option("--json", "print the JSON report")
+    .option("--out <dir>", "write scan.{json,md,html} here")
+    .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string }) => {
+      const config = configFromOptions(opts.config, opts.agent);
+      const target = await resolveTarget(opts.target);
+      const configLabel = opts.config === undefined ? "OpenClaw defaults" : `${opts.config}${opts.agent === undefined ? "" : ` (agent ${opts.agent})`}`;
+      await scanCommand(paths, { config, configLabel, target, json: opts.json === true, out: opts.out });
+    });
+
+  const scenario = program.command("scenario").description("make scenario files from traces and sessions");
+  scenario
+    .command("record")
+    .description("record a scenario from any trace or session; --minimize cuts it to the smallest sub-trace keeping one fact")
+    .argument("<input>", "a loopsim trace or a session file")
+    .requiredOption("--out <file>", "the scenario file to write")
+    .option("--config <file>", "OpenClaw config file (JSON or JSON5)")
+    .option("--agent <id>", "agent whose agents.list override applies")
+    .option("--target <name>", TARGET_HELP, "reference")
+    .option("--minimize <fact>", FACT_HELP)
+    .action(async (input: string, opts: { out: string; config?: string; agent?: string; target: string; minimize?: string }) => {
+      const config = configFromOptions(opts.config, opts.agent);
+      const target = await resolveTarget(opts.target);
+      const rawConfig = opts.config === undefined ? {} : readConfigFile(opts.config);
+      await scenarioRecordCommand(input, { config, rawConfig, agent: opts.agent, target, out: opts.out, minimize: opts.minimize });
     });
 
   registerSimulationCommands(program);

@@ -2,7 +2,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { isModelPreset, type ModelPreset } from "../sim/agentModel.js";
 import { FAMILY_NAMES } from "../sim/families.js";
-import { configFromOptions } from "../io/configFile.js";
+import { configFromOptions, readConfigFile } from "../io/configFile.js";
 import { simulateCommand } from "../commands/simulate.js";
 import { replayCommand } from "../commands/replay.js";
 import { mergeCommand, tuneCommand } from "../commands/tune.js";
@@ -86,9 +86,10 @@ export function registerSimulationCommands(program: Command): void {
     .option("--json", "one JSON object per event, as `trace --json`")
     .option("--emit-trace <file>", "also write the event stream as JSONL (replay it with `trace`)")
     .option("--target <name>", TARGET_HELP, "reference")
-    .action(async (opts: { family: string; seed: number; model: ModelPreset; config?: string; agent?: string; calls: number; json?: boolean; emitTrace?: string; target: string }) => {
+    .option("--emit-scenario <file>", "also write a scenario file that replays this simulation")
+    .action(async (opts: { family: string; seed: number; model: ModelPreset; config?: string; agent?: string; calls: number; json?: boolean; emitTrace?: string; emitScenario?: string; target: string }) => {
       const config = configFromOptions(opts.config, opts.agent);
       const target = await resolveTarget(opts.target);
-      await simulateCommand({ family: opts.family, seed: opts.seed, model: opts.model, calls: opts.calls, config, json: opts.json === true, emitTrace: opts.emitTrace, target });
+      await simulateCommand({ family: opts.family, seed: opts.seed, model: opts.model, calls: opts.calls, config, json: opts.json === true, emitTrace: opts.emitTrace, target, emitScenario: opts.emitScenario === undefined ? undefined : { file: opts.emitScenario, rawConfig: opts.config === undefined ? {} : readConfigFile(opts.config), agent: opts.agent } });
     });
 }

@@ -7,6 +7,10 @@ import { timelineLine } from "../format/timeline.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { LineWriter } from "../io/bufferedOutput.js";
 import type { Target } from "../targets/target.js";
+import { basename } from "node:path";
+import { expectationOf } from "../scenario/facts.js";
+import { SCENARIO_SCHEMA, type Scenario } from "../scenario/scenario.js";
+import { writeScenario } from "../scenario/write.js";
 
 export interface SimulateOptions {
   readonly family: string;
@@ -16,6 +20,8 @@ export interface SimulateOptions {
   readonly config: ResolvedConfig;
   readonly json: boolean;
   readonly emitTrace?: string;
+  /** Write a scenario that replays this simulation (config as the user wrote it, and the agent). */
+  readonly emitScenario?: { readonly file: string; readonly rawConfig: unknown; readonly agent?: string };
   readonly target: Target;
 }
 
@@ -36,6 +42,23 @@ export function summaryLines(s: SimulationSummary): string[] {
 export async function simulateCommand(options: SimulateOptions): Promise<void> {
   const result = simulate({ family: options.family, seed: options.seed, calls: options.calls, model: options.model }, options.config, options.target);
   if (options.emitTrace !== undefined) writeFileAtomic(options.emitTrace, eventsJsonl(result.events));
+  if (options.emitScenario !== undefined) {
+    const { file, rawConfig, agent } = options.emitScenario;
+    const spec = { family: options.family, seed: options.seed, calls: options.calls, model: options.model };
+    const scenario: Scenario = {
+      schema: SCENARIO_SCHEMA,
+      id: basename(file).replace(/\.json$/, ""),
+      title: `${options.family}, seed ${options.seed}, model ${options.model}`,
+      description: `Recorded by loopsim simulate --emit-scenario: the closed loop of one ${options.family} agent.`,
+      covers: [],
+      config: rawConfig,
+      agent: agent ?? null,
+      source: { simulation: spec },
+      ...(options.target.name === "reference" ? {} : { target: options.target.name }),
+      expected: expectationOf(result.outputs, result.events.length),
+    };
+    writeScenario(file, scenario);
+  }
   const writer = new LineWriter();
   const format = options.json ? outputJsonLine : timelineLine;
   for (const output of result.outputs) await writer.line(format(output));

@@ -1,12 +1,17 @@
-// `loopsim trace FILE|-`: runs a recorded trace through the engine, streaming.
+// `loopsim trace FILE|-`: runs a recorded trace, or a session file of any format loopsim imports,
+// through a target, streaming. For a session, outputs are numbered by imported event (0-based)
+// and a summary of the import goes to stderr.
 import type { ResolvedConfig } from "../../models/config.js";
-import type { Target } from "../targets/target.js";
 import { UserError } from "../cli/errors.js";
 import { outputJsonLine } from "../format/outputJson.js";
 import { timelineLine } from "../format/timeline.js";
+import { detectFormat } from "../import/detect.js";
+import { openSession } from "../import/session.js";
+import { statsLine } from "../import/summary.js";
 import { LineWriter } from "../io/bufferedOutput.js";
 import { parseEventLine } from "../io/eventSchema.js";
 import { readLines } from "../io/lines.js";
+import type { Target } from "../targets/target.js";
 
 export interface TraceOptions {
   readonly config: ResolvedConfig;
@@ -15,9 +20,11 @@ export interface TraceOptions {
 }
 
 export async function traceCommand(path: string, options: TraceOptions): Promise<void> {
+  const format = path === "-" ? "trace" : (detectFormat(path) ?? "trace");
+  if (format !== "trace") return traceSession(path, options);
   const session = options.target.start(options.config);
   const writer = new LineWriter();
-  const format = options.json ? outputJsonLine : timelineLine;
+  const render = options.json ? outputJsonLine : timelineLine;
   const source = path === "-" ? "<stdin>" : path;
   let lineIndex = -1;
   try {
@@ -27,9 +34,29 @@ export async function traceCommand(path: string, options: TraceOptions): Promise
       const parsed = parseEventLine(line, `${source}:${lineIndex + 1}`);
       if (!parsed.ok) throw new UserError(parsed.problems.join("\n"));
       // Outputs are numbered by input line (0-based), blank lines included.
-      for (const output of session.step(parsed.event)) await writer.line(format({ ...output, index: lineIndex }));
+      for (const output of session.step(parsed.event)) await writer.line(render({ ...output, index: lineIndex }));
     }
   } finally {
     await writer.flush();
   }
+}
+
+async function traceSession(path: string, options: TraceOptions): Promise<void> {
+  const opened = openSession(path);
+  const session = options.target.start(options.config);
+  const writer = new LineWriter();
+  const render = options.json ? outputJsonLine : timelineLine;
+  let index = 0;
+  try {
+    for await (const { event, at } of opened.events) {
+      for (const output of session.step(event)) {
+        const line = render({ ...output, index });
+        await writer.line(options.json ? line : `${line}  @ ${at.slice(at.lastIndexOf("/") + 1)}`);
+      }
+      index++;
+    }
+  } finally {
+    await writer.flush();
+  }
+  process.stderr.write(`loopsim: ${statsLine(path, opened.format, opened.stats)}\n`);
 }

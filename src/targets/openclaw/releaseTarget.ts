@@ -260,12 +260,20 @@ async function quietly<T>(load: () => Promise<T>): Promise<T> {
   const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
   const nothing = () => undefined;
   Object.assign(console, { log: nothing, info: nothing, warn: nothing, error: nothing, debug: nothing });
+  // A release's runtime installs its own signal and exit handlers when it loads (they swallow
+  // SIGTERM and Ctrl-C); loopsim keeps its own behaviour, so whatever the release adds is removed.
+  const before = new Map(PROCESS_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
   try {
     return await load();
   } finally {
     Object.assign(console, saved);
+    for (const e of PROCESS_EVENTS) {
+      for (const listener of process.listeners(e as NodeJS.Signals)) if (!before.get(e)?.has(listener)) process.removeListener(e, listener);
+    }
   }
 }
+
+const PROCESS_EVENTS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGUSR1", "SIGUSR2", "exit", "beforeExit", "uncaughtException", "unhandledRejection"] as const;
 
 const loaded = new Map<string, Promise<Target>>();
 

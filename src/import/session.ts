@@ -1,0 +1,67 @@
+// Any input a command accepts, as one stream of trace events with their places: a loopsim trace
+// (checked line by line as `trace` does) or a session in one of the importers' formats.
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../cli/errors.js";
+import { parseEventLine } from "../io/eventSchema.js";
+import { readLines } from "../io/lines.js";
+import { formatOf, IMPORTERS, type DetectedFormat } from "./detect.js";
+import { emptyStats, type ImportedEvent, type ImportStats, type SessionFormat } from "./types.js";
+
+export interface OpenedSession {
+  readonly file: string;
+  readonly format: DetectedFormat;
+  readonly stats: ImportStats;
+  readonly events: AsyncGenerator<ImportedEvent>;
+}
+
+async function* traceEvents(file: string, stats: ImportStats): AsyncGenerator<ImportedEvent> {
+  let n = 0;
+  const runs = new Set<string>();
+  for await (const line of readLines(file)) {
+    n++;
+    if (line.trim() === "") continue;
+    const parsed = parseEventLine(line, `${file}:${n}`);
+    if (!parsed.ok) throw new UserError(parsed.problems.join("\n"));
+    const e = parsed.event;
+    runs.add((e.runId ?? "").trim());
+    if (e.type === "call") stats.calls++;
+    else if (e.type === "outcome") {
+      stats.outcomes++;
+      if ("error" in e && e.error !== undefined) stats.errors++;
+    } else stats.compactions++;
+    stats.runs = runs.size;
+    yield { event: e, at: `${file}:${n}` };
+  }
+}
+
+export function openSession(file: string, format: SessionFormat | "auto" = "auto"): OpenedSession {
+  const detected = file === "-" ? "trace" : formatOf(file, format);
+  const stats = emptyStats();
+  const events = detected === "trace" ? traceEvents(file, stats) : IMPORTERS[detected].events(file, stats);
+  return { file, format: detected, stats, events };
+}
+
+/** Files named, and the session-looking files below folders named, in a stable order. */
+export function sessionFiles(paths: readonly string[]): string[] {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir).sort()) {
+      if (entry === "node_modules" || entry.startsWith(".")) continue;
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.(jsonl|traj|traj\.json)$/.test(entry) && !entry.endsWith(".trajectory.jsonl")) files.push(path);
+    }
+  };
+  for (const path of paths) {
+    let isDir: boolean;
+    try {
+      isDir = statSync(path).isDirectory();
+    } catch (error) {
+      throw new UserError(`${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or folder" : `cannot be read (${(error as NodeJS.ErrnoException).code})`}`);
+    }
+    if (isDir) walk(path);
+    else files.push(path);
+  }
+  return files;
+}

@@ -1,0 +1,50 @@
+// What an importer makes of a recorded session: loopsim trace events, each with where it came
+// from in the original file, and the counts a person checks the import against.
+import type { ToolEvent } from "../../models/events.js";
+
+export const FORMATS = ["openclaw", "claude-code", "codex", "swe-agent", "mini-swe-agent"] as const;
+export type SessionFormat = (typeof FORMATS)[number];
+
+/** A trace event and its place in the original file: a 1-based line, or a JSON path. */
+export interface ImportedEvent {
+  readonly event: ToolEvent;
+  readonly at: string;
+}
+
+export interface ImportStats {
+  calls: number;
+  outcomes: number;
+  /** Outcomes that are failures: error flags, errors, non-zero exit codes. */
+  errors: number;
+  compactions: number;
+  runs: number;
+  /** Outcomes whose call is not in the file (kept as orphan outcomes). */
+  orphanOutcomes: number;
+  /** Entry types the format does not document, skipped and counted (formats grow). */
+  skipped: Record<string, number>;
+  /** A last line cut short (a session still being written): reported, the rest used. */
+  truncatedLastLine: boolean;
+  /** mini-swe-agent turns where the model gave no command. */
+  turnsWithoutCommand: number;
+  /** Other things worth saying about this file. */
+  notes: string[];
+}
+
+export function emptyStats(): ImportStats {
+  return { calls: 0, outcomes: 0, errors: 0, compactions: 0, runs: 0, orphanOutcomes: 0, skipped: {}, truncatedLastLine: false, turnsWithoutCommand: 0, notes: [] };
+}
+
+export function skip(stats: ImportStats, what: string): void {
+  stats.skipped[what] = (stats.skipped[what] ?? 0) + 1;
+}
+
+/** One importer per format; `events` streams, filling `stats` as it goes. */
+export interface Importer {
+  readonly format: SessionFormat;
+  events(file: string, stats: ImportStats): AsyncGenerator<ImportedEvent>;
+}
+
+/** A text result in the shape OpenClaw's tools return. */
+export function textResult(text: string, details?: Record<string, unknown>): Record<string, unknown> {
+  return details === undefined ? { content: [{ type: "text", text }] } : { content: [{ type: "text", text }], details };
+}

@@ -1,0 +1,94 @@
+// The scan report: a table per session and a summary across sessions, as text or Markdown, and
+// an HTML page with one strip per session showing where verdicts fell.
+import type { SessionScan } from "./scanSession.js";
+
+export interface ScanReport {
+  readonly schema: "loopsim/scan@1";
+  readonly target: string;
+  readonly config: string;
+  readonly sessions: readonly SessionScan[];
+  readonly summary: ScanSummary;
+}
+
+export interface ScanSummary {
+  readonly sessions: number;
+  readonly warned: number;
+  readonly blocked: number;
+  readonly aborted: number;
+  readonly blockedBy: Readonly<Record<string, number>>;
+  readonly warnedBy: Readonly<Record<string, number>>;
+  readonly calls: number;
+}
+
+export function summarise(sessions: readonly SessionScan[]): ScanSummary {
+  const blockedBy: Record<string, number> = {};
+  const warnedBy: Record<string, number> = {};
+  for (const s of sessions) {
+    for (const d of Object.keys(s.blockDetectors)) blockedBy[d] = (blockedBy[d] ?? 0) + 1;
+    for (const d of Object.keys(s.warnDetectors)) warnedBy[d] = (warnedBy[d] ?? 0) + 1;
+  }
+  return {
+    sessions: sessions.length,
+    warned: sessions.filter((s) => s.warnings > 0).length,
+    blocked: sessions.filter((s) => s.blocks > 0).length,
+    aborted: sessions.filter((s) => s.aborts > 0).length,
+    blockedBy,
+    warnedBy,
+    calls: sessions.reduce((n, s) => n + s.stats.calls, 0),
+  };
+}
+
+const short = (file: string) => file.split("/").slice(-2).join("/");
+const where = (p: { at: string } | null) => (p === null ? "-" : p.at.slice(p.at.lastIndexOf("/") + 1));
+
+export function renderScanMarkdown(report: ScanReport): string {
+  const s = report.summary;
+  const by = (m: Readonly<Record<string, number>>) => Object.entries(m).map(([d, n]) => `${d} ${n}`).join(", ") || "none";
+  const lines = [
+    `# loopsim scan (${report.target}, ${report.config})`,
+    "",
+    `${s.sessions} sessions, ${s.calls} calls: ${s.warned} warned (${by(s.warnedBy)}), ${s.blocked} blocked (${by(s.blockedBy)}), ${s.aborted} aborted.`,
+    "",
+    "| session | format | tools | calls | runs | compactions | first warning | first block | abort | most repeated call | its calls / distinct results |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const x of report.sessions) {
+    const w = x.firstWarning === null ? "-" : `${where(x.firstWarning)} ${x.firstWarning.tool} ${x.firstWarning.detector} x${x.firstWarning.count}`;
+    const b = x.firstBlock === null ? "-" : `${where(x.firstBlock)} ${x.firstBlock.tool} ${x.firstBlock.detector} x${x.firstBlock.count}`;
+    const a = x.firstAbort === null ? "-" : `${where(x.firstAbort)} ${x.firstAbort.tool}`;
+    const m = x.mostRepeated;
+    lines.push(`| ${short(x.file)} | ${x.format} | ${x.tools} | ${x.stats.calls} | ${x.stats.runs} | ${x.stats.compactions} | ${w} | ${b} | ${a} | ${m === null ? "-" : `${m.tool} ${m.args.replace(/\|/g, "\\|")}`} | ${m === null ? "-" : `${m.calls} / ${m.distinctResults}`} |`);
+  }
+  const args = report.sessions.filter((x) => x.firstBlock !== null).map((x) => `- ${short(x.file)}: first block at ${x.firstBlock?.at}: ${x.firstBlock?.tool} ${x.firstBlock?.args}`);
+  if (args.length > 0) lines.push("", "First blocks, with the call's arguments:", "", ...args);
+  return lines.join("\n") + "\n";
+}
+
+const esc = (t: string) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+export function renderScanHtml(report: ScanReport): string {
+  const width = 720;
+  const strips = report.sessions
+    .map((x) => {
+      const n = Math.max(1, x.events);
+      const ticks = x.marks
+        .map((m) => {
+          const left = ((m.event + 0.5) / n) * width;
+          const colour = m.kind === "warning" ? "#e0a800" : m.kind === "block" ? "#c62828" : "#6a1b9a";
+          return `<rect x="${left.toFixed(1)}" y="${m.kind === "warning" ? 4 : 0}" width="2" height="${m.kind === "warning" ? 10 : 18}" fill="${colour}"><title>${m.kind} at event ${m.event}</title></rect>`;
+        })
+        .join("");
+      return `<tr><td class="name" title="${esc(x.file)}">${esc(short(x.file))}</td><td>${x.stats.calls}</td><td>${x.warnings}</td><td>${x.blocks}</td><td>${x.aborts}</td><td><svg width="${width}" height="18" role="img" aria-label="verdicts along ${esc(short(x.file))}"><rect width="${width}" height="18" fill="#eef2f5"/>${ticks}</svg></td></tr>`;
+    })
+    .join("\n");
+  const s = report.summary;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>loopsim scan</title>
+<style>body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1b1b1b}table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #e3e3e3}td.name{text-align:left;max-width:320px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.key span{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px}</style></head><body>
+<h1>loopsim scan</h1>
+<p>Target ${esc(report.target)}, ${esc(report.config)}. ${s.sessions} sessions, ${s.calls} calls: ${s.warned} warned, ${s.blocked} blocked, ${s.aborted} aborted. Each strip is one session from its first event (left) to its last (right).</p>
+<p class="key"><span style="background:#e0a800"></span>warning<span style="background:#c62828"></span>block<span style="background:#6a1b9a"></span>abort</p>
+<table><thead><tr><th style="text-align:left">session</th><th>calls</th><th>warnings</th><th>blocks</th><th>aborts</th><th style="text-align:left">where verdicts fell</th></tr></thead><tbody>
+${strips}
+</tbody></table></body></html>
+`;
+}

@@ -1,0 +1,172 @@
+// Importers: the fixtures pin each format's edge cases (a branch, parallel calls, outstanding
+// calls, a cut-off last line, unknown entry types, orphan outcomes, a turn without a command); the
+// shared corpus, when present, imports whole, with counts checked against the files by a separate
+// reading, scans deterministically, and a real session minimises to a small scenario.
+import { describe, expect, it } from "vitest";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { openSession, sessionFiles } from "../src/import/session.js";
+import type { ImportStats } from "../src/import/types.js";
+import { loopsim, tempDir } from "./cli/run.js";
+
+const FIXTURES = join(import.meta.dirname, "fixtures", "sessions");
+const CORPUS = join(import.meta.dirname, "..", "..", "shared", "corpus");
+const HAVE_CORPUS = existsSync(CORPUS);
+if (!HAVE_CORPUS) console.log(`SKIPPED: the corpus tests need ../shared/corpus, which is not here (${CORPUS})`);
+
+async function imported(file: string): Promise<{ stats: ImportStats; format: string; events: { type: string; tool?: string; runId?: string; callId?: string; error?: unknown; result?: unknown }[] }> {
+  const opened = openSession(file);
+  const events: { type: string; tool?: string; runId?: string; callId?: string; error?: unknown; result?: unknown }[] = [];
+  for await (const { event } of opened.events) events.push(event as never);
+  return { stats: opened.stats, format: opened.format, events };
+}
+
+describe("importers on fixtures", () => {
+  it("OpenClaw tree layout: only the active branch, runs per prompt, compaction, unknown entries counted", async () => {
+    const r = await imported(join(FIXTURES, "pi-tree.jsonl"));
+    expect(r.format).toBe("openclaw");
+    expect(r.events.filter((e) => e.type === "call").map((e) => e.callId)).toEqual(["t1", "t3", "t4"]);
+    expect(r.stats).toMatchObject({ calls: 3, outcomes: 3, errors: 1, compactions: 1, runs: 1, skipped: { new_kind_of_entry: 1 } });
+    expect(r.events.find((e) => e.callId === "t1" && e.type === "outcome")?.error).toBe("error");
+  });
+
+  it("a cut-off last line is reported and the rest used; a malformed line before the end exits 2 with file:line", async () => {
+    const r = await imported(join(FIXTURES, "pi-truncated.jsonl"));
+    expect(r.stats.truncatedLastLine).toBe(true);
+    expect(r.stats.calls).toBe(1);
+    const bad = loopsim(["import", join(FIXTURES, "pi-malformed.jsonl")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/pi-malformed\.jsonl:3: not valid JSON/);
+    expect(bad.stderr).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it("Claude Code: parallel calls over several lines, string and list results, is_error, compaction, orphans", async () => {
+    const r = await imported(join(FIXTURES, "claude-parallel.jsonl"));
+    expect(r.format).toBe("claude-code");
+    expect(r.events.map((e) => `${e.type}:${e.callId ?? ""}`)).toEqual(["call:tu1", "call:tu2", "outcome:tu2", "outcome:tu1", "compaction:", "outcome:tu-unknown"]);
+    expect(r.stats).toMatchObject({ calls: 2, outcomes: 3, errors: 1, compactions: 1, orphanOutcomes: 1, runs: 1, skipped: { brand_new_line_type: 1 } });
+  });
+
+  it("Codex: calls paired by call_id while several are outstanding, no double counting, exit codes, compaction", async () => {
+    const r = await imported(join(FIXTURES, "codex-outstanding.jsonl"));
+    expect(r.stats).toMatchObject({ calls: 3, outcomes: 3, errors: 1, compactions: 1, orphanOutcomes: 0, skipped: { unknown_future_line: 1 } });
+    const failing = r.events.find((e) => e.type === "outcome" && e.callId === "c1");
+    expect(failing?.tool).toBe("exec");
+    expect(JSON.stringify(failing?.result)).toMatch(/"status":"failed","exitCode":1/);
+    // Volatile header lines are dropped so unchanged output hashes the same.
+    expect(JSON.stringify(failing?.result)).not.toMatch(/Wall time/);
+  });
+
+  it("SWE-agent: one call per step, tool = first word of the action, empty actions counted", async () => {
+    const r = await imported(join(FIXTURES, "swe-agent-example.traj"));
+    expect(r.format).toBe("swe-agent");
+    expect(r.events.filter((e) => e.type === "call").map((e) => e.tool)).toEqual(["find_file", "open", "python", "python", "submit"]);
+    expect(r.stats).toMatchObject({ calls: 5, outcomes: 5, runs: 1, turnsWithoutCommand: 1 });
+  });
+
+  it("mini-swe-agent: turns without a command are counted, not dropped silently", async () => {
+    const r = await imported(join(FIXTURES, "mini-no-command.traj.json"));
+    expect(r.stats).toMatchObject({ calls: 2, outcomes: 2, errors: 1, turnsWithoutCommand: 1, runs: 1 });
+    expect(r.events[0]?.runId).toBe("mini-no-command");
+  });
+
+  it("trace reads a session file directly, and import writes a trace that trace replays to the same verdicts", () => {
+    const file = join(FIXTURES, "claude-parallel.jsonl");
+    const direct = loopsim(["trace", file, "--json"]);
+    expect(direct.code).toBe(0);
+    const out = join(tempDir(), "t.jsonl");
+    expect(loopsim(["import", file, "--out", out]).code).toBe(0);
+    const viaTrace = loopsim(["trace", out, "--json"]);
+    expect(viaTrace.stdout).toBe(direct.stdout);
+  });
+});
+
+/** Counts read straight from the files, independently of the importers. */
+function expectedCounts(file: string): { calls: number; outcomes: number; errors: number; compactions: number } {
+  const text = readFileSync(file, "utf8");
+  if (file.endsWith(".traj.json")) {
+    const doc = JSON.parse(text) as { messages: { role: string; content: string }[] };
+    let calls = 0;
+    let errors = 0;
+    doc.messages.forEach((m, i) => {
+      const prev = doc.messages[i - 1];
+      const code = /<returncode>(-?\d+)<\/returncode>/.exec(m.content);
+      if (m.role === "user" && prev?.role === "assistant" && code !== null && /```bash/.test(prev.content)) {
+        calls++;
+        if (code[1] !== "0") errors++;
+      }
+    });
+    return { calls, outcomes: calls, errors, compactions: 0 };
+  }
+  const lines = text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Record<string, any>);
+  if (lines.some((l) => l.type === "session_meta")) {
+    const items = lines.filter((l) => l.type === "response_item").map((l) => l.payload);
+    const outputs = items.filter((p) => p.type === "function_call_output" || p.type === "custom_tool_call_output");
+    const exitCode = (o: any) => /Process exited with code (\d+)/.exec(o.output)?.[1] ?? /"exit_code":(\d+)/.exec(o.output)?.[1];
+    return {
+      calls: items.filter((p) => p.type === "function_call" || p.type === "custom_tool_call").length,
+      outcomes: outputs.length,
+      errors: outputs.filter((o) => exitCode(o) !== undefined && exitCode(o) !== "0").length,
+      compactions: lines.filter((l) => l.type === "compacted").length,
+    };
+  }
+  if (lines.some((l) => l.type === "session")) {
+    const messages = lines.filter((l) => l.type === "message").map((l) => l.message);
+    const results = messages.filter((m) => m.role === "toolResult");
+    return {
+      calls: messages.filter((m) => m.role === "assistant" && Array.isArray(m.content)).flatMap((m) => m.content).filter((b: any) => b.type === "toolCall").length,
+      outcomes: results.length,
+      errors: results.filter((m) => m.isError === true).length,
+      compactions: lines.filter((l) => l.type === "compaction").length,
+    };
+  }
+  const blocks = (type: string) => lines.flatMap((l) => (Array.isArray(l.message?.content) ? l.message.content : [])).filter((b: any) => b.type === type);
+  return {
+    calls: blocks("tool_use").length,
+    outcomes: blocks("tool_result").length,
+    errors: blocks("tool_result").filter((b: any) => b.is_error === true).length,
+    compactions: lines.filter((l) => l.subtype === "compact_boundary").length,
+  };
+}
+
+describe.skipIf(!HAVE_CORPUS)("the shared corpus", () => {
+  const files = HAVE_CORPUS ? sessionFiles([CORPUS]) : [];
+
+  it("holds sessions in all four formats", async () => {
+    const formats = new Set<string>();
+    for (const f of files) formats.add(openSession(f).format);
+    expect([...formats].sort()).toEqual(["claude-code", "codex", "mini-swe-agent", "openclaw"]);
+  });
+
+  it.each(files.map((f) => [f.slice(CORPUS.length + 1), f]))("%s imports with the counts the file holds", async (_name, file) => {
+    const r = await imported(file);
+    const want = expectedCounts(file);
+    expect({ calls: r.stats.calls, outcomes: r.stats.outcomes, errors: r.stats.errors, compactions: r.stats.compactions }).toEqual(want);
+    expect(r.stats.truncatedLastLine).toBe(false);
+  });
+
+  it("scanning the corpus is deterministic", () => {
+    const a = loopsim(["scan", CORPUS, "--json"]);
+    const b = loopsim(["scan", CORPUS, "--json"]);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    expect(JSON.parse(a.stdout).summary.sessions).toBe(files.length);
+  });
+
+  it("a real session under a strict config minimises to a small scenario that replays byte for byte", () => {
+    const dir = tempDir();
+    const config = join(dir, "strict.json5");
+    writeFileSync(config, "{ tools: { loopDetection: { enabled: true, warningThreshold: 2, criticalThreshold: 3, globalCircuitBreakerThreshold: 4 } } }");
+    const session = join(CORPUS, "pi-sessions", "before-compaction.jsonl");
+    const out = join(dir, "min.json");
+    const rec = loopsim(["scenario", "record", session, "--config", config, "--minimize", "first-block", "--out", out]);
+    expect(rec.code, rec.stderr).toBe(0);
+    expect(rec.stderr).toMatch(/kept \d+ of 904 events/);
+    expect(statSync(out).size).toBeLessThan(statSync(session).size / 100);
+    const replay = loopsim(["replay", out]);
+    expect(replay.code, replay.stdout).toBe(0);
+    const scenario = JSON.parse(readFileSync(out, "utf8"));
+    expect(scenario.expected.facts.firstBlock).not.toBeNull();
+  });
+});
+
