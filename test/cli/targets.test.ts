@@ -1,0 +1,49 @@
+// `--target` and `loopsim targets`: names are checked at the boundary, with exit 2 and one line
+// that says what is wrong, before any network or disk work.
+import { describe, expect, it } from "vitest";
+import { loopsim, tempDir, tempFile } from "./run.js";
+
+const loop = Array.from({ length: 12 }, (_, i) => [
+  JSON.stringify({ type: "call", runId: "r", callId: `c${i}`, tool: "read", params: { path: "a" } }),
+  JSON.stringify({ type: "outcome", runId: "r", callId: `c${i}`, tool: "read", params: { path: "a" }, result: { content: [{ type: "text", text: "same" }] } }),
+]).flat().join("\n") + "\n";
+
+describe("targets", () => {
+  it("lists the built-in targets and the cache", () => {
+    const res = loopsim(["targets"], undefined, undefined);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/reference/);
+    expect(res.stdout).toMatch(/zoo:contiguous-streak/);
+    expect(res.stdout).toMatch(/openclaw@VERSION/);
+  });
+
+  it.each([
+    [["trace", "-", "--target", "nope"], /unknown target "nope"/],
+    [["trace", "-", "--target", "openclaw@2026.1.29"], /has no loop detector: the first release with one is 2026\.2\.17/],
+    [["trace", "-", "--target", "openclaw@banana"], /not a release version/],
+    [["trace", "-", "--target", "./missing-adapter.mjs"], /no such file/],
+  ])("%j exits 2 with one line", (args, message) => {
+    const res = loopsim(args as string[], loop);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(message);
+    expect(res.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("a module that is not a target is refused with what it lacks", () => {
+    const bad = tempFile("bad-adapter.mjs", "export default { name: 'x' };\n");
+    const res = loopsim(["trace", "-", "--target", bad], loop);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/not a loopsim target: start\(config\) must be a function/);
+  });
+
+  it("trace, simulate, replay and tune take --target (a zoo variant here)", () => {
+    const on = tempFile("on.json5", "{ tools: { loopDetection: { enabled: true, warningThreshold: 5 } } }");
+    const ref = loopsim(["trace", "-", "--config", on, "--json"], loop);
+    const zoo = loopsim(["trace", "-", "--config", on, "--json", "--target", "zoo:warning-buckets-of-10"], loop);
+    expect(ref.stdout).not.toBe(zoo.stdout);
+    expect(loopsim(["simulate", "--family", "poller-stuck", "--seed", "1", "--target", "zoo:thresholds-ignored"]).code).toBe(0);
+    const out = tempDir();
+    const tune = loopsim(["tune", "--grid", "warningThreshold=5,10", "--agents", "24", "--target", "zoo:thresholds-ignored", "--out", out, "--workers", "1"]);
+    expect(tune.code, tune.stderr).toBe(0);
+  });
+});
