@@ -20,6 +20,7 @@ import { PARTIAL_SCHEMA, finishReport, reportJson, type TuneInputs, type TunePar
 import { renderHtml } from "../tune/renderHtml.js";
 import { renderMarkdown } from "../tune/renderMarkdown.js";
 import { resolveTarget } from "../targets/registry.js";
+import { CONFIG_FIELDS } from "../targets/target.js";
 
 export interface TuneOptions {
   readonly config?: string;
@@ -72,9 +73,20 @@ export function tuneInputs(options: TuneOptions): TuneInputs {
   const configs: ConfigJob[] = [{ index: 0, label: "OpenClaw defaults", block: {} }];
   if (options.config !== undefined) configs.push({ index: 1, label: `baseline: ${baseline.source}`, block: baseline.block });
   for (const point of grid.points) configs.push({ index: configs.length, label: point.label, block: point.block });
+  const reproduce = [
+    "loopsim tune",
+    `--seed ${options.seed}`,
+    `--agents ${options.agents}`,
+    `--grid "${gridSpec}"`,
+    ...(options.population === "default" ? [] : [`--population ${options.population}`]),
+    ...(options.config === undefined ? [] : [`--config ${options.config}`]),
+    ...(options.agent === undefined ? [] : [`--agent ${options.agent}`]),
+    ...(options.target === undefined || options.target === "reference" ? [] : [`--target ${options.target}`]),
+  ].join(" ");
   return {
     loopsimVersion: VERSION,
     ...(options.target === undefined || options.target === "reference" ? {} : { target: options.target }),
+    reproduce,
     seed: options.seed,
     agents: options.agents,
     population: loadPopulation(options.population),
@@ -95,8 +107,9 @@ function refuseOverwrite(path: string, force: boolean): void {
 }
 
 export async function tuneCommand(options: TuneOptions): Promise<void> {
-  const inputs = tuneInputs(options);
   const guard = await resolveTarget(options.target ?? "reference");
+  const ignores = CONFIG_FIELDS.filter((f) => !guard.capabilities.honours.includes(f));
+  const inputs = { ...tuneInputs(options), ...(ignores.length > 0 ? { targetIgnores: ignores } : {}) };
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const target = shard === undefined ? join(options.out, "report.json") : join(options.out, `partial-${shard.index}-of-${shard.of}.json`);
   refuseOverwrite(target, options.force);

@@ -36,7 +36,7 @@ tr.defaults{background:#fef2f2}pre{background:#f6f8fa;padding:.75rem;overflow:au
 .charts{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:12px;color:#555}dt{font-weight:600}
 </style></head><body>
 <h1>loopsim tuning report</h1>
-<p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${report.rows.length} configs, ${report.agents} simulated agents per config (${report.population.calls} calls each), population <code>${esc(report.population.name)}</code>. Baseline: ${esc(report.baseline.source)}. Grid: <code>${esc(report.grid.spec)}</code>.</p>
+<p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${report.rows.length} configs, ${report.agents} simulated agents per config (${report.population.calls} calls each), population <code>${esc(report.population.name)}</code>. Baseline: ${esc(report.baseline.source)}. Grid: <code>${esc(report.grid.spec)}</code>. Reproduce: <code>${esc(report.reproduce)}</code>.</p>${report.target === undefined ? "" : `<p>Guard under test: <code>${esc(report.target)}</code>${report.targetIgnores === undefined ? "." : `, which ignores ${esc(report.targetIgnores.join(", "))}: grid points that differ only in those fields give identical rows.`}</p>`}
 <h2>Recommendations</h2>
 ${recs}
 <h2>Charts</h2>

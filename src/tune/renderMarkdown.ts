@@ -11,7 +11,10 @@ export function renderMarkdown(report: TuneReport): string {
   const defaults = report.rows[0];
   out.push("# loopsim tuning report", "");
   out.push(`loopsim ${report.loopsimVersion}, seed ${report.seed}, ${report.rows.length} configs, ${report.agents} simulated agents per config (${report.population.calls} calls each), population \`${report.population.name}\`.`);
-  out.push(`Baseline the grid varies: ${report.baseline.source}. Grid: \`${report.grid.spec}\`. Reproduce: \`loopsim tune --seed ${report.seed} --agents ${report.agents} --grid "${report.grid.spec}"\`.`, "");
+  out.push(`Baseline the grid varies: ${report.baseline.source}. Grid: \`${report.grid.spec}\`. Reproduce: \`${report.reproduce}\`.`, "");
+  if (report.target !== undefined) {
+    out.push(`Guard under test: \`${report.target}\`${report.targetIgnores === undefined ? "." : `, which ignores ${report.targetIgnores.join(", ")}: grid points that differ only in those fields give identical rows, which is what this release does with them.`}`, "");
+  }
   out.push("## Recommendations", "");
   for (const r of report.recommendations) {
     out.push(`### ${r.goal}: ${r.index === 0 ? "OpenClaw defaults" : r.label}`, "");

@@ -14,6 +14,10 @@ export interface TuneInputs {
   readonly loopsimVersion: string;
   /** The guard under test when it is not the reference (e.g. openclaw@2026.9.6). */
   readonly target?: string;
+  /** Config fields that target ignores: grid points that differ only there give identical rows. */
+  readonly targetIgnores?: readonly string[];
+  /** The command that makes this report again, every input included. */
+  readonly reproduce: string;
   readonly seed: number;
   readonly agents: number;
   readonly population: Population;
