@@ -13,6 +13,10 @@ import { writeFileAtomic } from "../src/io/atomicWrite.js";
 import { FAMILY_NAMES } from "../src/sim/families.js";
 import { simulate } from "../src/sim/simulate.js";
 import { loopHeavyTrace, manyRunsTrace, mixedTrace, mixedTraceLines } from "./traces.js";
+import { cachedReleases, cacheRoot } from "../src/targets/openclaw/cache.js";
+import { loadReleaseTarget } from "../src/targets/openclaw/releaseTarget.js";
+import { REFERENCE_TARGET } from "../src/targets/reference.js";
+import { runTarget, type Target } from "../src/targets/target.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -109,9 +113,43 @@ async function streamPeakRss(): Promise<{ peakRssMB: number; eventsPerSec: numbe
   }
 }
 
+/**
+ * loopsim against the newest cached OpenClaw release, on the same events, in one process, the two
+ * engines timed alternately: OpenClaw's time / loopsim's time (above 1: loopsim is faster).
+ */
+async function vsOpenClaw(log: (line: string) => void): Promise<{ release: string; mixed: number; loopHeavy: number; manyRuns: number } | { skipped: string }> {
+  const newest = cachedReleases().at(-1);
+  if (newest === undefined) {
+    const why = `no OpenClaw release in the cache (${cacheRoot()}); fetch one with: node bin/loopsim.js targets fetch openclaw@latest`;
+    log(`vsOpenClaw              skipped: ${why}`);
+    return { skipped: why };
+  }
+  let release: Target;
+  try {
+    release = await loadReleaseTarget(newest, () => undefined);
+  } catch (error) {
+    const why = `openclaw@${newest} did not load (${(error as Error).message})`;
+    log(`vsOpenClaw              skipped: ${why}`);
+    return { skipped: why };
+  }
+  const config = configFrom({ enabled: true });
+  const traces = { mixed: mixedTrace(30_000), loopHeavy: loopHeavyTrace(30_000), manyRuns: manyRunsTrace(30_000) };
+  const out = { release: release.name, mixed: 0, loopHeavy: 0, manyRuns: 0 };
+  for (const name of ["mixed", "loopHeavy", "manyRuns"] as const) {
+    const events = traces[name];
+    out[name] = ratio(() => runTarget(release, config, events), () => runTarget(REFERENCE_TARGET, config, events)).ratio;
+  }
+  log(`vsOpenClaw              ${release.name} time / loopsim time, 30k calls: mixed ${out.mixed}x  loopHeavy ${out.loopHeavy}x  manyRuns ${out.manyRuns}x  (goals 3, 100, 3)`);
+  return out;
+}
+
 async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(line + "\n");
   log(`loopsim bench: node ${process.version}, ${REPS} repetitions, medians`);
+  if (process.env.BENCH_ONLY === "vsOpenClaw") {
+    await vsOpenClaw(log);
+    return;
+  }
   const mixed = mixedTrace(100_000);
   const loopHeavy = loopHeavyTrace(100_000);
   const manyRuns = manyRunsTrace(100_000);
@@ -155,10 +193,12 @@ async function main(): Promise<void> {
   if (tune.status !== 0) throw new Error(`tune failed: ${tune.stderr}`);
   log(`tuneDefaultSeconds      ${tuneDefaultSeconds}  (the default sweep, as npm start runs it; goal under 120)`);
 
+  const versus = await vsOpenClaw(log);
+
   const stream = await streamPeakRss();
   log(`streamPeakRssMB         ${stream.peakRssMB}  (loopsim trace --json over ${stream.events} events, ${stream.eventsPerSec} events/s; goal under 200)`);
 
-  const results = { node: process.version, repetitions: REPS, engineCallsPerSec, engineVsOracle, engineVsSerialization, historyGrowth, simulateCallsPerSec, tuneDefaultSeconds, streamPeakRssMB: stream.peakRssMB, streamEventsPerSec: stream.eventsPerSec };
+  const results = { node: process.version, repetitions: REPS, engineCallsPerSec, engineVsOracle, engineVsSerialization, historyGrowth, simulateCallsPerSec, tuneDefaultSeconds, vsOpenClaw: versus, streamPeakRssMB: stream.peakRssMB, streamEventsPerSec: stream.eventsPerSec };
   writeFileAtomic(join(ROOT, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
   log("wrote bench/results.json");
 }

@@ -67,7 +67,7 @@ export function renderScanMarkdown(report: ScanReport): string {
 const esc = (t: string) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 export function renderScanHtml(report: ScanReport): string {
-  const width = 720;
+  const width = 600;
   const strips = report.sessions
     .map((x) => {
       const n = Math.max(1, x.events);

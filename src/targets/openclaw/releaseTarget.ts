@@ -158,11 +158,16 @@ class ReleaseSession implements TargetSession {
     return !this.gen.enabledGate || this.config.enabled === true;
   }
 
+  /** The record the release just appended is the newest; its argsHash is the release's own. */
+  private recordCall(tool: string, params: unknown, callId: string | undefined, run: string): string {
+    this.fns.record(this.state, tool, params, callId, this.block, this.scope(run));
+    return this.state.toolCallHistory?.at(-1)?.argsHash ?? this.argsHashOf(tool, params, callId);
+  }
+
   private onCall(index: number, run: string, tool: string, params: unknown, callId: string | undefined): TargetOutput[] {
-    const argsHash = this.argsHashOf(tool, params, callId);
     const found = this.recordsCalls() ? this.fns.detect(this.state, tool, params, this.block, this.scope(run)) : { stuck: false };
     if (!found.stuck || found.level === undefined) {
-      if (this.recordsCalls()) this.fns.record(this.state, tool, params, callId, this.block, this.scope(run));
+      const argsHash = this.recordsCalls() ? this.recordCall(tool, params, callId, run) : this.argsHashOf(tool, params, callId);
       return [{ kind: "call", index, run, tool, argsHash, verdict: "allow" }];
     }
     const detector = found.detector ?? "unknown";
@@ -171,12 +176,17 @@ class ReleaseSession implements TargetSession {
     const message = found.message ?? "";
     if (found.level === "warning") {
       const emitted = this.emitWarning(this.gen.runPrefixedWarningKeys && run !== "" ? `${run}:${warningKey}` : warningKey, count);
-      this.fns.record(this.state, tool, params, callId, this.block, this.scope(run));
+      const argsHash = this.recordCall(tool, params, callId, run);
       return [{ kind: "call", index, run, tool, argsHash, verdict: "warning", detector, count, warningKey, message, emitted }];
     }
+    const argsHash = this.argsHashOf(tool, params, callId);
     const verdict: TargetOutput = { kind: "call", index, run, tool, argsHash, verdict: "critical", detector, count, warningKey, message, emitted: true };
     const key = blockedKey(run, argsHash, callId);
-    this.blocked.set(key, (this.blocked.get(key) ?? 0) + 1);
+    const waiting = this.blocked.get(key) ?? 0;
+    this.blocked.delete(key); // re-inserted as the newest
+    this.blocked.set(key, waiting + 1);
+    // Blocked calls whose outcome never comes must not pile up (the reference keeps historySize).
+    while (this.blocked.size > Math.max(1, this.config.historySize)) this.blocked.delete(this.blocked.keys().next().value as string);
     if (this.gen.blockedCallRecords === "nothing") return [verdict];
     const written = this.recordOutcome(run, tool, params, callId, { result: loopVetoResult(message) });
     const abort = this.observe(index, run, tool, written);
@@ -209,16 +219,20 @@ class ReleaseSession implements TargetSession {
   }
 
   private onOutcome(index: number, run: string, tool: string, params: unknown, callId: string | undefined, event: { result?: unknown; error?: unknown }): TargetOutput[] {
-    const argsHash = this.argsHashOf(tool, params, callId);
-    const key = blockedKey(run, argsHash, callId);
-    const pending = this.blocked.get(key);
-    if (pending !== undefined) {
-      if (pending <= 1) this.blocked.delete(key);
-      else this.blocked.set(key, pending - 1);
-      return [{ kind: "outcome", index, run, tool, recorded: false, vetoed: true, argsHash, resultHash: undefined, unknownTool: undefined }];
+    // Only an outcome that may be a blocked call's needs its args hash before it is recorded.
+    if (this.blocked.size > 0) {
+      const argsHash = this.argsHashOf(tool, params, callId);
+      const key = blockedKey(run, argsHash, callId);
+      const pending = this.blocked.get(key);
+      if (pending !== undefined) {
+        if (pending <= 1) this.blocked.delete(key);
+        else this.blocked.set(key, pending - 1);
+        return [{ kind: "outcome", index, run, tool, recorded: false, vetoed: true, argsHash, resultHash: undefined, unknownTool: undefined }];
+      }
     }
     const outcome = "error" in event && event.error !== undefined ? { error: event.error } : { result: event.result };
     const written = this.recordOutcome(run, tool, params, callId, outcome);
+    const argsHash = written?.argsHash ?? this.argsHashOf(tool, params, callId);
     const note: TargetOutput = { kind: "outcome", index, run, tool, recorded: written !== undefined, vetoed: false, argsHash, resultHash: written?.resultHash ?? written?.outcomeKind, unknownTool: written?.unknownToolName };
     const abort = this.observe(index, run, tool, written);
     return abort === undefined ? [note] : [note, abort];

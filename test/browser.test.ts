@@ -1,0 +1,52 @@
+// The HTML reports of `conform` and `scan`, opened in a real browser (Debian's headless Chromium):
+// the page loads from the file alone, the matrix and the strips are laid out, and a screenshot is
+// taken. Skipped, saying so, where Chromium is not installed.
+import { describe, expect, it } from "vitest";
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { loopsim, tempDir } from "./cli/run.js";
+
+const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
+if (CHROMIUM === undefined) console.log("SKIPPED: the browser checks need Debian's chromium (apt-get install chromium)");
+
+function chromium(args: string[], profile: string): { stdout: string; status: number | null } {
+  const res = spawnSync(CHROMIUM as string, ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`, ...args], { encoding: "utf8", timeout: 60_000 });
+  return { stdout: res.stdout, status: res.status };
+}
+
+describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () => {
+  it("conformance.html shows the matrix with a coloured cell per rule and target", () => {
+    const out = tempDir();
+    loopsim(["conform", "--target", "reference", "--target", "zoo:warning-buckets-of-10", "--out", out]);
+    const page = `file://${join(out, "conformance.html")}`;
+    const dom = chromium(["--dump-dom", page], join(out, "profile"));
+    expect(dom.status).toBe(0);
+    expect((dom.stdout.match(/<td class="fail"/g) ?? []).length).toBeGreaterThan(0);
+    expect((dom.stdout.match(/<td class="pass"/g) ?? []).length).toBeGreaterThan(30);
+    const shot = join(out, "conformance.png");
+    chromium(["--window-size=1200,1400", `--screenshot=${shot}`, page], join(out, "profile"));
+    expect(statSync(shot).size).toBeGreaterThan(20_000);
+  });
+
+  it("scan.html draws one strip per session with its verdict marks", () => {
+    const out = tempDir();
+    const fixtures = join(import.meta.dirname, "fixtures", "sessions");
+    const strict = join(out, "strict.json5");
+    spawnSync("sh", ["-c", `echo '{ tools: { loopDetection: { enabled: true, warningThreshold: 2, criticalThreshold: 3, globalCircuitBreakerThreshold: 4 } } }' > ${strict}`]);
+    const loop = join(out, "loop.jsonl");
+    const lines = Array.from({ length: 6 }, (_, i) => [
+      JSON.stringify({ type: "call", runId: "r", callId: `c${i}`, tool: "read", params: { path: "a" } }),
+      JSON.stringify({ type: "outcome", runId: "r", callId: `c${i}`, tool: "read", params: { path: "a" }, result: { content: [{ type: "text", text: "same" }] } }),
+    ]).flat();
+    writeFileSync(loop, lines.join("\n") + "\n");
+    expect(loopsim(["scan", join(fixtures, "swe-agent-example.traj"), loop, "--config", strict, "--out", out]).code).toBe(0);
+    const page = `file://${join(out, "scan.html")}`;
+    const dom = chromium(["--dump-dom", page], join(out, "profile"));
+    expect((dom.stdout.match(/<svg /g) ?? []).length).toBe(2);
+    expect(dom.stdout).toMatch(/<title>(warning|block) at event \d+<\/title>/);
+    const shot = join(out, "scan.png");
+    chromium(["--window-size=1000,600", `--screenshot=${shot}`, page], join(out, "profile"));
+    expect(statSync(shot).size).toBeGreaterThan(5_000);
+  });
+});
