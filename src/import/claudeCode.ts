@@ -9,7 +9,7 @@
 // - summary, file-history-snapshot, queue-operation, progress, attachment and other system lines
 //   carry no calls and are passed over; types the format does not document are counted.
 import { isObject, jsonLines } from "./jsonl.js";
-import { skip, type ImportedEvent, type Importer } from "./types.js";
+import { CallBook, skip, type ImportedEvent, type Importer } from "./types.js";
 
 const PASSED_OVER = new Set(["summary", "file-history-snapshot", "queue-operation", "progress", "attachment"]);
 
@@ -22,7 +22,7 @@ function resultText(content: unknown): string {
 export const claudeCodeImporter: Importer = {
   format: "claude-code",
   async *events(file, stats): AsyncGenerator<ImportedEvent> {
-    const calls = new Map<string, { tool: string; params: unknown; runId: string }>();
+    const calls = new CallBook<{ tool: string; params: unknown; runId: string }>(stats);
     const runs = new Set<string>();
     let prompt = 0;
     let run = "run-0";
@@ -52,7 +52,7 @@ export const claudeCodeImporter: Importer = {
           if (!isObject(block) || block.type !== "tool_use" || typeof block.name !== "string") continue;
           const callId = typeof block.id === "string" ? block.id : undefined;
           runs.add(run);
-          if (callId !== undefined) calls.set(callId, { tool: block.name, params: block.input, runId: run });
+          calls.opened(callId, { tool: block.name, params: block.input, runId: run });
           stats.calls++;
           yield { event: { type: "call", runId: run, ...(callId === undefined ? {} : { callId }), tool: block.name, params: block.input ?? {} }, at };
         }
@@ -65,9 +65,7 @@ export const claudeCodeImporter: Importer = {
       }
       for (const block of results as Record<string, unknown>[]) {
         const callId = typeof block.tool_use_id === "string" ? block.tool_use_id : undefined;
-        const call = callId === undefined ? undefined : calls.get(callId);
-        if (call === undefined) stats.orphanOutcomes++;
-        if (callId !== undefined) calls.delete(callId);
+        const call = calls.closed(callId);
         stats.outcomes++;
         const base = { type: "outcome" as const, runId: call?.runId ?? run, ...(callId === undefined ? {} : { callId }), tool: call?.tool ?? "unknown", params: call?.params ?? {} };
         const text = resultText(block.content);

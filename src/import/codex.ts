@@ -11,7 +11,7 @@
 // - compaction: a `compacted` line (its event_msg context_compacted repeats it and is not counted);
 // - every other event_msg repeats a response item and is not counted again.
 import { isObject, jsonLines } from "./jsonl.js";
-import { skip, textResult, type ImportedEvent, type Importer } from "./types.js";
+import { CallBook, skip, textResult, type ImportedEvent, type Importer } from "./types.js";
 
 const DOCUMENTED = new Set(["session_meta", "turn_context", "response_item", "event_msg", "compacted"]);
 const SHELL_TOOLS = new Set(["exec_command", "shell", "local_shell", "container.exec"]);
@@ -47,7 +47,7 @@ export function codexOutput(raw: unknown): { text: string; exitCode: number | un
 export const codexImporter: Importer = {
   format: "codex",
   async *events(file, stats): AsyncGenerator<ImportedEvent> {
-    const calls = new Map<string, { tool: string; params: unknown; runId: string }>();
+    const calls = new CallBook<{ tool: string; params: unknown; runId: string }>(stats);
     const runs = new Set<string>();
     let prompt = 0;
     let run = "run-0";
@@ -76,15 +76,13 @@ export const codexImporter: Importer = {
         const tool = SHELL_TOOLS.has(name) ? "exec" : name;
         const params = kind === "function_call" ? parseArguments(payload.arguments) : { input: payload.input };
         const callId = typeof payload.call_id === "string" ? payload.call_id : undefined;
-        if (callId !== undefined) calls.set(callId, { tool, params, runId: run });
+        calls.opened(callId, { tool, params, runId: run });
         runs.add(run);
         stats.calls++;
         yield { event: { type: "call", runId: run, ...(callId === undefined ? {} : { callId }), tool, params }, at };
       } else if (kind === "function_call_output" || kind === "custom_tool_call_output") {
         const callId = typeof payload.call_id === "string" ? payload.call_id : undefined;
-        const call = callId === undefined ? undefined : calls.get(callId);
-        if (call === undefined) stats.orphanOutcomes++;
-        if (callId !== undefined) calls.delete(callId);
+        const call = calls.closed(callId);
         stats.outcomes++;
         const { text, exitCode } = codexOutput(payload.output);
         if (exitCode !== undefined && exitCode !== 0) stats.errors++;

@@ -10,7 +10,7 @@
 // - bashExecution messages are commands the user ran, not the agent's calls: counted, skipped.
 import { existsSync } from "node:fs";
 import { isObject, jsonLines } from "./jsonl.js";
-import { emptyStats, skip, type ImportedEvent, type Importer, type ImportStats } from "./types.js";
+import { CallBook, emptyStats, skip, type ImportedEvent, type Importer, type ImportStats } from "./types.js";
 
 const DOCUMENTED = new Set(["session", "message", "compaction", "model_change", "thinking_level_change", "custom", "custom_message", "branch_summary"]);
 
@@ -60,7 +60,7 @@ export const openclawImporter: Importer = {
     const branch = await activeBranch(file);
     if (branch !== undefined) stats.notes.push(`tree layout: following the active branch (${branch.size} entries)`);
     const sidecar = await sidecarRuns(file, stats);
-    const calls = new Map<string, { tool: string; params: unknown; runId: string }>();
+    const calls = new CallBook<{ tool: string; params: unknown; runId: string }>(stats);
     const runs = new Set<string>();
     let prompt = 0;
     let run = "run-0";
@@ -92,7 +92,7 @@ export const openclawImporter: Importer = {
             const callId = typeof block.id === "string" ? block.id : undefined;
             const runId = (callId !== undefined ? sidecar.get(callId) : undefined) ?? run;
             runs.add(runId);
-            if (callId !== undefined) calls.set(callId, { tool: block.name, params: block.arguments, runId });
+            calls.opened(callId, { tool: block.name, params: block.arguments, runId });
             stats.calls++;
             yield { event: { type: "call", runId, ...(callId === undefined ? {} : { callId }), tool: block.name, params: block.arguments ?? {} }, at };
           }
@@ -100,9 +100,7 @@ export const openclawImporter: Importer = {
         }
         case "toolResult": {
           const callId = typeof message.toolCallId === "string" ? message.toolCallId : undefined;
-          const call = callId === undefined ? undefined : calls.get(callId);
-          if (call === undefined) stats.orphanOutcomes++;
-          if (callId !== undefined) calls.delete(callId);
+          const call = calls.closed(callId);
           const tool = call?.tool ?? (typeof message.toolName === "string" ? message.toolName : "unknown");
           const runId = call?.runId ?? (callId !== undefined ? sidecar.get(callId) : undefined) ?? run;
           stats.outcomes++;

@@ -48,3 +48,22 @@ export interface Importer {
 export function textResult(text: string, details?: Record<string, unknown>): Record<string, unknown> {
   return details === undefined ? { content: [{ type: "text", text }] } : { content: [{ type: "text", text }], details };
 }
+
+/** Calls waiting for their outcome, by call id; an outcome whose call is not here is an orphan. */
+export class CallBook<T> {
+  private readonly waiting = new Map<string, T>();
+
+  constructor(private readonly stats: ImportStats) {}
+
+  opened(callId: string | undefined, call: T): void {
+    if (callId !== undefined) this.waiting.set(callId, call);
+  }
+
+  /** The call an outcome belongs to (no longer waiting), or undefined for an orphan outcome. */
+  closed(callId: string | undefined): T | undefined {
+    const call = callId === undefined ? undefined : this.waiting.get(callId);
+    if (call === undefined) this.stats.orphanOutcomes++;
+    else this.waiting.delete(callId as string);
+    return call;
+  }
+}
