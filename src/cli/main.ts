@@ -11,6 +11,11 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 
 async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
+  // No command at all: the help is what was asked for, on stdout.
+  if (argv.length <= 2) {
+    process.stdout.write(program.helpInformation());
+    return 0;
+  }
   try {
     await program.parseAsync(argv);
     return 0;

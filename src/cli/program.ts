@@ -41,8 +41,10 @@ export function buildProgram(): Command {
   program
     .name("loopsim")
     .description("Deterministic simulation and property testing of tool-loop guardrails (OpenClaw tools.loopDetection)")
-    .version(VERSION)
+    .version(VERSION, "-v, --version", "print the loopsim version")
     .showHelpAfterError("(run with --help for usage)")
+    // Every message loopsim prints about a user's mistake starts with "loopsim:", commander's too.
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, "loopsim: ")) })
     .exitOverride();
 
   program

@@ -3,7 +3,7 @@
 // against another target (a bug-zoo variant, a shipped release) to show how it departs. A
 // scenario recorded from a target other than the reference names it (`target`), and replays
 // against it unless --target says otherwise.
-import { readdirSync, statSync, existsSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, statSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { CheckFailed, UserError } from "../cli/errors.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
@@ -32,14 +32,28 @@ export interface ReplayOutcome {
   readonly problems?: string[];
 }
 
-/** Files named, and the .json files below folders named, in a stable order. */
+/** In a folder, a .json file is a scenario only if it says so (package.json, reports... are not). */
+function looksLikeScenario(path: string): boolean {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.alloc(4096);
+    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, n).toString("utf8").includes("loopsim/scenario@");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Files named, and the scenario files below folders named, in a stable order. */
 export function scenarioFiles(paths: readonly string[]): string[] {
   const files: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir).sort()) {
+      // Installed packages and hidden folders hold no scenarios of the user's.
+      if (entry === "node_modules" || entry.startsWith(".")) continue;
       const path = join(dir, entry);
       if (statSync(path).isDirectory()) walk(path);
-      else if (entry.endsWith(".json")) files.push(path);
+      else if (entry.endsWith(".json") && looksLikeScenario(path)) files.push(path);
     }
   };
   for (const path of paths) {

@@ -22,7 +22,7 @@ export interface LoadedScenario {
 
 export type ScenarioLoad = { ok: true; loaded: LoadedScenario } | { ok: false; problems: string[] };
 
-const TOP_KEYS = ["schema", "id", "title", "description", "covers", "config", "agent", "source", "target", "expected"];
+const TOP_KEYS = ["schema", "id", "title", "description", "covers", "config", "configBypassesValidation", "agent", "source", "target", "expected"];
 
 export function loadScenario(file: string, options: { requireExpected: boolean }): ScenarioLoad {
   let text: string;
@@ -49,7 +49,10 @@ export function loadScenario(file: string, options: { requireExpected: boolean }
     if (typeof raw[key] !== "string" || (raw[key] as string).trim() === "") at(key, "must be a non-empty string");
   }
   if (!Array.isArray(raw.covers) || !raw.covers.every((c) => typeof c === "string")) at("covers", "must be an array of strings (SPEC IDs, upstream issues)");
-  for (const found of validateOpenClawConfig(raw.config ?? {})) at(`config.${found.path}`, formatIssue(found).slice(found.path.length + 2));
+  if (raw.configBypassesValidation !== undefined && typeof raw.configBypassesValidation !== "boolean") at("configBypassesValidation", "must be true or false");
+  if (raw.configBypassesValidation === true) {
+    if (!isPlainObject(raw.config ?? {})) at("config", "must be an object");
+  } else for (const found of validateOpenClawConfig(raw.config ?? {})) at(`config.${found.path}`, formatIssue(found).slice(found.path.length + 2));
   if (raw.agent !== null && raw.agent !== undefined) {
     if (typeof raw.agent !== "string") at("agent", "must be a string or null");
     else if (!findAgentBlock(raw.config, raw.agent).found) at("agent", `"${raw.agent}" is not in config.agents.list`);

@@ -45,6 +45,12 @@ export interface Scenario {
   /** SPEC rule IDs and upstream issue numbers this scenario covers, machine-checkable. */
   readonly covers: readonly string[];
   readonly config: unknown;
+  /**
+   * The config goes to the runtime's resolution (SPEC C3) without C2's validation, as a config
+   * that bypassed validation does: set by loopsim when it records one (generated counterexamples,
+   * the C3 probe), so such a scenario replays instead of being rejected.
+   */
+  readonly configBypassesValidation?: boolean;
   readonly agent: string | null;
   readonly source: ScenarioSource;
   /** The target the expectation was recorded from, when it is not the reference (a release, say). */

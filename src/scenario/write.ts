@@ -3,6 +3,7 @@ import type { ToolEvent } from "../../models/events.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import { runTarget, type Target } from "../targets/target.js";
 import { resolveEffectiveConfig } from "../../models/configResolution.js";
+import { validateOpenClawConfig } from "../../models/configValidation.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { encodeCycles } from "./cycles.js";
 import { expectationOf } from "./facts.js";
@@ -29,6 +30,7 @@ export function scenarioFromEvents(draft: ScenarioDraft, target: Target = REFERE
     description: draft.description,
     covers: draft.covers,
     config: draft.config,
+    ...(validateOpenClawConfig(draft.config ?? {}).length > 0 ? { configBypassesValidation: true } : {}),
     agent: draft.agent ?? null,
     source: { events: draft.events.map((e) => encodeCycles(e)) },
     ...(target === REFERENCE_TARGET ? {} : { target: target.name }),
