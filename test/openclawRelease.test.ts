@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { readManifest } from "../src/targets/openclaw/cache.js";
+import { cacheRoot, readManifest } from "../src/targets/openclaw/cache.js";
 import { loopsim, tempDir } from "./cli/run.js";
 
 const RELEASE = "2026.9.6";
@@ -46,7 +46,7 @@ describe.skipIf(!state.ok)(`openclaw@${RELEASE} as a target`, () => {
     const config = join(dir, "on.json5");
     writeFileSync(config, "{ tools: { loopDetection: { enabled: true, warningThreshold: 3 } } }");
     const hadTmp = existsSync("/tmp/openclaw");
-    const res = spawnSync(process.execPath, [join(import.meta.dirname, "..", "bin", "loopsim.js"), "trace", trace, "--config", config, "--json", "--target", `openclaw@${RELEASE}`], { encoding: "utf8", env: { ...process.env, HOME: home } });
+    const res = spawnSync(process.execPath, [join(import.meta.dirname, "..", "bin", "loopsim.js"), "trace", trace, "--config", config, "--json", "--target", `openclaw@${RELEASE}`], { encoding: "utf8", env: { ...process.env, HOME: home, LOOPSIM_CACHE: cacheRoot() } });
     expect(res.status, res.stderr).toBe(0);
     const out = res.stdout.trim().split("\n").map((l) => JSON.parse(l));
     // Every line is loopsim's: the release printed nothing.

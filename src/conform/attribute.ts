@@ -1,9 +1,9 @@
 // Which SPEC rules a difference between a target and the reference touches. The first differing
 // line says what differed (a verdict, an emission, a record, the guard); small experiments on the
-// counterexample say why: if the target under the config answers as the reference does under the
-// defaults, it does not honour the config (C1); if it vanishes with the other runs removed, run scoping (R1); if it
-// vanishes without compactions, the history was touched by one (R4).
-import { DEFAULT_CONFIG, type ResolvedConfig } from "../../models/config.js";
+// counterexample say why: if it vanishes when every result is replaced by the reference's hash of
+// it, outcome hashing (H2); with the other runs removed, run scoping (R1); without compactions, the
+// history was touched by one (R4). Whether config fields are honoured (C1) is the probes' to say.
+import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
 import { normalizeRunId } from "../../models/normalize.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
@@ -83,15 +83,6 @@ function differs(target: Target, config: ResolvedConfig, events: readonly ToolEv
   return firstDifference(comparable(runTarget(REFERENCE_TARGET, config, events), c), comparable(runTarget(target, config, events), c)) !== undefined;
 }
 
-/** The target under this config answers as the reference does under the defaults: it ignores the config. */
-function actsAsDefaults(target: Target, config: ResolvedConfig, events: readonly ToolEvent[]): boolean {
-  const c = target.capabilities;
-  const defaults = { ...DEFAULT_CONFIG, enabled: config.enabled };
-  const asDefaults = comparable(runTarget(REFERENCE_TARGET, defaults, events), c);
-  if (firstDifference(asDefaults, comparable(runTarget(REFERENCE_TARGET, config, events), c)) === undefined) return false;
-  return firstDifference(asDefaults, comparable(runTarget(target, config, events), c)) === undefined;
-}
-
 /**
  * The trace with every hashed result replaced by one whose only content is the reference's hash
  * of the original: both engines then see results that differ exactly when the reference's H2
@@ -121,7 +112,6 @@ export function attribute(target: Target, config: ResolvedConfig, events: readon
   const event = events[index];
   if (rules.has("W1") && config.warningThreshold < 10) rules.add("K5");
   const done = () => known !== undefined && [...rules].some((r) => !known.has(r));
-  // A difference in emission only is W1's, whatever the thresholds: no config experiment for it.
   const emissionOnly = [...rules].every((r) => r === "W1" || r === "W2" || r === "K5");
   const experiments: (() => void)[] = [
     () => {
@@ -146,7 +136,7 @@ export function attribute(target: Target, config: ResolvedConfig, events: readon
       if (canonical.some((e, i) => e !== events[i]) && !differs(target, config, canonical)) {
         rules.add("H2");
         if (event !== undefined && "tool" in event && SEND_TOOLS.has(event.tool.trim().toLowerCase())) rules.add("K1");
-      } else if (!emissionOnly && actsAsDefaults(target, config, events)) ["C1", "K7"].forEach((r) => rules.add(r));
+      }
     },
     () => {
       if (event === undefined) return;
@@ -159,9 +149,12 @@ export function attribute(target: Target, config: ResolvedConfig, events: readon
       if (withoutCompactions.length < events.length && !differs(target, config, withoutCompactions) && !rules.has("G3") && !rules.has("G1")) rules.add("R4");
     },
   ];
-  for (const experiment of experiments) {
-    if (done()) break;
-    experiment();
+  // A difference in emission only is W1's (and K5's below 10): the experiments are about verdicts.
+  if (!emissionOnly) {
+    for (const experiment of experiments) {
+      if (done()) break;
+      experiment();
+    }
   }
   return [...rules].sort(ruleOrder);
 }

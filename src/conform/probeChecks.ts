@@ -16,9 +16,13 @@ export function probeChecks(target: Target, outDir: string | undefined): CheckRe
     const diff = differenceOf(target, config, probe.events);
     if (diff === undefined) return { kind: "probe", name, rules: probe.rules, status: "pass" };
     const touched = attribute(target, config, probe.events, diff);
-    // The probe's rules when the departure is about the field; W1's when it is only about emission.
-    const relevant = touched.filter((r) => probe.rules.includes(r) || r === "W1" || r === "W2" || r === "K5");
-    const rules = relevant.length > 0 ? relevant : touched.length > 0 ? touched : [...probe.rules];
+    // A probe that departs on a verdict breaks its field's rules; one that departs only on emission
+    // is W1's (buckets), whatever the field.
+    // The same goes for a departure that is more basic than the field: a block that did not stick
+    // (E4) or a guard that never armed (C5, G1) shows up on any probe that runs long enough.
+    const emissionOnly = touched.length > 0 && touched.every((r) => r === "W1" || r === "W2" || r === "K5");
+    const moreBasic = !probe.rules.includes("C5") && touched.some((r) => r === "E4" || r === "C5" || r === "G1");
+    const rules = emissionOnly || moreBasic ? touched : [...probe.rules];
     let counterexample;
     if (outDir !== undefined) {
       const file = writeCounterexample(outDir, target, name.replace(/ /g, "-"), { config: { tools: { loopDetection: probe.block } }, events: probe.events, covers: rules, description: `C1 probe: ${probe.what}. Reference: ${diff.reference ?? "(nothing)"}; ${target.name}: ${diff.target ?? "(nothing)"}.` });

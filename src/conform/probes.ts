@@ -1,5 +1,6 @@
 // C1 and C5 probes: for every documented config field, a small trace on which the field changes
-// what the reference does. A target that honours the field answers like the reference under the
+// what the reference does, ending at the call that decides (nothing after a block, so a block
+// that does not stick is not mistaken for an ignored field). A target that honours the field answers like the reference under the
 // probe config; one that ignores it answers like the defaults, and the probe is its counterexample.
 import type { ToolEvent } from "../../models/events.js";
 import { text } from "../sim/behaviour.js";
@@ -47,15 +48,15 @@ function unknownTool(n: number): ToolEvent[] {
 }
 
 export const PROBES: readonly Probe[] = [
-  { field: "enabled", rules: ["C5", "C1"], needs: [], block: { enabled: true }, events: pairs(22, "read", { path: "same.txt" }, same), what: "enabled: true switches the rolling detectors on (a 21st identical no-progress call is blocked)" },
+  { field: "enabled", rules: ["C5", "C1"], needs: [], block: { enabled: true }, events: pairs(21, "read", { path: "same.txt" }, same), what: "enabled: true switches the rolling detectors on (a 21st identical no-progress call is blocked)" },
   { field: "enabled", rules: ["C5", "K6"], needs: ["guard"], block: {}, events: [{ type: "compaction", runId: "r1" }, ...pairs(3, "read", { path: "huge.log" }, same)], what: "enabled unset keeps the guard on (3 identical outcomes after a compaction abort)" },
   { field: "enabled", rules: ["C5"], needs: ["guard"], block: { enabled: false }, events: [{ type: "compaction", runId: "r1" }, ...pairs(3, "read", { path: "huge.log" }, same)], what: "enabled: false turns the guard off too" },
-  { field: "criticalThreshold", rules: ["C3"], needs: ["honours:warningThreshold", "honours:criticalThreshold"], block: { enabled: true, warningThreshold: 6, criticalThreshold: 4 }, events: pairs(9, "read", { path: "same.txt" }, same), what: "criticalThreshold 4 under warningThreshold 6 is repaired to 7: the 8th identical no-progress call is blocked" },
+  { field: "criticalThreshold", rules: ["C3"], needs: ["honours:warningThreshold", "honours:criticalThreshold"], block: { enabled: true, warningThreshold: 6, criticalThreshold: 4 }, events: pairs(8, "read", { path: "same.txt" }, same), what: "criticalThreshold 4 under warningThreshold 6 is repaired to 7: the 8th identical no-progress call is blocked" },
   { field: "historySize", rules: ["C1", "R1", "K7"], needs: [], block: { enabled: true, historySize: 5 }, events: pairs(15, "read", { path: "log" }, changing), what: "historySize 5: a window of 5 never holds 10 repeats, so no warning" },
   { field: "warningThreshold", rules: ["C1", "D2", "K7"], needs: [], block: { enabled: true, warningThreshold: 5 }, events: pairs(8, "read", { path: "log" }, changing), what: "warningThreshold 5: the 6th identical call warns" },
-  { field: "criticalThreshold", rules: ["C1", "D2", "K7"], needs: [], block: { enabled: true, warningThreshold: 4, criticalThreshold: 8 }, events: pairs(10, "read", { path: "same.txt" }, same), what: "criticalThreshold 8: the 9th identical no-progress call is blocked" },
-  { field: "globalCircuitBreakerThreshold", rules: ["C1", "D2", "K7"], needs: [], block: { enabled: true, warningThreshold: 5, criticalThreshold: 8, globalCircuitBreakerThreshold: 12, detectors: { genericRepeat: false } }, events: pairs(14, "read", { path: "same.txt" }, same), what: "globalCircuitBreakerThreshold 12 with genericRepeat off: the 13th identical call is blocked by the breaker" },
-  { field: "unknownToolThreshold", rules: ["C1", "S3", "K7"], needs: [], block: { enabled: true, unknownToolThreshold: 3 }, events: unknownTool(5), what: "unknownToolThreshold 3: the 4th call to a missing tool is blocked" },
+  { field: "criticalThreshold", rules: ["C1", "D2", "K7"], needs: [], block: { enabled: true, warningThreshold: 4, criticalThreshold: 8 }, events: pairs(9, "read", { path: "same.txt" }, same), what: "criticalThreshold 8: the 9th identical no-progress call is blocked" },
+  { field: "globalCircuitBreakerThreshold", rules: ["C1", "D2", "K7"], needs: [], block: { enabled: true, warningThreshold: 5, criticalThreshold: 8, globalCircuitBreakerThreshold: 12, detectors: { genericRepeat: false } }, events: pairs(13, "read", { path: "same.txt" }, same), what: "globalCircuitBreakerThreshold 12 with genericRepeat off: the 13th identical call is blocked by the breaker" },
+  { field: "unknownToolThreshold", rules: ["C1", "S3", "K7"], needs: [], block: { enabled: true, unknownToolThreshold: 3 }, events: unknownTool(4), what: "unknownToolThreshold 3: the 4th call to a missing tool is blocked" },
   { field: "detectors.genericRepeat", rules: ["C1", "D2", "K7"], needs: [], block: { enabled: true, detectors: { genericRepeat: false } }, events: pairs(25, "read", { path: "same.txt" }, same), what: "genericRepeat off: 25 identical calls are never warned nor blocked by it" },
   { field: "detectors.knownPollNoProgress", rules: ["C1", "D1", "K7"], needs: [], block: { enabled: true, detectors: { knownPollNoProgress: false } }, events: pairs(25, "process", poll, pollResult), what: "knownPollNoProgress off: 25 identical polls are not flagged as a polling loop" },
   { field: "detectors.pingPong", rules: ["C1", "S4", "K7"], needs: [], block: { enabled: true, detectors: { pingPong: false } }, events: alternating(24), what: "pingPong off: an A/B alternation is not flagged as ping-pong" },
