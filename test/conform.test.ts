@@ -60,3 +60,25 @@ describe("conform", () => {
     expect(result.cells.W1?.status).toBe("n/a");
   });
 });
+
+describe("conform --merge", () => {
+  it("renders one matrix from several runs' JSON, and refuses runs with another seed", async () => {
+    const { loopsim, tempDir } = await import("./cli/run.js");
+    const { join } = await import("node:path");
+    const { writeFileSync, readFileSync } = await import("node:fs");
+    const dir = tempDir();
+    const a = loopsim(["conform", "--target", "reference", "--json", "--depth", "1"]);
+    const b = loopsim(["conform", "--target", "zoo:warning-buckets-of-10", "--json", "--depth", "1"]);
+    writeFileSync(join(dir, "a.json"), a.stdout);
+    writeFileSync(join(dir, "b.json"), b.stdout);
+    const merged = loopsim(["conform", "--merge", join(dir, "a.json"), join(dir, "b.json"), "--out", join(dir, "m")]);
+    expect(merged.code, merged.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, "m", "conformance.json"), "utf8"));
+    expect(report.targets.map((t: { target: string }) => t.target)).toEqual(["reference", "zoo:warning-buckets-of-10"]);
+    const c = loopsim(["conform", "--target", "reference", "--json", "--seed", "7"]);
+    writeFileSync(join(dir, "c.json"), c.stdout);
+    const refused = loopsim(["conform", "--merge", join(dir, "a.json"), join(dir, "c.json")]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/seed 7, depth 1 differ/);
+  });
+});

@@ -4,7 +4,7 @@ import { configFromOptions } from "../io/configFile.js";
 import { configCommand } from "../commands/config.js";
 import { traceCommand } from "../commands/trace.js";
 import { targetsFetchCommand, targetsListCommand } from "../commands/targets.js";
-import { conformCommand } from "../commands/conform.js";
+import { conformCommand, mergeConformance } from "../commands/conform.js";
 import { importCommand } from "../commands/import.js";
 import { scanCommand } from "../commands/scan.js";
 import { scenarioRecordCommand } from "../commands/scenarioRecord.js";
@@ -98,7 +98,9 @@ export function buildProgram(): Command {
     .option("--law <name>", "run only this law (with --seed and --path, replays a shrunk failure)")
     .option("--path <path>", "fast-check path of a shrunk counterexample, printed by a failure")
     .option("--differential-seed <n>", "seed of the differential run (default: --seed)", nonNegativeInt("--differential-seed"))
-    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number }) => {
+    .option("--merge <reports...>", "render one matrix from the conformance.json of several runs (no target is run)")
+    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[] }) => {
+      if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true);
       await conformCommand({ targets: opts.target, out: opts.out, json: opts.json === true, seed: opts.seed, depth: opts.depth, law: opts.law, path: opts.path, differentialSeed: opts.differentialSeed });
     });
 

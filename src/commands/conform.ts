@@ -1,9 +1,10 @@
 // `loopsim conform --target T [--target T2 ...]`: which documented rules each target keeps. Prints
 // the matrix (Markdown) and, with --out, writes conformance.{md,json,html} and one counterexample
 // scenario per failure. Exit 0 when every rule each target claims holds, 1 otherwise.
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import cliProgress from "cli-progress";
-import { CheckFailed } from "../cli/errors.js";
+import { CheckFailed, UserError } from "../cli/errors.js";
 import { VERSION } from "../cli/version.js";
 import { CONFORMANCE_SCHEMA, type ConformanceReport, type TargetConformance } from "../conform/matrix.js";
 import { renderConformanceHtml } from "../conform/renderHtml.js";
@@ -12,7 +13,9 @@ import { SPEC_RULES } from "../conform/rules.js";
 import { conformSteps, conformTarget } from "../conform/run.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { ensureWritableDir } from "../io/writable.js";
-import { resolveTarget } from "../targets/registry.js";
+import { isReleaseName, resolveTarget } from "../targets/registry.js";
+import type { Target } from "../targets/target.js";
+import { compareReleases } from "../targets/openclaw/versions.js";
 
 export interface ConformCommandOptions {
   readonly targets: readonly string[];
@@ -25,11 +28,57 @@ export interface ConformCommandOptions {
   readonly differentialSeed?: number;
 }
 
+/**
+ * `conform --merge A.json B.json --out DIR`: one matrix from the JSON reports of several runs
+ * (say, half the releases on each core), columns in the order given; the runs must share seed and
+ * depth. The counterexample files stay where the runs wrote them.
+ */
+export function mergeConformance(files: readonly string[], out: string | undefined, json: boolean): void {
+  const reports = files.map((file) => {
+    try {
+      const parsed = JSON.parse(readFileSync(file, "utf8")) as ConformanceReport;
+      if (parsed.schema !== CONFORMANCE_SCHEMA) throw new Error(`schema is not ${CONFORMANCE_SCHEMA}`);
+      return parsed;
+    } catch (error) {
+      throw new UserError(`${file}: not a conformance report (${(error as Error).message})`);
+    }
+  });
+  const first = reports[0];
+  if (first === undefined) throw new UserError("--merge needs at least one conformance.json");
+  reports.forEach((r, i) => {
+    if (r.seed !== first.seed || r.depth !== first.depth) throw new UserError(`${files[i]}: seed ${r.seed}, depth ${r.depth} differ from ${files[0]} (seed ${first.seed}, depth ${first.depth})`);
+  });
+  // Columns: other targets in the order given, then releases oldest first.
+  const all = reports.flatMap((r) => r.targets);
+  const releases = all.filter((t) => t.target.startsWith("openclaw@")).sort((a, b) => compareReleases(a.target.slice(9), b.target.slice(9)));
+  const merged: ConformanceReport = { ...first, targets: [...all.filter((t) => !t.target.startsWith("openclaw@")), ...releases] };
+  const command = ["loopsim conform", ...merged.targets.map((t) => `--target ${t.target}`), ...(out === undefined ? [] : [`--out ${out}`])].join(" ");
+  const markdown = renderConformanceMarkdown(merged, command);
+  if (out !== undefined) {
+    ensureWritableDir(out);
+    writeFileAtomic(join(out, "conformance.md"), markdown);
+    writeFileAtomic(join(out, "conformance.json"), JSON.stringify(merged, null, 2) + "\n");
+    writeFileAtomic(join(out, "conformance.html"), renderConformanceHtml(merged, command));
+  }
+  process.stdout.write(json ? JSON.stringify(merged, null, 2) + "\n" : markdown);
+}
+
 export async function conformCommand(options: ConformCommandOptions): Promise<void> {
   const names = options.targets.length === 0 ? ["reference"] : options.targets;
   if (options.out !== undefined) ensureWritableDir(options.out);
-  const targets = [];
-  for (const name of names) targets.push(await resolveTarget(name));
+  // Releases load oldest first: a newer release's global singletons can break an older one loaded
+  // after it in the same process (2026.8.1 after 2026.9.6 fails), never the other way round seen.
+  const order = names
+    .map((name, i) => ({ name, i }))
+    .sort((a, b) => {
+      const ra = isReleaseName(a.name);
+      const rb = isReleaseName(b.name);
+      if (ra && rb) return compareReleases(a.name.slice(9), b.name.slice(9));
+      return ra === rb ? a.i - b.i : ra ? 1 : -1;
+    });
+  const resolved = new Map<number, Target>();
+  for (const { name, i } of order) resolved.set(i, await resolveTarget(name));
+  const targets = names.map((_, i) => resolved.get(i) as Target);
   const outDir = options.out === undefined ? undefined : join(options.out, "counterexamples");
   const steps = targets.length * conformSteps({ seed: options.seed, depth: options.depth, outDir, law: options.law });
   const bar = process.stderr.isTTY === true && !options.json ? new cliProgress.SingleBar({ stream: process.stderr, format: "conform [{bar}] {percentage}% | {target} | ETA {eta_formatted}", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
