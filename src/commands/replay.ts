@@ -3,10 +3,10 @@
 // against another target (a bug-zoo variant, a shipped release) to show how it departs. A
 // scenario recorded from a target other than the reference names it (`target`), and replays
 // against it unless --target says otherwise.
-import { closeSync, openSync, readdirSync, readSync, statSync, existsSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, openSync, readSync } from "node:fs";
 import { CheckFailed, UserError } from "../cli/errors.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
+import { filesUnder } from "../io/filesUnder.js";
 import { loadScenario, type LoadedScenario } from "../scenario/load.js";
 import { replayScenario, timelineDiff } from "../scenario/replay.js";
 import type { Scenario } from "../scenario/scenario.js";
@@ -46,22 +46,7 @@ function looksLikeScenario(path: string): boolean {
 
 /** Files named, and the scenario files below folders named, in a stable order. */
 export function scenarioFiles(paths: readonly string[]): string[] {
-  const files: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir).sort()) {
-      // Installed packages and hidden folders hold no scenarios of the user's.
-      if (entry === "node_modules" || entry.startsWith(".")) continue;
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (entry.endsWith(".json") && looksLikeScenario(path)) files.push(path);
-    }
-  };
-  for (const path of paths) {
-    if (!existsSync(path)) throw new UserError(`${path}: no such file or folder`);
-    if (statSync(path).isDirectory()) walk(path);
-    else files.push(path);
-  }
-  return files;
+  return filesUnder(paths, (path, name) => name.endsWith(".json") && looksLikeScenario(path));
 }
 
 /** Targets named by scenario files themselves, resolved once (a release loads in about a second). */

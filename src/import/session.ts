@@ -1,10 +1,9 @@
 // Any input a command accepts, as one stream of trace events with their places: a loopsim trace
 // (checked line by line as `trace` does) or a session in one of the importers' formats.
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { UserError } from "../cli/errors.js";
 import { parseEventLine } from "../io/eventSchema.js";
 import { readLines } from "../io/lines.js";
+import { filesUnder } from "../io/filesUnder.js";
 import { formatOf, IMPORTERS, type DetectedFormat } from "./detect.js";
 import { emptyStats, type ImportedEvent, type ImportStats, type SessionFormat } from "./types.js";
 
@@ -44,24 +43,5 @@ export function openSession(file: string, format: SessionFormat | "auto" = "auto
 
 /** Files named, and the session-looking files below folders named, in a stable order. */
 export function sessionFiles(paths: readonly string[]): string[] {
-  const files: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir).sort()) {
-      if (entry === "node_modules" || entry.startsWith(".")) continue;
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(jsonl|traj|traj\.json)$/.test(entry) && !entry.endsWith(".trajectory.jsonl")) files.push(path);
-    }
-  };
-  for (const path of paths) {
-    let isDir: boolean;
-    try {
-      isDir = statSync(path).isDirectory();
-    } catch (error) {
-      throw new UserError(`${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or folder" : `cannot be read (${(error as NodeJS.ErrnoException).code})`}`);
-    }
-    if (isDir) walk(path);
-    else files.push(path);
-  }
-  return files;
+  return filesUnder(paths, (_path, name) => /\.(jsonl|traj|traj\.json)$/.test(name) && !name.endsWith(".trajectory.jsonl"));
 }
