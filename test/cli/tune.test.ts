@@ -95,3 +95,21 @@ describe("loopsim tune", () => {
     expect(population.stderr).toMatch(/members\[1\]\.weight: must be a positive number/);
   });
 });
+
+describe("the Reproduce line", () => {
+  it("names every input: seed, agents, grid, population file, config, agent and target; in md and html", () => {
+    const dir = tempDir();
+    const config = join(dir, "openclaw.json5");
+    writeFileSync(config, '{ tools: { loopDetection: { enabled: true } }, agents: { list: [{ id: "ops", tools: { loopDetection: { warningThreshold: 8, criticalThreshold: 16 } } }] } }');
+    const population = join(dir, "population.json5");
+    writeFileSync(population, '{ calls: 40, members: [{ family: "poller-stuck", model: "small", weight: 1 }, { family: "productive", model: "flagship", weight: 1 }] }');
+    const out = join(dir, "rep");
+    const res = loopsim(["tune", "--grid", "warningThreshold=5,10", "--agents", "8", "--seed", "4", "--population", population, "--config", config, "--agent", "ops", "--target", "zoo:thresholds-ignored", "--out", out]);
+    expect(res.code, res.stderr).toBe(0);
+    const report = JSON.parse(read(out, "report.json")) as TuneReport;
+    const want = `loopsim tune --seed 4 --agents 8 --grid "warningThreshold=5,10" --population ${population} --config ${config} --agent ops --target zoo:thresholds-ignored`;
+    expect(report.reproduce).toBe(want);
+    expect(read(out, "report.md")).toContain(want);
+    expect(read(out, "report.html")).toContain(want.replace(/"/g, "&quot;"));
+  });
+});
