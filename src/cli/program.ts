@@ -17,17 +17,24 @@ import { ORACLE_TARGET } from "../targets/reference.js";
 
 import { VERSION } from "./version.js";
 
+/** Above 2^53 a number no longer names one integer: a seed of 9007199254740993 would run as ...992. */
+function safe(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be at most ${Number.MAX_SAFE_INTEGER} (got "${value}")`);
+  return n;
+}
+
 export function positiveInt(name: string): (value: string) => number {
   return (value: string) => {
     if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError(`${name} must be a positive integer (got "${value}")`);
-    return Number(value);
+    return safe(name, value);
   };
 }
 
 export function nonNegativeInt(name: string): (value: string) => number {
   return (value: string) => {
     if (!/^(0|[1-9][0-9]*)$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number (got "${value}")`);
-    return Number(value);
+    return safe(name, value);
   };
 }
 

@@ -33,6 +33,11 @@ export function checkEvent(value: unknown, at: string): EventCheck {
       problems.push(`${at}.tool: must be a non-empty string (got ${JSON.stringify(value.tool)})`);
     }
   }
+  // An outcome is a result or an error (SPEC E1), never both: which one counts would be a guess.
+  // Params of any JSON type are fine (H1 hashes strings, numbers and null alike).
+  if (type === "outcome" && value.result !== undefined && value.error !== undefined) {
+    problems.push(`${at}: an outcome has a result or an error, not both`);
+  }
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, event: value as unknown as ToolEvent };
 }

@@ -29,3 +29,18 @@ describe("first contact", () => {
     expect(res.stdout).not.toMatch(/INVALID|node_modules/);
   });
 });
+
+describe("boundaries", () => {
+  it("a seed above 2^53 is refused instead of silently rounded", () => {
+    const res = loopsim(["simulate", "--family", "productive", "--seed", "9007199254740993"]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/--seed must be at most 9007199254740991/);
+  });
+
+  it("an outcome with both a result and an error is refused with its line", () => {
+    const line = JSON.stringify({ type: "outcome", tool: "read", params: {}, result: { content: [] }, error: "boom" });
+    const res = loopsim(["trace", "-"], line + "\n");
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/<stdin>:1: event: an outcome has a result or an error, not both/);
+  });
+});
