@@ -8,7 +8,7 @@ import type { ToolEvent } from "../../models/events.js";
 import { normalizeRunId } from "../../models/normalize.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import { runTarget, type Target } from "../targets/target.js";
-import { comparable, firstDifference, type FirstDifference } from "./compare.js";
+import { differenceOf, type FirstDifference } from "./compare.js";
 import { ruleOrder } from "./rules.js";
 
 const DETECTOR_RULES: Record<string, readonly string[]> = {
@@ -79,8 +79,7 @@ function directRules(d: FirstDifference): string[] {
 }
 
 function differs(target: Target, config: ResolvedConfig, events: readonly ToolEvent[]): boolean {
-  const c = target.capabilities;
-  return firstDifference(comparable(runTarget(REFERENCE_TARGET, config, events), c), comparable(runTarget(target, config, events), c)) !== undefined;
+  return differenceOf(target, config, events) !== undefined;
 }
 
 /**

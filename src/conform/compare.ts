@@ -1,6 +1,9 @@
 // Comparing a target with the reference on what both model: one line per output, without hashes
 // or message wording (each engine has its own), and without what the target declares it lacks.
-import type { TargetCapabilities, TargetOutput } from "../targets/target.js";
+import type { ResolvedConfig } from "../../models/config.js";
+import type { ToolEvent } from "../../models/events.js";
+import { REFERENCE_TARGET } from "../targets/reference.js";
+import { runTarget, type Target, type TargetCapabilities, type TargetOutput } from "../targets/target.js";
 
 export function comparableLine(o: TargetOutput, c: TargetCapabilities): string | undefined {
   const run = o.run === "" ? "-" : o.run;
@@ -43,4 +46,17 @@ export function firstDifference(reference: readonly string[], target: readonly s
     if (reference[i] !== target[i]) return { position: i, reference: reference[i], target: target[i] };
   }
   return undefined;
+}
+
+/** The first line where the target departs from the reference; a target that throws departs there. */
+export function differenceOf(target: Target, config: ResolvedConfig, events: readonly ToolEvent[]): FirstDifference | undefined {
+  const c = target.capabilities;
+  const reference = comparable(runTarget(REFERENCE_TARGET, config, events), c);
+  let mine: string[];
+  try {
+    mine = comparable(runTarget(target, config, events), c);
+  } catch (error) {
+    return { position: 0, reference: reference[0], target: `0 threw ${(error as Error).message ?? String(error)}` };
+  }
+  return firstDifference(reference, mine);
 }

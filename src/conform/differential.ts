@@ -12,7 +12,7 @@ import { attribute } from "./attribute.js";
 import type { CheckResult } from "./check.js";
 import { writeCounterexample } from "./counterexample.js";
 import { pinBlocks } from "./pin.js";
-import { differenceOf } from "./scenarioChecks.js";
+import { differenceOf } from "./compare.js";
 
 export interface DifferentialOptions {
   readonly seed: number;

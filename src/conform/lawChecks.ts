@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { SEMANTIC_LAWS } from "../../properties/laws/index.js";
 import { resolveEffectiveConfig } from "../../models/configResolution.js";
 import { attribute } from "./attribute.js";
-import { differenceOf } from "./scenarioChecks.js";
+import { differenceOf } from "./compare.js";
 import { Coverage } from "../../properties/laws/coverage.js";
 import type { Law } from "../../properties/laws/law.js";
 import { missingNeed, type Target } from "../targets/target.js";

@@ -5,7 +5,7 @@ import { attribute } from "./attribute.js";
 import type { CheckResult } from "./check.js";
 import { replayLine, writeCounterexample } from "./counterexample.js";
 import { PROBES } from "./probes.js";
-import { differenceOf } from "./scenarioChecks.js";
+import { differenceOf } from "./compare.js";
 
 export function probeChecks(target: Target, outDir: string | undefined): CheckResult[] {
   return PROBES.map((probe, i): CheckResult => {

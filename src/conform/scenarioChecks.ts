@@ -15,7 +15,7 @@ import { REFERENCE_TARGET } from "../targets/reference.js";
 import { CONFIG_FIELDS, runTarget, type ConfigField, type Target } from "../targets/target.js";
 import { attribute } from "./attribute.js";
 import type { CheckResult } from "./check.js";
-import { comparable, firstDifference, type FirstDifference } from "./compare.js";
+import { differenceOf, type FirstDifference } from "./compare.js";
 import { replayLine, writeCounterexample } from "./counterexample.js";
 import { rulesOf } from "./rules.js";
 
@@ -28,19 +28,6 @@ export function fieldValue(config: ResolvedConfig, field: ConfigField): unknown 
 /** Fields whose value in this config differs from the default and that the target ignores. */
 export function ignoredFieldsUsed(target: Target, config: ResolvedConfig): ConfigField[] {
   return CONFIG_FIELDS.filter((f) => f !== "enabled" && !target.capabilities.honours.includes(f) && fieldValue(config, f) !== fieldValue(DEFAULT_CONFIG, f));
-}
-
-/** The first line where the target departs from the reference; a target that throws departs there. */
-export function differenceOf(target: Target, config: ResolvedConfig, events: readonly ToolEvent[]): FirstDifference | undefined {
-  const c = target.capabilities;
-  const reference = comparable(runTarget(REFERENCE_TARGET, config, events), c);
-  let mine: string[];
-  try {
-    mine = comparable(runTarget(target, config, events), c);
-  } catch (error) {
-    return { position: 0, reference: reference[0], target: `0 threw ${(error as Error).message ?? String(error)}` };
-  }
-  return firstDifference(reference, mine);
 }
 
 /** Minimises a trace while the target still departs on a line of the same kind. */

@@ -70,18 +70,24 @@ function findFunctions(module: Record<string, unknown>): ReleaseFunctions | stri
 
 const NOTHING = () => undefined;
 
+/** Mutes the console; the returned function restores it. */
+function muteConsole(): () => void {
+  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
+  console.log = console.info = console.warn = console.error = console.debug = NOTHING;
+  return () => Object.assign(console, saved);
+}
+
 /**
  * Releases create their loggers lazily, and tslog complains on the console when it is given the
  * silent level ("minLevel Infinity is outside the default range"): nothing a release prints may
  * reach loopsim's output, so the console is muted around every call into it.
  */
 function hushed<T>(call: () => T): T {
-  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
-  console.log = console.info = console.warn = console.error = console.debug = NOTHING;
+  const restore = muteConsole();
   try {
     return call();
   } finally {
-    Object.assign(console, saved);
+    restore();
   }
 }
 
@@ -271,16 +277,14 @@ function blockedKey(run: string, argsHash: string, callId: string | undefined): 
  * loading belongs in loopsim's output.
  */
 async function quietly<T>(load: () => Promise<T>): Promise<T> {
-  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
-  const nothing = () => undefined;
-  Object.assign(console, { log: nothing, info: nothing, warn: nothing, error: nothing, debug: nothing });
+  const restore = muteConsole();
   // A release's runtime installs its own signal and exit handlers when it loads (they swallow
   // SIGTERM and Ctrl-C); loopsim keeps its own behaviour, so whatever the release adds is removed.
   const before = new Map(PROCESS_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
   try {
     return await load();
   } finally {
-    Object.assign(console, saved);
+    restore();
     for (const e of PROCESS_EVENTS) {
       for (const listener of process.listeners(e as NodeJS.Signals)) if (!before.get(e)?.has(listener)) process.removeListener(e, listener);
     }
