@@ -5,7 +5,8 @@
 // The state is linear: engineStep consumes the state it is given and returns its successor, so
 // the window can be updated in place instead of copied on every event. Nothing else holds it.
 import { enabledMode, type EnabledMode, type ResolvedConfig } from "./config.js";
-import { ArgsHasher } from "./callHash.js";
+import { argsHash as callIdentity } from "./callHash.js";
+import { DEFAULT_DIGEST, digestNamed, type Digest, type DigestName } from "./digest.js";
 import { Deque } from "./deque.js";
 import { detect, isKnownPoll } from "./detection.js";
 import type { EngineOutput } from "./engineOutput.js";
@@ -29,7 +30,9 @@ export interface EngineOptions {
   /** "scanning" is the oracle; a function builds another window implementation. */
   readonly history?: HistoryKind | ((historySize: number) => HistoryIndex);
   readonly guardStep?: GuardReducer;
-  readonly hashOutcome?: (input: OutcomeInput) => OutcomeDigest;
+  readonly hashOutcome?: (input: OutcomeInput, digest: Digest) => OutcomeDigest;
+  /** Which fixed-size digest H1 uses; verdicts are the same with either. */
+  readonly digest?: DigestName;
 }
 
 /** A blocked call whose outcome, if the input carries one, is the veto (E4). */
@@ -54,13 +57,13 @@ export interface EngineState {
   readonly config: ResolvedConfig;
   readonly mode: EnabledMode;
   readonly guardStep: GuardReducer;
-  readonly hashOutcome: (input: OutcomeInput) => OutcomeDigest;
+  readonly hashOutcome: (input: OutcomeInput, digest: Digest) => OutcomeDigest;
   readonly history: HistoryIndex;
   readonly warnings: WarningPolicy;
   readonly guards: Map<string, GuardState>;
   readonly aborted: Set<string>;
   readonly blocked: BlockedCalls;
-  readonly hasher: ArgsHasher;
+  readonly digest: Digest;
   nextIndex: number;
 }
 
@@ -81,7 +84,7 @@ export function createEngine(config: ResolvedConfig, options: EngineOptions = {}
     guards: new Map(),
     aborted: new Set(),
     blocked: { byKey: new Map(), order: new Deque(), live: 0 },
-    hasher: new ArgsHasher(),
+    digest: digestNamed(options.digest ?? DEFAULT_DIGEST),
     nextIndex: 0,
   };
 }
@@ -125,7 +128,7 @@ export function runEngine(config: ResolvedConfig, events: Iterable<ToolEvent>, o
 
 function onCall(state: EngineState, event: CallEvent, index: number, run: string): EngineOutput[] {
   const tool = normalizeToolName(event.tool);
-  const argsHash = state.hasher.hash(tool, event.params);
+  const argsHash = callIdentity(state.digest, tool, event.params);
   if (!state.mode.rollingDetectors) {
     if (state.mode.recordCalls) state.history.appendCall(run, tool, argsHash, event.callId);
     return [{ kind: "call", index, run, tool, argsHash, verdict: "allow" }];
@@ -209,7 +212,7 @@ function takeBlocked(state: EngineState, run: string, argsHash: string, callId: 
 
 function onOutcome(state: EngineState, event: OutcomeEvent, index: number, run: string): EngineOutput[] {
   const tool = normalizeToolName(event.tool);
-  const argsHash = state.hasher.hash(tool, event.params);
+  const argsHash = callIdentity(state.digest, tool, event.params);
   if (takeBlocked(state, run, argsHash, event.callId)) {
     return [{ kind: "outcome", index, run, tool, recorded: false, vetoed: true, argsHash, resultHash: undefined, unknownTool: undefined }];
   }
@@ -230,7 +233,7 @@ function recordOutcome(
   outcome: { readonly result?: unknown; readonly error?: unknown },
 ): { recorded: boolean; abort?: EngineOutput; resultHash?: string; unknownTool?: string } {
   const hasError = "error" in outcome && outcome.error !== undefined;
-  const facts = state.hashOutcome({ tool, params, result: outcome.result, error: outcome.error, hasError });
+  const facts = state.hashOutcome({ tool, params, result: outcome.result, error: outcome.error, hasError }, state.digest);
   if (facts.resultHash === undefined) return { recorded: false };
   const resultHash = facts.resultHash;
   state.history.recordOutcome(run, tool, argsHash, callId, {
@@ -261,9 +264,9 @@ function onCompaction(state: EngineState, _event: CompactionEvent, index: number
 }
 
 /** Entries the engine holds, for the bounded-state property: O(historySize + live runs). */
-export function engineStateSize(state: EngineState): { history: number; guards: number; warnings: number; blocked: number; aborted: number; hashMemo: number } {
+export function engineStateSize(state: EngineState): { history: number; guards: number; warnings: number; blocked: number; aborted: number } {
   const blocked = state.blocked.order.length;
   let guards = 0;
   for (const guard of state.guards.values()) guards += 1 + (guard.phase === "armed" ? guard.counts.size : 0);
-  return { history: state.history.stateSize(), guards, warnings: state.warnings.size(), blocked, aborted: state.aborted.size, hashMemo: state.hasher.size() };
+  return { history: state.history.stateSize(), guards, warnings: state.warnings.size(), blocked, aborted: state.aborted.size };
 }

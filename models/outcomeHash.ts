@@ -1,5 +1,5 @@
 // SPEC H2: what an outcome is worth as evidence of progress. The first rule that applies wins.
-import { digestText, digestValue } from "./digest.js";
+import type { Digest } from "./digest.js";
 import { stableSerialize } from "./stableSerialize.js";
 import { extractUnknownTool } from "./unknownTool.js";
 
@@ -39,21 +39,21 @@ export function errorText(error: unknown): string {
   }
 }
 
-export function hashOutcome(input: OutcomeInput): OutcomeDigest {
+export function hashOutcome(input: OutcomeInput, digest: Digest): OutcomeDigest {
   if (input.hasError) {
     const text = errorText(input.error);
     const unknownTool = extractUnknownTool(text);
-    const resultHash = `error:${digestText(text)}`;
+    const resultHash = `error:${digest.text(text)}`;
     return unknownTool === undefined ? { resultHash } : { resultHash, unknownTool };
   }
   const result = input.result;
   if (!isPlainObject(result)) {
-    return result === undefined ? NO_HASH : { resultHash: digestValue(result) };
+    return result === undefined ? NO_HASH : { resultHash: digest.value(result) };
   }
   const details = isPlainObject(result.details) ? result.details : {};
   const text = contentText(result.content);
   if (isLoopVeto(details)) return NO_HASH;
-  return { resultHash: digestValue(progressShape(input, details, text)) };
+  return { resultHash: digest.value(progressShape(input, details, text)) };
 }
 
 /** H2.4: the result the engine gives a blocked call (E4). */

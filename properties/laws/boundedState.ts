@@ -8,7 +8,6 @@ import type { ToolEvent } from "../../models/events.js";
 import { configBlockArbitrary, type LoopDetectionBlock } from "../../src/arbitraries/configArbitrary.js";
 import { traceArbitrary } from "../../src/arbitraries/traceArbitrary.js";
 import { WARNING_KEY_CAPACITY } from "../../models/warningPolicy.js";
-import { ARGS_MEMO_CAPACITY } from "../../models/callHash.js";
 import { broken, type Law } from "./law.js";
 
 interface LongTrace {
@@ -47,7 +46,6 @@ export const boundedState: Law<LongTrace> = {
       if (size.history > limit) broken(`after ${step} events the history holds ${size.history} entries (bound ${limit} for historySize ${config.historySize})`);
       if (size.blocked > 2 * config.historySize + 16) broken(`after ${step} events ${size.blocked} blocked calls are remembered`);
       if (size.warnings > WARNING_KEY_CAPACITY) broken(`${size.warnings} warning keys remembered`);
-      if (size.hashMemo > ARGS_MEMO_CAPACITY) broken(`${size.hashMemo} serialized params memoised`);
       if (size.guards > armedRuns * (config.postCompactionGuard.windowSize + 1)) broken(`guards hold ${size.guards} entries for ${armedRuns} armed runs`);
       if (size.idleGuards > 0) broken(`${size.idleGuards} idle guards kept after ${step} events`);
     }

@@ -2,6 +2,7 @@
 // one clear message and no stack trace; only a bug in loopsim itself shows a stack.
 import { CommanderError } from "commander";
 import { buildProgram } from "./program.js";
+import { chosenDigest } from "../targets/digestChoice.js";
 import { CheckFailed, EXIT_INTERNAL, EXIT_USER_ERROR, UserError } from "./errors.js";
 
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -17,6 +18,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
+    chosenDigest(); // a wrong LOOPSIM_DIGEST is refused before any work starts
     await program.parseAsync(argv);
     return 0;
   } catch (error) {

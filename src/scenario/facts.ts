@@ -1,5 +1,5 @@
 // The expectation of a scenario: a digest of the whole timeline, plus the facts a person reads.
-import { digestText } from "../../models/digest.js";
+import { sha256Text } from "../../models/digest.js";
 import type { EngineOutput } from "../../models/engineOutput.js";
 import { outputJsonLine } from "../format/outputJson.js";
 import type { ScenarioExpected, ScenarioFacts } from "./scenario.js";
@@ -49,7 +49,7 @@ export function expectationOf(outputs: readonly EngineOutput<string>[], eventCou
     }
   }
   return {
-    digest: digestText(timelineText(outputs)),
+    digest: sha256Text(timelineText(outputs)),
     facts: { events: eventCount, calls, firstWarning, firstBlock, emittedWarnings, warnings, blocks, abort, ignored },
     timeline: outputs.map(compactLine),
   };

@@ -2,6 +2,7 @@
 import type { ResolvedConfig } from "../../models/config.js";
 import { createEngine, engineStateSize, engineStep, type EngineOptions, type EngineState } from "../../models/engine.js";
 import type { ToolEvent } from "../../models/events.js";
+import { chosenDigest } from "./digestChoice.js";
 import { FULL_CAPABILITIES, type StateSize, type Target, type TargetOutput, type TargetSession } from "./target.js";
 
 /** A session over the reference engine, optionally composed with other parts. */
@@ -35,7 +36,7 @@ export const REFERENCE_TARGET: Target = {
   capabilities: FULL_CAPABILITIES,
   notes: [],
   breaks: [],
-  start: (config) => new EngineSession(config),
+  start: (config) => new EngineSession(config, { digest: chosenDigest() }),
 };
 
 export const ORACLE_TARGET: Target = {
@@ -44,5 +45,5 @@ export const ORACLE_TARGET: Target = {
   capabilities: FULL_CAPABILITIES,
   notes: [],
   breaks: [],
-  start: (config) => new EngineSession(config, { history: "scanning" }),
+  start: (config) => new EngineSession(config, { history: "scanning", digest: chosenDigest() }),
 };

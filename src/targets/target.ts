@@ -51,7 +51,6 @@ export interface StateSize {
   readonly idleGuards: number;
   readonly warnings: number;
   readonly blocked: number;
-  readonly hashMemo: number;
   readonly aborted: number;
   readonly windowFull: boolean;
 }

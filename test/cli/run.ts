@@ -10,11 +10,12 @@ export interface CliResult {
   stderr: string;
 }
 
-export function loopsim(args: string[], input?: string, cwd?: string): CliResult {
+export function loopsim(args: string[], input?: string, cwd?: string, env?: Record<string, string>): CliResult {
   const result = spawnSync(process.execPath, [join(import.meta.dirname, "../../bin/loopsim.js"), ...args], {
     input,
     encoding: "utf8",
     cwd,
+    env: env === undefined ? process.env : { ...process.env, ...env },
     maxBuffer: 256 * 1024 * 1024,
   });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };

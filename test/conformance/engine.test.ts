@@ -185,13 +185,13 @@ describe.each(BOTH)("detection (%s)", (history) => {
   });
   it("D3 warning keys and message phrases", () => {
     const v = flagged(enabled(), [...repeatCalls(21, "read", { p: 1 }, () => "same")], history);
-    expect(v[0]?.warningKey).toMatch(/^generic:read:read:[0-9a-f]{64}$/);
-    expect(v.at(-1)?.warningKey).toMatch(/^generic:read:read:[0-9a-f]{64}:[0-9a-f]{64}$/);
+    expect(v[0]?.warningKey).toMatch(/^generic:read:read:[0-9a-f]{32}$/);
+    expect(v.at(-1)?.warningKey).toMatch(/^generic:read:read:[0-9a-f]{32}:[0-9a-f]{32}$/);
     expect(v[0]?.message).toMatch(/^WARNING: read .*10 times/);
     const pp: ToolEvent[] = [];
     for (let i = 0; i < 10; i++) pp.push(call("t", { s: i % 2 }), outcome("t", { s: i % 2 }, textResult("x")));
     const ping = flagged(enabled(), pp, history).find((x) => x.detector === "ping_pong");
-    expect(ping?.warningKey).toMatch(/^pingpong:t:[0-9a-f]{64}\|t:[0-9a-f]{64}$/);
+    expect(ping?.warningKey).toMatch(/^pingpong:t:[0-9a-f]{32}\|t:[0-9a-f]{32}$/);
     expect(ping?.message).toMatch(/ping-pong loop/);
   });
 });

@@ -1,14 +1,17 @@
 // SPEC H1-H3: call identity and the progress value of an outcome.
 import { describe, expect, it } from "vitest";
-import { ArgsHasher } from "../../models/callHash.js";
-
-const argsHash = (tool: string, params: unknown): string => new ArgsHasher().hash(tool, params);
+import { argsHash as callIdentity } from "../../models/callHash.js";
+import { DIGEST_NAMES, digestNamed } from "../../models/digest.js";
 import { hashOutcome } from "../../models/outcomeHash.js";
 import { extractUnknownTool } from "../../models/unknownTool.js";
 import { loopVetoResult } from "../../models/verdict.js";
 
-const out = (tool: string, params: unknown, result: unknown) => hashOutcome({ tool, params, result, hasError: false });
-const err = (tool: string, error: unknown) => hashOutcome({ tool, params: {}, error, hasError: true });
+// Every rule holds with either digest; the hex length is the digest's own.
+describe.each(DIGEST_NAMES.map((name) => ({ name, hexLength: name === "sha256" ? 64 : 32 })))("H1-H3 with the $name digest", ({ name, hexLength }) => {
+const digest = digestNamed(name);
+const argsHash = (tool: string, params: unknown): string => callIdentity(digest, tool, params);
+const out = (tool: string, params: unknown, result: unknown) => hashOutcome({ tool, params, result, hasError: false }, digest);
+const err = (tool: string, error: unknown) => hashOutcome({ tool, params: {}, error, hasError: true }, digest);
 
 describe("H1 args hash", () => {
   it("H1 key order never matters, arrays keep order", () => {
@@ -16,7 +19,7 @@ describe("H1 args hash", () => {
     expect(argsHash("read", [1, 2])).not.toBe(argsHash("read", [2, 1]));
   });
   it("H1 non-object params hash, prefixed by the tool", () => {
-    for (const p of ["x", 3, null, undefined, true]) expect(argsHash("t", p)).toMatch(/^t:[0-9a-f]{64}$/);
+    for (const p of ["x", 3, null, undefined, true]) expect(argsHash("t", p)).toMatch(new RegExp(`^t:[0-9a-f]{${hexLength}}$`));
     expect(argsHash("t", "1")).not.toBe(argsHash("t", 1));
   });
   it("H1 cyclic params hash without throwing; equal cyclic shapes hash equal", () => {
@@ -30,7 +33,7 @@ describe("H1 args hash", () => {
     expect(argsHash("t", a)).not.toBe(argsHash("t", c));
   });
   it("H1 the digest is fixed-size for huge params", () => {
-    expect(argsHash("t", { big: "x".repeat(1_000_000) })).toHaveLength("t:".length + 64);
+    expect(argsHash("t", { big: "x".repeat(1_000_000) })).toHaveLength("t:".length + hexLength);
   });
 });
 
@@ -94,4 +97,5 @@ describe("H3 unknown tool name", () => {
     expect(extractUnknownTool(text)).toBe(name);
     if (name !== undefined) expect(err("x", text).unknownTool).toBe(name);
   });
+});
 });

@@ -1,6 +1,6 @@
 // Broken parts the bug-zoo variants compose the reference engine with. Each is a plausible
 // implementation mistake, written here so that models/ stays the reference alone.
-import { digestValue } from "../../../models/digest.js";
+import type { Digest } from "../../../models/digest.js";
 import { abortMessage, guardStep, type GuardReducer, type GuardState } from "../../../models/guard.js";
 import type { HistoryIndex, CallCounts, OutcomeFacts } from "../../../models/history/types.js";
 import { ScanningHistory } from "../../../models/history/scanning.js";
@@ -8,22 +8,22 @@ import { NO_RUN } from "../../../models/normalize.js";
 import { contentText, hashOutcome, isLoopVeto, isPlainObject, isSendLike, type OutcomeDigest, type OutcomeInput } from "../../../models/outcomeHash.js";
 
 /** H2.7 missed: send results hashed with their fresh platform ids, so every send looks new. */
-export function hashKeepingSendIds(input: OutcomeInput): OutcomeDigest {
+export function hashKeepingSendIds(input: OutcomeInput, digest: Digest): OutcomeDigest {
   const result = input.result;
-  if (input.hasError || !isPlainObject(result)) return hashOutcome(input);
+  if (input.hasError || !isPlainObject(result)) return hashOutcome(input, digest);
   const details = isPlainObject(result.details) ? result.details : {};
   const params = isPlainObject(input.params) ? input.params : {};
-  if (isLoopVeto(details) || !isSendLike(input.tool, params)) return hashOutcome(input);
-  return { resultHash: digestValue({ details, text: contentText(result.content) }) };
+  if (isLoopVeto(details) || !isSendLike(input.tool, params)) return hashOutcome(input, digest);
+  return { resultHash: digest.value({ details, text: contentText(result.content) }) };
 }
 
 /** H2.4 missed: the loop veto is hashed like any result, and its message changes with the count. */
-export function hashRecordingVetoes(input: OutcomeInput): OutcomeDigest {
+export function hashRecordingVetoes(input: OutcomeInput, digest: Digest): OutcomeDigest {
   const result = input.result;
-  if (input.hasError || !isPlainObject(result)) return hashOutcome(input);
+  if (input.hasError || !isPlainObject(result)) return hashOutcome(input, digest);
   const details = isPlainObject(result.details) ? result.details : {};
-  if (!isLoopVeto(details)) return hashOutcome(input);
-  return { resultHash: digestValue({ details, text: contentText(result.content) }) };
+  if (!isLoopVeto(details)) return hashOutcome(input, digest);
+  return { resultHash: digest.value({ details, text: contentText(result.content) }) };
 }
 
 /** G5 missed: once armed, the guard keeps counting every later observation of the run. */
