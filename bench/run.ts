@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { configFrom } from "../models/configResolution.js";
 import { createEngine, engineStep, type HistoryKind } from "../models/engine.js";
 import type { ToolEvent } from "../models/events.js";
+import { DEFAULT_DIGEST, type DigestName } from "../models/digest.js";
 import { stableSerialize } from "../models/stableSerialize.js";
 import { writeFileAtomic } from "../src/io/atomicWrite.js";
 import { FAMILY_NAMES } from "../src/sim/families.js";
@@ -34,8 +35,8 @@ function timeMs(fn: () => void): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-function runTrace(events: readonly ToolEvent[], historySize: number, history: HistoryKind = "incremental"): void {
-  const state = createEngine(configFrom({ enabled: true, historySize }), { history });
+function runTrace(events: readonly ToolEvent[], historySize: number, history: HistoryKind = "incremental", digest: DigestName = DEFAULT_DIGEST): void {
+  const state = createEngine(configFrom({ enabled: true, historySize }), { history, digest });
   for (const event of events) engineStep(state, event);
 }
 
@@ -162,6 +163,10 @@ async function main(): Promise<void> {
   const engineVsOracle = { historySize30: vs30.ratio, historySize3000: vs3000.ratio };
   log(`engineVsOracle          oracle time / engine time: historySize 30 -> ${vs30.ratio}, 3000 -> ${vs3000.ratio}  (goal at 3000: 10 or more)`);
 
+  const digests = ratio(() => runTrace(mixed, 30, "incremental", "sha256"), () => runTrace(mixed, 30));
+  const sha256VsWalk128 = digests.ratio;
+  log(`sha256VsWalk128         engine time with the SHA-256 digest / with walk128 (the default), mixed: ${sha256VsWalk128}`);
+
   const ser = ratio(() => runTrace(mixed, 30), () => serializeOnly(mixed));
   const engineVsSerialization = ser.ratio;
   log(`engineVsSerialization   engine time / stable serialization of the same params and results: ${ser.ratio}  (goal 2.0 or less)`);
@@ -198,7 +203,7 @@ async function main(): Promise<void> {
   const stream = await streamPeakRss();
   log(`streamPeakRssMB         ${stream.peakRssMB}  (loopsim trace --json over ${stream.events} events, ${stream.eventsPerSec} events/s; goal under 200)`);
 
-  const results = { node: process.version, repetitions: REPS, engineCallsPerSec, engineVsOracle, engineVsSerialization, historyGrowth, simulateCallsPerSec, tuneDefaultSeconds, vsOpenClaw: versus, streamPeakRssMB: stream.peakRssMB, streamEventsPerSec: stream.eventsPerSec };
+  const results = { node: process.version, repetitions: REPS, engineCallsPerSec, engineVsOracle, sha256VsWalk128, engineVsSerialization, historyGrowth, simulateCallsPerSec, tuneDefaultSeconds, vsOpenClaw: versus, streamPeakRssMB: stream.peakRssMB, streamEventsPerSec: stream.eventsPerSec };
   writeFileAtomic(join(ROOT, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
   log("wrote bench/results.json");
 }

@@ -48,9 +48,12 @@ export interface CompactionNote extends Located {
   readonly armed: boolean;
 }
 
-export interface AbortNote extends Located {
+/** The reference aborts only for G3; other guards under test name their own stops. */
+export type AbortReason = "compaction_loop_persisted";
+
+export interface AbortNote<E extends string = AbortReason> extends Located {
   readonly kind: "abort";
-  readonly error: "compaction_loop_persisted";
+  readonly error: E;
   readonly tool: string;
   readonly count: number;
   readonly message: string;
@@ -62,4 +65,4 @@ export interface IgnoredNote extends Located {
 }
 
 export type CallVerdict<D extends string = Detector> = AllowedCall | FlaggedCall<D>;
-export type EngineOutput<D extends string = Detector> = CallVerdict<D> | OutcomeNote | CompactionNote | AbortNote | IgnoredNote;
+export type EngineOutput<D extends string = Detector, E extends string = AbortReason> = CallVerdict<D> | OutcomeNote | CompactionNote | AbortNote<E> | IgnoredNote;

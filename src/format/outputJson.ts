@@ -5,7 +5,7 @@ import { displayRunId } from "../../models/normalize.js";
 
 export type OutputRecord = Record<string, string | number | boolean | null>;
 
-export function outputRecord(output: EngineOutput<string>): OutputRecord {
+export function outputRecord(output: EngineOutput<string, string>): OutputRecord {
   const runId = displayRunId(output.run);
   switch (output.kind) {
     case "call":
@@ -44,6 +44,6 @@ export function outputRecord(output: EngineOutput<string>): OutputRecord {
   }
 }
 
-export function outputJsonLine(output: EngineOutput<string>): string {
+export function outputJsonLine(output: EngineOutput<string, string>): string {
   return JSON.stringify(outputRecord(output));
 }

@@ -7,7 +7,7 @@ function pad(text: string, width: number): string {
   return text.length >= width ? text : text + " ".repeat(width - text.length);
 }
 
-export function timelineLine(output: EngineOutput<string>): string {
+export function timelineLine(output: EngineOutput<string, string>): string {
   const head = `#${String(output.index).padStart(5, "0")}  ${pad(displayRunId(output.run) ?? "-", 10)} `;
   switch (output.kind) {
     case "call":

@@ -4,12 +4,12 @@ import type { EngineOutput } from "../../models/engineOutput.js";
 import { outputJsonLine } from "../format/outputJson.js";
 import type { ScenarioExpected, ScenarioFacts } from "./scenario.js";
 
-export function timelineText(outputs: readonly EngineOutput<string>[]): string {
+export function timelineText(outputs: readonly EngineOutput<string, string>[]): string {
   return outputs.map(outputJsonLine).join("\n") + "\n";
 }
 
 /** A short, stable line per output: what a diff shows. */
-export function compactLine(o: EngineOutput<string>): string {
+export function compactLine(o: EngineOutput<string, string>): string {
   const run = o.run === "" ? "-" : o.run;
   switch (o.kind) {
     case "call":
@@ -25,7 +25,7 @@ export function compactLine(o: EngineOutput<string>): string {
   }
 }
 
-export function expectationOf(outputs: readonly EngineOutput<string>[], eventCount: number): ScenarioExpected {
+export function expectationOf(outputs: readonly EngineOutput<string, string>[], eventCount: number): ScenarioExpected {
   let calls = 0;
   let warnings = 0;
   let emittedWarnings = 0;

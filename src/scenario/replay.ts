@@ -10,7 +10,7 @@ import type { LoadedScenario } from "./load.js";
 import type { ScenarioExpected } from "./scenario.js";
 
 export interface Replayed {
-  readonly outputs: EngineOutput<string>[];
+  readonly outputs: EngineOutput<string, string>[];
   readonly expected: ScenarioExpected;
 }
 

@@ -38,6 +38,8 @@ export interface SimulationSummary {
   /** Blocks on calls that were not part of a loop. */
   readonly falseBlocks: number;
   readonly aborts: number;
+  /** Aborts (stops) on a call that was not part of a loop. */
+  readonly falseAborts: number;
   readonly compactions: number;
   /** Attempt numbers (0-based) of the first emitted warning, block and abort; -1 when none. */
   readonly firstWarning: number;
@@ -50,7 +52,7 @@ export interface SimulationSummary {
 export interface SimulationResult {
   readonly spec: SimulationSpec;
   readonly events: ToolEvent[];
-  readonly outputs: EngineOutput<string>[];
+  readonly outputs: EngineOutput<string, string>[];
   readonly summary: SimulationSummary;
 }
 
@@ -64,8 +66,8 @@ export function simulate(spec: SimulationSpec, config: ResolvedConfig, target: T
   const agent = family.create(world);
   const engine = target.start(config);
   const events: ToolEvent[] = [];
-  const outputs: EngineOutput<string>[] = [];
-  const step = (event: ToolEvent): EngineOutput<string>[] => {
+  const outputs: EngineOutput<string, string>[] = [];
+  const step = (event: ToolEvent): EngineOutput<string, string>[] => {
     events.push(event);
     const out = engine.step(event);
     outputs.push(...out);
@@ -76,10 +78,16 @@ export function simulate(spec: SimulationSpec, config: ResolvedConfig, target: T
   let callSeq = 0;
   const s = {
     attempts: 0, executed: 0, loopCalls: 0, wastedCalls: 0, wastedTokens: 0, totalTokens: 0,
-    emittedWarnings: 0, warnings: 0, blocks: 0, falseBlocks: 0, aborts: 0, compactions: 0,
+    emittedWarnings: 0, warnings: 0, blocks: 0, falseBlocks: 0, aborts: 0, falseAborts: 0, compactions: 0,
     firstWarning: -1, firstBlock: -1, firstAbort: -1, escapedAfterWarning: false,
   };
   let caughtAt = -1;
+  const noteAbort = (attempt: number, inLoop: boolean): void => {
+    s.aborts++;
+    if (!inLoop) s.falseAborts++;
+    if (s.firstAbort < 0) s.firstAbort = attempt;
+    if (caughtAt < 0 && inLoop) caughtAt = attempt;
+  };
 
   while (s.attempts < spec.calls) {
     const planned = agent.next();
@@ -87,11 +95,19 @@ export function simulate(spec: SimulationSpec, config: ResolvedConfig, target: T
     const attempt = s.attempts++;
     const callId = `call-${++callSeq}`;
     const call = { type: "call", runId: planned.runId, callId, tool: planned.tool, params: planned.params } as const;
-    const verdict = step(call).find((o) => o.kind === "call");
+    const answer = step(call);
+    const verdict = answer.find((o) => o.kind === "call");
     const callTokens = tokensOf(planned.params);
     context += callTokens;
     s.totalTokens += callTokens;
-    if (verdict?.kind === "call" && verdict.verdict === "critical") {
+    const stopBeforeRunning = answer.find((o) => o.kind === "abort");
+    if (stopBeforeRunning !== undefined) {
+      // Another runtime's guard stopped the run at this call (peers' stops): it never ran.
+      context += tokensOf(stopBeforeRunning.message);
+      s.totalTokens += tokensOf(stopBeforeRunning.message);
+      noteAbort(attempt, planned.inLoop);
+      agent.runAborted(planned.runId);
+    } else if (verdict?.kind === "call" && verdict.verdict === "critical") {
       s.blocks++;
       if (!planned.inLoop) s.falseBlocks++;
       if (s.firstBlock < 0) s.firstBlock = attempt;
@@ -118,12 +134,14 @@ export function simulate(spec: SimulationSpec, config: ResolvedConfig, target: T
           s.wastedTokens += tokens;
         }
       }
-      if (verdict?.kind === "call" && verdict.verdict === "warning") {
+      // A warning on the call, or one reached after it ran (a guard that compares results).
+      const warning = [verdict, ...out].find((o) => o?.kind === "call" && o.verdict === "warning");
+      if (warning?.kind === "call" && warning.verdict === "warning") {
         s.warnings++;
-        if (verdict.emitted) {
+        if (warning.emitted) {
           s.emittedWarnings++;
           if (s.firstWarning < 0) s.firstWarning = attempt;
-          context += tokensOf(verdict.message);
+          context += tokensOf(warning.message);
           if (mind.chance(reaction.heedWarning)) {
             if (planned.inLoop && caughtAt < 0) s.escapedAfterWarning = true;
             agent.changeApproach();
@@ -131,9 +149,7 @@ export function simulate(spec: SimulationSpec, config: ResolvedConfig, target: T
         }
       }
       if (out.some((o) => o.kind === "abort")) {
-        s.aborts++;
-        if (s.firstAbort < 0) s.firstAbort = attempt;
-        if (caughtAt < 0 && planned.inLoop) caughtAt = attempt;
+        noteAbort(attempt, planned.inLoop);
         agent.runAborted(planned.runId);
       }
     }

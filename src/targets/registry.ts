@@ -8,11 +8,12 @@ import { UserError } from "../cli/errors.js";
 import { ORACLE_TARGET, REFERENCE_TARGET } from "./reference.js";
 import { CONFIG_FIELDS, type Target } from "./target.js";
 import { ZOO_TARGETS } from "./zoo/variants.js";
+import { parameterisedPeer, PEER_TARGETS } from "./peers/index.js";
 
-export const BUILT_IN_TARGETS: readonly Target[] = [REFERENCE_TARGET, ORACLE_TARGET, ...ZOO_TARGETS];
+export const BUILT_IN_TARGETS: readonly Target[] = [REFERENCE_TARGET, ORACLE_TARGET, ...ZOO_TARGETS, ...PEER_TARGETS];
 
 export function findBuiltInTarget(name: string): Target | undefined {
-  return BUILT_IN_TARGETS.find((t) => t.name === name);
+  return BUILT_IN_TARGETS.find((t) => t.name === name) ?? parameterisedPeer(name);
 }
 
 export function isReleaseName(name: string): boolean {
@@ -25,7 +26,7 @@ export function isModulePath(name: string): boolean {
 
 /** Every name `--target` accepts, for help texts and error messages. */
 export function targetNamesHelp(): string {
-  return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, openclaw@VERSION, openclaw@latest, or ./my-adapter.mjs`;
+  return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, goose:N, openclaw@VERSION, openclaw@latest, or ./my-adapter.mjs`;
 }
 
 export async function resolveTarget(name: string): Promise<Target> {

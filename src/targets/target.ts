@@ -7,8 +7,8 @@ import type { ResolvedConfig } from "../../models/config.js";
 import type { EngineOutput } from "../../models/engineOutput.js";
 import type { ToolEvent } from "../../models/events.js";
 
-/** Outputs of any target: the reference's vocabulary, with detectors of the target's own. */
-export type TargetOutput = EngineOutput<string>;
+/** Outputs of any target: the reference's vocabulary, with detectors and stops of its own. */
+export type TargetOutput = EngineOutput<string, string>;
 
 /** The config fields of SPEC C1, by their path inside tools.loopDetection. */
 export const CONFIG_FIELDS = [

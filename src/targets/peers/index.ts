@@ -1,0 +1,36 @@
+// The peers, by the names `--target` and `loopsim compare` take.
+import type { Target } from "../target.js";
+import { CLINE_TARGET } from "./cline.js";
+import { CREWAI_TARGET } from "./crewai.js";
+import { GEMINI_CLI_TARGET } from "./geminiCli.js";
+import { gooseTarget } from "./goose.js";
+import { KILO_TARGET } from "./kilo.js";
+import { NONE_TARGET } from "./none.js";
+import { OPENCODE_TARGET } from "./opencode.js";
+import { OPENHANDS_TARGET } from "./openhands.js";
+import { QWEN_CODE_TARGET } from "./qwenCode.js";
+import { ROO_CODE_TARGET } from "./rooCode.js";
+
+/** Goose ships with its inspector off; compare runs it at the limit most peers act at. */
+export const GOOSE_COMPARED_LIMIT = 5;
+
+export const PEER_TARGETS: readonly Target[] = [
+  GEMINI_CLI_TARGET,
+  QWEN_CODE_TARGET,
+  OPENHANDS_TARGET,
+  ROO_CODE_TARGET,
+  CLINE_TARGET,
+  KILO_TARGET,
+  OPENCODE_TARGET,
+  gooseTarget(undefined),
+  CREWAI_TARGET,
+  NONE_TARGET,
+];
+
+/** `goose:N`, the one peer that takes a parameter; undefined when the name is not one. */
+export function parameterisedPeer(name: string): Target | undefined {
+  const match = /^goose:(\d{1,6})$/.exec(name);
+  if (match === null) return undefined;
+  const limit = Number(match[1]);
+  return limit >= 1 ? gooseTarget(limit) : undefined;
+}

@@ -1,0 +1,151 @@
+// Other runtimes' loop guards, as targets. Each runtime is a reducer over one run's calls and
+// outcomes, written from the behaviour described in ../shared/targets/peers.md (no code of theirs
+// is used). This file turns such a reducer into loopsim's output vocabulary:
+// - a warning, nudge or feedback message for the model is a `warning` verdict the agent sees;
+// - a denied or skipped call is a `critical` verdict (a block: the call does not run);
+// - a stop, STUCK, or a question to the user ends the run: an `abort`, after which the run's
+//   events are ignored. There is no user in a simulation or a replayed session, so a question
+//   is never answered: we count it as the end of the run (the issue's reading; peers.md also
+//   allows reading it as a block, which would let the agent go on).
+// A verdict reached after the call ran (OpenHands compares observations) is attached to the
+// outcome event: the agent sees it with the result, as it would see a warning on the call.
+// A trace's run stands for the unit each runtime counts in: one user prompt (Gemini CLI, Qwen
+// Code's turn, OpenHands since the last user message, opencode's assistant message, Roo, Cline,
+// Kilo, Goose and CrewAI's task). loopsim's runs never share state, as OpenClaw's window does.
+import type { ResolvedConfig } from "../../../models/config.js";
+import { argsHash } from "../../../models/callHash.js";
+import { digestNamed } from "../../../models/digest.js";
+import type { ToolEvent } from "../../../models/events.js";
+import { normalizeRunId, normalizeToolName } from "../../../models/normalize.js";
+import { chosenDigest } from "../digestChoice.js";
+import type { Target, TargetCapabilities, TargetOutput, TargetSession } from "../target.js";
+
+export interface PeerCall {
+  readonly tool: string;
+  readonly params: unknown;
+}
+
+export interface PeerOutcome extends PeerCall {
+  readonly result: unknown;
+  /** The error text when the call failed, undefined otherwise. */
+  readonly error: string | undefined;
+}
+
+export type PeerAction =
+  | { readonly kind: "allow" }
+  | { readonly kind: "warn" | "block" | "stop"; readonly detector: string; readonly count: number; readonly message: string };
+
+export const ALLOW: PeerAction = { kind: "allow" };
+
+/** One run's guard: before a call runs, and after it ran. State is replaced, never shared. */
+export interface PeerReducer<S> {
+  initial(): S;
+  onCall(state: S, call: PeerCall): { state: S; action: PeerAction };
+  /** Only "allow", "warn" and "stop" make sense after the call ran. */
+  onOutcome(state: S, outcome: PeerOutcome): { state: S; action: PeerAction };
+}
+
+export interface PeerDefinition<S> {
+  readonly name: string;
+  readonly summary: string;
+  /** The choices made where the description is ambiguous; printed in every report. */
+  readonly notes: readonly string[];
+  readonly detectors: readonly string[];
+  /** Whether the runtime ever warns (most only stop or block). */
+  readonly warns: boolean;
+  readonly reducer: PeerReducer<S>;
+}
+
+const PEER_CAPABILITIES: Omit<TargetCapabilities, "warningLevel" | "detectors"> = {
+  rollingDetectors: true,
+  warningPolicy: false,
+  guard: false,
+  counts: false,
+  honours: [],
+  stateSize: false,
+};
+
+export function peerTarget<S>(definition: PeerDefinition<S>): Target {
+  return {
+    name: definition.name,
+    summary: definition.summary,
+    capabilities: { ...PEER_CAPABILITIES, warningLevel: definition.warns, detectors: definition.detectors },
+    notes: [...definition.notes, "ignores every tools.loopDetection field: its numbers are its own"],
+    breaks: [],
+    start: (_config: ResolvedConfig) => new PeerSession(definition),
+  };
+}
+
+/** Text of an error as the runtimes see it. */
+function errorTextOf(error: unknown): string {
+  if (typeof error === "string") return error;
+  if (error instanceof Error) return error.message;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
+
+class PeerSession<S> implements TargetSession {
+  private readonly states = new Map<string, S>();
+  private readonly stopped = new Set<string>();
+  /** Calls the guard blocked, by run and callId: their outcomes, if any arrive, are vetoes. */
+  private readonly blocked = new Set<string>();
+  private readonly digest = digestNamed(chosenDigest());
+  private index = 0;
+
+  constructor(private readonly definition: PeerDefinition<S>) {}
+
+  step(event: ToolEvent): TargetOutput[] {
+    const index = this.index++;
+    const run = normalizeRunId(event.runId);
+    if (this.stopped.has(run)) return [{ kind: "ignored", index, run, eventType: event.type }];
+    if (event.type === "compaction") return [{ kind: "compaction", index, run, armed: false }];
+    const reducer = this.definition.reducer;
+    const state = this.states.get(run) ?? reducer.initial();
+    const tool = normalizeToolName(event.tool);
+    const hash = argsHash(this.digest, tool, event.params);
+    const blockedKey = `${run}\u0000${event.callId ?? ""}\u0000${hash}`;
+    if (event.type === "call") {
+      const { state: next, action } = reducer.onCall(state, { tool, params: event.params });
+      this.states.set(run, next);
+      if (action.kind === "allow") return [{ kind: "call", index, run, tool, argsHash: hash, verdict: "allow" }];
+      if (action.kind === "stop") return [this.stop(index, run, tool, action)];
+      if (action.kind === "block") this.blocked.add(blockedKey);
+      return [this.flag(index, run, tool, hash, action)];
+    }
+    if (this.blocked.delete(blockedKey)) {
+      return [{ kind: "outcome", index, run, tool, recorded: false, vetoed: true, argsHash: hash, resultHash: undefined, unknownTool: undefined }];
+    }
+    const hasError = "error" in event && event.error !== undefined;
+    const outcome: PeerOutcome = { tool, params: event.params, result: event.result, error: hasError ? errorTextOf(event.error) : undefined };
+    const { state: next, action } = reducer.onOutcome(state, outcome);
+    this.states.set(run, next);
+    const note: TargetOutput = { kind: "outcome", index, run, tool, recorded: true, vetoed: false, argsHash: hash, resultHash: undefined, unknownTool: undefined };
+    if (action.kind === "allow") return [note];
+    if (action.kind === "stop") return [note, this.stop(index, run, tool, action)];
+    return [note, this.flag(index, run, tool, hash, action)];
+  }
+
+  private flag(index: number, run: string, tool: string, hash: string, action: Exclude<PeerAction, { kind: "allow" }>): TargetOutput {
+    return {
+      kind: "call",
+      index,
+      run,
+      tool,
+      argsHash: hash,
+      verdict: action.kind === "warn" ? "warning" : "critical",
+      detector: action.detector,
+      count: action.count,
+      warningKey: `${action.detector}:${hash}`,
+      message: action.message,
+      emitted: true,
+    };
+  }
+
+  private stop(index: number, run: string, tool: string, action: Exclude<PeerAction, { kind: "allow" }>): TargetOutput {
+    this.stopped.add(run);
+    return { kind: "abort", index, run, tool, error: `${action.detector}`, count: action.count, message: action.message };
+  }
+}
