@@ -6,6 +6,7 @@ import { configFromOptions, readConfigFile } from "../io/configFile.js";
 import { simulateCommand } from "../commands/simulate.js";
 import { replayCommand } from "../commands/replay.js";
 import { mergeCommand, tuneCommand } from "../commands/tune.js";
+import { compareCommand, mergeCompare } from "../commands/compare.js";
 import { POPULATION_PRESETS } from "../tune/population.js";
 import { DEFAULT_GRID } from "../tune/grid.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
@@ -47,6 +48,25 @@ export function registerSimulationCommands(program: Command): void {
     .option("--target <name>", TARGET_HELP)
     .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean; target?: string }) => {
       await tuneCommand({ ...opts, force: opts.force === true, json: opts.json === true });
+    });
+
+  program
+    .command("compare")
+    .description("several loop guards (OpenClaw and other runtimes) on the same simulated agents and recorded sessions (json, md, html)")
+    .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also openclaw@VERSION, zoo:NAME, goose:N, ./adapter.mjs", "all")
+    .option("--population <preset|file>", `population preset (${Object.keys(POPULATION_PRESETS).join(", ")}) or JSON5 file`, "default")
+    .option("--agents <n>", "simulated agents per guard", positiveInt("--agents"), 480)
+    .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
+    .option("--sessions <paths...>", "recorded sessions (files or folders) replayed open-loop under every guard")
+    .option("--labels <file>", "JSON map from session id to resolved or unresolved")
+    .option("--out <dir>", "write compare.{json,md,html} here (without it, the Markdown goes to stdout)")
+    .option("--workers <n>", "worker threads (results are identical for any number)", positiveInt("--workers"))
+    .option("--shard <i/n>", "compute shard I of N of the guards and write a partial for --merge")
+    .option("--merge <parts...>", "join the partials of --shard I/N into the whole report (no guard is run)")
+    .option("--json", "print compare.json to stdout")
+    .action(async (opts: { targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; out?: string; workers?: number; shard?: string; merge?: string[]; json?: boolean }) => {
+      if (opts.merge !== undefined) mergeCompare(opts.merge, opts.out, opts.json === true);
+      else await compareCommand({ ...opts, json: opts.json === true });
     });
 
   program

@@ -285,6 +285,126 @@ function overflowFamily(name: string, label: FamilyLabel, summary: string, relap
   };
 }
 
+
+// Families where the guards of other runtimes differ (loopsim compare): identical args with new
+// data, cycles longer than two, one repeated call among varied ones, and retries whose args
+// differ only in a detail.
+
+const pager: Family = {
+  name: "pager",
+  label: "progressing",
+  summary: "pages through a long build log with identical args; every page is new data",
+  create(world) {
+    const session = `proc-${world.id(6)}`;
+    const pages = world.int(6, 40);
+    let line = 0;
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        if (i === 0) return startStep("npm run build -- --verbose", session);
+        if (i > pages) return undefined;
+        return {
+          tool: "read_output",
+          params: { sessionId: session, maxLines: 200 },
+          inLoop: false,
+          respond: () => {
+            const from = line;
+            line += world.int(150, 200);
+            return { result: text(`lines ${from}-${line}: compiled ${world.int(1, 99)} modules in chunk ${i}`, { nextLine: line }) };
+          },
+        };
+      },
+    });
+  },
+};
+
+const testFixCycle: Family = {
+  name: "test-fix-cycle",
+  label: "progressing",
+  summary: "runs the same test command up to 17 times, a different fix between runs, failures falling",
+  create(world) {
+    const runs = world.int(5, 17);
+    let failing = runs + world.int(0, 4);
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        const cycle = Math.floor(i / 2);
+        if (cycle >= runs) return undefined;
+        if (i % 2 === 0) {
+          return {
+            tool: "exec",
+            params: { command: "pytest tests/test_parser.py -x" },
+            inLoop: false,
+            respond: () => ({ result: text("", { status: "completed", exitCode: failing === 0 ? 0 : 1, aggregated: `${failing} failed, ${40 - failing} passed` }) }),
+          };
+        }
+        return {
+          tool: "apply_patch",
+          params: { patch: `*** Update File: src/parser.py\n+    # fix ${cycle}: ${world.id(8)}` },
+          inLoop: false,
+          respond: () => {
+            failing = Math.max(0, failing - world.int(1, 2));
+            return { result: text("Applied patch") };
+          },
+        };
+      },
+    });
+  },
+};
+
+const cycleOfThree: Family = {
+  name: "cycle-3-stuck",
+  label: "stuck",
+  summary: "cycles through three calls (read config, deploy, read logs) whose results never change",
+  create(world) {
+    const file = `deploy-${world.id(4)}.yaml`;
+    const error = `Error: region "${world.pick(["eu-west-9", "us-central-7"])}" not available`;
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        switch (i % 3) {
+          case 0:
+            return { tool: "read", params: { path: file }, inLoop: true, respond: () => ({ result: text("service: api\nregion: auto") }) };
+          case 1:
+            return { tool: "exec", params: { command: "./deploy.sh --apply" }, inLoop: true, respond: () => ({ result: text("", { status: "failed", exitCode: 1, aggregated: error }) }) };
+          default:
+            return { tool: "read", params: { path: "logs/deploy.log", tail: 20 }, inLoop: true, respond: () => ({ result: text(error) }) };
+        }
+      },
+    });
+  },
+};
+
+const repeatAmongVaried: Family = {
+  name: "repeat-among-varied",
+  label: "progressing",
+  summary: "explores with varied reads and searches, checking the same unchanged status between them",
+  create(world) {
+    const steps = world.int(20, 60);
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        if (i >= steps) return undefined;
+        if (i % 2 === 0) return { tool: "exec", params: { command: "git status --short" }, inLoop: false, respond: () => ({ result: text("", { status: "completed", exitCode: 0, aggregated: " M src/app.ts" }) }) };
+        const n = world.int(1, 400);
+        return i % 4 === 1
+          ? { tool: "read", params: { path: `src/module${n}.ts` }, inLoop: false, respond: () => ({ result: text(`export const v${n} = ${world.int(0, 1e6)};`) }) }
+          : { tool: "grep", params: { pattern: `use${n}`, path: "src" }, inLoop: false, respond: () => ({ result: text(`${world.int(0, 9)} matches`) }) };
+      },
+    });
+  },
+};
+
+const nearDuplicate: Family = {
+  name: "near-duplicate-stuck",
+  label: "stuck",
+  summary: "retries a failing fetch with args that differ only in a detail (a retry counter); the result never changes",
+  create(world) {
+    const url = `https://api.example.test/v1/items/${world.int(1, 9999)}`;
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        return { tool: "web_fetch", params: { url, attempt: i + 1, timeoutMs: 1000 * (1 + (i % 3)) }, inLoop: true, respond: () => ({ result: text("503 Service Unavailable", { status: 503 }) }) };
+      },
+    });
+  },
+};
+
 export const FAMILIES: readonly Family[] = [
   productive,
   pollerCompletes,
@@ -298,6 +418,11 @@ export const FAMILIES: readonly Family[] = [
   heartbeat,
   overflowFamily("overflow-relapse", "stuck", "a loop grows the context past its window; after the compaction the agent repeats the same call and result", true),
   overflowFamily("overflow-recover", "recovering", "a loop grows the context past its window; after the compaction the agent re-reads at most twice, then changes approach", false),
+  pager,
+  testFixCycle,
+  cycleOfThree,
+  repeatAmongVaried,
+  nearDuplicate,
 ];
 
 export const FAMILY_NAMES: readonly string[] = FAMILIES.map((f) => f.name);

@@ -10,6 +10,8 @@ export interface ConfigJob {
   readonly index: number;
   readonly label: string;
   readonly block: Record<string, unknown>;
+  /** The target this job runs, by name, when it is not the sweep's one (loopsim compare). */
+  readonly target?: string;
 }
 
 export interface ConfigRow extends ConfigJob {

@@ -11,6 +11,8 @@ export const METRIC_DEFINITIONS: Readonly<Record<string, string>> = {
   wastedTokens: "tokens (call plus result, about 4 characters a token) of those wasted loop calls",
   warnedShare: "progressing agents that received at least one emitted warning",
   wronglyBlockedShare: "progressing agents with at least one block on a call that was not part of a loop (false positives)",
+  stoppedWronglyShare: "progressing agents that a guard blocked on a call outside a loop or whose run it ended (blocks and stops both count)",
+  familyStoppedWrongly: "per family: agents blocked or stopped on a call outside a loop; for progressing and recovering families also any guard abort (a stuck agent's abort inside its loop is a catch, not an error)",
   falseAbortShare: "recovering agents (they change approach after the compaction) whose run the guard aborted",
   warningsPer100Calls: "emitted warnings per 100 attempted calls, over every agent",
   falsePositiveRate: "progressing and recovering agents that were wrongly blocked or aborted, over all of them",
@@ -39,7 +41,7 @@ export interface ConfigMetrics {
     readonly wastedCalls: Spread;
     readonly wastedTokens: Spread;
   };
-  readonly progressing: { readonly agents: number; readonly warnedShare: number; readonly wronglyBlockedShare: number };
+  readonly progressing: { readonly agents: number; readonly warnedShare: number; readonly wronglyBlockedShare: number; readonly stoppedWronglyShare: number };
   readonly recovering: { readonly agents: number; readonly falseAbortShare: number };
   readonly overall: { readonly agents: number; readonly calls: number; readonly emittedWarnings: number; readonly warningsPer100Calls: number; readonly falsePositiveRate: number };
   readonly byFamily: Readonly<Record<string, FamilyNumbers>>;
@@ -62,7 +64,8 @@ function spread(values: readonly number[]): Spread {
 }
 
 const wronglyBlocked = (s: SimulationSummary) => s.falseBlocks > 0;
-const falselyStopped = (s: SimulationSummary) => s.falseBlocks > 0 || s.aborts > 0;
+/** Work stopped that should not have been: outside a loop, or any abort of an agent that was not stuck. */
+const falselyStopped = (s: SimulationSummary) => s.falseBlocks > 0 || s.falseAborts > 0 || (s.label !== "stuck" && s.aborts > 0);
 
 export function computeMetrics(summaries: readonly SimulationSummary[]): ConfigMetrics {
   const stuck = summaries.filter((s) => s.label === "stuck");
@@ -95,6 +98,7 @@ export function computeMetrics(summaries: readonly SimulationSummary[]): ConfigM
       agents: progressing.length,
       warnedShare: share(progressing.filter((s) => s.emittedWarnings > 0).length, progressing.length),
       wronglyBlockedShare: share(progressing.filter(wronglyBlocked).length, progressing.length),
+      stoppedWronglyShare: share(progressing.filter(falselyStopped).length, progressing.length),
     },
     recovering: { agents: recovering.length, falseAbortShare: share(recovering.filter((s) => s.aborts > 0).length, recovering.length) },
     overall: {

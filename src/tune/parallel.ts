@@ -7,11 +7,16 @@ import { evaluateConfig, type ConfigJob, type ConfigRow } from "./evaluate.js";
 import type { AgentSpec } from "./population.js";
 import type { Target } from "../targets/target.js";
 
-export async function evaluateAll(jobs: readonly ConfigJob[], agents: readonly AgentSpec[], calls: number, target: Target, workers: number, onTick: (n: number) => void): Promise<ConfigRow[]> {
+/**
+ * `target` runs every job that names none; jobs that name one (loopsim compare) find it in
+ * `named`, and worker threads resolve it again by name.
+ */
+export async function evaluateAll(jobs: readonly ConfigJob[], agents: readonly AgentSpec[], calls: number, target: Target, workers: number, onTick: (n: number) => void, named: ReadonlyMap<string, Target> = new Map()): Promise<ConfigRow[]> {
+  const targetOf = (job: ConfigJob): Target => (job.target === undefined ? target : (named.get(job.target) ?? target));
   const workerFile = fileURLToPath(new URL("./worker.js", import.meta.url));
   // In-process when one worker is asked for, or when running from TypeScript sources (tests).
   if (workers <= 1 || jobs.length <= 1 || !existsSync(workerFile)) {
-    return jobs.map((job) => evaluateConfig(job, agents, calls, target, () => onTick(1)));
+    return jobs.map((job) => evaluateConfig(job, agents, calls, targetOf(job), () => onTick(1)));
   }
   const count = Math.min(workers, jobs.length);
   const rows: ConfigRow[] = [];

@@ -2,6 +2,7 @@
 // tick per agent for the progress bar.
 import { parentPort, workerData } from "node:worker_threads";
 import { resolveTarget } from "../targets/registry.js";
+import type { Target } from "../targets/target.js";
 import { evaluateConfig, type ConfigJob } from "./evaluate.js";
 import type { AgentSpec } from "./population.js";
 
@@ -16,9 +17,15 @@ interface WorkerInput {
 const input = workerData as WorkerInput;
 const port = parentPort;
 if (port !== null) {
-  const target = await resolveTarget(input.target);
+  const targets = new Map<string, Target>();
+  const targetNamed = async (name: string): Promise<Target> => {
+    const known = targets.get(name) ?? (await resolveTarget(name));
+    targets.set(name, known);
+    return known;
+  };
   let ticks = 0;
   for (const job of input.jobs) {
+    const target = await targetNamed(job.target ?? input.target);
     const row = evaluateConfig(job, input.agents, input.calls, target, () => {
       if (++ticks % 50 === 0) port.postMessage({ type: "tick", count: 50 });
     });

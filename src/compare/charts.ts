@@ -1,0 +1,72 @@
+// The comparison's pictures, as inline SVG (no scripts, no network): every guard on the plane of
+// waste against false positives, and a heatmap of families by guards.
+import { FAMILIES } from "../sim/families.js";
+import { pct, type CompareReport } from "./report.js";
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const fmt = (x: number) => (Math.round(x * 100) / 100).toString();
+
+/** A round step (1, 2 or 5 times a power of ten) giving about four ticks up to max. */
+export function roundStep(max: number): number {
+  const raw = max / 4;
+  const power = 10 ** Math.floor(Math.log10(raw || 1));
+  for (const m of [1, 2, 5, 10]) if (m * power >= raw) return m * power;
+  return 10 * power;
+}
+
+export function planeChart(report: CompareReport): string {
+  const W = 720;
+  const H = 420;
+  const P = { left: 70, right: 150, top: 20, bottom: 50 };
+  const xs = report.rows.map((r) => r.metrics.stuck.wastedTokens.median);
+  const ys = report.rows.map((r) => r.metrics.progressing.stoppedWronglyShare);
+  const xStep = roundStep(Math.max(1, ...xs));
+  const xMax = Math.ceil((Math.max(1, ...xs) * 1.05) / xStep) * xStep;
+  const yStep = roundStep(Math.max(0.05, ...ys));
+  const yMax = Math.ceil((Math.max(0.05, ...ys) * 1.05) / yStep) * yStep;
+  const sx = (x: number) => P.left + ((W - P.left - P.right) * x) / xMax;
+  const sy = (y: number) => H - P.bottom - ((H - P.top - P.bottom) * y) / yMax;
+  const parts: string[] = [];
+  for (let x = 0; x <= xMax + 1e-9; x += xStep) parts.push(`<line x1="${fmt(sx(x))}" y1="${P.top}" x2="${fmt(sx(x))}" y2="${H - P.bottom}" stroke="#eee"/><text x="${fmt(sx(x))}" y="${H - P.bottom + 16}" font-size="11" text-anchor="middle">${fmt(x)}</text>`);
+  for (let y = 0; y <= yMax + 1e-9; y += yStep) parts.push(`<line x1="${P.left}" y1="${fmt(sy(y))}" x2="${W - P.right}" y2="${fmt(sy(y))}" stroke="#eee"/><text x="${P.left - 6}" y="${fmt(sy(y) + 4)}" font-size="11" text-anchor="end">${pct(y)}</text>`);
+  parts.push(`<line x1="${P.left}" y1="${H - P.bottom}" x2="${W - P.right}" y2="${H - P.bottom}" stroke="#333"/><line x1="${P.left}" y1="${P.top}" x2="${P.left}" y2="${H - P.bottom}" stroke="#333"/>`);
+  parts.push(`<text x="${(W - P.right + P.left) / 2}" y="${H - 12}" font-size="12" text-anchor="middle">median tokens a stuck agent spends in its loop before the stop</text>`);
+  parts.push(`<text x="16" y="${(H - P.bottom + P.top) / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 16 ${(H - P.bottom + P.top) / 2})">progressing agents stopped wrongly</text>`);
+  // Labels go in a column at the right, each joined to its dot, so close dots keep readable names.
+  const order = report.rows.map((r, i) => ({ r, i, y: sy(ys[i] as number), x: sx(xs[i] as number) })).sort((a, b) => a.y - b.y || a.x - b.x);
+  const gap = (H - P.top - P.bottom) / Math.max(1, order.length);
+  order.forEach(({ r, x, y }, k) => {
+    const ly = P.top + gap * (k + 0.5);
+    const colour = r.name.startsWith("openclaw") ? "#dc2626" : "#2563eb";
+    parts.push(`<circle cx="${fmt(x)}" cy="${fmt(y)}" r="5" fill="${colour}"><title>${esc(`${r.name}: ${r.metrics.stuck.wastedTokens.median} tokens, ${pct(r.metrics.progressing.stoppedWronglyShare)} stopped wrongly`)}</title></circle>`);
+    parts.push(`<line x1="${fmt(x)}" y1="${fmt(y)}" x2="${W - P.right + 6}" y2="${fmt(ly)}" stroke="#bbb" stroke-width="0.7"/><text x="${W - P.right + 10}" y="${fmt(ly + 4)}" font-size="11" fill="${colour}">${esc(r.name)}</text>`);
+  });
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="waste against false positives">${parts.join("")}</svg>`;
+}
+
+/** Families by guards. Stuck families: share stopped (darker green is better). Others: share stopped wrongly (darker red is worse). */
+export function heatmap(report: CompareReport): string {
+  const families = FAMILIES.filter((f) => report.rows.some((r) => r.metrics.byFamily[f.name] !== undefined));
+  const cellW = 64;
+  const cellH = 22;
+  const left = 190;
+  const top = 110;
+  const W = left + cellW * report.rows.length + 10;
+  const H = top + cellH * families.length + 10;
+  const parts: string[] = [];
+  report.rows.forEach((r, j) => {
+    const x = left + cellW * j + cellW / 2;
+    parts.push(`<text x="${x}" y="${top - 8}" font-size="11" transform="rotate(-45 ${x} ${top - 8})">${esc(r.name)}</text>`);
+  });
+  families.forEach((f, i) => {
+    const y = top + cellH * i;
+    parts.push(`<text x="${left - 8}" y="${y + 15}" font-size="11" text-anchor="end">${esc(f.name)} (${f.label})</text>`);
+    report.rows.forEach((r, j) => {
+      const n = r.metrics.byFamily[f.name];
+      const value = n === undefined ? 0 : f.label === "stuck" ? n.caughtShare : n.wronglyBlockedShare;
+      const fill = f.label === "stuck" ? `rgba(22,163,74,${fmt(0.08 + 0.85 * value)})` : `rgba(220,38,38,${fmt(0.04 + 0.85 * value)})`;
+      parts.push(`<rect x="${left + cellW * j}" y="${y}" width="${cellW - 2}" height="${cellH - 2}" fill="${fill}"><title>${esc(`${f.name} under ${r.name}: ${pct(value)} ${f.label === "stuck" ? "stopped" : "stopped wrongly"}`)}</title></rect><text x="${left + cellW * j + cellW / 2 - 1}" y="${y + 15}" font-size="10" text-anchor="middle">${pct(value)}</text>`);
+    });
+  });
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="families by guards">${parts.join("")}</svg>`;
+}

@@ -1,0 +1,49 @@
+// compare.md: the table first, then the sessions, the families, and every choice made.
+import { FAMILIES } from "../sim/families.js";
+import { headline, pct, sessionCells, type CompareReport } from "./report.js";
+
+function table(rows: readonly Record<string, string>[]): string {
+  const first = rows[0];
+  if (first === undefined) return "";
+  const head = Object.keys(first);
+  return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${head.map((h) => r[h] ?? "").join(" | ")} |`)].join("\n");
+}
+
+export function sessionLabels(report: CompareReport): string[] {
+  return Object.keys(report.sessions?.byLabel ?? {}).sort();
+}
+
+export function renderCompareMarkdown(report: CompareReport): string {
+  const lines: string[] = [];
+  lines.push("# loopsim compare: loop guards side by side", "");
+  lines.push(`loopsim ${report.loopsimVersion}, seed ${report.seed}, ${report.agents} simulated agents per guard (${report.population.calls} calls each), population \`${report.population.name}\`.`, "");
+  lines.push(`Reproduce: \`${report.reproduce}\``, "");
+  lines.push("## Simulated agents", "", table(report.rows.map(headline)), "");
+  if (report.sessions !== undefined) {
+    const labels = sessionLabels(report);
+    lines.push("## Recorded sessions", "");
+    lines.push(`${report.sessions.count} sessions (${labels.map((l) => `${report.sessions?.byLabel[l] ?? 0} ${l}`).join(", ")}) from ${report.sessions.paths.map((p) => `\`${p}\``).join(", ")}${report.sessions.labels === undefined ? "" : `, labels \`${report.sessions.labels}\``}. Open-loop: after a run's first block or stop the rest of it counts as cut.`, "");
+    lines.push(table(report.rows.map((r) => sessionCells(r, labels))), "");
+  }
+  lines.push("## By family (stuck families: stopped; others: stopped wrongly)", "");
+  lines.push(
+    table(
+      FAMILIES.filter((f) => report.rows.some((r) => r.metrics.byFamily[f.name] !== undefined)).map((f) => {
+        const row: Record<string, string> = { family: f.name, kind: f.label };
+        for (const r of report.rows) {
+          const n = r.metrics.byFamily[f.name];
+          row[r.name] = n === undefined ? "-" : pct(f.label === "stuck" ? n.caughtShare : n.wronglyBlockedShare);
+        }
+        return row;
+      }),
+    ),
+    "",
+  );
+  lines.push("## The guards", "");
+  for (const r of report.rows) {
+    lines.push(`- **${r.name}**: ${r.description}${r.notes.length === 0 ? "" : `. Choices: ${r.notes.join("; ")}`}.`);
+  }
+  lines.push("", "## How their actions are read", "", ...report.choices.map((c) => `- ${c}`), "");
+  lines.push("## Definitions", "", ...Object.entries(report.definitions).map(([k, v]) => `- **${k}**: ${v}`), "");
+  return lines.join("\n");
+}

@@ -1,0 +1,87 @@
+// The comparison report: one row per guard, the same simulated agents (and recorded sessions)
+// for every row. Rendered to Markdown and HTML from this object alone.
+import type { ConfigMetrics } from "../tune/metrics.js";
+import type { Population } from "../tune/population.js";
+import type { SessionTotals } from "../sessions/openLoop.js";
+import type { CompareRow } from "./rows.js";
+
+export const COMPARE_SCHEMA = "loopsim/compare-report@1";
+export const COMPARE_PARTIAL_SCHEMA = "loopsim/compare-partial@1";
+
+/** How the actions of other runtimes' guards are read, printed in every report. */
+export const MODELLING_CHOICES: readonly string[] = [
+  "A nudge, feedback message or warning for the model is a warning the simulated agent sees (and heeds with its model's probability).",
+  "A denied or skipped call is a block: the call does not run and the agent sees the denial.",
+  "A stop, STUCK, or a question to the user ends the run. There is no user in a simulation or a replayed session, so a question is never answered: it counts as the end of the run (../shared/targets/peers.md also allows reading it as a block).",
+  "A trace's run stands for the unit each runtime counts in: one user prompt, turn, task or assistant message. Simulated agents work in one run.",
+  "Recorded sessions are replayed open-loop: the recorded agent never saw these verdicts, so after a run's first block or stop the rest of that run counts as cut.",
+  "Peers ignore tools.loopDetection; their thresholds are their own. Each peer's ambiguous points are listed with it below.",
+];
+
+export const COMPARE_DEFINITIONS: Readonly<Record<string, string>> = {
+  stuckStopped: "stuck agents whose loop a block or a stop ended (they were caught), over all stuck agents",
+  loopCallsBeforeStop: "median loop calls a stuck agent ran before the first block or stop (all of them when nothing stopped it)",
+  loopTokensBeforeStop: "median tokens (call plus result, about 4 characters a token) of those loop calls",
+  progressingStoppedWrongly: "progressing agents blocked on a call outside a loop, or whose run a guard ended",
+  warningsPer100Calls: "warnings the agents saw per 100 attempted calls, over every agent",
+  escapedAfterWarning: "stuck agents that changed approach after a warning, before any block or stop",
+  sessionsFlagged: "recorded sessions with at least one warning, block or stop",
+  sessionsStopped: "recorded sessions with at least one block or stop (the rest of that run would have been cut)",
+  resolvedStopped: "sessions labelled resolved (the task was solved) that the guard would have blocked or stopped: work it would have cut short",
+};
+
+export interface CompareRowResult extends CompareRow {
+  readonly notes: readonly string[];
+  readonly metrics: ConfigMetrics;
+  readonly sessions?: SessionTotals;
+}
+
+export interface CompareInputs {
+  readonly loopsimVersion: string;
+  readonly seed: number;
+  readonly agents: number;
+  readonly population: Population;
+  readonly rowNames: readonly string[];
+  readonly sessions?: { readonly paths: readonly string[]; readonly labels?: string; readonly count: number; readonly byLabel: Readonly<Record<string, number>> };
+  readonly reproduce: string;
+}
+
+export interface CompareReport extends CompareInputs {
+  readonly schema: typeof COMPARE_SCHEMA;
+  readonly choices: readonly string[];
+  readonly definitions: Readonly<Record<string, string>>;
+  readonly rows: readonly CompareRowResult[];
+}
+
+export function finishCompare(inputs: CompareInputs, rows: readonly CompareRowResult[]): CompareReport {
+  const order = new Map(inputs.rowNames.map((n, i) => [n, i]));
+  const sorted = [...rows].sort((a, b) => (order.get(a.name) ?? 0) - (order.get(b.name) ?? 0));
+  return { schema: COMPARE_SCHEMA, ...inputs, choices: MODELLING_CHOICES, definitions: COMPARE_DEFINITIONS, rows: sorted };
+}
+
+export const pct = (x: number): string => `${(Math.round(x * 1000) / 10).toString()}%`;
+
+/** The headline cells of a row, shared by Markdown and HTML. */
+export function headline(r: CompareRowResult): Record<string, string> {
+  const m = r.metrics;
+  return {
+    guard: r.name,
+    "stuck stopped": pct(m.stuck.caughtShare),
+    "loop calls before stop (median)": String(m.stuck.wastedCalls.median),
+    "loop tokens before stop (median)": String(m.stuck.wastedTokens.median),
+    "progressing stopped wrongly": pct(m.progressing.stoppedWronglyShare),
+    "warnings per 100 calls": String(m.overall.warningsPer100Calls),
+    "escaped after a warning": pct(m.stuck.escapedShare),
+  };
+}
+
+export function sessionCells(r: CompareRowResult, labels: readonly string[]): Record<string, string> {
+  const s = r.sessions;
+  if (s === undefined) return {};
+  const cells: Record<string, string> = { guard: r.name, flagged: pct(s.flaggedShare), stopped: pct(s.stoppedShare), "calls cut": pct(s.cutCallsShare), "tokens cut": pct(s.cutTokensShare) };
+  for (const label of labels) {
+    const l = s.byLabel[label];
+    cells[`${label}: stopped`] = l === undefined ? "-" : `${l.stopped}/${l.sessions}`;
+  }
+  return cells;
+}
