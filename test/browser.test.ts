@@ -1,4 +1,4 @@
-// The HTML reports of `conform` and `scan`, opened in a real browser (Debian's headless Chromium):
+// The HTML reports of `conform`, `scan` and `compare`, opened in a real browser (Debian's headless Chromium):
 // the page loads from the file alone, the matrix and the strips are laid out, and a screenshot is
 // taken. Skipped, saying so, where Chromium is not installed.
 import { describe, expect, it } from "vitest";
@@ -48,5 +48,19 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     const shot = join(out, "scan.png");
     chromium(["--window-size=1000,600", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(5_000);
+  });
+
+  it("compare.html draws every guard on the waste/false-positive plane and a family-by-guard heatmap", () => {
+    const out = tempDir();
+    expect(loopsim(["compare", "--targets", "openclaw-enabled,roo-code,kilo,none", "--agents", "60", "--out", out]).code).toBe(0);
+    const page = `file://${join(out, "compare.html")}`;
+    const dom = chromium(["--dump-dom", page], join(out, "profile"));
+    expect(dom.status).toBe(0);
+    expect((dom.stdout.match(/<svg /g) ?? []).length).toBe(2);
+    for (const name of ["openclaw-enabled", "roo-code", "kilo", "none"]) expect(dom.stdout).toContain(`>${name}</text>`);
+    expect((dom.stdout.match(/<rect /g) ?? []).length).toBe(17 * 4);
+    const shot = join(out, "compare.png");
+    chromium(["--window-size=1200,1800", `--screenshot=${shot}`, page], join(out, "profile"));
+    expect(statSync(shot).size).toBeGreaterThan(20_000);
   });
 });
