@@ -20,13 +20,13 @@ export function draft(value: ConfiguredTrace, covers: readonly string[], descrip
   return { description, covers, config: { tools: { loopDetection: value.block } }, events: value.events };
 }
 
-export function callsOf(outputs: readonly EngineOutput<string>[]): CallVerdict<string>[] {
+export function callsOf(outputs: readonly EngineOutput<string, string>[]): CallVerdict<string>[] {
   return outputs.filter((o): o is CallVerdict<string> => o.kind === "call");
 }
 
 export const SEVERITY = { allow: 0, warning: 1, critical: 2 } as const;
 
-export function tagOutputs(coverage: Coverage, outputs: readonly EngineOutput<string>[]): void {
+export function tagOutputs(coverage: Coverage, outputs: readonly EngineOutput<string, string>[]): void {
   for (const o of outputs) {
     if (o.kind === "call" && o.verdict !== "allow") {
       coverage.hit(`${o.detector}:${o.verdict}`);
@@ -38,7 +38,7 @@ export function tagOutputs(coverage: Coverage, outputs: readonly EngineOutput<st
 }
 
 /** Verdicts by input index, for comparing two runs of the same trace. */
-export function verdictsByIndex(outputs: readonly EngineOutput<string>[]): Map<number, CallVerdict<string>> {
+export function verdictsByIndex(outputs: readonly EngineOutput<string, string>[]): Map<number, CallVerdict<string>> {
   const map = new Map<number, CallVerdict<string>>();
   for (const v of callsOf(outputs)) map.set(v.index, v);
   return map;

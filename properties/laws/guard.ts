@@ -46,7 +46,7 @@ export const guardExact: Law<ConfiguredTrace> = {
       }
       if (o.kind === "abort") check(o, outputs);
     }
-    function check(abort: EngineOutput<string> & { kind: "abort" }, all: readonly EngineOutput<string>[]): void {
+    function check(abort: EngineOutput<string, string> & { kind: "abort" }, all: readonly EngineOutput<string, string>[]): void {
       if (aborted.has(abort.run)) broken(`run ${abort.run} aborted twice`);
       aborted.add(abort.run);
       const expected = expectAbortAt.get(abort.run);

@@ -49,7 +49,8 @@ export function heatmap(report: CompareReport): string {
   const families = FAMILIES.filter((f) => report.rows.some((r) => r.metrics.byFamily[f.name] !== undefined));
   const cellW = 64;
   const cellH = 22;
-  const left = 190;
+  // Room for the longest family label at about 6.5 px a character (11 px system-ui).
+  const left = 16 + Math.ceil(6.5 * Math.max(...families.map((f) => `${f.name} (${f.label})`.length)));
   const top = 110;
   const W = left + cellW * report.rows.length + 10;
   const H = top + cellH * families.length + 10;
