@@ -5,7 +5,7 @@
 // The state is linear: engineStep consumes the state it is given and returns its successor, so
 // the window can be updated in place instead of copied on every event. Nothing else holds it.
 import { enabledMode, type EnabledMode, type ResolvedConfig } from "./config.js";
-import { argsHash as callIdentity } from "./callHash.js";
+import { CallIdentities } from "./callHash.js";
 import { DEFAULT_DIGEST, digestNamed, type Digest, type DigestName } from "./digest.js";
 import { Deque } from "./deque.js";
 import { detect, isKnownPoll } from "./detection.js";
@@ -64,10 +64,12 @@ export interface EngineState {
   readonly aborted: Set<string>;
   readonly blocked: BlockedCalls;
   readonly digest: Digest;
+  readonly identities: CallIdentities;
   nextIndex: number;
 }
 
 export function createEngine(config: ResolvedConfig, options: EngineOptions = {}): EngineState {
+  const digest = digestNamed(options.digest ?? DEFAULT_DIGEST);
   const history =
     typeof options.history === "function"
       ? options.history(config.historySize)
@@ -84,7 +86,8 @@ export function createEngine(config: ResolvedConfig, options: EngineOptions = {}
     guards: new Map(),
     aborted: new Set(),
     blocked: { byKey: new Map(), order: new Deque(), live: 0 },
-    digest: digestNamed(options.digest ?? DEFAULT_DIGEST),
+    digest,
+    identities: new CallIdentities(digest),
     nextIndex: 0,
   };
 }
@@ -128,7 +131,7 @@ export function runEngine(config: ResolvedConfig, events: Iterable<ToolEvent>, o
 
 function onCall(state: EngineState, event: CallEvent, index: number, run: string): EngineOutput[] {
   const tool = normalizeToolName(event.tool);
-  const argsHash = callIdentity(state.digest, tool, event.params);
+  const argsHash = state.identities.of(tool, event.params);
   if (!state.mode.rollingDetectors) {
     if (state.mode.recordCalls) state.history.appendCall(run, tool, argsHash, event.callId);
     return [{ kind: "call", index, run, tool, argsHash, verdict: "allow" }];
@@ -212,7 +215,7 @@ function takeBlocked(state: EngineState, run: string, argsHash: string, callId: 
 
 function onOutcome(state: EngineState, event: OutcomeEvent, index: number, run: string): EngineOutput[] {
   const tool = normalizeToolName(event.tool);
-  const argsHash = callIdentity(state.digest, tool, event.params);
+  const argsHash = state.identities.of(tool, event.params);
   if (takeBlocked(state, run, argsHash, event.callId)) {
     return [{ kind: "outcome", index, run, tool, recorded: false, vetoed: true, argsHash, resultHash: undefined, unknownTool: undefined }];
   }

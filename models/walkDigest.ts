@@ -100,7 +100,7 @@ function finish(): string {
   h2 = (h2 + h1) | 0;
   h3 = (h3 + h1) | 0;
   h4 = (h4 + h1) | 0;
-  return hex(h1) + hex(h2) + hex(h3) + hex(h4);
+  return hex128(h1, h2, h3, h4);
 }
 
 /** Two UTF-16 code units in one word; past the end reads as 0 (the length is already mixed). */
@@ -132,10 +132,19 @@ function mixNumber(value: number): void {
 
 const mixTag = (tag: Tag, count = 0): void => block(tag, count, 0, 0);
 
-// Number#toString(16) with padStart took half the digest's time; a table of every 16-bit value's
-// four hex digits (64k short strings, built once) does not.
-const HALF_HEX = Array.from({ length: 65536 }, (_, b) => b.toString(16).padStart(4, "0"));
-const hex = (h: number): string => (HALF_HEX[h >>> 16] as string) + (HALF_HEX[h & 0xffff] as string);
+// Number#toString(16) with padStart took half the digest's time, and concatenating table
+// entries builds a rope V8 must flatten before hashing the key; one fromCharCode call builds the
+// 32 hex digits flat.
+const HEX_CODES = Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
+const nibble = (h: number, shift: number): number => HEX_CODES[(h >>> shift) & 15] as number;
+function hex128(a: number, b: number, c: number, d: number): string {
+  return String.fromCharCode(
+    nibble(a, 28), nibble(a, 24), nibble(a, 20), nibble(a, 16), nibble(a, 12), nibble(a, 8), nibble(a, 4), nibble(a, 0),
+    nibble(b, 28), nibble(b, 24), nibble(b, 20), nibble(b, 16), nibble(b, 12), nibble(b, 8), nibble(b, 4), nibble(b, 0),
+    nibble(c, 28), nibble(c, 24), nibble(c, 20), nibble(c, 16), nibble(c, 12), nibble(c, 8), nibble(c, 4), nibble(c, 0),
+    nibble(d, 28), nibble(d, 24), nibble(d, 20), nibble(d, 16), nibble(d, 12), nibble(d, 8), nibble(d, 4), nibble(d, 0),
+  );
+}
 
 /** The containers being walked, reused from walk to walk. */
 const ancestors: object[] = [];
@@ -211,9 +220,29 @@ function walkArray(items: readonly unknown[], ancestors: object[]): void {
   for (let i = 0; i < items.length; i++) walkValue(items[i], ancestors);
 }
 
+/**
+ * The serialization's key order (Array#sort's default: UTF-16 code units). Records have few
+ * keys, and an insertion sort with `<` beats the generic sort, which compares through strings.
+ */
+function sortKeys(keys: string[]): void {
+  if (keys.length > 16) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > key) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+}
+
 function walkRecord(record: Record<string, unknown>, ancestors: object[]): void {
   const keys = Object.keys(record);
-  if (keys.length > 1) keys.sort();
+  if (keys.length > 1) sortKeys(keys);
   // Undefined fields are skipped, as in the serialization. A record is its fields, each key
   // tagged as a key (only records have keys), then an end tag with the field count: no opening
   // token and no second pass to count the fields first.

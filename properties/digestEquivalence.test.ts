@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { expect, it } from "vitest";
 import { stableSerialize } from "../models/stableSerialize.js";
 import { walkDigestText, walkDigestValue } from "../models/walkDigest.js";
+import { sameJsonValue } from "../models/callHash.js";
 import { DEEP, SEED } from "./support.js";
 
 const TEST_FILE = "properties/digestEquivalence.test.ts";
@@ -51,6 +52,11 @@ const { shaped } = fc.letrec<{ shaped: Pair }>((tie) => ({
       Object.fromEntries(fields.map(([k, p]) => [k, p[0]])),
       Object.fromEntries(fields.map(([k, p]) => [k, p[1]])),
     ]),
+    // Key sets that differ, with undefined values among them: equal counts, different fields.
+    fc.array(fc.tuple(fc.constantFrom("a", "b", "c"), fc.constantFrom("a", "b", "c"), tie("shaped")), { maxLength: 3 }).map((fields): Pair => [
+      Object.fromEntries(fields.map(([k, , p]) => [k, p[0]])),
+      Object.fromEntries(fields.map(([, k, p]) => [k, p[1]])),
+    ]),
     fc.array(tie("shaped"), { maxLength: 2 }).map(both((xs) => new Map(xs.map((x, i) => [i, x])))),
     fc.array(tie("shaped"), { maxLength: 2 }).map(both((xs) => new Set(xs))),
   ),
@@ -86,6 +92,20 @@ it("walk digest equal exactly when the stable serialization is equal", () => {
   // Not vacuous: both sides of the equivalence are exercised many times.
   expect(equal).toBeGreaterThan(500);
   expect(different).toBeGreaterThan(500);
+});
+
+it("sameJsonValue (the engine's memo of the last params) answers true only for values that serialize alike", () => {
+  let reused = 0;
+  check(
+    fc.property(pairs, ([a, b]) => {
+      if (!sameJsonValue(a, b)) return true;
+      reused++;
+      return stableSerialize(a) === stableSerialize(b);
+    }),
+    "sameJsonValue (the engine's memo of the last params) answers true only for values that serialize alike",
+  );
+  // Not vacuous: the memo's shortcut is taken on many generated pairs.
+  expect(reused).toBeGreaterThan(300);
 });
 
 it("walk digest of texts: equal exactly when the texts are equal", () => {
