@@ -1,4 +1,4 @@
-// The HTML reports of `conform`, `scan` and `compare`, opened in a real browser (Debian's headless Chromium):
+// The HTML reports of `conform`, `scan`, `compare` and `tune`, opened in a real browser (Debian's headless Chromium):
 // the page loads from the file alone, the matrix and the strips are laid out, and a screenshot is
 // taken. Skipped, saying so, where Chromium is not installed.
 import { describe, expect, it } from "vitest";
@@ -6,6 +6,7 @@ import { existsSync, statSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { loopsim, tempDir } from "./cli/run.js";
+import { FAMILY_NAMES } from "../src/sim/families.js";
 
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 if (CHROMIUM === undefined) console.log("SKIPPED: the browser checks need Debian's chromium (apt-get install chromium)");
@@ -58,9 +59,22 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     expect(dom.status).toBe(0);
     expect((dom.stdout.match(/<svg /g) ?? []).length).toBe(2);
     for (const name of ["openclaw-enabled", "roo-code", "kilo", "none"]) expect(dom.stdout).toContain(`>${name}</text>`);
-    expect((dom.stdout.match(/<rect /g) ?? []).length).toBe(17 * 4);
+    expect((dom.stdout.match(/<rect /g) ?? []).length).toBe(FAMILY_NAMES.length * 4);
     const shot = join(out, "compare.png");
     chromium(["--window-size=1200,1800", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(20_000);
+  });
+
+  it("report.html of tune lays out its five charts and the grouped table", () => {
+    const out = tempDir();
+    expect(loopsim(["tune", "--agents", "60", "--out", out]).code).toBe(0);
+    const page = `file://${join(out, "report.html")}`;
+    const dom = chromium(["--dump-dom", page], join(out, "profile"));
+    expect(dom.status).toBe(0);
+    expect((dom.stdout.match(/<svg /g) ?? []).length).toBe(5);
+    expect(dom.stdout).toMatch(/<tr class="group">/);
+    const shot = join(out, "report.png");
+    chromium(["--window-size=1200,3000", `--screenshot=${shot}`, page], join(out, "profile"));
+    expect(statSync(shot).size).toBeGreaterThan(50_000);
   });
 });

@@ -7,6 +7,7 @@ import { simulateCommand } from "../commands/simulate.js";
 import { replayCommand } from "../commands/replay.js";
 import { mergeCommand, tuneCommand } from "../commands/tune.js";
 import { compareCommand, mergeCompare } from "../commands/compare.js";
+import { calibrateCommand } from "../commands/calibrate.js";
 import { POPULATION_PRESETS } from "../tune/population.js";
 import { DEFAULT_GRID } from "../tune/grid.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
@@ -46,7 +47,9 @@ export function registerSimulationCommands(program: Command): void {
     .option("--force", "overwrite an existing report")
     .option("--json", "also print report.json to stdout; no progress bar")
     .option("--target <name>", TARGET_HELP)
-    .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean; target?: string }) => {
+    .option("--sessions <paths...>", "recorded sessions (files or folders) replayed open-loop under every config: the report gains a recorded-sessions section")
+    .option("--labels <file>", "JSON map from session id to resolved or unresolved (e.g. ../shared/corpus/mini-swe-agent/labels.json)")
+    .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string }) => {
       await tuneCommand({ ...opts, force: opts.force === true, json: opts.json === true });
     });
 
@@ -67,6 +70,19 @@ export function registerSimulationCommands(program: Command): void {
     .action(async (opts: { targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; out?: string; workers?: number; shard?: string; merge?: string[]; json?: boolean }) => {
       if (opts.merge !== undefined) mergeCompare(opts.merge, opts.out, opts.json === true);
       else await compareCommand({ ...opts, json: opts.json === true });
+    });
+
+  program
+    .command("calibrate")
+    .description("the simulated population and recorded sessions side by side on the statistics a loop guard sees, with a distance for each")
+    .argument("<paths...>", "recorded sessions: files or folders (any supported format)")
+    .option("--population <preset|file>", `population preset (${Object.keys(POPULATION_PRESETS).join(", ")}) or JSON5 file`, "default")
+    .option("--agents <n>", "simulated agents", positiveInt("--agents"), 480)
+    .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
+    .option("--out <dir>", "also write calibration.{json,md} here")
+    .option("--json", "print calibration.json instead of the Markdown table")
+    .action(async (paths: string[], opts: { population: string; agents: number; seed: number; out?: string; json?: boolean }) => {
+      await calibrateCommand({ paths, ...opts, json: opts.json === true });
     });
 
   program

@@ -15,7 +15,7 @@ import { resolveRows, rowNames } from "../compare/rows.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { ensureWritableDir } from "../io/writable.js";
 import { replayOpenLoop, sessionTotals } from "../sessions/openLoop.js";
-import { loadLabels, loadRecordedSessions, type RecordedSession } from "../sessions/recorded.js";
+import { loadLabels, loadRecordedSessions, recordedSummary, type RecordedSession } from "../sessions/recorded.js";
 import { evaluateAll } from "../tune/parallel.js";
 import { loadPopulation, populationAgents } from "../tune/population.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
@@ -68,16 +68,7 @@ export async function compareCommand(options: CompareOptions): Promise<void> {
     agents: options.agents,
     population,
     rowNames: names,
-    ...(sessions === undefined
-      ? {}
-      : {
-          sessions: {
-            paths: options.sessions ?? [],
-            ...(options.labels === undefined ? {} : { labels: options.labels }),
-            count: sessions.length,
-            byLabel: sessions.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s.label]: (acc[s.label] ?? 0) + 1 }), {}),
-          },
-        }),
+    ...(sessions === undefined ? {} : { sessions: recordedSummary(options.sessions ?? [], options.labels, sessions) }),
     reproduce: reproduceLine(options),
   };
   const mine = rows.map((row, index) => ({ row, index })).filter(({ index }) => shard === undefined || index % shard.of === shard.index - 1);

@@ -21,6 +21,9 @@ import { renderHtml } from "../tune/renderHtml.js";
 import { renderMarkdown } from "../tune/renderMarkdown.js";
 import { resolveTarget } from "../targets/registry.js";
 import { CONFIG_FIELDS } from "../targets/target.js";
+import { configFrom } from "../../models/configResolution.js";
+import { replayOpenLoop, sessionTotals } from "../sessions/openLoop.js";
+import { loadLabels, loadRecordedSessions, recordedSummary } from "../sessions/recorded.js";
 
 export interface TuneOptions {
   readonly config?: string;
@@ -36,6 +39,9 @@ export interface TuneOptions {
   readonly json: boolean;
   /** The guard every config is run on; the reference unless named. */
   readonly target?: string;
+  /** Recorded sessions replayed open-loop under every config, and their labels. */
+  readonly sessions?: readonly string[];
+  readonly labels?: string;
 }
 
 export function parseShard(spec: string): { index: number; of: number } {
@@ -82,6 +88,8 @@ export function tuneInputs(options: TuneOptions): TuneInputs {
     ...(options.config === undefined ? [] : [`--config ${options.config}`]),
     ...(options.agent === undefined ? [] : [`--agent ${options.agent}`]),
     ...(options.target === undefined || options.target === "reference" ? [] : [`--target ${options.target}`]),
+    ...(options.sessions === undefined ? [] : [`--sessions ${options.sessions.join(" ")}`]),
+    ...(options.labels === undefined ? [] : [`--labels ${options.labels}`]),
   ].join(" ");
   return {
     loopsimVersion: VERSION,
@@ -107,9 +115,16 @@ function refuseOverwrite(path: string, force: boolean): void {
 }
 
 export async function tuneCommand(options: TuneOptions): Promise<void> {
+  if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
   const guard = await resolveTarget(options.target ?? "reference");
   const ignores = CONFIG_FIELDS.filter((f) => !guard.capabilities.honours.includes(f));
-  const inputs = { ...tuneInputs(options), ...(ignores.length > 0 ? { targetIgnores: ignores } : {}) };
+  const labels = options.labels === undefined ? undefined : loadLabels(options.labels);
+  const recorded = options.sessions === undefined ? undefined : await loadRecordedSessions(options.sessions, labels);
+  const inputs: TuneInputs = {
+    ...tuneInputs(options),
+    ...(ignores.length > 0 ? { targetIgnores: ignores } : {}),
+    ...(recorded === undefined ? {} : { sessions: recordedSummary(options.sessions ?? [], options.labels, recorded) }),
+  };
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const target = shard === undefined ? join(options.out, "report.json") : join(options.out, `partial-${shard.index}-of-${shard.of}.json`);
   refuseOverwrite(target, options.force);
@@ -118,8 +133,10 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   const showBar = process.stderr.isTTY === true && !options.json;
   const bar = showBar ? new cliProgress.SingleBar({ stream: process.stderr, format: "tune [{bar}] {percentage}% | {value}/{total} simulations | ETA {eta_formatted}", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(jobs.length * agents.length, 0);
-  const rows = await evaluateAll(jobs, agents, inputs.population.calls, guard, options.workers ?? availableParallelism(), (n) => bar?.increment(n));
+  const simulated = await evaluateAll(jobs, agents, inputs.population.calls, guard, options.workers ?? availableParallelism(), (n) => bar?.increment(n));
   bar?.stop();
+  // Recorded sessions: the same guard, each config, open-loop (see src/sessions/openLoop.ts).
+  const rows = recorded === undefined ? simulated : simulated.map((row) => ({ ...row, sessions: sessionTotals(recorded.map((s) => replayOpenLoop(guard, configFrom(row.block), s))) }));
   if (shard !== undefined) {
     const partial: TunePartial = { schema: PARTIAL_SCHEMA, shard, inputs, rows };
     const text = JSON.stringify(partial, null, 2) + "\n";

@@ -1,18 +1,8 @@
 // The comparison's pictures, as inline SVG (no scripts, no network): every guard on the plane of
 // waste against false positives, and a heatmap of families by guards.
-import { FAMILIES } from "../sim/families.js";
+import { familyHeatmap } from "../format/familyHeatmap.js";
+import { escapeXml as esc, fmt, roundStep } from "../format/svgScale.js";
 import { pct, type CompareReport } from "./report.js";
-
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-const fmt = (x: number) => (Math.round(x * 100) / 100).toString();
-
-/** A round step (1, 2 or 5 times a power of ten) giving about four ticks up to max. */
-export function roundStep(max: number): number {
-  const raw = max / 4;
-  const power = 10 ** Math.floor(Math.log10(raw || 1));
-  for (const m of [1, 2, 5, 10]) if (m * power >= raw) return m * power;
-  return 10 * power;
-}
 
 export function planeChart(report: CompareReport): string {
   const W = 720;
@@ -44,30 +34,7 @@ export function planeChart(report: CompareReport): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="waste against false positives">${parts.join("")}</svg>`;
 }
 
-/** Families by guards. Stuck families: share stopped (darker green is better). Others: share stopped wrongly (darker red is worse). */
+/** Families by guards (see src/format/familyHeatmap.ts). */
 export function heatmap(report: CompareReport): string {
-  const families = FAMILIES.filter((f) => report.rows.some((r) => r.metrics.byFamily[f.name] !== undefined));
-  const cellW = 64;
-  const cellH = 22;
-  // Room for the longest family label at about 6.5 px a character (11 px system-ui).
-  const left = 16 + Math.ceil(6.5 * Math.max(...families.map((f) => `${f.name} (${f.label})`.length)));
-  const top = 110;
-  const W = left + cellW * report.rows.length + 10;
-  const H = top + cellH * families.length + 10;
-  const parts: string[] = [];
-  report.rows.forEach((r, j) => {
-    const x = left + cellW * j + cellW / 2;
-    parts.push(`<text x="${x}" y="${top - 8}" font-size="11" transform="rotate(-45 ${x} ${top - 8})">${esc(r.name)}</text>`);
-  });
-  families.forEach((f, i) => {
-    const y = top + cellH * i;
-    parts.push(`<text x="${left - 8}" y="${y + 15}" font-size="11" text-anchor="end">${esc(f.name)} (${f.label})</text>`);
-    report.rows.forEach((r, j) => {
-      const n = r.metrics.byFamily[f.name];
-      const value = n === undefined ? 0 : f.label === "stuck" ? n.caughtShare : n.wronglyBlockedShare;
-      const fill = f.label === "stuck" ? `rgba(22,163,74,${fmt(0.08 + 0.85 * value)})` : `rgba(220,38,38,${fmt(0.04 + 0.85 * value)})`;
-      parts.push(`<rect x="${left + cellW * j}" y="${y}" width="${cellW - 2}" height="${cellH - 2}" fill="${fill}"><title>${esc(`${f.name} under ${r.name}: ${pct(value)} ${f.label === "stuck" ? "stopped" : "stopped wrongly"}`)}</title></rect><text x="${left + cellW * j + cellW / 2 - 1}" y="${y + 15}" font-size="10" text-anchor="middle">${pct(value)}</text>`);
-    });
-  });
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="families by guards">${parts.join("")}</svg>`;
+  return familyHeatmap(report.rows.map((r) => ({ name: r.name, byFamily: r.metrics.byFamily })), "families by guards");
 }

@@ -3,6 +3,7 @@
 import type { ConfigMetrics } from "../tune/metrics.js";
 import type { Population } from "../tune/population.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
+import type { RecordedSummary } from "../sessions/recorded.js";
 import type { CompareRow } from "./rows.js";
 
 export const COMPARE_SCHEMA = "loopsim/compare-report@1";
@@ -42,7 +43,7 @@ export interface CompareInputs {
   readonly agents: number;
   readonly population: Population;
   readonly rowNames: readonly string[];
-  readonly sessions?: { readonly paths: readonly string[]; readonly labels?: string; readonly count: number; readonly byLabel: Readonly<Record<string, number>> };
+  readonly sessions?: RecordedSummary;
   readonly reproduce: string;
 }
 

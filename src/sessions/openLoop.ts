@@ -62,6 +62,8 @@ export interface SessionTotals {
   readonly abortedShare: number;
   /** Blocked or stopped. */
   readonly stoppedShare: number;
+  readonly cutCalls: number;
+  readonly cutTokens: number;
   readonly cutCallsShare: number;
   readonly cutTokensShare: number;
   readonly byLabel: Readonly<Record<string, { readonly sessions: number; readonly flagged: number; readonly stopped: number }>>;
@@ -87,6 +89,8 @@ export function sessionTotals(verdicts: readonly SessionVerdicts[]): SessionTota
     blockedShare: share(verdicts.filter((v) => v.blocked).length, n),
     abortedShare: share(verdicts.filter((v) => v.aborted).length, n),
     stoppedShare: share(verdicts.filter((v) => v.blocked || v.aborted).length, n),
+    cutCalls: verdicts.reduce((a, v) => a + v.cutCalls, 0),
+    cutTokens: verdicts.reduce((a, v) => a + v.cutTokens, 0),
     cutCallsShare: share(verdicts.reduce((a, v) => a + v.cutCalls, 0), calls),
     cutTokensShare: share(verdicts.reduce((a, v) => a + v.cutTokens, 0), tokens),
     byLabel,

@@ -62,3 +62,17 @@ export async function loadRecordedSessions(paths: readonly string[], labels: Rea
   }
   return sessions;
 }
+
+/** What a report says about the sessions it was given; two shards merge only if these agree. */
+export interface RecordedSummary {
+  readonly paths: readonly string[];
+  readonly labels?: string;
+  readonly count: number;
+  readonly byLabel: Readonly<Record<string, number>>;
+}
+
+export function recordedSummary(paths: readonly string[], labels: string | undefined, sessions: readonly RecordedSession[]): RecordedSummary {
+  const byLabel: Record<string, number> = {};
+  for (const s of sessions) byLabel[s.label] = (byLabel[s.label] ?? 0) + 1;
+  return { paths, ...(labels === undefined ? {} : { labels }), count: sessions.length, byLabel };
+}

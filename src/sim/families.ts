@@ -9,38 +9,42 @@ const RUN = "run-1";
 const productive: Family = {
   name: "productive",
   label: "progressing",
-  summary: "varied calls; same-args rereads and test runs whose results change",
+  summary: "varied calls that end when the task is done; an occasional re-read and test run whose results change",
   create(world) {
+    // Calibrated against recorded work (loopsim calibrate): real runs end after a few to a few
+    // dozen calls, and most calls are new (a re-read or a test re-run is the exception).
     let version = 0;
-    let failing = world.int(8, 30);
+    let failing = world.int(3, 12);
+    const length = world.int(4, 60);
     return scriptedAgent(RUN, world, {
       main(i) {
-        switch (i % 4) {
-          case 0:
-            return { tool: "read", params: { path: "src/main.ts" }, inLoop: false, respond: () => ({ result: text(`// version ${version}\nexport {}`) }) };
-          case 1:
-            return {
-              tool: "apply_patch",
-              params: { patch: `*** Update File: src/main.ts\n+// edit ${i}` },
-              inLoop: false,
-              respond: () => {
-                version++;
-                return { result: text("Applied patch") };
-              },
-            };
-          case 2:
-            return {
-              tool: "exec",
-              params: { command: "npm test" },
-              inLoop: false,
-              respond: () => {
-                failing = Math.max(0, failing - world.int(0, 2));
-                return { result: text("", { status: "completed", exitCode: failing === 0 ? 0 : 1, aggregated: `${failing} failing`, durationMs: world.int(800, 4000), pid: world.int(1000, 60000) }) };
-              },
-            };
-          default:
-            return productiveStep(world, i);
+        if (i >= length) return undefined;
+        if (i % 7 === 3) {
+          return { tool: "read", params: { path: "src/main.ts" }, inLoop: false, respond: () => ({ result: text(`// version ${version}\nexport {}`) }) };
         }
+        if (i % 7 === 5) {
+          return {
+            tool: "apply_patch",
+            params: { patch: `*** Update File: src/main.ts\n+// edit ${i}` },
+            inLoop: false,
+            respond: () => {
+              version++;
+              return { result: text("Applied patch") };
+            },
+          };
+        }
+        if (i % 7 === 6) {
+          return {
+            tool: "exec",
+            params: { command: "npm test" },
+            inLoop: false,
+            respond: () => {
+              failing = Math.max(0, failing - world.int(0, 2));
+              return { result: text("", { status: "completed", exitCode: failing === 0 ? 0 : 1, aggregated: `${failing} failing`, durationMs: world.int(800, 4000), pid: world.int(1000, 60000) }) };
+            },
+          };
+        }
+        return productiveStep(world, i);
       },
     }, 0);
   },
@@ -405,6 +409,61 @@ const nearDuplicate: Family = {
   },
 };
 
+// Families calibrated on recorded work (loopsim calibrate): long exploration with reads, and the
+// edit/build cycle whose build prints the same output again and again while the edits progress.
+
+const explorer: Family = {
+  name: "explorer",
+  label: "progressing",
+  summary: "long exploration: reads, searches and listings of ever new files, a re-read now and then",
+  create(world) {
+    const length = world.int(6, 70);
+    const read: string[] = [];
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        if (i >= length) return undefined;
+        if (read.length > 3 && world.chance(0.08)) {
+          const path = world.pick(read);
+          return { tool: "read", params: { path }, inLoop: false, respond: () => ({ result: text(`// ${path}\nexport const again = true;`) }) };
+        }
+        const n = world.int(1, 900);
+        switch (world.int(0, 2)) {
+          case 0: {
+            const path = `src/${world.pick(["core", "util", "api", "cli"])}/file${n}.ts`;
+            read.push(path);
+            return { tool: "read", params: { path }, inLoop: false, respond: () => ({ result: text(`export function f${n}() { return ${world.int(0, 1e6)}; }`) }) };
+          }
+          case 1:
+            return { tool: "grep", params: { pattern: `symbol${n}`, path: "src" }, inLoop: false, respond: () => ({ result: text(`${world.int(0, 12)} matches for symbol${n}`) }) };
+          default:
+            return { tool: "exec", params: { command: `ls -la src/dir${n}` }, inLoop: false, respond: () => ({ result: text("", { status: "completed", exitCode: 0, aggregated: `total ${world.int(1, 40)}` }) }) };
+        }
+      },
+    }, 0);
+  },
+};
+
+const editBuildCycle: Family = {
+  name: "edit-build-cycle",
+  label: "progressing",
+  summary: "edits a different spot each time and re-runs the same build, which prints the same output until the last edit",
+  create(world) {
+    const cycles = world.int(6, 33);
+    const output = `tsc: ${world.int(2, 9)} errors in src/types.ts`;
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        const cycle = Math.floor(i / 2);
+        if (cycle >= cycles) return undefined;
+        if (i % 2 === 0) {
+          return { tool: "apply_patch", params: { patch: `*** Update File: src/part${cycle}.ts\n+// ${world.id(8)}` }, inLoop: false, respond: () => ({ result: text("Applied patch") }) };
+        }
+        const done = cycle === cycles - 1;
+        return { tool: "exec", params: { command: "npm run build" }, inLoop: false, respond: () => ({ result: text("", { status: "completed", exitCode: done ? 0 : 2, aggregated: done ? "build ok" : output }) }) };
+      },
+    }, 0);
+  },
+};
+
 export const FAMILIES: readonly Family[] = [
   productive,
   pollerCompletes,
@@ -423,6 +482,8 @@ export const FAMILIES: readonly Family[] = [
   cycleOfThree,
   repeatAmongVaried,
   nearDuplicate,
+  explorer,
+  editBuildCycle,
 ];
 
 export const FAMILY_NAMES: readonly string[] = FAMILIES.map((f) => f.name);

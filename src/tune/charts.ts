@@ -1,60 +1,99 @@
 // Inline SVG charts for report.html: no scripts, no network, no fonts beyond the system's.
+// Every chart names the recommendations by their goal (strict, balanced, lenient), puts its
+// legend in a margin of its own so nothing is clipped, and ticks at round values; the caught
+// chart also ticks at the thresholds the grid tested.
+import { familyHeatmap } from "../format/familyHeatmap.js";
+import { escapeXml as esc, fmt, roundAxis } from "../format/svgScale.js";
+import type { ConfigRow } from "./evaluate.js";
 import type { TuneReport } from "./report.js";
-import { rowLabel } from "./table.js";
 
-const W = 640;
-const H = 360;
-const PAD = { left: 64, right: 20, top: 20, bottom: 48 };
-const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#4d7c0f", "#be185d"];
+const W = 860;
+const H = 380;
+const PAD = { left: 64, right: 250, top: 20, bottom: 52 };
+const COLORS = ["#dc2626", "#2563eb", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#4d7c0f", "#be185d"];
+const plotW = W - PAD.left - PAD.right;
+const plotH = H - PAD.top - PAD.bottom;
+const pct = (x: number) => `${fmt(x * 100)}%`;
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-const fmt = (x: number) => (Math.round(x * 100) / 100).toString();
-/** Tick labels: whole numbers once the axis is long enough, two places below that. */
-const tick = (x: number, max: number) => (max >= 50 ? Math.round(x).toString() : fmt(x));
-
-function axes(xLabel: string, yLabel: string, xMax: number, yMax: number, yPercent: boolean): string {
-  const parts: string[] = [];
-  const x0 = PAD.left;
-  const y0 = H - PAD.bottom;
-  parts.push(`<line x1="${x0}" y1="${y0}" x2="${W - PAD.right}" y2="${y0}" stroke="#333"/>`, `<line x1="${x0}" y1="${PAD.top}" x2="${x0}" y2="${y0}" stroke="#333"/>`);
-  for (let i = 0; i <= 4; i++) {
-    const x = x0 + ((W - PAD.left - PAD.right) * i) / 4;
-    const y = y0 - ((H - PAD.top - PAD.bottom) * i) / 4;
-    parts.push(`<text x="${fmt(x)}" y="${y0 + 16}" font-size="11" text-anchor="middle">${tick((xMax * i) / 4, xMax)}</text>`);
-    parts.push(`<text x="${x0 - 6}" y="${fmt(y + 4)}" font-size="11" text-anchor="end">${yPercent ? `${fmt((yMax * i * 100) / 4)}%` : tick((yMax * i) / 4, yMax)}</text>`);
-    parts.push(`<line x1="${x0}" y1="${fmt(y)}" x2="${W - PAD.right}" y2="${fmt(y)}" stroke="#eee"/>`);
+/** OpenClaw's defaults and each recommendation, by the names the report uses for them. */
+export function namedRows(report: TuneReport): { name: string; row: ConfigRow }[] {
+  const named: { name: string; row: ConfigRow }[] = [];
+  const defaults = report.rows[0];
+  if (defaults !== undefined) named.push({ name: "OpenClaw defaults", row: defaults });
+  for (const rec of report.recommendations) {
+    const row = report.rows.find((r) => r.index === rec.index);
+    if (row === undefined) continue;
+    const same = named.find((n) => n.row === row);
+    if (same !== undefined) same.name += ` = ${rec.goal}`;
+    else named.push({ name: rec.goal, row });
   }
-  parts.push(`<text x="${(W + PAD.left) / 2}" y="${H - 10}" font-size="12" text-anchor="middle">${esc(xLabel)}</text>`);
-  parts.push(`<text x="14" y="${H / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 14 ${H / 2})">${esc(yLabel)}</text>`);
-  return parts.join("");
+  return named;
 }
 
-const sx = (x: number, max: number) => PAD.left + ((W - PAD.left - PAD.right) * x) / (max || 1);
-const sy = (y: number, max: number) => H - PAD.bottom - ((H - PAD.top - PAD.bottom) * y) / (max || 1);
+interface Axis {
+  readonly max: number;
+  readonly ticks: readonly number[];
+  readonly label: (x: number) => string;
+  readonly title: string;
+  /** Position in [0, 1] of a value. */
+  readonly at?: (x: number) => number;
+}
 
+const linear = (max: number) => (x: number) => x / (max || 1);
+
+function frame(x: Axis, y: Axis): { parts: string[]; sx: (v: number) => number; sy: (v: number) => number } {
+  const fx = x.at ?? linear(x.max);
+  const fy = y.at ?? linear(y.max);
+  const sx = (v: number) => PAD.left + plotW * fx(v);
+  const sy = (v: number) => H - PAD.bottom - plotH * fy(v);
+  const parts: string[] = [];
+  for (const t of x.ticks) parts.push(`<line x1="${fmt(sx(t))}" y1="${PAD.top}" x2="${fmt(sx(t))}" y2="${H - PAD.bottom}" stroke="#eee"/><text x="${fmt(sx(t))}" y="${H - PAD.bottom + 16}" font-size="11" text-anchor="middle">${esc(x.label(t))}</text>`);
+  for (const t of y.ticks) parts.push(`<line x1="${PAD.left}" y1="${fmt(sy(t))}" x2="${W - PAD.right}" y2="${fmt(sy(t))}" stroke="#eee"/><text x="${PAD.left - 6}" y="${fmt(sy(t) + 4)}" font-size="11" text-anchor="end">${esc(y.label(t))}</text>`);
+  parts.push(`<line x1="${PAD.left}" y1="${H - PAD.bottom}" x2="${W - PAD.right}" y2="${H - PAD.bottom}" stroke="#333"/><line x1="${PAD.left}" y1="${PAD.top}" x2="${PAD.left}" y2="${H - PAD.bottom}" stroke="#333"/>`);
+  parts.push(`<text x="${PAD.left + plotW / 2}" y="${H - 12}" font-size="12" text-anchor="middle">${esc(x.title)}</text>`);
+  parts.push(`<text x="16" y="${PAD.top + plotH / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 16 ${PAD.top + plotH / 2})">${esc(y.title)}</text>`);
+  return { parts, sx, sy };
+}
+
+/** Legend entries in the right margin, one per line, never over the plot. */
+function legend(entries: readonly { name: string; color: string; dot?: boolean }[]): string {
+  return entries
+    .map((e, k) => {
+      const y = PAD.top + 8 + 16 * k;
+      const mark = e.dot === true ? `<circle cx="${W - PAD.right + 16}" cy="${y - 4}" r="4" fill="${e.color}"/>` : `<line x1="${W - PAD.right + 10}" y1="${y - 4}" x2="${W - PAD.right + 24}" y2="${y - 4}" stroke="${e.color}" stroke-width="3"/>`;
+      return `${mark}<text x="${W - PAD.right + 30}" y="${y}" font-size="11">${esc(e.name)}</text>`;
+    })
+    .join("");
+}
+
+const svg = (label: string, body: string) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(label)}">${body}</svg>`;
+
+/** Mean wasted tokens (the statistic the Pareto front and the recommendations quote) against the false-positive rate. */
 export function paretoChart(report: TuneReport): string {
-  const xMax = Math.max(1, ...report.rows.map((r) => r.metrics.stuck.wastedTokens.mean)) * 1.05;
-  const yMax = Math.max(0.05, ...report.rows.map((r) => r.metrics.overall.falsePositiveRate)) * 1.1;
-  const dots = report.rows.map((r) => {
-    const front = report.pareto.includes(r.index);
-    const x = sx(r.metrics.stuck.wastedTokens.mean, xMax);
-    const y = sy(r.metrics.overall.falsePositiveRate, yMax);
-    return `<circle cx="${fmt(x)}" cy="${fmt(y)}" r="${front ? 5 : 3}" fill="${r.index === 0 ? "#dc2626" : front ? "#2563eb" : "#9ca3af"}"><title>${esc(`#${r.index} ${rowLabel(r)}: ${r.metrics.stuck.wastedTokens.mean} tokens, FP ${fmt(r.metrics.overall.falsePositiveRate * 100)}%`)}</title></circle>`;
+  const waste = (r: ConfigRow) => r.metrics.stuck.wastedTokens.mean;
+  const fp = (r: ConfigRow) => r.metrics.overall.falsePositiveRate;
+  const xAxis = roundAxis(Math.max(1, ...report.rows.map(waste)));
+  const yAxis = roundAxis(Math.max(0.05, ...report.rows.map(fp)));
+  const { parts, sx, sy } = frame(
+    { ...xAxis, label: (x) => fmt(x), title: "mean wasted tokens per stuck agent" },
+    { ...yAxis, label: pct, title: "false-positive rate (simulated)" },
+  );
+  const front = report.rows.filter((r) => report.pareto.includes(r.index)).sort((a, b) => waste(a) - waste(b));
+  parts.push(`<path d="${front.map((r, i) => `${i === 0 ? "M" : "L"}${fmt(sx(waste(r)))},${fmt(sy(fp(r)))}`).join(" ")}" fill="none" stroke="#2563eb" stroke-dasharray="4 3"/>`);
+  for (const r of report.rows) {
+    const onFront = report.pareto.includes(r.index);
+    parts.push(`<circle cx="${fmt(sx(waste(r)))}" cy="${fmt(sy(fp(r)))}" r="${onFront ? 4 : 3}" fill="${onFront ? "#2563eb" : "#9ca3af"}"><title>${esc(`#${r.index} ${r.label}: mean ${waste(r)} tokens, FP ${pct(fp(r))}`)}</title></circle>`);
+  }
+  const named = namedRows(report);
+  named.forEach((n, k) => {
+    const color = COLORS[k % COLORS.length] as string;
+    parts.push(`<circle cx="${fmt(sx(waste(n.row)))}" cy="${fmt(sy(fp(n.row)))}" r="7" fill="none" stroke="${color}" stroke-width="2.5"/>`);
   });
-  const front = report.rows.filter((r) => report.pareto.includes(r.index)).sort((a, b) => a.metrics.stuck.wastedTokens.mean - b.metrics.stuck.wastedTokens.mean);
-  const path = front.map((r, i) => `${i === 0 ? "M" : "L"}${fmt(sx(r.metrics.stuck.wastedTokens.mean, xMax))},${fmt(sy(r.metrics.overall.falsePositiveRate, yMax))}`).join(" ");
-  // Goals are labelled one above the other, so close points keep readable labels.
-  const labels = report.recommendations.map((rec, k) => {
-    const r = report.rows.find((x) => x.index === rec.index);
-    if (r === undefined) return "";
-    const x = sx(r.metrics.stuck.wastedTokens.mean, xMax);
-    const y = sy(r.metrics.overall.falsePositiveRate, yMax);
-    return `<line x1="${fmt(x)}" y1="${fmt(y)}" x2="${fmt(x + 14)}" y2="${fmt(y - 10 - 14 * k)}" stroke="#555"/><text x="${fmt(x + 16)}" y="${fmt(y - 7 - 14 * k)}" font-size="11">${rec.goal}</text>`;
-  });
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="Pareto front">${axes("mean wasted tokens per stuck agent", "false-positive rate", xMax, yMax, true)}<path d="${path}" fill="none" stroke="#2563eb" stroke-dasharray="4 3"/>${dots.join("")}${labels.join("")}</svg>`;
+  parts.push(legend([...named.map((n, k) => ({ name: n.name, color: COLORS[k % COLORS.length] as string, dot: true })), { name: "Pareto front", color: "#2563eb" }, { name: "other configs", color: "#9ca3af", dot: true }]));
+  return svg("Pareto front", parts.join(""));
 }
 
-/** Caught share against criticalThreshold (or the first numeric grid field), one line per warningThreshold. */
+/** Caught share against criticalThreshold (or the first numeric grid field), one line per warningThreshold; ticks at the tested values. */
 export function caughtChart(report: TuneReport): string {
   const num = (b: Record<string, unknown>, k: string) => (typeof b[k] === "number" ? (b[k] as number) : undefined);
   const xField = report.rows.some((r) => num(r.block, "criticalThreshold") !== undefined) ? "criticalThreshold" : "warningThreshold";
@@ -68,43 +107,77 @@ export function caughtChart(report: TuneReport): string {
     points.set(x, [...(points.get(x) ?? []), r.metrics.stuck.caughtShare]);
     series.set(key, points);
   }
-  const xs = [...series.values()].flatMap((p) => [...p.keys()]);
-  const xMax = Math.max(1, ...xs) * 1.05;
-  const lines: string[] = [];
-  let i = 0;
-  for (const [key, points] of [...series].sort(([a], [b]) => Number(a) - Number(b))) {
-    const color = COLORS[i++ % COLORS.length] as string;
+  const tested = [...new Set([...series.values()].flatMap((p) => [...p.keys()]))].sort((a, b) => a - b);
+  const xAxis = roundAxis(Math.max(1, ...tested));
+  const ticks = [...new Set([...xAxis.ticks, ...tested])].sort((a, b) => a - b);
+  const { parts, sx, sy } = frame(
+    { max: xAxis.max, ticks, label: (x) => fmt(x), title: `${xField} (mean over the other grid fields; ticks at the tested values)` },
+    { max: 1, ticks: [0, 0.25, 0.5, 0.75, 1], label: pct, title: "stuck agents caught" },
+  );
+  const entries: { name: string; color: string }[] = [];
+  [...series].sort(([a], [b]) => Number(a) - Number(b)).forEach(([key, points], i) => {
+    const color = COLORS[(i + 1) % COLORS.length] as string;
     const sorted = [...points].sort(([a], [b]) => a - b).map(([x, ys]) => [x, ys.reduce((s, y) => s + y, 0) / ys.length] as const);
-    lines.push(`<path d="${sorted.map(([x, y], k) => `${k === 0 ? "M" : "L"}${fmt(sx(x, xMax))},${fmt(sy(y, 1))}`).join(" ")}" fill="none" stroke="${color}" stroke-width="2"/>`);
-    for (const [x, y] of sorted) lines.push(`<circle cx="${fmt(sx(x, xMax))}" cy="${fmt(sy(y, 1))}" r="3" fill="${color}"><title>${esc(`${seriesField}=${key}, ${xField}=${x}: ${fmt(y * 100)}% caught`)}</title></circle>`);
-    lines.push(`<text x="${W - PAD.right - 4}" y="${PAD.top + 14 * i}" font-size="11" text-anchor="end" fill="${color}">${esc(`${seriesField}=${key}`)}</text>`);
-  }
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="caught against threshold">${axes(`${xField} (mean over the other grid fields)`, "stuck agents caught", xMax, 1, true)}${lines.join("")}</svg>`;
+    parts.push(`<path d="${sorted.map(([x, y], k) => `${k === 0 ? "M" : "L"}${fmt(sx(x))},${fmt(sy(y))}`).join(" ")}" fill="none" stroke="${color}" stroke-width="2"/>`);
+    for (const [x, y] of sorted) parts.push(`<circle cx="${fmt(sx(x))}" cy="${fmt(sy(y))}" r="3" fill="${color}"><title>${esc(`${seriesField}=${key}, ${xField}=${x}: ${pct(y)} caught`)}</title></circle>`);
+    entries.push({ name: `${seriesField}=${key}`, color });
+  });
+  parts.push(legend(entries));
+  return svg("caught against threshold", parts.join(""));
 }
 
-/** Histogram of wasted tokens per stuck agent: OpenClaw defaults against each recommendation. */
+/** Share of stuck agents that wasted at most x tokens, x on a log scale: the defaults and each recommendation. */
 export function wasteChart(report: TuneReport): string {
-  const picked = [report.rows[0], ...report.recommendations.map((r) => report.rows.find((x) => x.index === r.index))].filter((r, i, all) => r !== undefined && all.indexOf(r) === i);
-  const all = picked.flatMap((r) => r?.metrics.wastedTokensByAgent ?? []);
-  const max = Math.max(1, ...all);
-  const bins = 12;
-  const width = Math.ceil(max / bins);
-  const counts = picked.map((r) => {
-    const c = new Array<number>(bins).fill(0);
-    for (const v of r?.metrics.wastedTokensByAgent ?? []) c[Math.min(bins - 1, Math.floor(v / width))]++;
-    return c;
-  });
-  const yMax = Math.max(1, ...counts.flat());
-  const barW = (W - PAD.left - PAD.right) / bins / Math.max(1, picked.length);
-  const bars: string[] = [];
-  counts.forEach((c, s) => {
-    const color = COLORS[s % COLORS.length] as string;
-    c.forEach((n, b) => {
-      const x = PAD.left + ((W - PAD.left - PAD.right) * b) / bins + s * barW;
-      const y = sy(n, yMax);
-      bars.push(`<rect x="${fmt(x)}" y="${fmt(y)}" width="${fmt(barW - 1)}" height="${fmt(H - PAD.bottom - y)}" fill="${color}"><title>${esc(`${picked[s] === undefined ? "" : rowLabel(picked[s])}: ${n} agents wasted ${b * width}-${(b + 1) * width} tokens`)}</title></rect>`);
+  const named = namedRows(report);
+  const all = named.flatMap((n) => n.row.metrics.wastedTokensByAgent);
+  const decades = Math.max(1, Math.ceil(Math.log10(Math.max(10, ...all))));
+  const at = (x: number) => Math.log10(Math.max(1, x)) / decades;
+  const ticks = Array.from({ length: decades + 1 }, (_, i) => 10 ** i);
+  const { parts, sx, sy } = frame(
+    { max: 10 ** decades, ticks, at, label: (x) => (x >= 1000 ? `${x / 1000}k` : String(x)), title: "wasted tokens per stuck agent (log scale)" },
+    { max: 1, ticks: [0, 0.25, 0.5, 0.75, 1], label: pct, title: "stuck agents that wasted at most this" },
+  );
+  named.forEach((n, k) => {
+    const color = COLORS[k % COLORS.length] as string;
+    const values = [...n.row.metrics.wastedTokensByAgent].sort((a, b) => a - b);
+    const steps: string[] = [`M${fmt(sx(1))},${fmt(sy(0))}`];
+    values.forEach((v, i) => {
+      steps.push(`L${fmt(sx(v))},${fmt(sy(i / values.length))}`, `L${fmt(sx(v))},${fmt(sy((i + 1) / values.length))}`);
     });
-    bars.push(`<text x="${W - PAD.right - 4}" y="${PAD.top + 14 * (s + 1)}" font-size="11" text-anchor="end" fill="${color}">${esc(picked[s] === undefined ? "" : rowLabel(picked[s]))}</text>`);
+    steps.push(`L${fmt(sx(10 ** decades))},${fmt(sy(1))}`);
+    parts.push(`<path d="${steps.join(" ")}" fill="none" stroke="${color}" stroke-width="2" stroke-dasharray="${k === 0 ? "none" : `${2 + 2 * k} 2`}"><title>${esc(`${n.name}: median ${n.row.metrics.stuck.wastedTokens.median}, mean ${n.row.metrics.stuck.wastedTokens.mean}`)}</title></path>`);
   });
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="wasted tokens">${axes("wasted tokens per stuck agent", "stuck agents", bins * width, yMax, false)}${bars.join("")}</svg>`;
+  parts.push(legend(named.map((n, k) => ({ name: n.name, color: COLORS[k % COLORS.length] as string }))));
+  return svg("wasted tokens", parts.join(""));
+}
+
+/** Warnings as pictures: progressing agents warned, and stuck agents stopped by a warning, per named config. */
+export function warnedChart(report: TuneReport): string {
+  const named = namedRows(report);
+  const { parts, sy } = frame(
+    { max: 1, ticks: [], label: () => "", title: "OpenClaw defaults and the recommendations" },
+    { max: 1, ticks: [0, 0.25, 0.5, 0.75, 1], label: pct, title: "share of agents" },
+  );
+  const group = plotW / Math.max(1, named.length);
+  const bars = [
+    { name: "progressing agents warned", color: "#ea580c", value: (r: ConfigRow) => r.metrics.progressing.warnedShare },
+    { name: "stuck agents stopped by a warning", color: "#16a34a", value: (r: ConfigRow) => r.metrics.stuck.escapedShare },
+    { name: "stuck agents caught (block or abort)", color: "#2563eb", value: (r: ConfigRow) => r.metrics.stuck.caughtShare },
+  ];
+  const barW = (group * 0.8) / bars.length;
+  named.forEach((n, k) => {
+    const x0 = PAD.left + group * k + group * 0.1;
+    bars.forEach((b, j) => {
+      const v = b.value(n.row);
+      parts.push(`<rect x="${fmt(x0 + barW * j)}" y="${fmt(sy(v))}" width="${fmt(barW - 2)}" height="${fmt(H - PAD.bottom - sy(v))}" fill="${b.color}"><title>${esc(`${n.name}: ${b.name} ${pct(v)}`)}</title></rect>`);
+    });
+    parts.push(`<text x="${fmt(x0 + group * 0.4)}" y="${H - PAD.bottom + 16}" font-size="11" text-anchor="middle">${esc(n.name)}</text>`);
+  });
+  parts.push(legend(bars.map((b) => ({ name: b.name, color: b.color }))));
+  return svg("warned share", parts.join(""));
+}
+
+/** Families by the defaults and the recommendations. */
+export function familyChart(report: TuneReport): string {
+  return familyHeatmap(namedRows(report).map((n) => ({ name: n.name, byFamily: n.row.metrics.byFamily })), "families by config");
 }

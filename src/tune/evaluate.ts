@@ -5,6 +5,7 @@ import { simulate } from "../sim/simulate.js";
 import type { Target } from "../targets/target.js";
 import type { AgentSpec } from "./population.js";
 import { computeMetrics, type ConfigMetrics } from "./metrics.js";
+import type { SessionTotals } from "../sessions/openLoop.js";
 
 export interface ConfigJob {
   readonly index: number;
@@ -16,6 +17,8 @@ export interface ConfigJob {
 
 export interface ConfigRow extends ConfigJob {
   readonly metrics: ConfigMetrics;
+  /** What the config would have done to the recorded sessions (tune --sessions). */
+  readonly sessions?: SessionTotals;
 }
 
 export function evaluateConfig(job: ConfigJob, agents: readonly AgentSpec[], calls: number, target: Target, onAgent?: () => void): ConfigRow {

@@ -5,8 +5,7 @@ import type { SimulationSummary } from "../sim/simulate.js";
 
 export const METRIC_DEFINITIONS: Readonly<Record<string, string>> = {
   caughtShare: "stuck agents whose loop was stopped by a block or a guard abort, over all stuck agents",
-  escapedShare: "stuck agents that changed approach after an emitted warning, before any block or abort",
-  stoppedShare: "stuck agents whose loop ended one way or the other: caught, or escaped after a warning",
+  escapedShare: "stuck agents that changed approach after an emitted warning, before any block or abort: stopped by the warning, shown apart so that early warnings do not look like missed catches (an agent that heeds a warning is never blocked)",
   wastedCalls: "loop calls a stuck agent ran before the first block or abort (all of its loop calls when nothing stopped it); median and p90 are nearest-rank",
   wastedTokens: "tokens (call plus result, about 4 characters a token) of those wasted loop calls",
   warnedShare: "progressing agents that received at least one emitted warning",
@@ -37,7 +36,6 @@ export interface ConfigMetrics {
     readonly agents: number;
     readonly caughtShare: number;
     readonly escapedShare: number;
-    readonly stoppedShare: number;
     readonly wastedCalls: Spread;
     readonly wastedTokens: Spread;
   };
@@ -90,7 +88,6 @@ export function computeMetrics(summaries: readonly SimulationSummary[]): ConfigM
       agents: stuck.length,
       caughtShare: share(stuck.filter((s) => s.caught).length, stuck.length),
       escapedShare: share(stuck.filter((s) => s.escapedAfterWarning).length, stuck.length),
-      stoppedShare: share(stuck.filter((s) => s.caught || s.escapedAfterWarning).length, stuck.length),
       wastedCalls: spread(stuck.map((s) => s.wastedCalls)),
       wastedTokens: spread(stuck.map((s) => s.wastedTokens)),
     },

@@ -48,13 +48,29 @@ const DEFAULT_WEIGHTS: Readonly<Record<string, number>> = {
   "exec-volatile": 2,
   "overflow-relapse": 2,
 };
+/**
+ * `calibrated`: the progressing side fitted to the recorded corpus (../shared/corpus) by
+ * `loopsim calibrate` (a greedy search over family weights minimising the mean distance of the
+ * seven statistics): long exploration, productive work and edit/test cycles. The corpus is coding
+ * work with no polls or heartbeats, so those hard cases get no weight here; the default
+ * population keeps them. The stuck side is the default's.
+ */
+const CALIBRATED_WEIGHTS: Readonly<Record<string, number>> = {
+  ...Object.fromEntries(Object.entries(DEFAULT_WEIGHTS).filter(([family]) => FAMILIES.find((f) => f.name === family)?.label === "stuck")),
+  "cycle-3-stuck": 1,
+  "near-duplicate-stuck": 1,
+  explorer: 12,
+  productive: 2,
+  "ping-pong-progress": 1,
+  "overflow-recover": 1,
+};
 const MODEL_WEIGHTS: Readonly<Record<ModelPreset, number>> = { small: 2, flagship: 1 };
 
-function preset(name: string, models: readonly ModelPreset[]): Population {
+function preset(name: string, models: readonly ModelPreset[], weights: Readonly<Record<string, number>> = DEFAULT_WEIGHTS, otherWeight = 1): Population {
   return {
     name,
     calls: 80,
-    members: FAMILY_NAMES.flatMap((family) => models.map((model) => ({ family, model, weight: (DEFAULT_WEIGHTS[family] ?? 1) * MODEL_WEIGHTS[model] }))),
+    members: FAMILY_NAMES.flatMap((family) => models.map((model) => ({ family, model, weight: (weights[family] ?? otherWeight) * MODEL_WEIGHTS[model] }))).filter((m) => m.weight > 0),
   };
 }
 
@@ -62,6 +78,7 @@ export const POPULATION_PRESETS: Readonly<Record<string, Population>> = {
   default: preset("default", MODEL_PRESETS),
   small: preset("small", ["small"]),
   flagship: preset("flagship", ["flagship"]),
+  calibrated: preset("calibrated", MODEL_PRESETS, CALIBRATED_WEIGHTS, 0),
 };
 
 export function loadPopulation(spec: string): Population {

@@ -1,19 +1,32 @@
 // report.html: self-contained (inline CSS and SVG, no scripts, no network), rendered from
 // report.json alone.
 import { FAMILIES } from "../sim/families.js";
-import { caughtChart, paretoChart, wasteChart } from "./charts.js";
+import { caughtChart, familyChart, paretoChart, wasteChart, warnedChart } from "./charts.js";
 import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
-import { TABLE_HEADER, rowCells, rowLabel } from "./table.js";
+import { SESSION_HEADER, rowCells, rowLabel, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 export function renderHtml(report: TuneReport): string {
-  const rows = report.rows.map((r) => `<tr${r.index === 0 ? ' class="defaults"' : ""}>${rowCells(r, report.pareto).map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n");
+  const fields = variedFields(report.rows);
+  const header = tableHeader(fields);
+  // Grouped by the first varied field: a heading row per value, so 70-odd rows read as a few blocks.
+  const groupOf = (cells: readonly string[]) => (fields.length === 0 ? "" : (cells[2] ?? ""));
+  let group: string | undefined;
+  const rows = report.rows
+    .map((r) => {
+      const cells = rowCells(r, report.pareto, fields);
+      const g = r.index === 0 ? "" : groupOf(cells);
+      const heading = r.index !== 0 && g !== group ? `<tr class="group"><th colspan="${header.length}">${esc(`${header[2] ?? ""} = ${g}`)}</th></tr>\n` : "";
+      if (r.index !== 0) group = g;
+      return `${heading}<tr${r.index === 0 ? ' class="defaults"' : ""}>${cells.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`;
+    })
+    .join("\n");
   const recs = report.recommendations
     .map(
       (r) => `<section class="rec"><h3>${esc(r.goal)}: ${esc(r.index === 0 ? "OpenClaw defaults" : r.label)}</h3>
-<p>Chosen as ${esc(r.rule)}.</p><p>It ${esc(r.tradeOff)}</p>
+<p>Chosen as ${esc(r.rule)}.</p><p>It ${esc(r.tradeOff)}</p><p class="evidence">Evidence: ${esc(r.evidence)}</p>
 <p>Stuck families it still misses: ${esc(r.stillMissed.length === 0 ? "none" : r.stillMissed.map((m) => `${m.family} (${percent(m.caughtShare)})`).join(", "))}.</p>
 <pre>${esc(r.snippet)}</pre></section>`,
     )
@@ -32,7 +45,7 @@ export function renderHtml(report: TuneReport): string {
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#111}
 table{border-collapse:collapse;margin:1rem 0;font-size:13px}td,th{border:1px solid #ddd;padding:3px 7px;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}
-tr.defaults{background:#fef2f2}pre{background:#f6f8fa;padding:.75rem;overflow:auto}.rec{border-left:4px solid #2563eb;padding-left:1rem;margin:1rem 0}
+tr.defaults{background:#fef2f2}tr.group th{background:#f3f4f6;text-align:left}.evidence{color:#555;font-size:13px}th{position:sticky;top:0;background:#fff}pre{background:#f6f8fa;padding:.75rem;overflow:auto}.rec{border-left:4px solid #2563eb;padding-left:1rem;margin:1rem 0}
 .charts{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:12px;color:#555}dt{font-weight:600}
 </style></head><body>
 <h1>loopsim tuning report</h1>
@@ -41,15 +54,22 @@ tr.defaults{background:#fef2f2}pre{background:#f6f8fa;padding:.75rem;overflow:au
 ${recs}
 <h2>Charts</h2>
 <div class="charts">
-<figure>${paretoChart(report)}<figcaption>Pareto front: tokens wasted in loops against the false-positive rate (red: OpenClaw defaults, blue: the front).</figcaption></figure>
-<figure>${caughtChart(report)}<figcaption>Stuck agents caught against the threshold.</figcaption></figure>
-<figure>${wasteChart(report)}<figcaption>Distribution of wasted tokens per stuck agent.</figcaption></figure>
+<figure>${paretoChart(report)}<figcaption>Pareto front: mean tokens wasted in loops (the statistic the recommendations quote) against the simulated false-positive rate; OpenClaw's defaults and each recommendation ringed.</figcaption></figure>
+<figure>${caughtChart(report)}<figcaption>Stuck agents caught against the threshold, ticks at the tested values.</figcaption></figure>
+<figure>${wasteChart(report)}<figcaption>Wasted tokens per stuck agent, cumulative on a log scale: a line further up and to the left wastes less.</figcaption></figure>
+<figure>${warnedChart(report)}<figcaption>Warnings: progressing agents warned, stuck agents stopped by a warning (they changed approach, so no block was needed), and stuck agents caught.</figcaption></figure>
+<figure>${familyChart(report)}<figcaption>By family: stuck families stopped (greener is better), progressing and recovering families stopped wrongly (redder is worse).</figcaption></figure>
 </div>
 <h2>Every config</h2>
-<table><thead><tr>${TABLE_HEADER.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>
+<table><thead><tr>${header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>
 ${rows}
 </tbody></table>
 ${skipped === "" ? "" : `<p>Skipped ${report.grid.skipped.length} combinations that break warning &lt; critical &lt; global:</p><ul>${skipped}</ul>`}
+${report.sessions === undefined ? "" : `<h2>Recorded sessions</h2>
+<p>${esc(sessionsIntro(report))}</p>
+<table><thead><tr>${SESSION_HEADER.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>
+${report.rows.map((r) => `<tr${r.index === 0 ? ' class="defaults"' : ""}>${sessionCells(r).map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n")}
+</tbody></table>`}
 <h2>By family (caught / warned / stopped wrongly)</h2>
 <table><thead><tr><th>family</th><th>kind</th>${shown.map((r) => `<th>${esc(r === undefined ? "" : rowLabel(r))}</th>`).join("")}</tr></thead><tbody>
 ${families}

@@ -2,7 +2,7 @@
 import { FAMILIES } from "../sim/families.js";
 import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
-import { TABLE_HEADER, rowCells, rowLabel } from "./table.js";
+import { SESSION_HEADER, rowCells, rowLabel, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
 
 const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`;
 
@@ -20,16 +20,26 @@ export function renderMarkdown(report: TuneReport): string {
     out.push(`### ${r.goal}: ${r.index === 0 ? "OpenClaw defaults" : r.label}`, "");
     out.push(`Chosen as ${r.rule}.`, "");
     out.push(`It ${r.tradeOff}`, "");
+    out.push(`Evidence: ${r.evidence}`, "");
     out.push(`Stuck families it still misses (caught in under half the agents): ${r.stillMissed.length === 0 ? "none" : r.stillMissed.map((m) => `${m.family} (${percent(m.caughtShare)})`).join(", ")}.`, "");
     out.push("```json5", r.snippet, "```", "");
   }
   out.push("## Every config", "");
-  out.push(line(TABLE_HEADER), line(TABLE_HEADER.map(() => "---")));
-  for (const row of report.rows) out.push(line(rowCells(row, report.pareto)));
+  const fields = variedFields(report.rows);
+  const header = tableHeader(fields);
+  out.push(line(header), line(header.map(() => "---")));
+  for (const row of report.rows) out.push(line(rowCells(row, report.pareto, fields)));
   out.push("");
   if (report.grid.skipped.length > 0) {
     out.push(`Skipped ${report.grid.skipped.length} grid combinations that break warning < critical < global:`, "");
     for (const s of report.grid.skipped) out.push(`- ${s.label}: ${s.reason}`);
+    out.push("");
+  }
+  if (report.sessions !== undefined) {
+    out.push("## Recorded sessions", "");
+    out.push(sessionsIntro(report), "");
+    out.push(line(SESSION_HEADER), line(SESSION_HEADER.map(() => "---")));
+    for (const row of report.rows) out.push(line(sessionCells(row)));
     out.push("");
   }
   out.push("## By family", "");

@@ -4,6 +4,7 @@
 import type { ConfigRow } from "./evaluate.js";
 import { METRIC_DEFINITIONS } from "./metrics.js";
 import type { Population } from "./population.js";
+import type { RecordedSummary } from "../sessions/recorded.js";
 import { paretoFront, recommend, type Recommendation } from "./recommend.js";
 
 export const REPORT_SCHEMA = "loopsim/tune-report@1";
@@ -23,6 +24,8 @@ export interface TuneInputs {
   readonly population: Population;
   readonly baseline: { readonly source: string; readonly block: Record<string, unknown> };
   readonly grid: { readonly spec: string; readonly skipped: readonly { readonly label: string; readonly reason: string }[] };
+  /** Recorded sessions replayed open-loop under every config (tune --sessions). */
+  readonly sessions?: RecordedSummary;
   /** Every config of the sweep, by index: 0 is OpenClaw's defaults. */
   readonly configs: readonly { readonly index: number; readonly label: string; readonly block: Record<string, unknown> }[];
 }

@@ -2,12 +2,12 @@
 // show the same numbers the JSON holds.
 import type { ConfigRow } from "./evaluate.js";
 import { percent } from "./recommend.js";
+import type { TuneReport } from "./report.js";
 
-export const TABLE_HEADER = [
-  "#",
-  "config",
-  "stuck caught",
-  "stuck stopped",
+const METRIC_HEADER = [
+  "stuck caught (block or abort)",
+  "stuck stopped by a warning",
+  "wasted tokens mean",
   "wasted tokens median",
   "wasted tokens p90",
   "wasted calls median",
@@ -19,17 +19,59 @@ export const TABLE_HEADER = [
   "Pareto",
 ];
 
+/** The grid fields that vary across the configs, as leaf paths of their blocks (enabled aside). */
+export function variedFields(rows: readonly ConfigRow[]): string[] {
+  const values = new Map<string, Set<string>>();
+  const walk = (block: Record<string, unknown>, prefix: string) => {
+    for (const [key, value] of Object.entries(block)) {
+      const path = prefix === "" ? key : `${prefix}.${key}`;
+      if (value !== null && typeof value === "object" && !Array.isArray(value)) walk(value as Record<string, unknown>, path);
+      else if (path !== "enabled") values.set(path, (values.get(path) ?? new Set()).add(JSON.stringify(value)));
+    }
+  };
+  for (const row of rows.slice(1)) walk(row.block, "");
+  return [...values].filter(([, v]) => v.size > 1).map(([path]) => path);
+}
+
+/** Short column names, so the table fits without wrapping; the definitions name the full fields. */
+const SHORT_NAMES: Readonly<Record<string, string>> = {
+  warningThreshold: "warn",
+  criticalThreshold: "critical",
+  globalCircuitBreakerThreshold: "global",
+  unknownToolThreshold: "unknownTool",
+  historySize: "history",
+  windowSize: "window",
+};
+const fieldName = (path: string) => {
+  const leaf = path.split(".").at(-1) ?? path;
+  return SHORT_NAMES[leaf] ?? leaf;
+};
+
+function fieldValue(block: Record<string, unknown>, path: string): string {
+  let value: unknown = block;
+  for (const key of path.split(".")) value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+  return value === undefined ? "" : String(value);
+}
+
+/** One column per varied grid field instead of a long label, so no cell wraps. */
+export function tableHeader(fields: readonly string[]): string[] {
+  return ["#", "config", ...fields.map(fieldName), ...METRIC_HEADER];
+}
+
 export function rowLabel(row: ConfigRow): string {
   return row.index === 0 ? "OpenClaw defaults" : row.label;
 }
 
-export function rowCells(row: ConfigRow, pareto: readonly number[]): string[] {
+export function rowCells(row: ConfigRow, pareto: readonly number[], fields: readonly string[]): string[] {
   const m = row.metrics;
+  const named = row.index === 0 ? "OpenClaw defaults" : row.label.startsWith("baseline") ? "baseline" : "grid";
   return [
     String(row.index),
-    rowLabel(row),
+    named,
+    ...fields.map((f) => (row.index === 0 ? "-" : fieldValue(row.block, f))),
     percent(m.stuck.caughtShare),
-    percent(m.stuck.stoppedShare),
+    percent(m.stuck.escapedShare),
+    String(m.stuck.wastedTokens.mean),
     String(m.stuck.wastedTokens.median),
     String(m.stuck.wastedTokens.p90),
     String(m.stuck.wastedCalls.median),
@@ -40,4 +82,40 @@ export function rowCells(row: ConfigRow, pareto: readonly number[]): string[] {
     percent(m.overall.falsePositiveRate),
     pareto.includes(row.index) ? "yes" : "",
   ];
+}
+
+/** The recorded-sessions table: what each config would have done to real work (open-loop). */
+export const SESSION_HEADER = ["#", "config", "sessions warned", "blocked", "aborted", "calls cut", "tokens cut", "resolved stopped", "unresolved stopped", "unlabelled stopped"];
+
+const ofLabel = (row: ConfigRow, label: string): string => {
+  const l = row.sessions?.byLabel[label];
+  return l === undefined ? "-" : `${l.stopped}/${l.sessions}`;
+};
+
+export function sessionCells(row: ConfigRow): string[] {
+  const s = row.sessions;
+  if (s === undefined) return [String(row.index), rowLabel(row), ...SESSION_HEADER.slice(2).map(() => "-")];
+  return [
+    String(row.index),
+    rowLabel(row),
+    percent(s.warnedShare),
+    percent(s.blockedShare),
+    percent(s.abortedShare),
+    `${s.cutCalls} (${percent(s.cutCallsShare)})`,
+    `${s.cutTokens} (${percent(s.cutTokensShare)})`,
+    ofLabel(row, "resolved"),
+    ofLabel(row, "unresolved"),
+    ofLabel(row, "unlabelled"),
+  ];
+}
+
+export function sessionsIntro(report: TuneReport): string {
+  const s = report.sessions;
+  if (s === undefined) return "";
+  const labels = Object.entries(s.byLabel).sort(([a], [b]) => (a < b ? -1 : 1)).map(([l, n]) => `${n} ${l}`).join(", ");
+  return (
+    `${s.count} recorded sessions (${labels}) from ${s.paths.map((p) => `\`${p}\``).join(", ")}${s.labels === undefined ? "" : `, labels \`${s.labels}\``}, replayed open-loop under every config. ` +
+    "It is counterfactual: the recorded agent never saw these verdicts, so after a run's first block or abort the rest of that run counts as cut (calls, and tokens by the simulator's token model). " +
+    "A stop on a resolved session is work that would have been cut short: the false-positive proxy; a stop on an unresolved one may have saved waste."
+  );
 }

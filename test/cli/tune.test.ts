@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TuneReport } from "../../src/tune/report.js";
-import { rowCells } from "../../src/tune/table.js";
+import { rowCells, variedFields } from "../../src/tune/table.js";
 import { loopsim, tempDir } from "./run.js";
 
 const GRID = "warningThreshold=5,10;criticalThreshold=10,20;windowSize=2,3";
@@ -53,8 +53,9 @@ describe("loopsim tune", () => {
     const report = JSON.parse(read(one, "report.json")) as TuneReport;
     const md = read(one, "report.md");
     const html = read(one, "report.html");
+    const fields = variedFields(report.rows);
     for (const row of report.rows) {
-      const cells = rowCells(row, report.pareto);
+      const cells = rowCells(row, report.pareto, fields);
       expect(md).toContain(`| ${cells.join(" | ")} |`);
       expect(html).toContain(`<tr${row.index === 0 ? ' class="defaults"' : ""}>${cells.map((c) => `<td>${c}</td>`).join("")}</tr>`);
     }

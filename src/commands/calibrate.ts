@@ -1,0 +1,124 @@
+// `loopsim calibrate PATH...`: the simulated population and recorded sessions side by side on
+// the statistics a loop guard sees (src/calibrate/runStats.ts), with a distance for each. The
+// simulated agents run without a guard (target `none`), as the recorded agents of the corpus did,
+// so what is compared is how agents behave, not what a guard made of them.
+import { join } from "node:path";
+import { configFrom } from "../../models/configResolution.js";
+import { ksDistance, quantile, runStats, STATISTIC_NAMES, STATISTICS, type RunStats, type Statistic } from "../calibrate/runStats.js";
+import { VERSION } from "../cli/version.js";
+import { writeFileAtomic } from "../io/atomicWrite.js";
+import { ensureWritableDir } from "../io/writable.js";
+import { loadRecordedSessions } from "../sessions/recorded.js";
+import { simulate } from "../sim/simulate.js";
+import { findBuiltInTarget } from "../targets/registry.js";
+import { loadPopulation, populationAgents } from "../tune/population.js";
+
+export interface CalibrateOptions {
+  readonly paths: readonly string[];
+  readonly population: string;
+  readonly agents: number;
+  readonly seed: number;
+  readonly out?: string;
+  readonly json: boolean;
+}
+
+interface Side {
+  readonly runs: number;
+  readonly median: number;
+  readonly p90: number;
+}
+
+export interface CalibrationRow {
+  readonly statistic: Statistic;
+  readonly definition: string;
+  readonly recorded: Side;
+  readonly simulated: Side;
+  readonly simulatedProgressing: Side;
+  /** Kolmogorov-Smirnov distance, recorded against all simulated agents / the progressing ones. */
+  readonly distance: number;
+  readonly distanceProgressing: number;
+}
+
+export interface CalibrationReport {
+  readonly schema: "loopsim/calibration@1";
+  readonly loopsimVersion: string;
+  readonly reproduce: string;
+  readonly sessions: { readonly paths: readonly string[]; readonly files: number; readonly runs: number };
+  readonly simulation: { readonly population: string; readonly agents: number; readonly seed: number };
+  readonly rows: readonly CalibrationRow[];
+  /** Mean distance over the statistics, against the progressing families: the gap that remains. */
+  readonly gapProgressing: number;
+  readonly gapAll: number;
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+const side = (stats: readonly RunStats[], s: Statistic): Side => ({ runs: stats.length, median: round(quantile(stats.map((r) => r[s]), 0.5)), p90: round(quantile(stats.map((r) => r[s]), 0.9)) });
+
+export async function calibrateCommand(options: CalibrateOptions): Promise<void> {
+  if (options.out !== undefined) ensureWritableDir(options.out);
+  const sessions = await loadRecordedSessions(options.paths);
+  const recorded = sessions.flatMap((s) => runStats(s.events));
+  const population = loadPopulation(options.population);
+  const none = findBuiltInTarget("none");
+  if (none === undefined) throw new Error("the none target is missing");
+  const config = configFrom({});
+  const simulated: RunStats[] = [];
+  const progressing: RunStats[] = [];
+  for (const agent of populationAgents(population, options.agents, options.seed)) {
+    const result = simulate({ family: agent.family, seed: agent.seed, calls: population.calls, model: agent.model }, config, none);
+    const stats = runStats(result.events);
+    simulated.push(...stats);
+    if (agent.label === "progressing") progressing.push(...stats);
+  }
+  const rows: CalibrationRow[] = STATISTIC_NAMES.map((s) => ({
+    statistic: s,
+    definition: STATISTICS[s],
+    recorded: side(recorded, s),
+    simulated: side(simulated, s),
+    simulatedProgressing: side(progressing, s),
+    distance: ksDistance(recorded.map((r) => r[s]), simulated.map((r) => r[s])),
+    distanceProgressing: ksDistance(recorded.map((r) => r[s]), progressing.map((r) => r[s])),
+  }));
+  const mean = (xs: number[]) => round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
+  const report: CalibrationReport = {
+    schema: "loopsim/calibration@1",
+    loopsimVersion: VERSION,
+    reproduce: `loopsim calibrate ${options.paths.join(" ")} --seed ${options.seed} --agents ${options.agents}${options.population === "default" ? "" : ` --population ${options.population}`}`,
+    sessions: { paths: options.paths, files: sessions.length, runs: recorded.length },
+    simulation: { population: population.name, agents: options.agents, seed: options.seed },
+    rows,
+    gapProgressing: mean(rows.map((r) => r.distanceProgressing)),
+    gapAll: mean(rows.map((r) => r.distance)),
+  };
+  const json = JSON.stringify(report, null, 2) + "\n";
+  if (options.out !== undefined) {
+    writeFileAtomic(join(options.out, "calibration.json"), json);
+    writeFileAtomic(join(options.out, "calibration.md"), calibrationMarkdown(report));
+    process.stderr.write(`loopsim: wrote ${join(options.out, "calibration.{json,md}")}\n`);
+  }
+  process.stdout.write(options.json ? json : calibrationMarkdown(report));
+}
+
+export function calibrationMarkdown(r: CalibrationReport): string {
+  const cell = (s: Side) => `${s.median} (p90 ${s.p90})`;
+  return [
+    "# loopsim calibration: simulated agents against recorded sessions",
+    "",
+    `loopsim ${r.loopsimVersion}. Recorded: ${r.sessions.runs} runs in ${r.sessions.files} sessions from ${r.sessions.paths.map((p) => `\`${p}\``).join(", ")}. Simulated: ${r.simulation.agents} agents of population \`${r.simulation.population}\`, seed ${r.simulation.seed}, run without a guard (target \`none\`), as the recorded agents were.`,
+    "",
+    `Reproduce: \`${r.reproduce}\``,
+    "",
+    "Distance: Kolmogorov-Smirnov, the largest gap between the two distributions (0: the same, 1: disjoint). Medians and p90 are nearest-rank.",
+    "",
+    "| statistic | recorded median (p90) | simulated, all families | simulated, progressing families | distance (all) | distance (progressing) |",
+    "|---|---|---|---|---|---|",
+    ...r.rows.map((row) => `| ${row.statistic} | ${cell(row.recorded)} | ${cell(row.simulated)} | ${cell(row.simulatedProgressing)} | ${row.distance} | ${row.distanceProgressing} |`),
+    "",
+    `**The gap that remains**: a mean distance of ${r.gapProgressing} between the progressing families and recorded work (${r.gapAll} against all families, stuck ones included).`,
+    "",
+    "## Definitions",
+    "",
+    ...r.rows.map((row) => `- **${row.statistic}**: ${row.definition}.`),
+    "",
+  ].join("\n");
+}
