@@ -3,6 +3,7 @@
 import { CommanderError } from "commander";
 import { buildProgram } from "./program.js";
 import { chosenDigest } from "../targets/digestChoice.js";
+import { fsUserError, isFsError } from "../io/fsErrors.js";
 import { CheckFailed, EXIT_INTERNAL, EXIT_USER_ERROR, UserError } from "./errors.js";
 
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -29,6 +30,11 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof UserError || error instanceof CheckFailed) {
       process.stderr.write(`loopsim: ${error.message}\n`);
       return error.exitCode;
+    }
+    if (isFsError(error)) {
+      // A file-system failure no call site named: still the user's to fix, still one line.
+      process.stderr.write(`loopsim: ${fsUserError(error).message}\n`);
+      return EXIT_USER_ERROR;
     }
     process.stderr.write(`loopsim: internal error (a bug in loopsim, please report it):\n${(error as Error).stack ?? String(error)}\n`);
     return EXIT_INTERNAL;

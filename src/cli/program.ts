@@ -31,6 +31,16 @@ export function positiveInt(name: string): (value: string) => number {
   };
 }
 
+/** A positive integer no larger than max (a bound that keeps a run's memory and time sane). */
+export function boundedInt(name: string, max: number): (value: string) => number {
+  const parse = positiveInt(name);
+  return (value: string) => {
+    const n = parse(value);
+    if (n > max) throw new InvalidArgumentError(`${name} must be at most ${max} (got ${value})`);
+    return n;
+  };
+}
+
 export function nonNegativeInt(name: string): (value: string) => number {
   return (value: string) => {
     if (!/^(0|[1-9][0-9]*)$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number (got "${value}")`);

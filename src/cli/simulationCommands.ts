@@ -12,7 +12,8 @@ import { POPULATION_PRESETS } from "../tune/population.js";
 import { DEFAULT_GRID } from "../tune/grid.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
 import { resolveTarget, targetNamesHelp } from "../targets/registry.js";
-import { nonNegativeInt, positiveInt } from "./program.js";
+import { boundedInt, nonNegativeInt, positiveInt } from "./program.js";
+import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
 
 function familyName(value: string): string {
   if (!FAMILY_NAMES.includes(value)) throw new InvalidArgumentError(`unknown family "${value}" (known: ${FAMILY_NAMES.join(", ")})`);
@@ -42,7 +43,7 @@ export function registerSimulationCommands(program: Command): void {
     .option("--agents <n>", "simulated agents per config", positiveInt("--agents"), 480)
     .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
     .option("--out <dir>", "output folder", "reports/latest")
-    .option("--workers <n>", "worker threads (results are identical for any number)", positiveInt("--workers"))
+    .option("--workers <n>", "worker threads, at most one per config and core (results are identical for any number)", positiveInt("--workers"))
     .option("--shard <i/n>", "compute shard I of N and write a partial result for `loopsim merge`")
     .option("--force", "overwrite an existing report")
     .option("--json", "also print report.json to stdout; no progress bar")
@@ -118,7 +119,7 @@ export function registerSimulationCommands(program: Command): void {
     .option("--model <preset>", "reaction preset: small or flagship", modelPreset, "small" as ModelPreset)
     .option("--config <file>", "OpenClaw config file (JSON or JSON5)")
     .option("--agent <id>", "agent whose agents.list override applies")
-    .option("--calls <n>", "calls the agent may attempt", positiveInt("--calls"), 80)
+    .option("--calls <n>", `calls the agent may attempt (at most ${MAX_SIMULATED_CALLS})`, boundedInt("--calls", MAX_SIMULATED_CALLS), 80)
     .option("--json", "one JSON object per event, as `trace --json`")
     .option("--emit-trace <file>", "also write the event stream as JSONL (replay it with `trace`)")
     .option("--target <name>", TARGET_HELP, "reference")

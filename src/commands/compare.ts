@@ -1,7 +1,7 @@
 // `loopsim compare`: several loop guards (OpenClaw's and other runtimes') on the same simulated
 // agents and, with --sessions, on the same recorded sessions; writes compare.{json,md,html}.
 // `--shard I/N` computes the rows with index = I-1 (mod N) into a partial; `--merge` joins them.
-import { readFileSync } from "node:fs";
+import { readTextFile } from "../io/textFile.js";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { configFrom } from "../../models/configResolution.js";
@@ -74,7 +74,8 @@ export async function compareCommand(options: CompareOptions): Promise<void> {
   const mine = rows.map((row, index) => ({ row, index })).filter(({ index }) => shard === undefined || index % shard.of === shard.index - 1);
   const agents = populationAgents(population, options.agents, options.seed);
   const jobs = mine.map(({ row, index }) => ({ index, label: row.name, block: row.block, target: row.target }));
-  const evaluated = await evaluateAll(jobs, agents, population.calls, REFERENCE_TARGET, options.workers ?? availableParallelism(), () => undefined, targets);
+  const workers = Math.min(options.workers ?? availableParallelism(), availableParallelism(), Math.max(1, jobs.length));
+  const evaluated = await evaluateAll(jobs, agents, population.calls, REFERENCE_TARGET, workers, () => undefined, targets);
   const results: CompareRowResult[] = mine.map(({ row }, k) => {
     const target = targets.get(row.target) ?? REFERENCE_TARGET;
     const metrics = (evaluated[k] ?? evaluated.find((e) => e.label === row.name))?.metrics;
@@ -119,7 +120,7 @@ export function mergeCompare(parts: readonly string[], out: string | undefined, 
   const partials = parts.map((path): ComparePartial => {
     let raw: unknown;
     try {
-      raw = JSON.parse(readFileSync(path, "utf8"));
+      raw = JSON.parse(readTextFile(path, "partial comparison"));
     } catch (error) {
       throw new UserError(`${path}: not a readable partial comparison (${(error as Error).message})`);
     }

@@ -1,7 +1,7 @@
 // `loopsim conform --target T [--target T2 ...]`: which documented rules each target keeps. Prints
 // the matrix (Markdown) and, with --out, writes conformance.{md,json,html} and one counterexample
 // scenario per failure. Exit 0 when every rule each target claims holds, 1 otherwise.
-import { readFileSync } from "node:fs";
+import { readTextFile } from "../io/textFile.js";
 import { join, relative } from "node:path";
 import cliProgress from "cli-progress";
 import { CheckFailed, UserError } from "../cli/errors.js";
@@ -36,7 +36,7 @@ export interface ConformCommandOptions {
 export function mergeConformance(files: readonly string[], out: string | undefined, json: boolean): void {
   const reports = files.map((file) => {
     try {
-      const parsed = JSON.parse(readFileSync(file, "utf8")) as ConformanceReport;
+      const parsed = JSON.parse(readTextFile(file, "conformance report")) as ConformanceReport;
       if (parsed.schema !== CONFORMANCE_SCHEMA) throw new Error(`schema is not ${CONFORMANCE_SCHEMA}`);
       return parsed;
     } catch (error) {

@@ -1,7 +1,8 @@
 // `loopsim tune`: sweeps configs over a simulated population and writes report.{json,md,html}.
 // `--shard I/N` writes the part of the sweep with config indexes = I-1 (mod N); `loopsim merge`
 // puts the parts back together into exactly the unsharded report.
-import { existsSync, readFileSync } from "node:fs";
+import { readTextFile } from "../io/textFile.js";
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import cliProgress from "cli-progress";
@@ -11,6 +12,7 @@ import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../cli/errors.js";
 import { VERSION } from "../cli/version.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
+import { ensureWritableDir } from "../io/writable.js";
 import { issuesMessage, loadConfig, readConfigFile } from "../io/configFile.js";
 import type { ConfigJob } from "../tune/evaluate.js";
 import { DEFAULT_GRID, expandGrid, parseGrid } from "../tune/grid.js";
@@ -76,6 +78,10 @@ export function tuneInputs(options: TuneOptions): TuneInputs {
     critical: num("criticalThreshold", DEFAULT_CONFIG.criticalThreshold),
     global: num("globalCircuitBreakerThreshold", DEFAULT_CONFIG.globalCircuitBreakerThreshold),
   });
+  if (grid.points.length === 0) {
+    const first = grid.skipped[0];
+    throw new UserError(`--grid "${gridSpec}": every point is skipped (${grid.skipped.length} of ${grid.skipped.length}), so nothing would be tuned; for example ${first === undefined ? "the grid is empty" : `${first.label}: ${first.reason}`}`);
+  }
   const configs: ConfigJob[] = [{ index: 0, label: "OpenClaw defaults", block: {} }];
   if (options.config !== undefined) configs.push({ index: 1, label: `baseline: ${baseline.source}`, block: baseline.block });
   for (const point of grid.points) configs.push({ index: configs.length, label: point.label, block: point.block });
@@ -116,6 +122,7 @@ function refuseOverwrite(path: string, force: boolean): void {
 
 export async function tuneCommand(options: TuneOptions): Promise<void> {
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
+  ensureWritableDir(options.out); // before the sweep, so a long run never fails at its last step
   const guard = await resolveTarget(options.target ?? "reference");
   const ignores = CONFIG_FIELDS.filter((f) => !guard.capabilities.honours.includes(f));
   const labels = options.labels === undefined ? undefined : loadLabels(options.labels);
@@ -133,7 +140,9 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   const showBar = process.stderr.isTTY === true && !options.json;
   const bar = showBar ? new cliProgress.SingleBar({ stream: process.stderr, format: "tune [{bar}] {percentage}% | {value}/{total} simulations | ETA {eta_formatted}", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(jobs.length * agents.length, 0);
-  const simulated = await evaluateAll(jobs, agents, inputs.population.calls, guard, options.workers ?? availableParallelism(), (n) => bar?.increment(n));
+  // More threads than configs or cores only adds start-up cost (--workers 500 once started 73).
+  const workers = Math.min(options.workers ?? availableParallelism(), availableParallelism(), Math.max(1, jobs.length));
+  const simulated = await evaluateAll(jobs, agents, inputs.population.calls, guard, workers, (n) => bar?.increment(n));
   bar?.stop();
   // Recorded sessions: the same guard, each config, open-loop (see src/sessions/openLoop.ts).
   const rows = recorded === undefined ? simulated : simulated.map((row) => ({ ...row, sessions: sessionTotals(recorded.map((s) => replayOpenLoop(guard, configFrom(row.block), s))) }));
@@ -155,11 +164,12 @@ export function mergeCommand(parts: readonly string[], out: string, force: boole
   const partials: TunePartial[] = parts.map((path) => {
     let raw: unknown;
     try {
-      raw = JSON.parse(readFileSync(path, "utf8"));
+      raw = JSON.parse(readTextFile(path, "partial result"));
     } catch (error) {
       throw new UserError(`${path}: not a readable partial result (${(error as Error).message})`);
     }
     if (!isPlainObject(raw) || raw.schema !== PARTIAL_SCHEMA) throw new UserError(`${path}: schema: expected "${PARTIAL_SCHEMA}" (write parts with loopsim tune --shard I/N)`);
+    if (!isPlainObject(raw.shard) || !Number.isInteger(raw.shard.index) || !Number.isInteger(raw.shard.of) || !Array.isArray(raw.rows) || !isPlainObject(raw.inputs) || !Array.isArray(raw.inputs.configs)) throw new UserError(`${path}: shard, inputs and rows: malformed partial result`);
     return raw as unknown as TunePartial;
   });
   const first = partials[0];
@@ -168,6 +178,13 @@ export function mergeCommand(parts: readonly string[], out: string, force: boole
   partials.forEach((p, i) => {
     if (JSON.stringify(p.inputs) !== inputs) throw new UserError(`${parts[i]}: its inputs (seed, grid, population, config, version) differ from ${parts[0]}`);
     if (p.shard.of !== first.shard.of) throw new UserError(`${parts[i]}: shard ${p.shard.index}/${p.shard.of} does not belong with ${first.shard.index}/${first.shard.of}`);
+    // A shard header is a claim: the rows must be exactly that shard's configs, each a real row.
+    const expected = first.inputs.configs.filter((c) => c.index % first.shard.of === p.shard.index - 1).map((c) => c.index);
+    const got = p.rows.map((r, k) => {
+      if (!isPlainObject(r) || !Number.isInteger(r.index) || !isPlainObject(r.metrics)) throw new UserError(`${parts[i]}: rows[${k}]: not a result row (index and metrics expected)`);
+      return r.index;
+    });
+    if (JSON.stringify(got) !== JSON.stringify(expected)) throw new UserError(`${parts[i]}: its rows (${got.length}) are not exactly shard ${p.shard.index}/${p.shard.of}'s ${expected.length} configs; was the file edited or cut?`);
   });
   const seen = new Set(partials.map((p) => p.shard.index));
   const missing = Array.from({ length: first.shard.of }, (_, i) => i + 1).filter((i) => !seen.has(i));

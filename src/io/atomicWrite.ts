@@ -1,19 +1,24 @@
 // Outputs are written to a temp file beside the target and renamed over it, so a crash or a
 // full disk never leaves a half-written report, trace or scenario behind.
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
+import { UserError } from "../cli/errors.js";
+import { fsUserError, isFsError } from "./fsErrors.js";
 
 let counter = 0;
 
 export function writeFileAtomic(path: string, contents: string): void {
   const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
+  if (existsSync(path) && statSync(path).isDirectory()) throw new UserError(`${path}: is a directory; give a file path to write`);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UserError(`${dir}: exists and is not a folder, so ${basename(path)} cannot be written in it`);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${counter++}.tmp`);
   try {
+    mkdirSync(dir, { recursive: true });
     writeFileSync(temp, contents);
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
+    if (isFsError(error)) throw fsUserError(error, path, "write");
     throw error;
   }
 }

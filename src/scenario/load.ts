@@ -1,7 +1,8 @@
 // Reading a scenario file at the boundary: every problem is reported with the file and the JSON
 // path it is at, and the rule it breaks; nothing half-checked reaches the engine.
-import { readFileSync } from "node:fs";
+import { readTextFile } from "../io/textFile.js";
 import JSON5 from "json5";
+import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
 import { validateOpenClawConfig, formatIssue } from "../../models/configValidation.js";
 import { findAgentBlock } from "../../models/configResolution.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
@@ -27,9 +28,9 @@ const TOP_KEYS = ["schema", "id", "title", "description", "covers", "config", "c
 export function loadScenario(file: string, options: { requireExpected: boolean }): ScenarioLoad {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readTextFile(file, "scenario");
   } catch (error) {
-    return { ok: false, problems: [`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? "error"})`] };
+    return { ok: false, problems: [(error as Error).message] };
   }
   let raw: unknown;
   try {
@@ -69,7 +70,7 @@ export function loadScenario(file: string, options: { requireExpected: boolean }
       for (const key of Object.keys(sim)) if (!["family", "seed", "calls", "model"].includes(key)) at(`source.simulation.${key}`, "unknown key (allowed: family, seed, calls, model)");
       if (typeof sim.family !== "string" || !FAMILY_NAMES.includes(sim.family)) at("source.simulation.family", `unknown family ${JSON.stringify(sim.family)} (known: ${FAMILY_NAMES.join(", ")})`);
       if (!Number.isInteger(sim.seed) || (sim.seed as number) < 0) at("source.simulation.seed", `must be a whole number (got ${JSON.stringify(sim.seed)})`);
-      if (!Number.isInteger(sim.calls) || (sim.calls as number) <= 0) at("source.simulation.calls", `must be a positive integer (got ${JSON.stringify(sim.calls)})`);
+      if (!Number.isInteger(sim.calls) || (sim.calls as number) <= 0 || (sim.calls as number) > MAX_SIMULATED_CALLS) at("source.simulation.calls", `must be a positive integer of at most ${MAX_SIMULATED_CALLS} (got ${JSON.stringify(sim.calls)})`);
       if (typeof sim.model !== "string" || !isModelPreset(sim.model)) at("source.simulation.model", `must be "small" or "flagship" (got ${JSON.stringify(sim.model)})`);
     } else if ("simulation" in source) at("source.simulation", "must be an object {family, seed, calls, model}");
     if ("events" in source) {

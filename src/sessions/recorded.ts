@@ -3,7 +3,8 @@
 // file gives it. A labels file is a JSON map from session id to "resolved" or "unresolved", as
 // ../shared/corpus/mini-swe-agent/labels.json; a session's id is its file name without the
 // session extensions.
-import { readFileSync } from "node:fs";
+import { readTextFile } from "../io/textFile.js";
+import { existsSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { ToolEvent } from "../../models/events.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
@@ -27,15 +28,14 @@ export function sessionId(file: string): string {
 
 /** The labels file: each problem names the file and the JSON key. */
 export function loadLabels(file: string): ReadonlyMap<string, SessionLabel> {
+  if (!existsSync(file)) throw new UserError(`--labels ${file}: no such file`);
+  if (statSync(file).isDirectory()) throw new UserError(`--labels ${file}: is a directory, not a labels file`);
+  const text = readTextFile(file, "labels file");
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
+    raw = JSON.parse(text);
   } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    if (e.code === "ENOENT") throw new UserError(`--labels ${file}: no such file`);
-    if (e.code === "EISDIR") throw new UserError(`--labels ${file}: is a directory, not a labels file`);
-    if (e.code === "EACCES") throw new UserError(`--labels ${file}: permission denied`);
-    throw new UserError(`--labels ${file}: not valid JSON (${e.message})`);
+    throw new UserError(`--labels ${file}: not valid JSON (${(error as Error).message})`);
   }
   if (!isPlainObject(raw)) throw new UserError(`--labels ${file}: must be a JSON object mapping session ids to "resolved" or "unresolved"`);
   const labels = new Map<string, SessionLabel>();

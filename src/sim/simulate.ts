@@ -12,6 +12,12 @@ import { findFamily } from "./families.js";
 import { makeRng } from "./rng.js";
 import { tokensOf } from "./tokens.js";
 
+/**
+ * The most calls one simulated agent may attempt. A simulation keeps its events and outputs (for
+ * timelines, scenarios and replays), about 1 KB a call: 100,000 calls stay near 100 MB.
+ */
+export const MAX_SIMULATED_CALLS = 100_000;
+
 export interface SimulationSpec {
   readonly family: string;
   readonly seed: number;

@@ -1,8 +1,10 @@
 // The simulated population a sweep runs every config against: behaviour families crossed with
 // model presets, each with a weight. Agents are shared by every config (same seeds), so configs
 // are compared on the same agents.
-import { readFileSync, existsSync } from "node:fs";
+import { readTextFile } from "../io/textFile.js";
+import { existsSync } from "node:fs";
 import JSON5 from "json5";
+import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../cli/errors.js";
 import { isModelPreset, MODEL_PRESETS, type ModelPreset } from "../sim/agentModel.js";
@@ -86,8 +88,9 @@ export function loadPopulation(spec: string): Population {
   if (presetPopulation !== undefined) return presetPopulation;
   if (!existsSync(spec)) throw new UserError(`--population ${spec}: neither a preset (${Object.keys(POPULATION_PRESETS).join(", ")}) nor a file`);
   let raw: unknown;
+  const text = readTextFile(spec, "population file");
   try {
-    raw = JSON5.parse(readFileSync(spec, "utf8"));
+    raw = JSON5.parse(text);
   } catch (error) {
     const e = error as Error & { lineNumber?: number; columnNumber?: number };
     throw new UserError(`${spec}${e.lineNumber === undefined ? "" : `:${e.lineNumber}:${e.columnNumber ?? 0}`}: not valid JSON5 (${e.message.replace(/^JSON5: /, "")})`);
@@ -96,7 +99,7 @@ export function loadPopulation(spec: string): Population {
   if (!isPlainObject(raw)) throw new UserError(`${spec}: a population is an object {calls, members: [{family, model, weight}]}`);
   for (const key of Object.keys(raw)) if (!["calls", "members", "name"].includes(key)) problems.push(`${key}: unknown key (allowed: name, calls, members)`);
   const calls = raw.calls ?? 80;
-  if (!Number.isInteger(calls) || (calls as number) <= 0) problems.push(`calls: must be a positive integer (got ${JSON.stringify(raw.calls)})`);
+  if (!Number.isInteger(calls) || (calls as number) <= 0 || (calls as number) > MAX_SIMULATED_CALLS) problems.push(`calls: must be a positive integer of at most ${MAX_SIMULATED_CALLS} (got ${JSON.stringify(raw.calls)})`);
   const members: PopulationMember[] = [];
   if (!Array.isArray(raw.members) || raw.members.length === 0) problems.push("members: must be a non-empty array");
   else {

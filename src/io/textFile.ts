@@ -1,0 +1,36 @@
+// The one rule for reading text, applied to every input (traces, sessions, configs, scenarios,
+// populations, labels, report parts): UTF-8, a leading byte-order mark skipped, and invalid UTF-8
+// refused with the file and line, because a silently replaced byte changes the args a call hashes to.
+import { readFileSync } from "node:fs";
+import { UserError } from "../cli/errors.js";
+import { withFsErrors } from "./fsErrors.js";
+
+/** A fatal decoder drops a leading BOM itself (ignoreBOM is false by default). */
+export const utf8Decoder = (): TextDecoder => new TextDecoder("utf-8", { fatal: true });
+
+/** The 1-based line of the first invalid UTF-8 sequence in bytes. */
+export function invalidUtf8Line(bytes: Uint8Array, firstLine = 1): number {
+  let line = firstLine;
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i === bytes.length || bytes[i] === 0x0a) {
+      try {
+        new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(start, i));
+      } catch {
+        return line;
+      }
+      line++;
+      start = i + 1;
+    }
+  }
+  return line;
+}
+
+export function readTextFile(path: string, what = "file"): string {
+  const bytes = withFsErrors(path, `read the ${what}`, () => readFileSync(path));
+  try {
+    return utf8Decoder().decode(bytes);
+  } catch {
+    throw new UserError(`${path}:${invalidUtf8Line(bytes)}: not valid UTF-8 (inputs must be UTF-8; a byte-order mark at the start is allowed)`);
+  }
+}
