@@ -48,6 +48,9 @@ export function validateLoopDetectionBlock(block: unknown, path: string): Config
   for (const field of NUMBER_FIELDS) {
     if (field in block && !isPositiveInteger(block[field])) {
       out.push(issue(`${path}.${field}`, block[field], "must be a positive integer"));
+    } else if (field in block && !Number.isSafeInteger(block[field])) {
+      // Above 2^53 a JSON number is no longer the integer written: refuse it rather than run on another value.
+      out.push(issue(`${path}.${field}`, block[field], "must be at most 9007199254740991 (2^53 - 1): larger integers lose precision"));
     }
   }
   const warning = block.warningThreshold;
@@ -82,6 +85,8 @@ export function validateLoopDetectionBlock(block: unknown, path: string): Config
       checkKeys(guard, GUARD_FIELDS, `${path}.postCompactionGuard`, out);
       if ("windowSize" in guard && !isPositiveInteger(guard.windowSize)) {
         out.push(issue(`${path}.postCompactionGuard.windowSize`, guard.windowSize, "must be a positive integer"));
+      } else if ("windowSize" in guard && !Number.isSafeInteger(guard.windowSize)) {
+        out.push(issue(`${path}.postCompactionGuard.windowSize`, guard.windowSize, "must be at most 9007199254740991 (2^53 - 1): larger integers lose precision"));
       }
     }
   }

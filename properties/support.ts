@@ -54,12 +54,19 @@ export function runLaw<T>(law: Law<T>, subject: Target, options: { runs?: number
   };
 }
 
+/** The settings a failure depends on besides seed and path, so the printed command fails again. */
+export function replayEnvironment(): string {
+  const strict = process.env.LOOPSIM_STRICT;
+  const deep = process.env.LOOPSIM_DEEP;
+  return `${strict === undefined || strict === "" ? "" : `LOOPSIM_STRICT=${strict} `}${deep === undefined || deep === "" ? "" : `LOOPSIM_DEEP=${deep} `}`;
+}
+
 export function failureReport(failure: LawFailure, testFile: string): string {
   return [
     `property ${failure.law} failed: ${failure.message}`,
     `  seed ${failure.seed}, path ${failure.path}, shrunk to ${failure.events} events`,
     failure.scenarioFile === undefined ? "" : `  counterexample scenario: ${failure.scenarioFile}  (replay: node bin/loopsim.js replay ${failure.scenarioFile})`,
-    `  replay the property: FC_SEED=${failure.seed} FC_PATH=${failure.path} npx vitest run ${testFile} -t "${failure.law}"`,
+    `  replay the property: ${replayEnvironment()}FC_SEED=${failure.seed} FC_PATH=${failure.path} npx vitest run ${testFile} -t "${failure.law}"`,
   ]
     .filter((l) => l !== "")
     .join("\n");

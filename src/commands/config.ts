@@ -16,7 +16,8 @@ export function configCommand(path: string, agentId: string | undefined, json: b
       valid: loaded.issues.length === 0,
       issues: loaded.issues.map((found) => ({ ...found, message: formatIssue(found) })),
       effective: { ...config, enabled: config.enabled ?? null },
-      enabled: config.enabled === undefined ? "unset" : String(config.enabled),
+      // JSON types, not strings: true, false, or null when unset (rolling detectors off, guard on).
+      enabled: config.enabled ?? null,
       rollingDetectors: mode.rollingDetectors,
       postCompactionGuard: mode.guard,
       recordsCalls: mode.recordCalls,

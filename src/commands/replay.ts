@@ -30,6 +30,15 @@ export interface ReplayOutcome {
   readonly expectedDigest?: string;
   readonly diff?: string[];
   readonly problems?: string[];
+  /** With --update: each fact that changed, as "name: old -> new". */
+  readonly changedFacts?: string[];
+}
+
+/** The facts of an expectation that differ, one line each, so an update says what it changed. */
+function factChanges(before: Record<string, unknown> | undefined, after: Record<string, unknown>): string[] {
+  if (before === undefined) return [];
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).map((k) => `${k}: ${JSON.stringify(before[k])} -> ${JSON.stringify(after[k])}`);
 }
 
 /** In a folder, a .json file is a scenario only if it says so (package.json, reports... are not). */
@@ -67,7 +76,8 @@ export function replayOne(file: string, options: ReplayOptions, named: TargetsBy
     }
     const updated: Scenario = { ...scenario, ...(target === REFERENCE_TARGET ? {} : { target: target.name }), expected: replayed.expected };
     writeFileAtomic(file, scenarioText(updated));
-    return { file, id: scenario.id, status: "updated", digest, expectedDigest: expected?.digest };
+    const changedFacts = factChanges(expected?.facts as Record<string, unknown> | undefined, replayed.expected.facts as unknown as Record<string, unknown>);
+    return { file, id: scenario.id, status: "updated", digest, expectedDigest: expected?.digest, changedFacts };
   }
   if (expected !== undefined && expected.digest === digest) return { file, id: scenario.id, status: "pass", digest, expectedDigest: digest };
   const diff = timelineDiff(expected?.timeline ?? [], replayed.expected.timeline);
@@ -97,20 +107,25 @@ export async function replayCommand(paths: readonly string[], options: ReplayOpt
     process.stdout.write(JSON.stringify({ target: options.target?.name ?? null, passed: count("pass"), failed: count("fail"), updated: count("updated"), invalid: count("invalid"), scenarios: outcomes }, null, 2) + "\n");
   } else {
     const lines: string[] = [];
+    const problems: string[] = [];
     const against = options.target === undefined ? "" : ` (against ${options.target.name})`;
     for (const o of outcomes) {
       if (o.status === "invalid") {
-        lines.push(`INVALID ${o.file}`);
-        for (const p of o.problems ?? []) lines.push(`  ${p}`);
+        // What is wrong with an input is a diagnostic: stderr, as every other user error.
+        problems.push(`INVALID ${o.file}`);
+        for (const p of o.problems ?? []) problems.push(`  ${p}`);
       } else if (o.status === "fail") {
         lines.push(`${options.target === undefined ? "FAIL" : "DIFFERS"} ${o.file} (${o.id ?? ""})${against}`);
         lines.push(...(o.diff ?? []));
       } else if (o.status === "updated") {
         lines.push(`UPDATED ${o.file}: expectation ${o.expectedDigest === undefined ? "recorded" : `changed ${o.expectedDigest.slice(0, 12)} -> ${o.digest?.slice(0, 12) ?? ""}`}`);
+        const changed = o.changedFacts ?? [];
+        if (o.expectedDigest !== undefined) lines.push(changed.length === 0 ? "  facts unchanged (messages, keys or timeline only)" : `  facts changed: ${changed.join("; ")}`);
       } else lines.push(`${options.target === undefined ? "PASS" : "SAME"} ${o.file}`);
     }
     lines.push(`${count("pass")} passed, ${count("fail")} failed${count("updated") > 0 ? `, ${count("updated")} updated` : ""}${count("invalid") > 0 ? `, ${count("invalid")} invalid` : ""}`);
     process.stdout.write(lines.join("\n") + "\n");
+    if (problems.length > 0) process.stderr.write(problems.join("\n") + "\n");
   }
   if (count("invalid") > 0) throw new UserError(`${count("invalid")} scenario file${count("invalid") === 1 ? " is" : "s are"} invalid (see above)`);
   const failed = count("fail");

@@ -62,6 +62,8 @@ export async function simulateCommand(options: SimulateOptions): Promise<void> {
   const writer = new LineWriter();
   const format = options.json ? outputJsonLine : timelineLine;
   for (const output of result.outputs) await writer.line(format(output));
-  if (!options.json) for (const line of summaryLines(result.summary)) await writer.line(line);
+  // The summary closes the output either way; in JSON it is one last object of its own type.
+  if (options.json) await writer.line(JSON.stringify({ type: "summary", ...result.summary }));
+  else for (const line of summaryLines(result.summary)) await writer.line(line);
   await writer.flush();
 }

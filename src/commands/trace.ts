@@ -11,6 +11,7 @@ import { statsLine } from "../import/summary.js";
 import { LineWriter } from "../io/bufferedOutput.js";
 import { parseEventLine } from "../io/eventSchema.js";
 import { readLines } from "../io/lines.js";
+import type { TargetOutput } from "../targets/target.js";
 import type { Target } from "../targets/target.js";
 
 export interface TraceOptions {
@@ -27,6 +28,7 @@ export async function traceCommand(path: string, options: TraceOptions): Promise
   const render = options.json ? outputJsonLine : timelineLine;
   const source = path === "-" ? "<stdin>" : path;
   let lineIndex = -1;
+  const tally = new RunTally();
   try {
     for await (const line of readLines(path)) {
       lineIndex++;
@@ -34,10 +36,42 @@ export async function traceCommand(path: string, options: TraceOptions): Promise
       const parsed = parseEventLine(line, `${source}:${lineIndex + 1}`);
       if (!parsed.ok) throw new UserError(parsed.problems.join("\n"));
       // Outputs are numbered by input line (0-based), blank lines included.
-      for (const output of session.step(parsed.event)) await writer.line(render({ ...output, index: lineIndex }));
+      for (const output of session.step(parsed.event)) {
+        tally.add(output);
+        await writer.line(render({ ...output, index: lineIndex }));
+      }
     }
   } finally {
     await writer.flush();
+  }
+  // The end-of-run summary goes to stderr, so stdout stays one line per event (JSON or timeline).
+  process.stderr.write(`loopsim: ${tally.line(source)}\n`);
+}
+
+/** What a whole trace came to, counted as the outputs stream past. */
+class RunTally {
+  private events = new Set<number>();
+  private calls = 0;
+  private warnings = 0;
+  private emitted = 0;
+  private blocks = 0;
+  private aborts = 0;
+  private ignored = 0;
+
+  add(o: TargetOutput): void {
+    this.events.add(o.index);
+    if (o.kind === "call") {
+      this.calls++;
+      if (o.verdict === "warning") {
+        this.warnings++;
+        if (o.emitted) this.emitted++;
+      } else if (o.verdict === "critical") this.blocks++;
+    } else if (o.kind === "abort") this.aborts++;
+    else if (o.kind === "ignored") this.ignored++;
+  }
+
+  line(source: string): string {
+    return `${source}: ${this.events.size} events, ${this.calls} calls: ${this.warnings} warnings (${this.emitted} emitted), ${this.blocks} blocks, ${this.aborts} aborts, ${this.ignored} events ignored after an abort`;
   }
 }
 

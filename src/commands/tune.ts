@@ -138,12 +138,21 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   const jobs = inputs.configs.filter((c) => shard === undefined || c.index % shard.of === shard.index - 1);
   const agents = populationAgents(inputs.population, inputs.agents, inputs.seed);
   const showBar = process.stderr.isTTY === true && !options.json;
-  const bar = showBar ? new cliProgress.SingleBar({ stream: process.stderr, format: "tune [{bar}] {percentage}% | {value}/{total} simulations | ETA {eta_formatted}", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
+  // etaBuffer: the ETA averages the last 200 ticks, so worker start-up does not skew the first one.
+  const bar = showBar ? new cliProgress.SingleBar({ stream: process.stderr, format: "tune [{bar}] {percentage}% | {value}/{total} simulations | ETA {eta_formatted}", hideCursor: true, etaBuffer: 200 }, cliProgress.Presets.shades_classic) : undefined;
+  // Ctrl-C while the bar hides the cursor: give the terminal its cursor back before leaving.
+  const interrupted = () => {
+    bar?.stop();
+    process.stderr.write("\u001b[?25h");
+    process.exit(130);
+  };
+  if (bar !== undefined) process.once("SIGINT", interrupted);
   bar?.start(jobs.length * agents.length, 0);
   // More threads than configs or cores only adds start-up cost (--workers 500 once started 73).
   const workers = Math.min(options.workers ?? availableParallelism(), availableParallelism(), Math.max(1, jobs.length));
   const simulated = await evaluateAll(jobs, agents, inputs.population.calls, guard, workers, (n) => bar?.increment(n));
   bar?.stop();
+  process.removeListener("SIGINT", interrupted);
   // Recorded sessions: the same guard, each config, open-loop (see src/sessions/openLoop.ts).
   const rows = recorded === undefined ? simulated : simulated.map((row) => ({ ...row, sessions: sessionTotals(recorded.map((s) => replayOpenLoop(guard, configFrom(row.block), s))) }));
   if (shard !== undefined) {

@@ -60,7 +60,9 @@ function lawCheck(law: Law<never>, target: Target, outDir: string | undefined, o
   const touched = diff === undefined ? [] : attribute(target, config, draft.events, diff);
   const blamed = rules.filter((r) => touched.includes(r));
   const failedRules = blamed.length > 0 ? blamed : touched.length > 0 ? touched : rules;
-  const replay = `loopsim conform --target ${target.name} --law ${law.name} --seed ${details.seed} --path ${details.counterexamplePath ?? ""}`;
+  // The anomaly switches change what a law accepts, so the printed command carries them.
+  const strict = process.env.LOOPSIM_STRICT;
+  const replay = `${strict === undefined || strict === "" ? "" : `LOOPSIM_STRICT=${strict} `}loopsim conform --target ${target.name} --law ${law.name} --seed ${details.seed} --path ${details.counterexamplePath ?? ""}`;
   let counterexample;
   if (outDir !== undefined) {
     const file = writeCounterexample(outDir, target, `law-${law.name}`, { config: draft.config, events: draft.events, covers: draft.covers, description: `${draft.description} Law ${law.name} on ${target.name}: ${message} (seed ${details.seed}, path ${details.counterexamplePath ?? ""}; replay the property: ${replay})` });

@@ -121,3 +121,71 @@ describe("merge checks the parts, not their headers", () => {
     mkdirSync(join(out, "x"), { recursive: true });
   });
 });
+
+describe("numbers that lose precision", () => {
+  it("config thresholds above 2^53 are refused with their path", () => {
+    const dir = tempDir();
+    const config = join(dir, "big.json5");
+    writeFileSync(config, "{tools:{loopDetection:{enabled:true,criticalThreshold:90071992547409930,globalCircuitBreakerThreshold:900719925474099300}}}");
+    const r = loopsim(["config", config]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/tools\.loopDetection\.criticalThreshold: must be at most 9007199254740991 \(2\^53 - 1\)/);
+  });
+});
+
+describe("replay lines carry every setting the failure depends on", () => {
+  it("a property failure's replay command names LOOPSIM_STRICT when it was set", async () => {
+    const { failureReport } = await import("../../properties/support.js");
+    const failure = { law: "some-law", seed: 7, path: "1:2", events: 3, message: "broken", scenarioFile: undefined };
+    const before = process.env.LOOPSIM_STRICT;
+    process.env.LOOPSIM_STRICT = "A1,A5";
+    try {
+      expect(failureReport(failure, "properties/x.test.ts")).toContain("replay the property: LOOPSIM_STRICT=A1,A5 FC_SEED=7 FC_PATH=1:2 npx vitest run properties/x.test.ts");
+    } finally {
+      if (before === undefined) delete process.env.LOOPSIM_STRICT;
+      else process.env.LOOPSIM_STRICT = before;
+    }
+  });
+});
+
+describe("friction", () => {
+  it("config --json writes numbers and booleans as JSON types", () => {
+    const dir = tempDir();
+    const config = join(dir, "c.json");
+    writeFileSync(config, JSON.stringify({ tools: { loopDetection: { enabled: true, warningThreshold: 8, criticalThreshold: 16 } } }));
+    const report = JSON.parse(loopsim(["config", config, "--json"]).stdout) as Record<string, unknown> & { effective: Record<string, unknown> };
+    expect(report.enabled).toBe(true);
+    expect(report.rollingDetectors).toBe(true);
+    expect(report.effective.warningThreshold).toBe(8);
+    const unset = join(dir, "u.json");
+    writeFileSync(unset, "{}");
+    expect((JSON.parse(loopsim(["config", unset, "--json"]).stdout) as { enabled: unknown }).enabled).toBeNull();
+  });
+  it("replay writes INVALID details to stderr, and --update says which facts changed", () => {
+    const dir = tempDir();
+    const bad = join(dir, "bad.json");
+    writeFileSync(bad, JSON.stringify({ schema: "loopsim/scenario@1", id: "x" }));
+    const r = loopsim(["replay", bad]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).not.toMatch(/INVALID/);
+    expect(r.stderr).toMatch(/INVALID .*bad\.json\n {2}.*title: must be a non-empty string/);
+    const scenario = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "scenarios", "families", "poller-stuck-small.json"), "utf8")) as { expected: { facts: { blocks: number } } };
+    scenario.expected.facts.blocks += 5;
+    const file = join(dir, "edited.json");
+    writeFileSync(file, JSON.stringify(scenario));
+    const u = loopsim(["replay", file, "--update"]);
+    expect(u.code).toBe(0);
+    expect(u.stdout).toMatch(/facts changed: blocks: \d+ -> \d+/);
+  });
+  it("trace ends with a summary on stderr; simulate --json ends with its summary object", () => {
+    const dir = tempDir();
+    const trace = join(dir, "t.jsonl");
+    writeFileSync(trace, TRACE);
+    const t = loopsim(["trace", trace, "--json"]);
+    expect(t.stdout.trim().split("\n")).toHaveLength(1);
+    expect(t.stderr).toMatch(/t\.jsonl: 1 events, 1 calls: 0 warnings \(0 emitted\), 0 blocks, 0 aborts/);
+    const s = loopsim(["simulate", "--family", "poller-stuck", "--seed", "1", "--json"]);
+    const last = JSON.parse(s.stdout.trim().split("\n").at(-1) ?? "{}") as { type: string; family: string; attempts: number };
+    expect(last).toMatchObject({ type: "summary", family: "poller-stuck", attempts: 80 });
+  });
+});
