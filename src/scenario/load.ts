@@ -2,7 +2,7 @@
 // path it is at, and the rule it breaks; nothing half-checked reaches the engine.
 import { readTextFile } from "../io/textFile.js";
 import JSON5 from "json5";
-import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
+import { DEFAULT_SIMULATED_CALLS, MAX_SIMULATED_CALLS } from "../sim/simulate.js";
 import { validateOpenClawConfig, formatIssue } from "../../models/configValidation.js";
 import { findAgentBlock } from "../../models/configResolution.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
@@ -70,6 +70,9 @@ export function loadScenario(file: string, options: { requireExpected: boolean }
       for (const key of Object.keys(sim)) if (!["family", "seed", "calls", "model"].includes(key)) at(`source.simulation.${key}`, "unknown key (allowed: family, seed, calls, model)");
       if (typeof sim.family !== "string" || !FAMILY_NAMES.includes(sim.family)) at("source.simulation.family", `unknown family ${JSON.stringify(sim.family)} (known: ${FAMILY_NAMES.join(", ")})`);
       if (!Number.isInteger(sim.seed) || (sim.seed as number) < 0) at("source.simulation.seed", `must be a whole number (got ${JSON.stringify(sim.seed)})`);
+      // calls and model default as in `simulate`, so a hand-written scenario needs only family and seed.
+      if (sim.calls === undefined) sim.calls = DEFAULT_SIMULATED_CALLS;
+      if (sim.model === undefined) sim.model = "small";
       if (!Number.isInteger(sim.calls) || (sim.calls as number) <= 0 || (sim.calls as number) > MAX_SIMULATED_CALLS) at("source.simulation.calls", `must be a positive integer of at most ${MAX_SIMULATED_CALLS} (got ${JSON.stringify(sim.calls)})`);
       if (typeof sim.model !== "string" || !isModelPreset(sim.model)) at("source.simulation.model", `must be "small" or "flagship" (got ${JSON.stringify(sim.model)})`);
     } else if ("simulation" in source) at("source.simulation", "must be an object {family, seed, calls, model}");

@@ -17,6 +17,8 @@ import { tokensOf } from "./tokens.js";
  * timelines, scenarios and replays), about 1 KB a call: 100,000 calls stay near 100 MB.
  */
 export const MAX_SIMULATED_CALLS = 100_000;
+/** What `simulate` and a scenario without `calls` give an agent. */
+export const DEFAULT_SIMULATED_CALLS = 80;
 
 export interface SimulationSpec {
   readonly family: string;

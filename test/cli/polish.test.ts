@@ -2,7 +2,8 @@
 // "loopsim:", and `replay .` reading only scenario files (not node_modules, package.json...).
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { loopsim } from "./run.js";
+import { readFileSync, writeFileSync } from "node:fs";
+import { loopsim, tempDir } from "./run.js";
 
 describe("first contact", () => {
   it("no arguments prints the help on stdout and exits 0", () => {
@@ -42,5 +43,19 @@ describe("boundaries", () => {
     const res = loopsim(["trace", "-"], line + "\n");
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/<stdin>:1: event: an outcome has a result or an error, not both/);
+  });
+});
+
+describe("the README's examples work as written", () => {
+  it("the hand-written scenario needs only family and seed, records with --update and then passes", () => {
+    const readme = readFileSync(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
+    const block = /cat > \/tmp\/my-scenario\.json <<'EOF'\n([\s\S]*?)\nEOF\n/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    const file = join(tempDir(), "my-scenario.json");
+    writeFileSync(file, block ?? "");
+    const update = loopsim(["replay", "--update", file]);
+    expect(update.code, update.stderr).toBe(0);
+    expect(update.stdout).toMatch(/expectation recorded/);
+    expect(loopsim(["replay", file]).code).toBe(0);
   });
 });
