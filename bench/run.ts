@@ -151,6 +151,11 @@ async function main(): Promise<void> {
     await vsOpenClaw(log);
     return;
   }
+  if (process.env.BENCH_ONLY === "stream") {
+    const only = await streamPeakRss();
+    log(`streamPeakRssMB         ${only.peakRssMB}  (loopsim trace --json over ${only.events} events, ${only.eventsPerSec} events/s; goal under 200)`);
+    return;
+  }
   const mixed = mixedTrace(100_000);
   const loopHeavy = loopHeavyTrace(100_000);
   const manyRuns = manyRunsTrace(100_000);

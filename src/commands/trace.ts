@@ -50,7 +50,9 @@ export async function traceCommand(path: string, options: TraceOptions): Promise
 
 /** What a whole trace came to, counted as the outputs stream past. */
 class RunTally {
-  private events = new Set<number>();
+  // Outputs arrive in input order, so counting index changes counts events in constant memory.
+  private events = 0;
+  private lastIndex = -1;
   private calls = 0;
   private warnings = 0;
   private emitted = 0;
@@ -59,7 +61,10 @@ class RunTally {
   private ignored = 0;
 
   add(o: TargetOutput): void {
-    this.events.add(o.index);
+    if (o.index !== this.lastIndex) {
+      this.events++;
+      this.lastIndex = o.index;
+    }
     if (o.kind === "call") {
       this.calls++;
       if (o.verdict === "warning") {
@@ -71,7 +76,7 @@ class RunTally {
   }
 
   line(source: string): string {
-    return `${source}: ${this.events.size} events, ${this.calls} calls: ${this.warnings} warnings (${this.emitted} emitted), ${this.blocks} blocks, ${this.aborts} aborts, ${this.ignored} events ignored after an abort`;
+    return `${source}: ${this.events} events, ${this.calls} calls: ${this.warnings} warnings (${this.emitted} emitted), ${this.blocks} blocks, ${this.aborts} aborts, ${this.ignored} events ignored after an abort`;
   }
 }
 
