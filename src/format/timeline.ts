@@ -12,9 +12,10 @@ export function timelineLine(output: EngineOutput<string, string>): string {
   switch (output.kind) {
     case "call":
       if (output.verdict === "allow") return `${head}call     ${pad(output.tool, 16)} allow`;
+      // A suppressed warning never reached the agent; its message would only repeat the last one.
       return `${head}call     ${pad(output.tool, 16)} ${pad(output.verdict.toUpperCase(), 8)} ${output.detector} x${output.count}${
-        output.emitted ? "" : " (suppressed)"
-      }  ${output.message}`;
+        output.emitted ? `  ${output.message}` : " (suppressed: the agent does not see it)"
+      }`;
     case "outcome":
       return `${head}outcome  ${pad(output.tool, 16)} ${output.vetoed ? "veto (blocked call)" : output.recorded ? "recorded" : "not recorded (no hash)"}`;
     case "compaction":
