@@ -1,5 +1,6 @@
-// Normalisation (SPEC H1, H2.5, H2.7): permuting object keys, or changing only exec's volatile
-// fields or a send's fresh ids, never changes a verdict.
+// Normalisation (SPEC H1, H2.5, H2.7, E2): permuting object keys, changing only exec's volatile
+// fields or a send's fresh ids, or spelling a runId or tool name another way (padding, case, the
+// bash alias) never changes a verdict.
 import { configFrom } from "../../models/configResolution.js";
 import { runTarget } from "../../src/targets/target.js";
 import type { ToolEvent } from "../../models/events.js";
@@ -41,13 +42,23 @@ function perturbVolatile(event: ToolEvent, salt: number): ToolEvent {
   return { ...event, result: { ...event.result, details } };
 }
 
+/** E2: the same run and tool spelt another way (padded runId, tool case and padding, the bash alias). */
+function respell(event: ToolEvent, i: number): ToolEvent {
+  if (i % 2 === 0) return event;
+  const runId = event.runId === undefined ? undefined : ` ${event.runId}\t`;
+  if (event.type === "compaction") return { ...event, runId };
+  const tool = normalizeToolName(event.tool);
+  const spelt = tool === "exec" && i % 4 === 1 ? "Bash" : tool === "apply_patch" && i % 4 === 3 ? "apply-patch" : ` ${tool.toUpperCase()} `;
+  return { ...event, runId, tool: spelt };
+}
+
 export const normalisationInvariant: Law<ConfiguredTrace> = {
   name: "normalisation-never-changes-verdicts",
   spec: ["H1", "H2", "E2"],
   needs: ["rollingDetectors"],
   arbitrary: configuredTrace({ enabled: [true] }, { cyclic: true }),
   runs: 200,
-  required: ["generic_repeat:critical", "generic_repeat:warning", "perturbed-exec", "perturbed-send"],
+  required: ["generic_repeat:critical", "generic_repeat:warning", "perturbed-exec", "perturbed-send", "respelled-run"],
   check(value, subject, coverage) {
     const config = configFrom(value.block);
     const original = runTarget(subject, config, value.events);
@@ -55,13 +66,15 @@ export const normalisationInvariant: Law<ConfiguredTrace> = {
     const transformed = value.events.map((e, i) => {
       const perturbed = perturbVolatile(e, i);
       if (perturbed !== e) coverage.hit(normalizeToolName(e.type === "compaction" ? "" : e.tool) === "exec" ? "perturbed-exec" : "perturbed-send");
-      return reverseKeys(perturbed) as ToolEvent;
+      const respelt = respell(perturbed, i);
+      if (respelt !== perturbed && e.runId !== undefined && e.runId.trim() !== "") coverage.hit("respelled-run");
+      return reverseKeys(respelt) as ToolEvent;
     });
     const after = runTarget(subject, config, transformed);
     const a = original.map(outputJsonLine);
     const b = after.map(outputJsonLine);
     const at = a.findIndex((line, i) => line !== b[i]);
-    if (at !== -1) broken(`output ${at} changed after permuting keys and volatile fields: ${a[at]} became ${b[at] ?? "nothing"}`);
+    if (at !== -1) broken(`output ${at} changed after permuting keys, volatile fields and spellings: ${a[at]} became ${b[at] ?? "nothing"}`);
   },
   scenario: (value) => draft(value, ["H1", "H2"], "Counterexample: a verdict depends on key order, exec volatile fields or send ids."),
 };
