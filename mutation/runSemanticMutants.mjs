@@ -39,9 +39,9 @@ for (const m of mutants) {
     rows.push({ ...m, caught: run.status !== 0 && failed.length > 0, by: failed.join(", ") || (run.status !== 0 ? "a failure that is not a property" : "") });
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    const last = rows.at(-1);
+    process.stdout.write(`${last.caught ? "CAUGHT  " : "SURVIVED"} ${m.id} (${m.rule})${last.by === "" ? "" : `: ${last.by}`}\n`);
   }
-  const last = rows.at(-1);
-  process.stdout.write(`${last.caught ? "CAUGHT  " : "SURVIVED"} ${m.id} (${m.rule})${last.by === "" ? "" : `: ${last.by}`}\n`);
 }
 const caught = rows.filter((r) => r.caught).length;
 const table = [

@@ -10,7 +10,7 @@ import { normalisationInvariant } from "./normalisation.js";
 import { freshRunStartsFromZero, otherRunsNeverAdd, scopedWithoutEviction } from "./runScoping.js";
 import { warningsComeFirst } from "./warningsFirst.js";
 import { blocksAreSticky, noProgressLoopsAreBlocked, warningsEmittedAtMultiples } from "./targeted.js";
-import { criticalsAlwaysEmitted, globalBreakerIgnoresSwitches, unknownToolBlocksAtThreshold } from "./thresholds.js";
+import { blockedCallsLeaveNoTrace, criticalsAlwaysEmitted, globalBreakerIgnoresSwitches, unknownToolBlocksAtThreshold } from "./thresholds.js";
 
 /** The semantic laws: what the spec promises, without comparing to the oracle. */
 export const SEMANTIC_LAWS: readonly Law<never>[] = [
@@ -33,6 +33,7 @@ export const SEMANTIC_LAWS: readonly Law<never>[] = [
   globalBreakerIgnoresSwitches,
   unknownToolBlocksAtThreshold,
   criticalsAlwaysEmitted,
+  blockedCallsLeaveNoTrace,
 ] as unknown as readonly Law<never>[];
 
 export const ALL_LAWS: readonly Law<never>[] = [engineEqualsOracle as unknown as Law<never>, ...SEMANTIC_LAWS];

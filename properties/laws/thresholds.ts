@@ -104,3 +104,41 @@ export const criticalsAlwaysEmitted: Law<ConfiguredTrace> = {
   },
   scenario: (value) => draft(value, ["W2"], "Counterexample: a critical verdict was suppressed."),
 };
+
+/** The trace without the call at `at` and the outcome with its callId, or undefined when the call has no callId (then which outcome is its veto depends on order). */
+function withoutCall(events: readonly ToolEvent[], at: number): ToolEvent[] | undefined {
+  const call = events[at];
+  if (call === undefined || call.type !== "call" || call.callId === undefined) return undefined;
+  const run = (call.runId ?? "").trim();
+  const answers = (e: ToolEvent) => e.type !== "compaction" && e.callId === call.callId && (e.runId ?? "").trim() === run;
+  // Another call with the same callId makes the pairing ambiguous: not judged.
+  if (events.some((e, i) => i !== at && e.type === "call" && answers(e))) return undefined;
+  return events.filter((e, i) => i !== at && !(i > at && e.type === "outcome" && answers(e)));
+}
+
+/** E3, R2, H2.4, G2: a blocked call is neither run nor recorded, so taking it out of the trace changes no later verdict. */
+export const blockedCallsLeaveNoTrace: Law<ConfiguredTrace> = {
+  name: "blocked-calls-leave-no-trace",
+  spec: ["E3", "R2", "E4", "H2", "G2"],
+  needs: ["rollingDetectors", "warningPolicy"],
+  arbitrary: configuredTrace({ enabled: [true] }),
+  runs: 200,
+  required: ["removed-a-block", "removed-a-block-with-call-id"],
+  check(value, subject, coverage) {
+    const config = configFrom(value.block);
+    const outputs = runTarget(subject, config, value.events);
+    const block = callsOf(outputs).find((o) => o.verdict === "critical");
+    if (block === undefined || value.events[block.index]?.type !== "call") return;
+    coverage.hit("removed-a-block");
+    const shorter = withoutCall(value.events, block.index);
+    if (shorter === undefined) return;
+    coverage.hit("removed-a-block-with-call-id");
+    // Later call verdicts, compared without their indexes (the shorter trace is shifted).
+    const key = (o: (typeof outputs)[number]) => JSON.stringify({ ...o, index: undefined });
+    const after = callsOf(outputs.filter((o) => o.index > block.index)).map(key);
+    const again = callsOf(runTarget(subject, config, shorter).filter((o) => o.index >= block.index)).map(key);
+    const at = after.findIndex((line, i) => line !== again[i]);
+    if (at !== -1 || after.length !== again.length) broken(`taking out the call blocked at event ${block.index} changed a later output: ${after[at] ?? "nothing"} became ${again[at] ?? "nothing"}`);
+  },
+  scenario: (value) => draft(value, ["E3", "R2"], "Counterexample: a blocked call changed later verdicts, as if it had been run or recorded."),
+};
