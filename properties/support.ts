@@ -39,7 +39,11 @@ export function runLaw<T>(law: Law<T>, subject: Target, options: { runs?: number
   if (options.capture !== false) {
     scenarioFile = join(FAILURE_DIR, `${law.name}-${subject.name}-seed${details.seed}.json`);
     try {
-      writeScenario(scenarioFile, scenarioFromEvents({ ...draft, id: `failure-${law.name}-${subject.name}`, title: `Counterexample to ${law.name} (${subject.name})` }));
+      // Recorded from the subject, with the law, seed and path: replaying the file checks the law
+      // again, so it fails for as long as the law is broken.
+      const strict = process.env.LOOPSIM_STRICT;
+      const recorded = scenarioFromEvents({ ...draft, id: `failure-${law.name}-${subject.name}`, title: `Counterexample to ${law.name} (${subject.name})` }, subject);
+      writeScenario(scenarioFile, { ...recorded, law: { name: law.name, seed: details.seed, path: details.counterexamplePath ?? "", ...(strict === undefined || strict === "" ? {} : { strict }) } });
     } catch {
       scenarioFile = undefined;
     }

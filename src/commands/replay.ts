@@ -6,6 +6,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { CheckFailed, UserError } from "../cli/errors.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
+import { recheckLaw } from "../scenario/lawReplay.js";
 import { filesUnder } from "../io/filesUnder.js";
 import { loadScenario, type LoadedScenario } from "../scenario/load.js";
 import { replayScenario, timelineDiff } from "../scenario/replay.js";
@@ -78,6 +79,14 @@ export function replayOne(file: string, options: ReplayOptions, named: TargetsBy
     writeFileAtomic(file, scenarioText(updated));
     const changedFacts = factChanges(expected?.facts as Record<string, unknown> | undefined, replayed.expected.facts as unknown as Record<string, unknown>);
     return { file, id: scenario.id, status: "updated", digest, expectedDigest: expected?.digest, changedFacts };
+  }
+  if (scenario.law !== undefined) {
+    const stillBroken = recheckLaw(scenario.law, target);
+    if (stillBroken !== undefined) {
+      const strict = scenario.law.strict ?? "";
+      const hint = strict !== (process.env.LOOPSIM_STRICT ?? "") ? ` (it was found with LOOPSIM_STRICT=${strict || "(unset)"})` : "";
+      return { file, id: scenario.id, status: "fail", digest, expectedDigest: expected?.digest, diff: [`  law ${scenario.law.name} still fails on ${target.name}${hint}: ${stillBroken}`] };
+    }
   }
   if (expected !== undefined && expected.digest === digest) return { file, id: scenario.id, status: "pass", digest, expectedDigest: digest };
   const diff = timelineDiff(expected?.timeline ?? [], replayed.expected.timeline);

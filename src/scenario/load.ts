@@ -23,7 +23,7 @@ export interface LoadedScenario {
 
 export type ScenarioLoad = { ok: true; loaded: LoadedScenario } | { ok: false; problems: string[] };
 
-const TOP_KEYS = ["schema", "id", "title", "description", "covers", "config", "configBypassesValidation", "agent", "source", "target", "expected"];
+const TOP_KEYS = ["schema", "id", "title", "description", "covers", "config", "configBypassesValidation", "agent", "source", "target", "law", "expected"];
 
 export function loadScenario(file: string, options: { requireExpected: boolean }): ScenarioLoad {
   let text: string;
@@ -59,6 +59,12 @@ export function loadScenario(file: string, options: { requireExpected: boolean }
     else if (!findAgentBlock(raw.config, raw.agent).found) at("agent", `"${raw.agent}" is not in config.agents.list`);
   }
   if (raw.target !== undefined && (typeof raw.target !== "string" || raw.target.trim() === "")) at("target", "must be a target name such as openclaw@2026.9.6 (or absent for the reference)");
+  if ("law" in raw) {
+    const law = raw.law;
+    if (!isPlainObject(law) || typeof law.name !== "string" || !Number.isInteger(law.seed) || typeof law.path !== "string" || (law.strict !== undefined && typeof law.strict !== "string")) {
+      at("law", "must be {name, seed, path, strict?}: the property a captured counterexample broke");
+    }
+  }
   let events: ToolEvent[] | undefined;
   const source = raw.source;
   if (!isPlainObject(source)) at("source", 'must be an object with "simulation" or "events"');

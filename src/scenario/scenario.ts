@@ -37,6 +37,14 @@ export interface ScenarioExpected {
   readonly timeline: readonly string[];
 }
 
+export interface LawReplay {
+  readonly name: string;
+  readonly seed: number;
+  readonly path: string;
+  /** LOOPSIM_STRICT when the failure was found: the anomaly exceptions change what a law accepts. */
+  readonly strict?: string;
+}
+
 export interface Scenario {
   readonly schema: typeof SCENARIO_SCHEMA;
   readonly id: string;
@@ -53,6 +61,12 @@ export interface Scenario {
   readonly configBypassesValidation?: boolean;
   readonly agent: string | null;
   readonly source: ScenarioSource;
+  /**
+   * A counterexample captured from a failing property: the law it broke and fast-check's seed and
+   * path, so that replaying the file checks the law again and fails while the law is broken (its
+   * timeline alone would replay as PASS, being what the subject does).
+   */
+  readonly law?: LawReplay;
   /** The target the expectation was recorded from, when it is not the reference (a release, say). */
   readonly target?: string;
   readonly expected: ScenarioExpected;

@@ -189,3 +189,21 @@ describe("friction", () => {
     expect(last).toMatchObject({ type: "summary", family: "poller-stuck", attempts: 80 });
   });
 });
+
+describe("a captured counterexample fails again when replayed", () => {
+  it("records the law, seed and path, and replay checks the law on the subject", async () => {
+    const { runLaw } = await import("../../properties/support.js");
+    const { freshRunStartsFromZero } = await import("../../properties/laws/runScoping.js");
+    const { findBuiltInTarget } = await import("../../src/targets/registry.js");
+    const subject = findBuiltInTarget("zoo:no-run-scoping");
+    expect(subject).toBeDefined();
+    const failure = runLaw(freshRunStartsFromZero, subject as NonNullable<typeof subject>);
+    expect(failure?.scenarioFile).toBeDefined();
+    const scenario = JSON.parse(readFileSync(failure?.scenarioFile as string, "utf8")) as { target: string; law: { name: string; seed: number; path: string } };
+    expect(scenario.target).toBe("zoo:no-run-scoping");
+    expect(scenario.law).toMatchObject({ name: "fresh-run-starts-from-zero", seed: failure?.seed, path: failure?.path });
+    const replay = loopsim(["replay", failure?.scenarioFile as string]);
+    expect(replay.code).toBe(1);
+    expect(replay.stdout).toMatch(/law fresh-run-starts-from-zero still fails on zoo:no-run-scoping/);
+  });
+});
