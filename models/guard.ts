@@ -1,7 +1,6 @@
 // SPEC G1-G5: the post-compaction guard of one run, as a pure reducer. A compaction arms it for
 // windowSize observations; it aborts when all of them are the same (tool, argsHash, result)
 // triple, and disarms when the window is full whatever happened.
-import { match } from "ts-pattern";
 
 export type GuardState =
   | { readonly phase: "idle" }
@@ -27,24 +26,34 @@ export type GuardReducer = (state: GuardState, event: GuardEvent) => GuardStep;
 
 export const GUARD_IDLE: GuardState = { phase: "idle" };
 
+/**
+ * Two events, two phases. A compaction arms (or re-arms) whatever the phase (G1); an observation
+ * is ignored while idle (G5) and counted while armed (G2, G3). The switch is checked against
+ * `never`, so a new event type does not compile until it is handled; the ts-pattern matcher it
+ * replaces had patterns that mutation testing showed to be redundant.
+ */
 export function guardStep(state: GuardState, event: GuardEvent): GuardStep {
-  return match([state, event] as const)
-    .with([{ phase: "idle" }, { type: "compaction" }], [{ phase: "armed" }, { type: "compaction" }], ([, e]) => ({
-      state: { phase: "armed", remaining: e.windowSize, counts: new Map<string, number>() } satisfies GuardState,
-    }))
-    .with([{ phase: "idle" }, { type: "observe" }], ([s]) => ({ state: s }))
-    .with([{ phase: "armed" }, { type: "observe" }], ([s, e]) => {
-      const counts = new Map(s.counts);
-      const seen = (counts.get(e.triple) ?? 0) + 1;
-      counts.set(e.triple, seen);
-      const remaining = s.remaining - 1;
-      const next: GuardState = remaining <= 0 ? GUARD_IDLE : { phase: "armed", remaining, counts };
-      if (seen >= e.windowSize) {
-        return { state: GUARD_IDLE, abort: { tool: e.tool, count: seen, message: abortMessage(e.tool, seen) } };
-      }
-      return { state: next };
-    })
-    .exhaustive();
+  switch (event.type) {
+    case "compaction":
+      return { state: { phase: "armed", remaining: event.windowSize, counts: new Map<string, number>() } };
+    case "observe":
+      return state.phase === "armed" ? observe(state, event) : { state };
+    default: {
+      const unhandled: never = event;
+      throw new Error(`unhandled guard event ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+function observe(state: Extract<GuardState, { phase: "armed" }>, event: Extract<GuardEvent, { type: "observe" }>): GuardStep {
+  const counts = new Map(state.counts);
+  const seen = (counts.get(event.triple) ?? 0) + 1;
+  counts.set(event.triple, seen);
+  if (seen >= event.windowSize) {
+    return { state: GUARD_IDLE, abort: { tool: event.tool, count: seen, message: abortMessage(event.tool, seen) } };
+  }
+  const remaining = state.remaining - 1;
+  return { state: remaining <= 0 ? GUARD_IDLE : { phase: "armed", remaining, counts } };
 }
 
 export function abortMessage(tool: string, count: number): string {
