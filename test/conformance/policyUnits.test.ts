@@ -49,3 +49,14 @@ describe("E2 no run", () => {
     expect(displayRunId(normalizeRunId(" r1 "))).toBe("r1");
   });
 });
+
+describe("G5 an idle guard", () => {
+  it("ignores observations: no abort, still idle, even with a window of 1", async () => {
+    const { GUARD_IDLE, guardStep } = await import("../../models/guard.js");
+    for (const windowSize of [1, 3]) {
+      const step = guardStep(GUARD_IDLE, { type: "observe", tool: "read", triple: "read\u0000a\u0000r", windowSize });
+      expect(step.abort).toBeUndefined();
+      expect(step.state).toBe(GUARD_IDLE);
+    }
+  });
+});
