@@ -35,6 +35,13 @@ function checkKeys(block: Record<string, unknown>, allowed: readonly string[], p
 }
 
 /** C2 for one `tools.loopDetection` block found at `path`. */
+/** The rule a count (threshold, size) breaks, or undefined. Above 2^53 a JSON number is no longer the integer written: refused rather than run on another value. */
+function countRule(value: unknown): string | undefined {
+  if (!isPositiveInteger(value)) return "must be a positive integer";
+  if (!Number.isSafeInteger(value)) return "must be at most 9007199254740991 (2^53 - 1): larger integers lose precision";
+  return undefined;
+}
+
 export function validateLoopDetectionBlock(block: unknown, path: string): ConfigIssue[] {
   const out: ConfigIssue[] = [];
   if (!isPlainObject(block)) {
@@ -46,12 +53,8 @@ export function validateLoopDetectionBlock(block: unknown, path: string): Config
     out.push(issue(`${path}.enabled`, block.enabled, "must be a boolean"));
   }
   for (const field of NUMBER_FIELDS) {
-    if (field in block && !isPositiveInteger(block[field])) {
-      out.push(issue(`${path}.${field}`, block[field], "must be a positive integer"));
-    } else if (field in block && !Number.isSafeInteger(block[field])) {
-      // Above 2^53 a JSON number is no longer the integer written: refuse it rather than run on another value.
-      out.push(issue(`${path}.${field}`, block[field], "must be at most 9007199254740991 (2^53 - 1): larger integers lose precision"));
-    }
+    const broken = field in block ? countRule(block[field]) : undefined;
+    if (broken !== undefined) out.push(issue(`${path}.${field}`, block[field], broken));
   }
   const warning = block.warningThreshold;
   const critical = block.criticalThreshold;
@@ -83,11 +86,8 @@ export function validateLoopDetectionBlock(block: unknown, path: string): Config
       out.push(issue(`${path}.postCompactionGuard`, guard, "must be an object"));
     } else {
       checkKeys(guard, GUARD_FIELDS, `${path}.postCompactionGuard`, out);
-      if ("windowSize" in guard && !isPositiveInteger(guard.windowSize)) {
-        out.push(issue(`${path}.postCompactionGuard.windowSize`, guard.windowSize, "must be a positive integer"));
-      } else if ("windowSize" in guard && !Number.isSafeInteger(guard.windowSize)) {
-        out.push(issue(`${path}.postCompactionGuard.windowSize`, guard.windowSize, "must be at most 9007199254740991 (2^53 - 1): larger integers lose precision"));
-      }
+      const broken = "windowSize" in guard ? countRule(guard.windowSize) : undefined;
+      if (broken !== undefined) out.push(issue(`${path}.postCompactionGuard.windowSize`, guard.windowSize, broken));
     }
   }
   return out;

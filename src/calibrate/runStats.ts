@@ -101,9 +101,3 @@ export function ksDistance(a: readonly number[], b: readonly number[]): number {
   }
   return Math.round(gap * 1000) / 1000;
 }
-
-export function quantile(values: readonly number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] as number;
-}

@@ -4,13 +4,14 @@
 // so what is compared is how agents behave, not what a guard made of them.
 import { join } from "node:path";
 import { configFrom } from "../../models/configResolution.js";
-import { ksDistance, quantile, runStats, STATISTIC_NAMES, STATISTICS, type RunStats, type Statistic } from "../calibrate/runStats.js";
+import { ksDistance, runStats, STATISTIC_NAMES, STATISTICS, type RunStats, type Statistic } from "../calibrate/runStats.js";
 import { VERSION } from "../cli/version.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { ensureWritableDir } from "../io/writable.js";
 import { loadRecordedSessions } from "../sessions/recorded.js";
 import { simulate } from "../sim/simulate.js";
 import { findBuiltInTarget } from "../targets/registry.js";
+import { nearestRank } from "../tune/metrics.js";
 import { loadPopulation, populationAgents } from "../tune/population.js";
 
 export interface CalibrateOptions {
@@ -52,7 +53,7 @@ export interface CalibrationReport {
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
-const side = (stats: readonly RunStats[], s: Statistic): Side => ({ runs: stats.length, median: round(quantile(stats.map((r) => r[s]), 0.5)), p90: round(quantile(stats.map((r) => r[s]), 0.9)) });
+const side = (stats: readonly RunStats[], s: Statistic): Side => ({ runs: stats.length, median: round(nearestRank(stats.map((r) => r[s]), 0.5)), p90: round(nearestRank(stats.map((r) => r[s]), 0.9)) });
 
 export async function calibrateCommand(options: CalibrateOptions): Promise<void> {
   if (options.out !== undefined) ensureWritableDir(options.out);

@@ -1,7 +1,7 @@
 // `loopsim compare`: several loop guards (OpenClaw's and other runtimes') on the same simulated
 // agents and, with --sessions, on the same recorded sessions; writes compare.{json,md,html}.
 // `--shard I/N` computes the rows with index = I-1 (mod N) into a partial; `--merge` joins them.
-import { readTextFile } from "../io/textFile.js";
+import { readShardParts, type ShardLayout } from "../io/shardParts.js";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { configFrom } from "../../models/configResolution.js";
@@ -74,8 +74,7 @@ export async function compareCommand(options: CompareOptions): Promise<void> {
   const mine = rows.map((row, index) => ({ row, index })).filter(({ index }) => shard === undefined || index % shard.of === shard.index - 1);
   const agents = populationAgents(population, options.agents, options.seed);
   const jobs = mine.map(({ row, index }) => ({ index, label: row.name, block: row.block, target: row.target }));
-  const workers = Math.min(options.workers ?? availableParallelism(), availableParallelism(), Math.max(1, jobs.length));
-  const evaluated = await evaluateAll(jobs, agents, population.calls, REFERENCE_TARGET, workers, () => undefined, targets);
+  const evaluated = await evaluateAll(jobs, agents, population.calls, REFERENCE_TARGET, options.workers ?? availableParallelism(), () => undefined, targets);
   const results: CompareRowResult[] = mine.map(({ row }, k) => {
     const target = targets.get(row.target) ?? REFERENCE_TARGET;
     const metrics = (evaluated[k] ?? evaluated.find((e) => e.label === row.name))?.metrics;
@@ -114,32 +113,19 @@ function emit(report: CompareReport, out: string | undefined, json: boolean): vo
   else if (out === undefined) process.stdout.write(renderCompareMarkdown(report));
 }
 
-/** Joins the partials of `compare --shard I/N`: they must share their inputs and cover every shard once. */
+const COMPARE_SHARDS: ShardLayout<CompareInputs, CompareRowResult> = {
+  schema: COMPARE_PARTIAL_SCHEMA,
+  writer: "loopsim compare",
+  inputsAre: "guards, seed, agents, population, sessions, version",
+  rowsAre: "guards",
+  expected: (inputs, index, of) => inputs.rowNames.filter((_, k) => k % of === index - 1),
+  idOf: (row) => (isPlainObject(row) && typeof row.name === "string" && isPlainObject(row.metrics) ? row.name : undefined),
+};
+
+/** Joins the partials of `compare --shard I/N` into the whole report (src/io/shardParts.ts checks them). */
 export function mergeCompare(parts: readonly string[], out: string | undefined, json: boolean): void {
   if (out !== undefined) ensureWritableDir(out);
-  const partials = parts.map((path): ComparePartial => {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readTextFile(path, "partial comparison"));
-    } catch (error) {
-      throw new UserError(`${path}: not a readable partial comparison (${(error as Error).message})`);
-    }
-    if (!isPlainObject(raw) || raw.schema !== COMPARE_PARTIAL_SCHEMA) throw new UserError(`${path}: schema: expected "${COMPARE_PARTIAL_SCHEMA}" (write parts with loopsim compare --shard I/N)`);
-    if (!isPlainObject(raw.shard) || !Number.isInteger(raw.shard.index) || !Number.isInteger(raw.shard.of) || !Array.isArray(raw.rows)) throw new UserError(`${path}: shard and rows: malformed partial`);
-    return raw as unknown as ComparePartial;
-  });
-  const first = partials[0];
-  if (first === undefined) throw new UserError("--merge needs at least one part");
-  const inputs = JSON.stringify(first.inputs);
-  partials.forEach((p, i) => {
-    if (JSON.stringify(p.inputs) !== inputs) throw new UserError(`${parts[i]}: its inputs (guards, seed, agents, population, sessions, version) differ from ${parts[0]}`);
-    if (p.shard.of !== first.shard.of) throw new UserError(`${parts[i]}: shard ${p.shard.index}/${p.shard.of} does not belong with ${first.shard.index}/${first.shard.of}`);
-    const expected = first.inputs.rowNames.filter((_, k) => k % first.shard.of === p.shard.index - 1);
-    if (JSON.stringify(p.rows.map((r) => r.name)) !== JSON.stringify(expected)) throw new UserError(`${parts[i]}: its rows are not exactly shard ${p.shard.index}/${p.shard.of}'s (${expected.join(", ")})`);
-  });
-  const seen = new Set(partials.map((p) => p.shard.index));
-  const missing = Array.from({ length: first.shard.of }, (_, i) => i + 1).filter((i) => !seen.has(i));
-  if (missing.length > 0) throw new UserError(`missing shard${missing.length === 1 ? "" : "s"} ${missing.map((m) => `${m}/${first.shard.of}`).join(", ")}`);
-  if (seen.size !== partials.length) throw new UserError("a shard is given twice");
+  const partials = readShardParts(parts, COMPARE_SHARDS);
+  const first = partials[0] as (typeof partials)[number];
   emit(finishCompare(first.inputs, partials.flatMap((p) => p.rows)), out, json);
 }

@@ -1,7 +1,7 @@
 // `loopsim tune`: sweeps configs over a simulated population and writes report.{json,md,html}.
 // `--shard I/N` writes the part of the sweep with config indexes = I-1 (mod N); `loopsim merge`
 // puts the parts back together into exactly the unsharded report.
-import { readTextFile } from "../io/textFile.js";
+import { readShardParts, type ShardLayout } from "../io/shardParts.js";
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -14,7 +14,7 @@ import { VERSION } from "../cli/version.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { ensureWritableDir } from "../io/writable.js";
 import { issuesMessage, loadConfig, readConfigFile } from "../io/configFile.js";
-import type { ConfigJob } from "../tune/evaluate.js";
+import type { ConfigJob, ConfigRow } from "../tune/evaluate.js";
 import { DEFAULT_GRID, expandGrid, parseGrid } from "../tune/grid.js";
 import { evaluateAll } from "../tune/parallel.js";
 import { loadPopulation, populationAgents } from "../tune/population.js";
@@ -148,9 +148,7 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   };
   if (bar !== undefined) process.once("SIGINT", interrupted);
   bar?.start(jobs.length * agents.length, 0);
-  // More threads than configs or cores only adds start-up cost (--workers 500 once started 73).
-  const workers = Math.min(options.workers ?? availableParallelism(), availableParallelism(), Math.max(1, jobs.length));
-  const simulated = await evaluateAll(jobs, agents, inputs.population.calls, guard, workers, (n) => bar?.increment(n));
+  const simulated = await evaluateAll(jobs, agents, inputs.population.calls, guard, options.workers ?? availableParallelism(), (n) => bar?.increment(n));
   bar?.stop();
   process.removeListener("SIGINT", interrupted);
   // Recorded sessions: the same guard, each config, open-loop (see src/sessions/openLoop.ts).
@@ -169,36 +167,18 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   else process.stderr.write(`loopsim: ${rows.length} configs x ${agents.length} agents; wrote ${join(options.out, "report.{json,md,html}")}\n`);
 }
 
+const TUNE_SHARDS: ShardLayout<TuneInputs, ConfigRow> = {
+  schema: PARTIAL_SCHEMA,
+  writer: "loopsim tune",
+  inputsAre: "seed, grid, population, config, version",
+  rowsAre: "configs",
+  expected: (inputs, index, of) => inputs.configs.filter((c) => c.index % of === index - 1).map((c) => String(c.index)),
+  idOf: (row) => (isPlainObject(row) && Number.isInteger(row.index) && isPlainObject(row.metrics) ? String(row.index) : undefined),
+};
+
 export function mergeCommand(parts: readonly string[], out: string, force: boolean, json: boolean): void {
-  const partials: TunePartial[] = parts.map((path) => {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readTextFile(path, "partial result"));
-    } catch (error) {
-      throw new UserError(`${path}: not a readable partial result (${(error as Error).message})`);
-    }
-    if (!isPlainObject(raw) || raw.schema !== PARTIAL_SCHEMA) throw new UserError(`${path}: schema: expected "${PARTIAL_SCHEMA}" (write parts with loopsim tune --shard I/N)`);
-    if (!isPlainObject(raw.shard) || !Number.isInteger(raw.shard.index) || !Number.isInteger(raw.shard.of) || !Array.isArray(raw.rows) || !isPlainObject(raw.inputs) || !Array.isArray(raw.inputs.configs)) throw new UserError(`${path}: shard, inputs and rows: malformed partial result`);
-    return raw as unknown as TunePartial;
-  });
-  const first = partials[0];
-  if (first === undefined) throw new UserError("merge needs at least one part");
-  const inputs = JSON.stringify(first.inputs);
-  partials.forEach((p, i) => {
-    if (JSON.stringify(p.inputs) !== inputs) throw new UserError(`${parts[i]}: its inputs (seed, grid, population, config, version) differ from ${parts[0]}`);
-    if (p.shard.of !== first.shard.of) throw new UserError(`${parts[i]}: shard ${p.shard.index}/${p.shard.of} does not belong with ${first.shard.index}/${first.shard.of}`);
-    // A shard header is a claim: the rows must be exactly that shard's configs, each a real row.
-    const expected = first.inputs.configs.filter((c) => c.index % first.shard.of === p.shard.index - 1).map((c) => c.index);
-    const got = p.rows.map((r, k) => {
-      if (!isPlainObject(r) || !Number.isInteger(r.index) || !isPlainObject(r.metrics)) throw new UserError(`${parts[i]}: rows[${k}]: not a result row (index and metrics expected)`);
-      return r.index;
-    });
-    if (JSON.stringify(got) !== JSON.stringify(expected)) throw new UserError(`${parts[i]}: its rows (${got.length}) are not exactly shard ${p.shard.index}/${p.shard.of}'s ${expected.length} configs; was the file edited or cut?`);
-  });
-  const seen = new Set(partials.map((p) => p.shard.index));
-  const missing = Array.from({ length: first.shard.of }, (_, i) => i + 1).filter((i) => !seen.has(i));
-  if (missing.length > 0) throw new UserError(`missing shard${missing.length === 1 ? "" : "s"} ${missing.map((m) => `${m}/${first.shard.of}`).join(", ")}`);
-  if (seen.size !== partials.length) throw new UserError("a shard is given twice");
+  const partials = readShardParts(parts, TUNE_SHARDS);
+  const first = partials[0] as (typeof partials)[number];
   refuseOverwrite(join(out, "report.json"), force);
   const report = finishReport(first.inputs, partials.flatMap((p) => p.rows));
   writeReport(out, report);

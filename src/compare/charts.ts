@@ -1,8 +1,8 @@
 // The comparison's pictures, as inline SVG (no scripts, no network): every guard on the plane of
 // waste against false positives, and a heatmap of families by guards.
 import { familyHeatmap } from "../format/familyHeatmap.js";
-import { escapeXml as esc, fmt, roundStep } from "../format/svgScale.js";
-import { pct, type CompareReport } from "./report.js";
+import { escapeXml as esc, fmt, pct, roundStep } from "../format/svgScale.js";
+import type { CompareReport } from "./report.js";
 
 export function planeChart(report: CompareReport): string {
   const W = 720;

@@ -1,6 +1,7 @@
 // compare.md: the table first, then the sessions, the families, and every choice made.
 import { FAMILIES } from "../sim/families.js";
-import { headline, pct, sessionCells, type CompareReport } from "./report.js";
+import { pct } from "../format/svgScale.js";
+import { headline, sessionCells, type CompareReport } from "./report.js";
 
 function table(rows: readonly Record<string, string>[]): string {
   const first = rows[0];

@@ -1,5 +1,6 @@
 // The comparison report: one row per guard, the same simulated agents (and recorded sessions)
 // for every row. Rendered to Markdown and HTML from this object alone.
+import { pct } from "../format/svgScale.js";
 import type { ConfigMetrics } from "../tune/metrics.js";
 import type { Population } from "../tune/population.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
@@ -60,7 +61,6 @@ export function finishCompare(inputs: CompareInputs, rows: readonly CompareRowRe
   return { schema: COMPARE_SCHEMA, ...inputs, choices: MODELLING_CHOICES, definitions: COMPARE_DEFINITIONS, rows: sorted };
 }
 
-export const pct = (x: number): string => `${(Math.round(x * 1000) / 10).toString()}%`;
 
 /** The headline cells of a row, shared by Markdown and HTML. */
 export function headline(r: CompareRowResult): Record<string, string> {

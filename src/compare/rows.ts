@@ -26,7 +26,7 @@ const OPENCLAW_ROWS: Readonly<Record<string, CompareRow>> = {
 export const ALL_ROW_NAMES: readonly string[] = [
   "openclaw-default",
   "openclaw-enabled",
-  ...PEER_TARGETS.filter((t) => t.name !== "goose").map((t) => t.name).flatMap((name) => (name === "none" ? [`goose:${GOOSE_COMPARED_LIMIT}`, name] : [name])),
+  ...PEER_TARGETS.map((t) => (t.name === "goose" ? `goose:${GOOSE_COMPARED_LIMIT}` : t.name)),
 ];
 
 export function rowNames(spec: string): string[] {

@@ -3,14 +3,12 @@
 // families the share stopped wrongly (redder is worse).
 import { FAMILIES } from "../sim/families.js";
 import type { FamilyNumbers } from "../tune/metrics.js";
-import { escapeXml as esc, fmt } from "./svgScale.js";
+import { escapeXml as esc, fmt, pct } from "./svgScale.js";
 
 export interface HeatmapColumn {
   readonly name: string;
   readonly byFamily: Readonly<Record<string, FamilyNumbers>>;
 }
-
-const pct = (x: number): string => `${(Math.round(x * 1000) / 10).toString()}%`;
 
 export function familyHeatmap(columns: readonly HeatmapColumn[], label: string): string {
   const families = FAMILIES.filter((f) => columns.some((c) => c.byFamily[f.name] !== undefined));

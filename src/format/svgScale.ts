@@ -4,6 +4,9 @@ export const escapeXml = (s: string): string => s.replace(/&/g, "&amp;").replace
 
 export const fmt = (x: number): string => (Math.round(x * 100) / 100).toString();
 
+/** A share as a percentage with at most one decimal: 0.1234 -> "12.3%". */
+export const pct = (x: number): string => `${(Math.round(x * 1000) / 10).toString()}%`;
+
 /** A round step (1, 2 or 5 times a power of ten) giving about four ticks up to max. */
 export function roundStep(max: number): number {
   const raw = max / 4;

@@ -6,6 +6,7 @@ import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
 import { normalizeRunId } from "../../models/normalize.js";
 import { tokensOf } from "../sim/tokens.js";
+import { share } from "../tune/metrics.js";
 import { runTarget, type Target } from "../targets/target.js";
 import type { RecordedSession } from "./recorded.js";
 
@@ -69,7 +70,6 @@ export interface SessionTotals {
   readonly byLabel: Readonly<Record<string, { readonly sessions: number; readonly flagged: number; readonly stopped: number }>>;
 }
 
-const share = (n: number, d: number): number => (d === 0 ? 0 : Math.round((n / d) * 10_000) / 10_000);
 
 export function sessionTotals(verdicts: readonly SessionVerdicts[]): SessionTotals {
   const n = verdicts.length;

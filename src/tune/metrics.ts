@@ -48,7 +48,7 @@ export interface ConfigMetrics {
 }
 
 export const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
-const share = (n: number, d: number): number => (d === 0 ? 0 : round4(n / d));
+export const share = (n: number, d: number): number => (d === 0 ? 0 : round4(n / d));
 
 export function nearestRank(values: readonly number[], p: number): number {
   if (values.length === 0) return 0;

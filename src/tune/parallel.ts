@@ -2,6 +2,7 @@
 // config order, so the result is the same for any number of workers.
 import { Worker } from "node:worker_threads";
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { evaluateConfig, type ConfigJob, type ConfigRow } from "./evaluate.js";
 import type { AgentSpec } from "./population.js";
@@ -15,10 +16,11 @@ export async function evaluateAll(jobs: readonly ConfigJob[], agents: readonly A
   const targetOf = (job: ConfigJob): Target => (job.target === undefined ? target : (named.get(job.target) ?? target));
   const workerFile = fileURLToPath(new URL("./worker.js", import.meta.url));
   // In-process when one worker is asked for, or when running from TypeScript sources (tests).
-  if (workers <= 1 || jobs.length <= 1 || !existsSync(workerFile)) {
+  // More threads than jobs or cores only adds start-up cost (--workers 500 once started 73).
+  const count = Math.min(workers, jobs.length, availableParallelism());
+  if (count <= 1 || !existsSync(workerFile)) {
     return jobs.map((job) => evaluateConfig(job, agents, calls, targetOf(job), () => onTick(1)));
   }
-  const count = Math.min(workers, jobs.length);
   const rows: ConfigRow[] = [];
   await Promise.all(
     Array.from({ length: count }, (_, w) => {

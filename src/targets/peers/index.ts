@@ -22,8 +22,8 @@ export const PEER_TARGETS: readonly Target[] = [
   CLINE_TARGET,
   KILO_TARGET,
   OPENCODE_TARGET,
-  gooseTarget(undefined),
   CREWAI_TARGET,
+  gooseTarget(undefined),
   NONE_TARGET,
 ];
 

@@ -17,6 +17,7 @@ import { argsHash } from "../../../models/callHash.js";
 import { digestNamed } from "../../../models/digest.js";
 import type { ToolEvent } from "../../../models/events.js";
 import { normalizeRunId, normalizeToolName } from "../../../models/normalize.js";
+import { errorText } from "../../../models/outcomeHash.js";
 import { chosenDigest } from "../digestChoice.js";
 import type { Target, TargetCapabilities, TargetOutput, TargetSession } from "../target.js";
 
@@ -76,17 +77,6 @@ export function peerTarget<S>(definition: PeerDefinition<S>): Target {
   };
 }
 
-/** Text of an error as the runtimes see it. */
-function errorTextOf(error: unknown): string {
-  if (typeof error === "string") return error;
-  if (error instanceof Error) return error.message;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
-}
-
 class PeerSession<S> implements TargetSession {
   private readonly states = new Map<string, S>();
   private readonly stopped = new Set<string>();
@@ -119,7 +109,7 @@ class PeerSession<S> implements TargetSession {
       return [{ kind: "outcome", index, run, tool, recorded: false, vetoed: true, argsHash: hash, resultHash: undefined, unknownTool: undefined }];
     }
     const hasError = "error" in event && event.error !== undefined;
-    const outcome: PeerOutcome = { tool, params: event.params, result: event.result, error: hasError ? errorTextOf(event.error) : undefined };
+    const outcome: PeerOutcome = { tool, params: event.params, result: event.result, error: hasError ? errorText(event.error) : undefined };
     const { state: next, action } = reducer.onOutcome(state, outcome);
     this.states.set(run, next);
     const note: TargetOutput = { kind: "outcome", index, run, tool, recorded: true, vetoed: false, argsHash: hash, resultHash: undefined, unknownTool: undefined };

@@ -1,0 +1,60 @@
+// The partial results of `--shard I/N` (tune, compare), read back and checked as one run: each
+// file parses and carries its schema; all share their inputs and N; each part's rows are exactly
+// its shard's (a header is a claim, not a fact: an edited or cut file is refused); and every shard
+// is given once.
+import { isPlainObject } from "../../models/outcomeHash.js";
+import { UserError } from "../cli/errors.js";
+import { readTextFile } from "./textFile.js";
+
+export interface ShardPart<I, R> {
+  readonly shard: { readonly index: number; readonly of: number };
+  readonly inputs: I;
+  readonly rows: readonly R[];
+}
+
+export interface ShardLayout<I, R> {
+  readonly schema: string;
+  /** The command that writes such parts, for the error message. */
+  readonly writer: string;
+  /** What the inputs hold, for the error message. */
+  readonly inputsAre: string;
+  /** What a row stands for: configs, guards. */
+  readonly rowsAre: string;
+  /** The ids of the rows shard `index` of `of` must hold, in order. */
+  expected(inputs: I, index: number, of: number): readonly string[];
+  /** A row's id, or undefined when the row is malformed. */
+  idOf(row: unknown): string | undefined;
+}
+
+export function readShardParts<I, R>(paths: readonly string[], layout: ShardLayout<I, R>): ShardPart<I, R>[] {
+  const parts = paths.map((path): ShardPart<I, R> => {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readTextFile(path, "partial result"));
+    } catch (error) {
+      throw new UserError(`${path}: not a readable partial result (${(error as Error).message})`);
+    }
+    if (!isPlainObject(raw) || raw.schema !== layout.schema) throw new UserError(`${path}: schema: expected "${layout.schema}" (write parts with ${layout.writer} --shard I/N)`);
+    if (!isPlainObject(raw.shard) || !Number.isInteger(raw.shard.index) || !Number.isInteger(raw.shard.of) || !Array.isArray(raw.rows) || !isPlainObject(raw.inputs)) throw new UserError(`${path}: shard, inputs and rows: malformed partial result`);
+    return raw as unknown as ShardPart<I, R>;
+  });
+  const first = parts[0];
+  if (first === undefined) throw new UserError("merging needs at least one part");
+  const inputs = JSON.stringify(first.inputs);
+  parts.forEach((p, i) => {
+    if (JSON.stringify(p.inputs) !== inputs) throw new UserError(`${paths[i]}: its inputs (${layout.inputsAre}) differ from ${paths[0]}`);
+    if (p.shard.of !== first.shard.of) throw new UserError(`${paths[i]}: shard ${p.shard.index}/${p.shard.of} does not belong with ${first.shard.index}/${first.shard.of}`);
+    const expected = layout.expected(first.inputs, p.shard.index, p.shard.of);
+    const got = p.rows.map((row, k) => {
+      const id = layout.idOf(row);
+      if (id === undefined) throw new UserError(`${paths[i]}: rows[${k}]: not a result row`);
+      return id;
+    });
+    if (JSON.stringify(got) !== JSON.stringify(expected)) throw new UserError(`${paths[i]}: its rows (${got.length}) are not exactly shard ${p.shard.index}/${p.shard.of}'s ${expected.length} ${layout.rowsAre}; was the file edited or cut?`);
+  });
+  const seen = new Set(parts.map((p) => p.shard.index));
+  const missing = Array.from({ length: first.shard.of }, (_, i) => i + 1).filter((i) => !seen.has(i));
+  if (missing.length > 0) throw new UserError(`missing shard${missing.length === 1 ? "" : "s"} ${missing.map((m) => `${m}/${first.shard.of}`).join(", ")}`);
+  if (seen.size !== parts.length) throw new UserError("a shard is given twice");
+  return parts;
+}
