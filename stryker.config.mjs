@@ -13,7 +13,7 @@ export default {
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
   thresholds: { high: 90, low: 85, break: null },
   concurrency: 2,
-  timeoutMS: 60000,
+  timeoutMS: 15000,
   tempDirName: ".stryker-tmp",
   cleanTempDir: true,
 };

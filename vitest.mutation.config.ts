@@ -1,12 +1,16 @@
-// The tests that judge models/ under mutation: the conformance tests (one per rule) and the
-// property suite. The CLI, importer and report tests add nothing about models/ but minutes.
+// The tests that judge models/ under mutation: the conformance tests (one per rule), the property
+// suite and the scenario corpus (exact timelines). The CLI, importer and report tests add little
+// about models/ but minutes per mutant. Modules are shared between test files (isolate: false):
+// Stryker switches mutants at run time, and reloading every file for every mutant doubled the time.
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/conformance/**/*.test.ts", "properties/**/*.test.ts"],
+    include: ["test/conformance/**/*.test.ts", "properties/**/*.test.ts", "test/corpus.test.ts"],
     exclude: ["dist/**", "node_modules/**"],
     testTimeout: 120_000,
     pool: "threads",
+    isolate: false,
+    setupFiles: ["mutation/noShrink.setup.ts"],
   },
 });

@@ -15,7 +15,8 @@ const MAX_DEPTH = 64;
  */
 export function sameJsonValue(a: unknown, b: unknown, depth = 0): boolean {
   if (a === b) return true; // the same primitive (0 and -0 both write "0"), or the same object
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || depth > MAX_DEPTH) return false;
+  // Past here only arrays and plain objects can match; the checks below reject everything else.
+  if (depth > MAX_DEPTH) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!sameJsonValue(a[i], b[i], depth + 1)) return false;

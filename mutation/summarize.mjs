@@ -1,50 +1,89 @@
 #!/usr/bin/env node
-// Turns Stryker's JSON report (reports/mutation/mutation.json, from `npm run mutation`) into the
-// committed summary mutation/stryker-summary.md: the score per file and every mutant left alive,
-// with the reason it is equivalent where one is known (mutation/equivalent-mutants.json).
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+// Turns the per-file outcomes in mutation/results/ (written by `npm run mutation:by-file`) into the
+// committed summary mutation/stryker-summary.md: the score per file, the files not yet run, and
+// every mutant left alive with the reason it is equivalent where one is known
+// (mutation/equivalent-mutants.json). Outcomes are kept per file so a run cut off part-way still
+// counts for the files it finished, and a file is rerun alone after its tests change.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..");
-const report = JSON.parse(readFileSync(join(ROOT, "reports", "mutation", "mutation.json"), "utf8"));
+const RESULTS = join(ROOT, "mutation", "results");
 const knownFile = join(ROOT, "mutation", "equivalent-mutants.json");
 const known = existsSync(knownFile) ? JSON.parse(readFileSync(knownFile, "utf8")) : [];
-const why = (file, m) => known.find((k) => k.file === file && k.line === m.location.start.line && k.mutator === m.mutatorName)?.why;
+const why = (file, m) => known.find((k) => k.file === file && k.line === m.line && k.mutator === m.mutator && (k.replacement === undefined || k.replacement === m.replacement))?.why;
 
+function modelFiles(dir) {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...modelFiles(path));
+    else if (entry.name.endsWith(".ts")) out.push(relative(ROOT, path));
+  }
+  return out.sort();
+}
+
+const results = new Map();
+for (const name of existsSync(RESULTS) ? readdirSync(RESULTS).sort() : []) {
+  if (!name.endsWith(".json")) continue;
+  const result = JSON.parse(readFileSync(join(RESULTS, name), "utf8"));
+  results.set(result.file, result.mutants);
+}
+
+const shown = (text) => text.replace(/\s+/g, " ").slice(0, 70).replace(/\|/g, "\\|");
+const pct = (part, whole) => (whole === 0 ? "-" : `${((100 * part) / whole).toFixed(2)}%`);
 const rows = [];
 const alive = [];
-let killed = 0;
-let valid = 0;
-for (const [file, f] of Object.entries(report.files).sort(([a], [b]) => (a < b ? -1 : 1))) {
-  const counts = { killed: 0, timeout: 0, survived: 0, noCoverage: 0 };
-  for (const m of f.mutants) {
-    if (m.status === "Killed") counts.killed++;
-    else if (m.status === "Timeout") counts.timeout++;
-    else if (m.status === "Survived") counts.survived++;
-    else if (m.status === "NoCoverage") counts.noCoverage++;
-    if (m.status === "Survived" || m.status === "NoCoverage") alive.push({ file, m });
+const notRun = [];
+const ignored = [];
+let detectedAll = 0;
+let validAll = 0;
+let belowGoal = 0;
+for (const file of modelFiles(join(ROOT, "models"))) {
+  const mutants = results.get(file);
+  if (mutants === undefined) {
+    notRun.push(file);
+    continue;
   }
-  const detected = counts.killed + counts.timeout;
-  const total = detected + counts.survived + counts.noCoverage;
-  killed += detected;
-  valid += total;
-  rows.push(`| ${file} | ${total === 0 ? "-" : ((100 * detected) / total).toFixed(2)}% | ${detected} | ${counts.survived} | ${counts.noCoverage} |`);
+  const counts = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0, other: 0 };
+  for (const m of mutants) {
+    if (m.status in counts) counts[m.status]++;
+    else counts.other++; // CompileError, RuntimeError: not valid mutants, as Stryker counts them
+    if (m.status === "Survived" || m.status === "NoCoverage") alive.push({ file, m });
+    if (m.status === "Ignored") ignored.push({ file, m });
+  }
+  const detected = counts.Killed + counts.Timeout;
+  const valid = detected + counts.Survived + counts.NoCoverage;
+  detectedAll += detected;
+  validAll += valid;
+  if (valid > 0 && detected / valid < 0.85) belowGoal++;
+  rows.push(`| ${file} | ${pct(detected, valid)} | ${counts.Killed} | ${counts.Timeout} | ${counts.Survived} | ${counts.NoCoverage} | ${counts.Ignored} | ${counts.other} |`);
 }
+const score = pct(detectedAll, validAll);
 const lines = [
   "# Mutation testing of models/ (Stryker 9.6.1)",
   "",
-  `Made by \`npm run mutation\` then \`node mutation/summarize.mjs\`. Score: **${((100 * killed) / Math.max(1, valid)).toFixed(2)}%** (${killed} of ${valid} mutants detected). Goal: 90% overall, 85% per file.`,
+  `Made by \`npm run mutation:by-file\` then \`node mutation/summarize.mjs\`. Score: **${score}** (${detectedAll} of ${validAll} valid mutants detected, over ${results.size} of ${results.size + notRun.length} files). Goal: 90% overall, 85% in every file; ${belowGoal} file(s) below 85%.`,
   "",
-  "| file | score | detected | survived | no coverage |",
-  "|---|---|---|---|---|",
+  "| file | score | killed | timed out | survived | no coverage | ignored | not valid |",
+  "|---|---|---|---|---|---|---|---|",
   ...rows,
   "",
+  ...(notRun.length > 0 ? ["**Not run yet:** " + notRun.map((f) => `\`${f}\``).join(", ") + ".", ""] : []),
   "## Mutants left alive",
   "",
   "| place | mutator | status | replacement | why |",
   "|---|---|---|---|---|",
-  ...alive.map(({ file, m }) => `| ${file}:${m.location.start.line} | ${m.mutatorName} | ${m.status} | \`${(m.replacement ?? "").replace(/\s+/g, " ").slice(0, 70).replace(/\|/g, "\\|")}\` | ${why(file, m) ?? "not yet killed"} |`),
+  ...alive.map(({ file, m }) => `| ${file}:${m.line} | ${m.mutator} | ${m.status} | \`${shown(m.replacement)}\` | ${why(file, m) ?? "not yet killed"} |`),
+  "",
+  "## Mutants ignored",
+  "",
+  "Marked equivalent in the source with a `Stryker disable` comment that gives the reason; Stryker leaves them out of the score.",
+  "",
+  "| place | mutator | replacement | reason |",
+  "|---|---|---|---|",
+  ...ignored.map(({ file, m }) => `| ${file}:${m.line} | ${m.mutator} | \`${shown(m.replacement)}\` | ${(m.reason ?? "").replace(/\|/g, "\\|")} |`),
   "",
 ];
 writeFileSync(join(ROOT, "mutation", "stryker-summary.md"), lines.join("\n"));
-process.stdout.write(`${((100 * killed) / Math.max(1, valid)).toFixed(2)}% (${killed}/${valid}); wrote mutation/stryker-summary.md\n`);
+process.stdout.write(`${score} (${detectedAll}/${validAll}) over ${results.size} files; ${notRun.length} not run; wrote mutation/stryker-summary.md\n`);

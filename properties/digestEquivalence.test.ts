@@ -6,8 +6,9 @@ import fc from "fast-check";
 import { expect, it } from "vitest";
 import { stableSerialize } from "../models/stableSerialize.js";
 import { walkDigestText, walkDigestValue } from "../models/walkDigest.js";
-import { sameJsonValue } from "../models/callHash.js";
-import { DEEP, SEED } from "./support.js";
+import { CallIdentities, argsHash, sameJsonValue } from "../models/callHash.js";
+import { digestNamed, type Digest } from "../models/digest.js";
+import { assertProperty } from "./support.js";
 
 const TEST_FILE = "properties/digestEquivalence.test.ts";
 
@@ -69,12 +70,7 @@ const pairs = fc.oneof(
 );
 
 function check(property: fc.IProperty<[readonly [unknown, unknown]]> | fc.IProperty<[string, string]>, name: string): void {
-  const details = fc.check(property as fc.IProperty<[unknown]>, { seed: SEED, numRuns: 4000 * DEEP, ...(process.env.FC_PATH !== undefined ? { path: process.env.FC_PATH } : {}) });
-  if (details.failed) {
-    throw new Error(
-      `property ${name} failed: ${String(details.errorInstance)}\n  counterexample ${fc.stringify(details.counterexample)}\n  seed ${details.seed}, path ${details.counterexamplePath ?? ""}\n  replay: FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ""} npx vitest run ${TEST_FILE} -t "${name}"`,
-    );
-  }
+  assertProperty(property as fc.IProperty<[unknown]>, name, TEST_FILE, 4000);
 }
 
 it("walk digest equal exactly when the stable serialization is equal", () => {
@@ -106,6 +102,51 @@ it("sameJsonValue (the engine's memo of the last params) answers true only for v
   );
   // Not vacuous: the memo's shortcut is taken on many generated pairs.
   expect(reused).toBeGreaterThan(300);
+});
+
+it("sameJsonValue recognises a copy of any JSON value, so the memo spares the digest of a repeated call", () => {
+  // The other half of the memo's contract: answering false is safe but costs a digest, and a
+  // memo that never hits would be a silent slowdown of every loop the engine sees.
+  const copy = (v: unknown): unknown => JSON.parse(JSON.stringify(v)) as unknown;
+  check(
+    fc.property(fc.jsonValue({ maxDepth: 4 }), (v) => sameJsonValue(v, copy(v)) && sameJsonValue(copy(v), v)) as unknown as fc.IProperty<[readonly [unknown, unknown]]>,
+    "sameJsonValue recognises a copy of any JSON value",
+  );
+  const nested = (levels: number): unknown => (levels === 0 ? 1 : [nested(levels - 1)]);
+  // Nesting is followed 64 levels deep (objects at depths 0..64), then the memo gives up.
+  expect(sameJsonValue(nested(65), nested(65))).toBe(true);
+  expect(sameJsonValue(nested(66), nested(66))).toBe(false);
+  expect(sameJsonValue({ a: [1, { b: "x" }] }, { a: [1, { b: "x" }] })).toBe(true);
+  expect(sameJsonValue({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+  expect(sameJsonValue({ a: 1, b: 2 }, { a: 1 })).toBe(false);
+  expect(sameJsonValue([1, 2], [1])).toBe(false);
+  expect(sameJsonValue([1], { 0: 1 })).toBe(false);
+  expect(sameJsonValue({ a: undefined }, { a: undefined })).toBe(false);
+  expect(sameJsonValue({ a: undefined, c: 1 }, { b: 1, c: 1 })).toBe(false);
+  expect(sameJsonValue({ b: 1, c: 1 }, { a: undefined, c: 1 })).toBe(false);
+  expect(sameJsonValue(1, "1")).toBe(false);
+  expect(sameJsonValue([], {})).toBe(false);
+  expect(sameJsonValue(null, null)).toBe(true);
+  expect(sameJsonValue(null, {})).toBe(false);
+  expect(sameJsonValue({}, null)).toBe(false);
+});
+
+it("CallIdentities: the identity of every call, each repeated call digested once", () => {
+  const walk = digestNamed("walk128");
+  let digested = 0;
+  const counting: Digest = { ...walk, value: (v: unknown) => (digested++, walk.value(v)) };
+  const ids = new CallIdentities(counting);
+  const expectIdentity = (tool: string, params: unknown, digests: number): void => {
+    expect(ids.of(tool, params)).toBe(argsHash(walk, tool, params));
+    expect(digested).toBe(digests);
+  };
+  expectIdentity("", undefined, 1); // the empty memo matches nothing, not even an empty tool
+  expectIdentity("", undefined, 1); // then it does
+  expectIdentity("read", { path: "a" }, 2);
+  expectIdentity("read", { path: "a" }, 2); // a copy: the memo answers
+  expectIdentity("write", { path: "a" }, 3); // same params, another tool
+  expectIdentity("write", { path: "b" }, 4);
+  expectIdentity("read", { path: "a" }, 5); // the memo holds one entry
 });
 
 it("walk digest of texts: equal exactly when the texts are equal", () => {

@@ -84,3 +84,17 @@ export function assertLaw<T>(law: Law<T>, subject: Target, testFile: string): vo
   if (process.env.FC_PATH === undefined) coverage.assertReached();
   console.log(coverage.summary());
 }
+
+/** A property that is not a law over traces (a data structure, a digest): the same pinned seed, the same replay line. */
+export function assertProperty<Ts extends [unknown, ...unknown[]]>(property: fc.IProperty<Ts>, name: string, testFile: string, runs: number): void {
+  const details = fc.check(property, { seed: SEED, numRuns: runs * DEEP, ...(process.env.FC_PATH !== undefined ? { path: process.env.FC_PATH } : {}) });
+  if (!details.failed) return;
+  throw new Error(
+    [
+      `property ${name} failed: ${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}`,
+      `  counterexample ${fc.stringify(details.counterexample)}`,
+      `  seed ${details.seed}, path ${details.counterexamplePath ?? ""}`,
+      `  replay the property: ${replayEnvironment()}FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ""} npx vitest run ${testFile} -t "${name}"`,
+    ].join("\n"),
+  );
+}

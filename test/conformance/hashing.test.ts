@@ -93,6 +93,12 @@ describe("H3 unknown tool name", () => {
     ['Tool "my_tool" not found', "my_tool"],
     ["tool foo-bar is not available", "foo-bar"],
     ["file not found", undefined],
+    ["unknown tool:", undefined],
+    ["UNKNOWN TOOL:  \"Grep\" (did you mean grep?)", "grep"],
+    // Both patterns match: the name that comes first in the text wins, whichever pattern found it.
+    ["tool bar not found; unknown tool: foo", "bar"],
+    ["unknown tool: foo; tool bar not found", "foo"],
+    ["error: tool 'zap' is not available, unknown tool zip", "zap"],
   ])("H3 %s", (text, name) => {
     expect(extractUnknownTool(text)).toBe(name);
     if (name !== undefined) expect(err("x", text).unknownTool).toBe(name);
