@@ -1,0 +1,99 @@
+// The incremental window (models/history/incremental.ts) against the rescanning oracle
+// (models/history/scanning.ts), operation by operation and count by count. The engine-equals-oracle
+// law compares them through verdicts, which see a count only when it crosses a threshold; here
+// every count of every key of every run is compared after every operation, in a small world
+// (3 runs, 6 keys, 3 call ids, windows of 1 to 8) where out-of-order fills, orphan outcomes,
+// cross-run keys, long alternations, unknown-tool streaks and evictions of pending records are
+// all frequent.
+import fc from "fast-check";
+import { expect, it } from "vitest";
+import { IncrementalHistory } from "../models/history/incremental.js";
+import { ScanningHistory } from "../models/history/scanning.js";
+import type { CallCounts, HistoryIndex } from "../models/history/types.js";
+import { assertProperty } from "./support.js";
+
+const RUNS = ["", "r1", "r2"];
+const TOOLS = ["a", "b"];
+const KEYS = TOOLS.flatMap((tool) => ["1", "2", "3"].map((n) => ({ tool, argsHash: `${tool}:${n}` })));
+
+interface Op {
+  readonly kind: "call" | "outcome";
+  readonly run: string;
+  readonly key: { tool: string; argsHash: string };
+  readonly callId: string | undefined;
+  readonly resultHash: string;
+  readonly unknownTool: string | undefined;
+}
+
+// Mostly one run and two keys of one tool, so alternations, streaks and repeats build up.
+const op: fc.Arbitrary<Op> = fc.record({
+  kind: fc.constantFrom<"call" | "outcome">("call", "call", "outcome", "outcome", "outcome"),
+  run: fc.oneof({ weight: 5, arbitrary: fc.constant("r1") }, { weight: 1, arbitrary: fc.constantFrom(...RUNS) }),
+  key: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(KEYS[0] as Op["key"], KEYS[1] as Op["key"]) }, { weight: 2, arbitrary: fc.constantFrom(...KEYS) }),
+  callId: fc.constantFrom<string | undefined>(undefined, undefined, "c1", "c2", "c3"),
+  resultHash: fc.constantFrom("x", "x", "y", "z"),
+  unknownTool: fc.constantFrom<string | undefined>(undefined, "u", "u", "v"),
+});
+const world = fc.record({ historySize: fc.integer({ min: 1, max: 8 }), ops: fc.array(op, { minLength: 10, maxLength: 80, size: "max" }) });
+
+function apply(history: HistoryIndex, o: Op): void {
+  if (o.kind === "call") history.appendCall(o.run, o.key.tool, o.key.argsHash, o.callId);
+  else history.recordOutcome(o.run, o.key.tool, o.key.argsHash, o.callId, o.unknownTool === undefined ? { resultHash: o.resultHash } : { resultHash: o.resultHash, unknownTool: o.unknownTool });
+}
+
+/** Field by field: a quarter of a million comparisons per run, where expect() would take most of the time. */
+function sameCounts(a: CallCounts, b: CallCounts): boolean {
+  return (
+    a.noProgress === b.noProgress &&
+    a.noProgressResult === b.noProgressResult &&
+    a.repeat === b.repeat &&
+    a.unknownStreak === b.unknownStreak &&
+    a.unknownName === b.unknownName &&
+    a.pingPong === b.pingPong &&
+    a.pingPongEvidence === b.pingPongEvidence &&
+    a.pingPongPartner === b.pingPongPartner
+  );
+}
+
+it("the incremental window gives the oracle's counts for every key after every operation", () => {
+  const seen = { noProgress: 0, pingPong: 0, evidence: 0, unknownStreak: 0, evictions: 0 };
+  assertProperty(
+    fc.property(world, ({ historySize, ops }) => {
+      const fast = new IncrementalHistory(historySize);
+      const oracle = new ScanningHistory(historySize);
+      ops.forEach((o, step) => {
+        apply(fast, o);
+        apply(oracle, o);
+        if (fast.size() !== oracle.size()) throw new Error(`after op ${step}: size ${fast.size()}, oracle ${oracle.size()}`);
+        if (oracle.size() === historySize) seen.evictions++;
+        for (const run of RUNS) {
+          for (const key of KEYS) {
+            const got = fast.countsFor(run, key.tool, key.argsHash);
+            const want = oracle.countsFor(run, key.tool, key.argsHash);
+            if (!sameCounts(got, want)) throw new Error(`after op ${step} (${JSON.stringify(o)}), counts of ${run}/${key.argsHash}: ${JSON.stringify(got)}, the oracle ${JSON.stringify(want)}`);
+            if (want.noProgress >= 3) seen.noProgress++;
+            if (want.pingPong >= 4) seen.pingPong++;
+            if (want.pingPongEvidence) seen.evidence++;
+            if (want.unknownStreak >= 3) seen.unknownStreak++;
+          }
+        }
+        // The incremental index's own bookkeeping is never smaller than what it indexes.
+        if (fast.stateSize() < 2 * fast.size()) throw new Error(`after op ${step}: stateSize ${fast.stateSize()} below twice the ${fast.size()} records`);
+        if (oracle.stateSize() !== oracle.size()) throw new Error(`after op ${step}: the oracle's stateSize ${oracle.stateSize()} is not its ${oracle.size()} records`);
+      });
+      fast.clear();
+      oracle.clear();
+      expect([fast.size(), fast.stateSize(), oracle.size()]).toEqual([0, 0, 0]);
+      expect(fast.countsFor("r1", "a", "a:1")).toEqual(oracle.countsFor("r1", "a", "a:1"));
+    }),
+    "the incremental window gives the oracle's counts for every key after every operation",
+    "properties/historyIndexes.test.ts",
+    300,
+  );
+  // Not vacuous: long streaks, alternations with and without evidence, and full windows all occur.
+  expect(seen.noProgress).toBeGreaterThan(100);
+  expect(seen.pingPong).toBeGreaterThan(100);
+  expect(seen.evidence).toBeGreaterThan(100);
+  expect(seen.unknownStreak).toBeGreaterThan(100);
+  expect(seen.evictions).toBeGreaterThan(1000);
+});
