@@ -17,8 +17,13 @@ export function writeFileAtomic(path: string, contents: string): void {
     writeFileSync(temp, contents);
     renameSync(temp, path);
   } catch (error) {
-    rmSync(temp, { force: true });
-    if (isFsError(error)) throw fsUserError(error, path, "write");
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // The folder refused the write, so it refuses the clean-up too: there is nothing to remove.
+    }
+    // Named by the file the user asked for, not by the temporary file beside it.
+    if (isFsError(error)) throw fsUserError({ ...error, path: error.path === temp ? path : error.path, code: error.code, message: error.message }, path, "write");
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 // Reading an OpenClaw config file (JSON or JSON5) and turning it into the effective
 // tools.loopDetection of one agent. Every problem is reported at once with its path.
-import { existsSync, statSync } from "node:fs";
+import { inputKind } from "./fsErrors.js";
 import { readTextFile } from "./textFile.js";
 import JSON5 from "json5";
 import type { ResolvedConfig } from "../../models/config.js";
@@ -10,8 +10,7 @@ import { formatIssue, validateOpenClawConfig, type ConfigIssue } from "../../mod
 import { UserError } from "../cli/errors.js";
 
 export function readConfigFile(path: string): unknown {
-  if (!existsSync(path)) throw new UserError(`${path}: no such config file`);
-  if (statSync(path).isDirectory()) throw new UserError(`${path}: is a directory, not a config file`);
+  if (inputKind(path) === "folder") throw new UserError(`${path}: is a directory, not a config file`);
   const text = readTextFile(path, "config file");
   try {
     return JSON5.parse(text);

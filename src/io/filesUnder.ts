@@ -2,7 +2,7 @@
 // accepts, in a stable (sorted) order. Installed packages and hidden folders are never entered.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../cli/errors.js";
+import { inputKind } from "./fsErrors.js";
 
 export function filesUnder(paths: readonly string[], accept: (path: string, name: string) => boolean): string[] {
   const files: string[] = [];
@@ -15,14 +15,7 @@ export function filesUnder(paths: readonly string[], accept: (path: string, name
     }
   };
   for (const path of paths) {
-    let isDir: boolean;
-    try {
-      isDir = statSync(path).isDirectory();
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new UserError(`${path}: ${code === "ENOENT" ? "no such file or folder" : `cannot be read (${code ?? "error"})`}`);
-    }
-    if (isDir) walk(path);
+    if (inputKind(path) === "folder") walk(path);
     else files.push(path);
   }
   return files;

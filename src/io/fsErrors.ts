@@ -1,5 +1,6 @@
 // File-system failures are the user's to fix (a directory where a file was meant, a file where a
 // folder was meant, no permission, a full disk): one line naming the path, exit 2, no stack.
+import { statSync } from "node:fs";
 import { UserError } from "../cli/errors.js";
 
 const REASONS: Readonly<Record<string, string>> = {
@@ -34,4 +35,26 @@ export function withFsErrors<T>(path: string, doing: string, fn: () => T): T {
     if (isFsError(error)) throw fsUserError(error, path, doing);
     throw error;
   }
+}
+
+/** Why an input path cannot be used, in words, or undefined when it can be looked at. */
+export function inputProblem(path: string): { readonly code: string; readonly reason: string } | undefined {
+  try {
+    statSync(path);
+    return undefined;
+  } catch (error) {
+    if (isFsError(error)) return { code: error.code as string, reason: REASONS[error.code as string] as string };
+    throw error;
+  }
+}
+
+/**
+ * Whether an input path is a file or a folder. A path that is missing, or that cannot be looked at
+ * (a folder on the way without permission), is the user's error with its true reason: an
+ * unreadable folder is not "no such file".
+ */
+export function inputKind(path: string, label = ""): "file" | "folder" {
+  const problem = inputProblem(path);
+  if (problem !== undefined) throw new UserError(`${label}${path}: ${problem.reason}`);
+  return statSync(path).isDirectory() ? "folder" : "file";
 }

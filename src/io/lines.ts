@@ -2,9 +2,9 @@
 // bounded memory. The text rule of textFile.ts holds here too (UTF-8, a leading BOM skipped,
 // invalid bytes refused with their line), and a line may not exceed MAX_LINE_CHARS: one runaway
 // line would otherwise exhaust memory (a 600 MB line used to end in "Invalid string length").
-import { createReadStream, existsSync, statSync } from "node:fs";
+import { createReadStream } from "node:fs";
 import { UserError } from "../cli/errors.js";
-import { fsUserError, isFsError } from "./fsErrors.js";
+import { fsUserError, inputKind, isFsError } from "./fsErrors.js";
 import { invalidUtf8Line, utf8Decoder } from "./textFile.js";
 
 /** 64 Mi characters: far above any real event, far below V8's string limit. */
@@ -12,8 +12,7 @@ export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
 export async function* readLines(path: string): AsyncGenerator<string> {
   if (path !== "-") {
-    if (!existsSync(path)) throw new UserError(`${path}: no such file`);
-    if (statSync(path).isDirectory()) throw new UserError(`${path}: is a directory, expected a .jsonl file`);
+    if (inputKind(path) === "folder") throw new UserError(`${path}: is a directory, expected a .jsonl file`);
   }
   const input = path === "-" ? process.stdin : createReadStream(path);
   const decoder = utf8Decoder();

@@ -4,7 +4,7 @@
 // ../shared/corpus/mini-swe-agent/labels.json; a session's id is its file name without the
 // session extensions.
 import { readTextFile } from "../io/textFile.js";
-import { existsSync, statSync } from "node:fs";
+import { inputKind } from "../io/fsErrors.js";
 import { basename } from "node:path";
 import type { ToolEvent } from "../../models/events.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
@@ -28,8 +28,7 @@ export function sessionId(file: string): string {
 
 /** The labels file: each problem names the file and the JSON key. */
 export function loadLabels(file: string): ReadonlyMap<string, SessionLabel> {
-  if (!existsSync(file)) throw new UserError(`--labels ${file}: no such file`);
-  if (statSync(file).isDirectory()) throw new UserError(`--labels ${file}: is a directory, not a labels file`);
+  if (inputKind(file, "--labels ") === "folder") throw new UserError(`--labels ${file}: is a directory, not a labels file`);
   const text = readTextFile(file, "labels file");
   let raw: unknown;
   try {

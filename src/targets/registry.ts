@@ -1,7 +1,7 @@
 // Names a user can pass to `--target`: the built-in targets, every shipped OpenClaw release
 // (`openclaw@VERSION`, `openclaw@latest`), and a path to a module of one's own that exports a
 // target (see examples/custom-target). Built-ins resolve without touching the disk or network.
-import { existsSync } from "node:fs";
+import { inputKind } from "../io/fsErrors.js";
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { UserError } from "../cli/errors.js";
@@ -43,7 +43,7 @@ export async function resolveTarget(name: string): Promise<Target> {
 /** A user's adapter: a module whose default export (or `target` export) is a Target. */
 async function loadModuleTarget(path: string): Promise<Target> {
   const file = resolve(path);
-  if (!existsSync(file)) throw new UserError(`target ${path}: no such file`);
+  inputKind(file, "target ");
   let loaded: Record<string, unknown>;
   try {
     loaded = (await import(pathToFileURL(file).href)) as Record<string, unknown>;

@@ -2,7 +2,7 @@
 // model presets, each with a weight. Agents are shared by every config (same seeds), so configs
 // are compared on the same agents.
 import { readTextFile } from "../io/textFile.js";
-import { existsSync } from "node:fs";
+import { inputProblem } from "../io/fsErrors.js";
 import JSON5 from "json5";
 import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
@@ -86,7 +86,9 @@ export const POPULATION_PRESETS: Readonly<Record<string, Population>> = {
 export function loadPopulation(spec: string): Population {
   const presetPopulation = POPULATION_PRESETS[spec];
   if (presetPopulation !== undefined) return presetPopulation;
-  if (!existsSync(spec)) throw new UserError(`--population ${spec}: neither a preset (${Object.keys(POPULATION_PRESETS).join(", ")}) nor a file`);
+  const problem = inputProblem(spec);
+  if (problem?.code === "ENOENT") throw new UserError(`--population ${spec}: neither a preset (${Object.keys(POPULATION_PRESETS).join(", ")}) nor a file`);
+  if (problem !== undefined) throw new UserError(`--population ${spec}: ${problem.reason}`);
   let raw: unknown;
   const text = readTextFile(spec, "population file");
   try {

@@ -1,7 +1,8 @@
 // Bad input never crashes: file-system mistakes, text that is not UTF-8, runaway lines, unbounded
 // runs, grids with nothing to tune and edited shard files all get exit 2 and one line naming the
 // place, before any long work starts.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_LINE_CHARS } from "../../src/io/lines.js";
@@ -39,6 +40,45 @@ describe("file-system mistakes", () => {
   it("tune --out naming a file, or a folder under a file: refused before the sweep", () => {
     refused(["tune", "--out", file], /a file is in the way/);
     refused(["tune", "--out", join(file, "sub")], /a file is in the way/);
+  });
+});
+
+describe("inputs behind a folder without permission", () => {
+  // Root reads through any permission, so as root the CLI is run as nobody (uid 65534); as anyone
+  // else, as that user. Either way a locked folder must read as "permission denied", never as a
+  // missing file, and a refused write must name the file asked for, not a temporary one.
+  const dir = tempDir();
+  chmodSync(dir, 0o755);
+  const locked = join(dir, "locked");
+  mkdirSync(locked);
+  writeFileSync(join(locked, "t.jsonl"), TRACE);
+  writeFileSync(join(locked, "c.json"), "{}");
+  chmodSync(locked, 0o000);
+  const open = join(dir, "open");
+  mkdirSync(open);
+  chmodSync(open, 0o777);
+  const asRoot = process.getuid?.() === 0;
+  const as = asRoot ? { uid: 65534, gid: 65534 } : {};
+  const run = (args: string[]) => spawnSync(process.execPath, [join(import.meta.dirname, "../../bin/loopsim.js"), ...args], { encoding: "utf8", ...as });
+  const probe = run(["--version"]);
+  const usable = probe.status === 0;
+  if (!usable) console.log(`SKIPPED: the CLI cannot run as uid 65534 here (the clone is not readable by nobody): ${probe.stderr.split("\n")[0] ?? ""}`);
+  it.skipIf(!usable).each([
+    [["trace", join(locked, "t.jsonl")], "t.jsonl: permission denied"],
+    [["config", join(locked, "c.json")], "c.json: permission denied"],
+    [["trace", "-", "--config", join(locked, "c.json")], "c.json: permission denied"],
+    [["replay", locked], "locked: permission denied"],
+    [["scan", join(locked, "t.jsonl")], "t.jsonl: permission denied"],
+    [["import", join(locked, "t.jsonl")], "t.jsonl: permission denied"],
+    [["tune", "--population", join(locked, "p.json"), "--out", join(open, "out-p")], "p.json: permission denied"],
+    [["trace", "-", "--target", join(locked, "a.mjs")], "a.mjs: permission denied"],
+    [["simulate", "--family", "pager", "--seed", "1", "--emit-trace", join(locked, "e.jsonl")], "e.jsonl: cannot write: permission denied"],
+  ])("%j", (args, message) => {
+    const r = run(args);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr.trim().split("\n"), r.stderr).toHaveLength(1);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/no such file|\.tmp/);
   });
 });
 
