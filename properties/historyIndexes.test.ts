@@ -97,3 +97,47 @@ it("the incremental window gives the oracle's counts for every key after every o
   expect(seen.unknownStreak).toBeGreaterThan(100);
   expect(seen.evictions).toBeGreaterThan(1000);
 });
+
+it("the incremental window's stateSize counts every structure it holds", () => {
+  // window records + per run (1 + its records + its pending list) + per key (1 + live result runs + pending records)
+  const h = new IncrementalHistory(10);
+  expect(h.stateSize()).toBe(0);
+  h.appendCall("r", "a", "a:1", undefined);
+  expect(h.stateSize()).toBe(1 + (1 + 1 + 1) + (1 + 0 + 1));
+  h.recordOutcome("r", "a", "a:1", undefined, { resultHash: "x" });
+  expect(h.stateSize()).toBe(1 + (1 + 1 + 0) + (1 + 1 + 0));
+  h.appendCall("r", "a", "a:1", undefined);
+  expect(h.stateSize()).toBe(2 + (1 + 2 + 1) + (1 + 1 + 1));
+  h.appendCall("s", "b", "b:1", undefined);
+  expect(h.stateSize()).toBe(3 + (1 + 2 + 1) + (1 + 1 + 1) + (1 + 1 + 1) + (1 + 0 + 1));
+  h.recordOutcome("r", "a", "a:1", undefined, { resultHash: "y" });
+  expect(h.stateSize()).toBe(3 + (1 + 2 + 0) + (1 + 2 + 0) + (1 + 1 + 1) + (1 + 0 + 1));
+});
+
+it("the incremental window lets go of keys, runs and pending records that leave it", () => {
+  // A run that never repeats a call, and calls whose outcomes never come: nothing may pile up.
+  for (const outcomes of [false, true]) {
+    const h = new IncrementalHistory(4);
+    for (let i = 0; i < 2000; i++) {
+      const run = i % 3 === 0 ? `run${i}` : "main";
+      h.appendCall(run, "a", `a:${i}`, undefined);
+      if (outcomes && i % 2 === 0) h.recordOutcome(run, "a", `a:${i}`, undefined, { resultHash: String(i % 5) });
+    }
+    expect(h.size()).toBe(4);
+    expect(h.stateSize()).toBeLessThanOrEqual(4 + 4 * 3 + 4 * 3);
+  }
+});
+
+it("a key whose result keeps changing keeps a bounded list of result runs", () => {
+  // stateSize counts the live runs only; what is held includes the evicted prefix until the list
+  // is compacted, so this one looks inside. Without compaction the list would grow by one per change.
+  const h = new IncrementalHistory(4);
+  for (let i = 0; i < 10_000; i++) {
+    h.appendCall("r", "a", "a:1", undefined);
+    h.recordOutcome("r", "a", "a:1", undefined, { resultHash: String(i % 2) });
+  }
+  const inside = h as unknown as { runs: Map<string, { keys: Map<string, { runs: unknown[] }> }> };
+  const held = inside.runs.get("r")?.keys.get("a:1")?.runs.length ?? 0;
+  expect(held).toBeGreaterThan(0);
+  expect(held).toBeLessThanOrEqual(2 * 4 + 17);
+});
