@@ -27,13 +27,13 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message !== "" ? error.message : error.name;
+  // A boolean needs no case: its serialization is its text. NaN and infinities do need one.
   switch (typeof error) {
-    case "string":
-      return error;
     case "number":
-    case "boolean":
     case "bigint":
       return String(error);
+    case "string":
+      return error;
     default:
       return stableSerialize(error);
   }
@@ -79,7 +79,7 @@ function progressShape(
   details: Record<string, unknown>,
   text: string,
 ): unknown {
-  if (input.tool === "exec" && typeof details.status === "string") {
+  if (input.tool === "exec") {
     const shape = execShape(details, text);
     if (shape !== undefined) return shape;
   }
@@ -135,9 +135,8 @@ function execShape(details: Record<string, unknown>, text: string): unknown {
         command: orNull(details.command),
         warningText: orNull(details.warningText),
       };
-    default:
-      return undefined;
   }
+  return undefined; // any other status, or none: the general rule
 }
 
 function orNull(value: unknown): unknown {
@@ -159,7 +158,8 @@ const SEND_ACTIONS = new Set([
 /** H2.7: calls whose results carry fresh platform ids on every send. */
 export function isSendLike(tool: string, params: Record<string, unknown>): boolean {
   if (tool === "sessions_send") return true;
-  return tool === "message" && typeof params.action === "string" && SEND_ACTIONS.has(params.action);
+  // Set#has answers false for anything that is not one of its strings.
+  return tool === "message" && SEND_ACTIONS.has(params.action as string);
 }
 
 const VOLATILE_SEND_KEYS = new Set([

@@ -67,4 +67,19 @@ describe("H1 walk128 known answers", () => {
     walkDigestValue(cyclic);
     expect(walkDigestValue({ a: [1, 2] })).toBe(before);
   });
+  it("H1 a walk cut short by a throwing getter leaves nothing behind for the next one", () => {
+    let first = true;
+    const flaky = {
+      get x(): number {
+        if (first) {
+          first = false;
+          throw new Error("not yet");
+        }
+        return 1;
+      },
+    };
+    expect(() => walkDigestValue(flaky)).toThrow("not yet");
+    // Had the interrupted walk left flaky among the ancestors, it would now read as a cycle.
+    expect(walkDigestValue(flaky)).toBe(walkDigestValue({ x: 1 }));
+  });
 });

@@ -19,6 +19,8 @@ describe("H2.1 an error is its text", () => {
     const nameless = new TypeError("");
     expect(errorText(nameless)).toBe("TypeError");
     expect(errorText(42)).toBe("42");
+    expect(errorText(Number.NaN)).toBe("NaN");
+    expect(errorText(true)).toBe("true");
     expect(errorText(false)).toBe("false");
     expect(errorText(7n)).toBe("7");
     expect(errorText({ code: 1 })).toBe(stableSerialize({ code: 1 }));
@@ -26,7 +28,7 @@ describe("H2.1 an error is its text", () => {
     expect(errorText(undefined)).toBe(stableSerialize(undefined));
   });
   it("H2.1 the hash is the text's digest, and a missing tool is named only when the text names one", () => {
-    expect(hashOutcome({ tool: "t", params: {}, error: "boom", hasError: true }, digest)).toEqual({ resultHash: `error:${digest.text("boom")}` });
+    expect(hashOutcome({ tool: "t", params: {}, error: "boom", hasError: true }, digest)).toStrictEqual({ resultHash: `error:${digest.text("boom")}` });
     expect(hashOutcome({ tool: "t", params: {}, error: "Unknown tool: zap", hasError: true }, digest)).toEqual({ resultHash: `error:${digest.text("Unknown tool: zap")}`, unknownTool: "zap" });
     // hasError decides, not the presence of a result
     expect(hashOutcome({ tool: "t", params: {}, result: { content: content("ok") }, error: "boom", hasError: true }, digest).resultHash).toBe(`error:${digest.text("boom")}`);
@@ -35,7 +37,7 @@ describe("H2.1 an error is its text", () => {
 
 describe("H2.2 a result that is not a plain object", () => {
   it("H2.2 undefined records nothing; anything else is digested as it is", () => {
-    expect(hashOutcome({ tool: "t", params: {}, result: undefined, hasError: false }, digest)).toEqual({ resultHash: undefined });
+    expect(hashOutcome({ tool: "t", params: {}, result: undefined, hasError: false }, digest)).toStrictEqual({ resultHash: undefined });
     for (const value of ["text", 3, null, [1, 2], true]) expect(outcome("t", {}, value)).toBe(shaped(value));
   });
 });
@@ -103,6 +105,9 @@ describe("H2.6 process poll and log", () => {
       shaped({ action: "log", status: null, totalLines: null, totalChars: null, truncated: null, exitCode: null, exitSignal: null, text: "" }),
     );
   });
+  it("H2.6 only the process tool polls and logs", () => {
+    for (const action of ["poll", "log"]) expect(outcome("run", { action }, { details: { status: "s" } })).toBe(shaped({ details: { status: "s" }, text: "" }));
+  });
   it("H2.6 other process actions, and process with no params object, use the general rule", () => {
     for (const params of [{ action: "write" }, { action: "kill" }, {}, "poll", null]) {
       expect(outcome("process", params, { details: { status: "running", pid: 3 } })).toBe(shaped({ details: { status: "running", pid: 3 }, text: "" }));
@@ -150,6 +155,13 @@ describe("H2.7 sends drop fresh platform ids", () => {
     expected.self = details; // the original object: the serializer writes a back-reference
     (expected.list as unknown[]).push(details.list);
     expect(outcome("message", { action: "send" }, { details })).toBe(shaped(expected));
+  });
+});
+
+describe("H2.3 a result object with no prototype is a result object", () => {
+  it("H2.3 its details and text are read as for any record", () => {
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { details: { a: 1 }, content: content("t") });
+    expect(outcome("read", {}, bare)).toBe(shaped({ details: { a: 1 }, text: "t" }));
   });
 });
 
