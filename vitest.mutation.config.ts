@@ -2,6 +2,8 @@
 // suite and the scenario corpus (exact timelines). The CLI, importer and report tests add little
 // about models/ but minutes per mutant. Modules are shared between test files (isolate: false):
 // Stryker switches mutants at run time, and reloading every file for every mutant doubled the time.
+// A static mutant (module-level code, run once at load) needs fresh modules, so mutation/runByFile.mjs
+// runs those in a second pass with LOOPSIM_MUTATION_ISOLATE=1.
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -10,7 +12,7 @@ export default defineConfig({
     exclude: ["dist/**", "node_modules/**"],
     testTimeout: 120_000,
     pool: "threads",
-    isolate: false,
+    isolate: process.env.LOOPSIM_MUTATION_ISOLATE === "1",
     setupFiles: ["mutation/noShrink.setup.ts"],
   },
 });

@@ -4,6 +4,12 @@
 // cores, and a run that is cut off would otherwise leave nothing; run file by file, every finished
 // file counts, a rerun skips the files already done (pass --again to redo them), and
 // `node mutation/summarize.mjs` merges whatever is there into mutation/stryker-summary.md.
+//
+// Each file takes two passes. The first shares modules between test files (fast) and leaves out
+// static mutants, those in code that runs once when a module loads: with shared modules they would
+// never take effect (false survivors) or, loaded once under a mutant, taint every later run (false
+// kills). The second pass runs just the lines holding static mutants with fresh modules for every
+// run, and its verdicts replace the first pass's for those mutants.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -13,6 +19,7 @@ const RESULTS = join(ROOT, "mutation", "results");
 const args = process.argv.slice(2);
 const again = args.includes("--again");
 const named = args.filter((a) => a !== "--again");
+const STATIC_REASON = "Static mutant";
 
 function modelFiles(dir) {
   const out = [];
@@ -25,7 +32,32 @@ function modelFiles(dir) {
 }
 
 /** The result file of one source file: models/history/scanning.ts -> models__history__scanning.json. */
-export const resultName = (file) => `${file.replace(/\.ts$/, "").replaceAll("/", "__")}.json`;
+const resultName = (file) => `${file.replace(/\.ts$/, "").replaceAll("/", "__")}.json`;
+const sameMutant = (a, b) => a.line === b.line && a.column === b.column && a.mutator === b.mutator && a.replacement === b.replacement;
+
+/** One Stryker run; the file's mutants from its JSON report, or undefined when it made none or failed. */
+function stryker(file, mutate, extraArgs, env) {
+  const run = spawnSync("npx", ["stryker", "run", "stryker.config.mjs", "--mutate", mutate, "--reporters", "json,clear-text,progress-append-only", ...extraArgs], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  process.stdout.write(run.stdout ?? "");
+  if (/with 0 mutant\(s\)/.test(run.stdout ?? "")) return [];
+  if (run.status !== 0) return undefined;
+  const report = JSON.parse(readFileSync(join(ROOT, "reports", "mutation", "mutation.json"), "utf8"));
+  return (report.files[file]?.mutants ?? []).map((m) => ({
+    line: m.location.start.line,
+    column: m.location.start.column,
+    endLine: m.location.end.line,
+    mutator: m.mutatorName,
+    replacement: m.replacement ?? "",
+    status: m.status,
+    ...(m.status === "Ignored" && m.statusReason !== undefined ? { reason: m.statusReason } : {}),
+  }));
+}
 
 const files = named.length > 0 ? named : modelFiles(join(ROOT, "models"));
 mkdirSync(RESULTS, { recursive: true });
@@ -35,22 +67,30 @@ for (const file of files) {
     process.stdout.write(`${file}: done before, skipped (--again to redo)\n`);
     continue;
   }
-  process.stdout.write(`${file}: running Stryker\n`);
-  const run = spawnSync("npx", ["stryker", "run", "stryker.config.mjs", "--mutate", file, "--reporters", "json,clear-text,progress-append-only"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
-  if (run.status !== 0) {
-    process.stderr.write(`${file}: Stryker exited ${run.status}; nothing recorded for it\n`);
+  process.stdout.write(`${file}: running Stryker, runtime mutants with shared modules\n`);
+  const mutants = stryker(file, file, ["--ignoreStatic"], {});
+  if (mutants === undefined) {
+    process.stderr.write(`${file}: Stryker failed; nothing recorded for it\n`);
     continue;
   }
-  const report = JSON.parse(readFileSync(join(ROOT, "reports", "mutation", "mutation.json"), "utf8"));
-  const mutants = (report.files[file]?.mutants ?? []).map((m) => ({
-    line: m.location.start.line,
-    column: m.location.start.column,
-    mutator: m.mutatorName,
-    replacement: m.replacement ?? "",
-    status: m.status,
-    ...(m.status === "Ignored" && m.statusReason !== undefined ? { reason: m.statusReason } : {}),
-  }));
-  mutants.sort((a, b) => a.line - b.line || a.column - b.column || (a.mutator < b.mutator ? -1 : a.mutator > b.mutator ? 1 : 0));
+  const statics = mutants.filter((m) => m.status === "Ignored" && (m.reason ?? "").startsWith(STATIC_REASON));
+  if (statics.length > 0) {
+    const ranges = [...new Set(statics.map((m) => `${file}:${m.line}-${m.endLine}`))];
+    process.stdout.write(`${file}: ${statics.length} static mutants, run again with fresh modules (${ranges.length} ranges)\n`);
+    const rerun = stryker(file, ranges.join(","), [], { LOOPSIM_MUTATION_ISOLATE: "1" });
+    if (rerun === undefined) {
+      process.stderr.write(`${file}: the static pass failed; nothing recorded for it\n`);
+      continue;
+    }
+    for (const m of statics) {
+      const verdict = rerun.find((r) => sameMutant(r, m));
+      if (verdict === undefined) continue;
+      m.status = verdict.status;
+      delete m.reason;
+      m.static = true;
+    }
+  }
+  mutants.sort((a, b) => a.line - b.line || a.column - b.column || (a.mutator < b.mutator ? -1 : a.mutator > b.mutator ? 1 : 0) || (a.replacement < b.replacement ? -1 : 1));
   // Written whole or not at all, like every other output of the project.
   writeFileSync(`${target}.tmp`, `${JSON.stringify({ file, mutants }, null, 1)}\n`);
   renameSync(`${target}.tmp`, target);
