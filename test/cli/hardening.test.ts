@@ -57,6 +57,9 @@ describe("inputs behind a folder without permission", () => {
   const open = join(dir, "open");
   mkdirSync(open);
   chmodSync(open, 0o777);
+  const readOnly = join(dir, "read-only");
+  mkdirSync(readOnly);
+  chmodSync(readOnly, 0o555);
   const asRoot = process.getuid?.() === 0;
   const as = asRoot ? { uid: 65534, gid: 65534 } : {};
   const run = (args: string[]) => spawnSync(process.execPath, [join(import.meta.dirname, "../../bin/loopsim.js"), ...args], { encoding: "utf8", ...as });
@@ -73,6 +76,10 @@ describe("inputs behind a folder without permission", () => {
     [["tune", "--population", join(locked, "p.json"), "--out", join(open, "out-p")], "p.json: permission denied"],
     [["trace", "-", "--target", join(locked, "a.mjs")], "a.mjs: permission denied"],
     [["simulate", "--family", "pager", "--seed", "1", "--emit-trace", join(locked, "e.jsonl")], "e.jsonl: cannot write: permission denied"],
+    // Output folders: refused before the sweep starts (a sweep would take seconds; these take none).
+    [["tune", "--out", join(locked, "out")], "out: cannot create the output folder: permission denied"],
+    [["tune", "--out", readOnly], "read-only: the output folder is not writable"],
+    [["compare", "--out", join(readOnly, "sub")], "sub: cannot create the output folder: permission denied"],
   ])("%j", (args, message) => {
     const r = run(args);
     expect(r.status, r.stderr).toBe(2);
