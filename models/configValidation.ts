@@ -10,12 +10,11 @@ export interface ConfigIssue {
 }
 
 export function describeValue(value: unknown): string {
-  if (value === undefined) return "undefined";
   if (typeof value === "number") return Number.isNaN(value) ? "NaN" : String(value);
   if (typeof value === "bigint") return `${value.toString()}n`;
   try {
-    const text = JSON.stringify(value);
-    if (text === undefined) return String(value);
+    // JSON has no text for undefined, functions or symbols: their own text stands in.
+    const text = (JSON.stringify(value) as string | undefined) ?? String(value);
     return text.length > 80 ? `${text.slice(0, 77)}...` : text;
   } catch {
     return String(value);

@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-// `npm run mutation:by-file [-- FILE...]`: Stryker over models/ one file at a time, keeping each
-// file's outcome in mutation/results/ as soon as its run ends. A whole-folder run takes hours on 2
-// cores, and a run that is cut off would otherwise leave nothing; run file by file, every finished
-// file counts, a rerun skips the files already done (pass --again to redo them), and
-// `node mutation/summarize.mjs` merges whatever is there into mutation/stryker-summary.md.
+// `npm run mutation [-- FILE...]`: Stryker over models/ (or the files named), one file at a time,
+// keeping each file's outcome in mutation/results/ as soon as its run ends, then the summary
+// (mutation/summarize.mjs writes mutation/stryker-summary.md). A run cut off part-way still counts
+// for every file it finished; `npm run mutation:resume` skips the files already done.
 //
 // Each file takes two passes. The first shares modules between test files (fast) and leaves out
 // static mutants, those in code that runs once when a module loads: with shared modules they would
@@ -96,3 +95,4 @@ for (const file of files) {
   renameSync(`${target}.tmp`, target);
   process.stdout.write(`${file}: ${mutants.length} mutants recorded in ${relative(ROOT, target)}\n`);
 }
+spawnSync(process.execPath, [join(ROOT, "mutation", "summarize.mjs")], { cwd: ROOT, stdio: "inherit" });

@@ -116,6 +116,8 @@ describe("C4 the agent's block over the global one, and where each value came fr
     }
     expect(resolveEffectiveConfig(null).sources.warningThreshold).toBe("default");
     expect(resolveEffectiveConfig({ tools: 1 }).config).toEqual(DEFAULT_CONFIG);
+    // No agent named: an agent entry without an id is not taken for it.
+    expect(resolveEffectiveConfig({ agents: { list: [{ tools: { loopDetection: { historySize: 5 } } }] } }).config.historySize).toBe(30);
   });
   it("C4 finding an agent's block and listing the ids skip what is not an agent", () => {
     expect(findAgentBlock(root, "a").found).toBe(true);
@@ -125,6 +127,7 @@ describe("C4 the agent's block over the global one, and where each value came fr
     expect(findAgentBlock({ agents: { list: 3 } }, "a")).toEqual({ found: false, block: undefined });
     expect(findAgentBlock({ agents: 3 }, "a")).toEqual({ found: false, block: undefined });
     expect(findAgentBlock(7, "a")).toEqual({ found: false, block: undefined });
+    expect(findAgentBlock(null, "a")).toEqual({ found: false, block: undefined });
     expect(listAgentIds(root)).toEqual(["a", "b", "a"]);
     expect(listAgentIds({ agents: {} })).toEqual([]);
     expect(listAgentIds({ agents: 1 })).toEqual([]);
@@ -136,5 +139,10 @@ describe("C4 the agent's block over the global one, and where each value came fr
     expect(mergeBlocks(null, { postCompactionGuard: { windowSize: 2 } })).toEqual({ postCompactionGuard: { windowSize: 2 } });
     expect(mergeBlocks({ postCompactionGuard: { windowSize: 2 } }, "x")).toEqual({ postCompactionGuard: { windowSize: 2 } });
     expect(mergeBlocks({ a: 1 }, { a: 2, b: 2 })).toEqual({ a: 2, b: 2 });
+    // An agent's empty nested block keeps the global values, for postCompactionGuard as for detectors.
+    expect(mergeBlocks({ postCompactionGuard: { windowSize: 5 }, detectors: { pingPong: false } }, { postCompactionGuard: {}, detectors: {} })).toEqual({
+      postCompactionGuard: { windowSize: 5 },
+      detectors: { pingPong: false },
+    });
   });
 });
