@@ -3,6 +3,8 @@
 // equality and still change every digest: scenario fingerprints, warning keys and the argsHash in
 // every timeline would all move. These pinned values make such a change a visible decision.
 import { describe, expect, it } from "vitest";
+import { DEFAULT_DIGEST, DIGEST_NAMES, digestNamed, isDigestName, sha256Text } from "../../models/digest.js";
+import { stableSerialize } from "../../models/stableSerialize.js";
 import { walkDigestText, walkDigestValue } from "../../models/walkDigest.js";
 import { CASES, TEXTS } from "./digestKnownAnswers.cases.js";
 
@@ -81,5 +83,22 @@ describe("H1 walk128 known answers", () => {
     expect(() => walkDigestValue(flaky)).toThrow("not yet");
     // Had the interrupted walk left flaky among the ancestors, it would now read as a cycle.
     expect(walkDigestValue(flaky)).toBe(walkDigestValue({ x: 1 }));
+  });
+});
+
+describe("H1 the two digests by name", () => {
+  it("H1 each digest carries its own name; walk128 is the default; sha256 is SHA-256 of the serialization", () => {
+    expect(DIGEST_NAMES).toEqual(["walk128", "sha256"]);
+    expect(DEFAULT_DIGEST).toBe("walk128");
+    for (const name of DIGEST_NAMES) expect(digestNamed(name).name).toBe(name);
+    expect(digestNamed("sha256").value({ b: 1, a: 2 })).toBe(sha256Text(stableSerialize({ a: 2, b: 1 })));
+    expect(digestNamed("sha256").text("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(digestNamed("walk128").value("abc")).toBe(walkDigestValue("abc"));
+    expect(digestNamed("walk128").text("abc")).toBe(walkDigestText("abc"));
+  });
+  it("H1 only the two names are digest names", () => {
+    expect(isDigestName("walk128")).toBe(true);
+    expect(isDigestName("sha256")).toBe(true);
+    for (const name of ["", "md5", "SHA256", "walk"]) expect(isDigestName(name)).toBe(false);
   });
 });
