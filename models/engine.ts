@@ -188,8 +188,8 @@ function rememberBlocked(state: EngineState, run: string, call: BlockedCall): vo
   // Blocked calls whose outcome never arrives must not pile up: remember as many as the window.
   while (blocked.live > state.config.historySize) {
     const oldest = blocked.order.shift() as BlockedEntry;
-    if (!oldest.live) continue;
-    oldest.live = false;
+    if (!oldest.live) continue; // taken by its outcome already
+    // Leaving both the order and its key's list, it is referenced nowhere: no need to mark it.
     blocked.live--;
     const list = blocked.byKey.get(oldest.key) as Deque<BlockedEntry>;
     list.shift();

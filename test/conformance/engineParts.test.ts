@@ -65,6 +65,23 @@ describe("E4 blocked calls awaiting their outcome", () => {
     expect(vetoed(state, "c1")).toBe(true);
     expect(vetoed(state, "c1")).toBe(false);
   });
+  it("E4 forgetting the oldest of several identical blocked calls keeps the others", () => {
+    const state = primed();
+    feed(state, [call("read", p), call("read", p), call("read", p), call("read", p)]); // no callId: one key
+    expect([vetoed(state, undefined), vetoed(state, undefined), vetoed(state, undefined), vetoed(state, undefined)]).toEqual([true, true, true, false]);
+  });
+  it("E4 calls forgotten before the memory is compacted stay forgotten after it", () => {
+    const state = primed();
+    feed(state, ["u1", "u2", "u3", "u4", "u5"].map((id) => call("read", p, { callId: id }))); // u1 and u2 forgotten
+    for (let i = 0; i < 30; i++) {
+      feed(state, [call("read", p, { callId: `v${i}` })]);
+      expect(vetoed(state, `v${i}`)).toBe(true);
+    }
+    // v0 made u3 the oldest to forget; the memory was compacted while u4 and u5 waited. Two more
+    // blocks: the second forgets the oldest, u4, found through the compacted order.
+    feed(state, [call("read", p, { callId: "z1" }), call("read", p, { callId: "z2" })]);
+    expect(["u1", "u2", "u3", "u4", "u5", "z1", "z2"].map((id) => vetoed(state, id))).toEqual([false, false, false, false, true, true, true]);
+  });
   it("E4 the memory stays right after many blocked calls were vetoed and more were forgotten", () => {
     const state = primed();
     // 40 blocked calls each vetoed at once leave dead entries behind; then 5 more await outcomes.
