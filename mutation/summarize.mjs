@@ -11,7 +11,9 @@ const ROOT = join(import.meta.dirname, "..");
 const RESULTS = join(ROOT, "mutation", "results");
 const knownFile = join(ROOT, "mutation", "equivalent-mutants.json");
 const known = existsSync(knownFile) ? JSON.parse(readFileSync(knownFile, "utf8")) : [];
-const why = (file, m) => known.find((k) => k.file === file && k.line === m.line && k.mutator === m.mutator && (k.replacement === undefined || k.replacement === m.replacement))?.why;
+// A known equivalent is matched by file, mutator and replacement text, and by line where the same
+// replacement occurs more than once in a file; lines move as code is edited, replacements rarely.
+const why = (file, m) => known.find((k) => k.file === file && k.mutator === m.mutator && k.replacement === m.replacement && (k.line === undefined || k.line === m.line))?.why;
 
 function modelFiles(dir) {
   const out = [];

@@ -114,6 +114,30 @@ it("the incremental window's stateSize counts every structure it holds", () => {
   expect(h.stateSize()).toBe(3 + (1 + 2 + 0) + (1 + 2 + 0) + (1 + 1 + 1) + (1 + 0 + 1));
 });
 
+it("the incremental window's stateSize after evictions: a key's evicted results and an evicted pending call", () => {
+  const h = new IncrementalHistory(2);
+  for (const result of ["x", "y"]) {
+    h.appendCall("r", "a", "a:1", undefined);
+    h.recordOutcome("r", "a", "a:1", undefined, { resultHash: result });
+  }
+  expect(h.stateSize()).toBe(2 + (1 + 2 + 0) + (1 + 2 + 0));
+  h.appendCall("r", "b", "b:1", undefined); // evicts a:1's "x": one result run left live
+  expect(h.stateSize()).toBe(2 + (1 + 2 + 1) + (1 + 1 + 0) + (1 + 0 + 1));
+  const one = new IncrementalHistory(1);
+  one.appendCall("r", "a", "a:1", undefined);
+  one.appendCall("r", "b", "b:1", undefined); // evicts a pending call: gone from the run's pending list too
+  expect(one.stateSize()).toBe(1 + (1 + 1 + 1) + (1 + 0 + 1));
+});
+
+it("a run with no records has every count at zero, in both windows", () => {
+  const zero = { noProgress: 0, noProgressResult: undefined, repeat: 0, unknownStreak: 0, unknownName: undefined, pingPong: 0, pingPongEvidence: false, pingPongPartner: undefined };
+  for (const history of [new IncrementalHistory(3), new ScanningHistory(3)]) {
+    expect(history.countsFor("r", "a", "a:1")).toStrictEqual(zero);
+    history.appendCall("other", "a", "a:1", undefined);
+    expect(history.countsFor("r", "a", "a:1")).toStrictEqual(zero);
+  }
+});
+
 it("the incremental window lets go of keys, runs and pending records that leave it", () => {
   // A run that never repeats a call, and calls whose outcomes never come: nothing may pile up.
   for (const outcomes of [false, true]) {
