@@ -8,8 +8,9 @@ export function extractUnknownTool(errorText: string): string | undefined {
   let best: { index: number; name: string } | undefined;
   for (const pattern of UNKNOWN_TOOL_PATTERNS) {
     const match = pattern.exec(errorText);
-    if (match && match[1] !== undefined && (best === undefined || match.index < best.index)) {
-      best = { index: match.index, name: match[1].toLowerCase() };
+    // Both patterns capture the name, so a match always has it.
+    if (match !== null && (best === undefined || match.index < best.index)) {
+      best = { index: match.index, name: (match[1] as string).toLowerCase() };
     }
   }
   return best?.name;

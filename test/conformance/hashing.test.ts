@@ -94,6 +94,8 @@ describe("H3 unknown tool name", () => {
     ["tool foo-bar is not available", "foo-bar"],
     ["file not found", undefined],
     ["unknown tool:", undefined],
+    ["tool   spaced   not found", "spaced"],
+    ["tool\t'tabbed'\t\tis not available", "tabbed"],
     ["UNKNOWN TOOL:  \"Grep\" (did you mean grep?)", "grep"],
     // Both patterns match: the name that comes first in the text wins, whichever pattern found it.
     ["tool bar not found; unknown tool: foo", "bar"],

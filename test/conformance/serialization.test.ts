@@ -34,6 +34,8 @@ describe("H1 stable serialization, byte for byte", () => {
     ["a single key", { only: 1 }, '{"only":1}'],
     ["a cycle, by distance to the ancestor", cyclic, '{"a":1,"self":#cycle(1)}'],
     ["a cycle through an array", nested, "[1,[#cycle(2)]]"],
+    ["a cycle below the root, by distance to its own ancestor", { x: cyclic }, '{"x":{"a":1,"self":#cycle(1)}}'],
+    ["a cycle two levels up, below the root", { top: nested }, '{"top":[1,[#cycle(2)]]}'],
     ["an error", new RangeError("bad"), '#error("RangeError","bad")'],
     ["a date", new Date(5), "#date(5)"],
     ["a map, entries in order", new Map([[1, { z: 1 }]]), '#map([[1,{"z":1}]])'],
