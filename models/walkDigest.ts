@@ -103,25 +103,18 @@ function finish(): string {
   return hex128(h1, h2, h3, h4);
 }
 
-/** Two UTF-16 code units in one word; past the end reads as 0 (the length is already mixed). */
-function pairAt(text: string, i: number, n: number): number {
-  if (i + 1 < n) return text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16);
-  return i < n ? text.charCodeAt(i) : 0;
+/**
+ * Two UTF-16 code units in one word. Past the end charCodeAt gives NaN, which bitwise operators
+ * read as 0: the last block is zero-padded with no test for the end (the length is already mixed).
+ */
+function pairAt(text: string, i: number): number {
+  return text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16);
 }
 
 function mixString(text: string, tag: Tag = Tag.String): void {
   const n = text.length;
-  block(tag, n, pairAt(text, 0, n), pairAt(text, 2, n));
-  let i = 4;
-  for (; i + 8 <= n; i += 8) {
-    block(
-      text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16),
-      text.charCodeAt(i + 2) | (text.charCodeAt(i + 3) << 16),
-      text.charCodeAt(i + 4) | (text.charCodeAt(i + 5) << 16),
-      text.charCodeAt(i + 6) | (text.charCodeAt(i + 7) << 16),
-    );
-  }
-  if (i < n) block(pairAt(text, i, n), pairAt(text, i + 2, n), pairAt(text, i + 4, n), pairAt(text, i + 6, n));
+  block(tag, n, pairAt(text, 0), pairAt(text, 2));
+  for (let i = 4; i < n; i += 8) block(pairAt(text, i), pairAt(text, i + 2), pairAt(text, i + 4), pairAt(text, i + 6));
 }
 
 function mixNumber(value: number): void {
@@ -152,7 +145,7 @@ const ancestors: object[] = [];
 export function walkDigestValue(value: unknown): string {
   reset();
   // Every walk pops what it pushes; only a walk cut short by a throwing getter leaves any.
-  if (ancestors.length !== 0) ancestors.length = 0;
+  ancestors.length = 0;
   walkValue(value, ancestors);
   return finish();
 }
