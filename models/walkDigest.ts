@@ -104,17 +104,28 @@ function finish(): string {
 }
 
 /**
- * Two UTF-16 code units in one word. Past the end charCodeAt gives NaN, which bitwise operators
- * read as 0: the last block is zero-padded with no test for the end (the length is already mixed).
+ * Two UTF-16 code units in one word; past the end reads as 0 (the length is already mixed). Bitwise
+ * operators would read charCodeAt's NaN past the end as 0 anyway, but an out-of-range read costs
+ * V8 a slow path on every short key, so the end is tested.
  */
-function pairAt(text: string, i: number): number {
-  return text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16);
+function pairAt(text: string, i: number, n: number): number {
+  if (i + 1 < n) return text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16);
+  return i < n ? text.charCodeAt(i) : 0;
 }
 
 function mixString(text: string, tag: Tag = Tag.String): void {
   const n = text.length;
-  block(tag, n, pairAt(text, 0), pairAt(text, 2));
-  for (let i = 4; i < n; i += 8) block(pairAt(text, i), pairAt(text, i + 2), pairAt(text, i + 4), pairAt(text, i + 6));
+  block(tag, n, pairAt(text, 0, n), pairAt(text, 2, n));
+  let i = 4;
+  for (; i + 8 <= n; i += 8) {
+    block(
+      text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16),
+      text.charCodeAt(i + 2) | (text.charCodeAt(i + 3) << 16),
+      text.charCodeAt(i + 4) | (text.charCodeAt(i + 5) << 16),
+      text.charCodeAt(i + 6) | (text.charCodeAt(i + 7) << 16),
+    );
+  }
+  if (i < n) block(pairAt(text, i, n), pairAt(text, i + 2, n), pairAt(text, i + 4, n), pairAt(text, i + 6, n));
 }
 
 function mixNumber(value: number): void {
