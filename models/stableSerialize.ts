@@ -15,6 +15,11 @@ function quoteKey(key: string): string {
   return quoted;
 }
 
+/** Keys whose quoted form is cached, for the test that the cache stays within its capacity. */
+export function quotedKeyCacheSize(): number {
+  return quotedKeys.size;
+}
+
 export function stableSerialize(value: unknown): string {
   return serializeValue(value, []);
 }

@@ -1,7 +1,7 @@
 // SPEC H1: the exact text of the stable serialization. The sha256 digest is the SHA-256 of this
 // text (the digest OpenClaw uses), so its bytes are part of the contract, not only its equalities.
 import { describe, expect, it } from "vitest";
-import { stableSerialize } from "../../models/stableSerialize.js";
+import { quotedKeyCacheSize, stableSerialize } from "../../models/stableSerialize.js";
 
 describe("H1 stable serialization, byte for byte", () => {
   const cyclic: Record<string, unknown> = { a: 1 };
@@ -57,5 +57,8 @@ describe("H1 stable serialization, byte for byte", () => {
     const first = keys.map((k) => stableSerialize({ [k]: 1 }));
     expect(keys.map((k) => stableSerialize({ [k]: 1 }))).toEqual(first);
     expect(first[4999]).toBe('{"key4999":1}');
+    // The cache of quoted keys fills up to its capacity and no further: endless distinct keys
+    // (ids used as keys) must not grow memory without bound.
+    expect(quotedKeyCacheSize()).toBe(4096);
   });
 });
