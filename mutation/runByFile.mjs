@@ -91,7 +91,8 @@ for (const file of files) {
   }
   mutants.sort((a, b) => a.line - b.line || a.column - b.column || (a.mutator < b.mutator ? -1 : a.mutator > b.mutator ? 1 : 0) || (a.replacement < b.replacement ? -1 : 1));
   // Written whole or not at all, like every other output of the project.
-  writeFileSync(`${target}.tmp`, `${JSON.stringify({ file, mutants }, null, 1)}\n`);
+  // One mutant per line: small, and a rerun's diff shows exactly which verdicts moved.
+  writeFileSync(`${target}.tmp`, `{"file": ${JSON.stringify(file)}, "mutants": [\n${mutants.map((m) => JSON.stringify(m)).join(",\n")}\n]}\n`);
   renameSync(`${target}.tmp`, target);
   process.stdout.write(`${file}: ${mutants.length} mutants recorded in ${relative(ROOT, target)}\n`);
 }
