@@ -10,25 +10,15 @@
 // kills). The second pass runs just the lines holding static mutants with fresh modules for every
 // run, and its verdicts replace the first pass's for those mutants.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { modelFiles, ROOT } from "./modelFiles.mjs";
 
-const ROOT = join(import.meta.dirname, "..");
 const RESULTS = join(ROOT, "mutation", "results");
 const args = process.argv.slice(2);
 const again = args.includes("--again");
 const named = args.filter((a) => a !== "--again");
 const STATIC_REASON = "Static mutant";
-
-function modelFiles(dir) {
-  const out = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...modelFiles(path));
-    else if (entry.name.endsWith(".ts")) out.push(relative(ROOT, path));
-  }
-  return out.sort();
-}
 
 /** The result file of one source file: models/history/scanning.ts -> models__history__scanning.json. */
 const resultName = (file) => `${file.replace(/\.ts$/, "").replaceAll("/", "__")}.json`;
@@ -58,7 +48,7 @@ function stryker(file, mutate, extraArgs, env) {
   }));
 }
 
-const files = named.length > 0 ? named : modelFiles(join(ROOT, "models"));
+const files = named.length > 0 ? named : modelFiles();
 mkdirSync(RESULTS, { recursive: true });
 for (const file of files) {
   const target = join(RESULTS, resultName(file));

@@ -5,25 +5,15 @@
 // (mutation/equivalent-mutants.json). Outcomes are kept per file so a run cut off part-way still
 // counts for the files it finished, and a file is rerun alone after its tests change.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
+import { modelFiles, ROOT } from "./modelFiles.mjs";
 
-const ROOT = join(import.meta.dirname, "..");
 const RESULTS = join(ROOT, "mutation", "results");
 const knownFile = join(ROOT, "mutation", "equivalent-mutants.json");
 const known = existsSync(knownFile) ? JSON.parse(readFileSync(knownFile, "utf8")) : [];
 // A known equivalent is matched by file, mutator and replacement text, and by line where the same
 // replacement occurs more than once in a file; lines move as code is edited, replacements rarely.
 const why = (file, m) => known.find((k) => k.file === file && k.mutator === m.mutator && k.replacement === m.replacement && (k.line === undefined || k.line === m.line))?.why;
-
-function modelFiles(dir) {
-  const out = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...modelFiles(path));
-    else if (entry.name.endsWith(".ts")) out.push(relative(ROOT, path));
-  }
-  return out.sort();
-}
 
 const results = new Map();
 for (const name of existsSync(RESULTS) ? readdirSync(RESULTS).sort() : []) {
@@ -42,7 +32,7 @@ let detectedAll = 0;
 let validAll = 0;
 let belowGoal = 0;
 let staticRerun = 0;
-for (const file of modelFiles(join(ROOT, "models"))) {
+for (const file of modelFiles()) {
   const mutants = results.get(file);
   if (mutants === undefined) {
     notRun.push(file);

@@ -23,7 +23,7 @@ export function writeFileAtomic(path: string, contents: string): void {
       // The folder refused the write, so it refuses the clean-up too: there is nothing to remove.
     }
     // Named by the file the user asked for, not by the temporary file beside it.
-    if (isFsError(error)) throw fsUserError({ ...error, path: error.path === temp ? path : error.path, code: error.code, message: error.message }, path, "write");
+    if (isFsError(error)) throw fsUserError(error.path === temp ? Object.assign(error, { path }) : error, path, "write");
     throw error;
   }
 }

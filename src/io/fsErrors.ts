@@ -1,6 +1,6 @@
 // File-system failures are the user's to fix (a directory where a file was meant, a file where a
 // folder was meant, no permission, a full disk): one line naming the path, exit 2, no stack.
-import { statSync } from "node:fs";
+import { statSync, type Stats } from "node:fs";
 import { UserError } from "../cli/errors.js";
 
 const REASONS: Readonly<Record<string, string>> = {
@@ -37,15 +37,20 @@ export function withFsErrors<T>(path: string, doing: string, fn: () => T): T {
   }
 }
 
-/** Why an input path cannot be used, in words, or undefined when it can be looked at. */
-export function inputProblem(path: string): { readonly code: string; readonly reason: string } | undefined {
+/** The stat of an input path, or why it cannot be looked at, in words. */
+function lookAt(path: string): { readonly stats: Stats } | { readonly code: string; readonly reason: string } {
   try {
-    statSync(path);
-    return undefined;
+    return { stats: statSync(path) };
   } catch (error) {
     if (isFsError(error)) return { code: error.code as string, reason: REASONS[error.code as string] as string };
     throw error;
   }
+}
+
+/** Why an input path cannot be used, in words, or undefined when it can be looked at. */
+export function inputProblem(path: string): { readonly code: string; readonly reason: string } | undefined {
+  const seen = lookAt(path);
+  return "stats" in seen ? undefined : seen;
 }
 
 /**
@@ -54,7 +59,7 @@ export function inputProblem(path: string): { readonly code: string; readonly re
  * unreadable folder is not "no such file".
  */
 export function inputKind(path: string, label = ""): "file" | "folder" {
-  const problem = inputProblem(path);
-  if (problem !== undefined) throw new UserError(`${label}${path}: ${problem.reason}`);
-  return statSync(path).isDirectory() ? "folder" : "file";
+  const seen = lookAt(path);
+  if (!("stats" in seen)) throw new UserError(`${label}${path}: ${seen.reason}`);
+  return seen.stats.isDirectory() ? "folder" : "file";
 }
