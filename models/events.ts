@@ -7,6 +7,12 @@ export interface CallEvent {
   readonly callId?: string;
   readonly tool: string;
   readonly params?: unknown;
+  /**
+   * The model response (step) the call came in, when the trace knows it. Calls of one step were
+   * proposed together (parallel calls). OpenClaw's rules ignore it; some peers' guards look only
+   * within one step.
+   */
+  readonly step?: string;
 }
 
 export interface OutcomeEvent {

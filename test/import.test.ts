@@ -61,12 +61,12 @@ describe("importers on fixtures", () => {
     const r = await imported(join(FIXTURES, "swe-agent-example.traj"));
     expect(r.format).toBe("swe-agent");
     expect(r.events.filter((e) => e.type === "call").map((e) => e.tool)).toEqual(["find_file", "open", "python", "python", "submit"]);
-    expect(r.stats).toMatchObject({ calls: 5, outcomes: 5, runs: 1, turnsWithoutCommand: 1 });
+    expect(r.stats).toMatchObject({ calls: 5, outcomes: 5, runs: 1, formatErrors: 1 });
   });
 
   it("mini-swe-agent: turns without a command are counted, not dropped silently", async () => {
     const r = await imported(join(FIXTURES, "mini-no-command.traj.json"));
-    expect(r.stats).toMatchObject({ calls: 2, outcomes: 2, errors: 1, turnsWithoutCommand: 1, runs: 1 });
+    expect(r.stats).toMatchObject({ calls: 2, outcomes: 2, errors: 1, formatErrors: 1, runs: 1 });
     expect(r.events[0]?.runId).toBe("mini-no-command");
   });
 
@@ -85,16 +85,18 @@ describe("importers on fixtures", () => {
 function expectedCounts(file: string): { calls: number; outcomes: number; errors: number; compactions: number } {
   const text = readFileSync(file, "utf8");
   if (file.endsWith(".traj.json")) {
+    // Every command that ran: an assistant message with exactly one bash fence, answered by a user
+    // message (a return code, a timeout, or the submit's patch). Failed: a non-zero return code,
+    // or a timeout.
     const doc = JSON.parse(text) as { messages: { role: string; content: string }[] };
     let calls = 0;
     let errors = 0;
     doc.messages.forEach((m, i) => {
       const prev = doc.messages[i - 1];
+      if (m.role !== "user" || prev?.role !== "assistant" || prev.content.split("```bash").length !== 2) return;
+      calls++;
       const code = /<returncode>(-?\d+)<\/returncode>/.exec(m.content);
-      if (m.role === "user" && prev?.role === "assistant" && code !== null && /```bash/.test(prev.content)) {
-        calls++;
-        if (code[1] !== "0") errors++;
-      }
+      if ((code !== null && code[1] !== "0") || (code === null && /timed out/i.test(m.content))) errors++;
     });
     return { calls, outcomes: calls, errors, compactions: 0 };
   }

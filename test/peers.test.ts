@@ -38,6 +38,30 @@ function judge(name: string, steps: readonly Step[]): { acts: string[]; outputs:
   return { acts, outputs };
 }
 
+/** Calls grouped by model response (parallel calls share a step); one act per call, in order. */
+function judgeSteps(name: string, groups: readonly (readonly Step[])[]): string[] {
+  const target = findBuiltInTarget(name);
+  if (target === undefined) throw new Error(`no target ${name}`);
+  const events: ToolEvent[] = [];
+  const callIndex: number[] = [];
+  groups.forEach((group, g) => {
+    group.forEach((s, i) => {
+      callIndex.push(events.length);
+      events.push({ type: "call", runId: "r", callId: `g${g}c${i}`, tool: s.tool ?? "read", params: s.params ?? { path: "a.ts" }, step: `s${g}` });
+    });
+    group.forEach((s, i) => events.push({ type: "outcome", runId: "r", callId: `g${g}c${i}`, tool: s.tool ?? "read", params: s.params ?? { path: "a.ts" }, result: s.result ?? "same" }));
+  });
+  const outputs = runTarget(target, configFrom({}), events);
+  return callIndex.map((index) => {
+    const mine = outputs.filter((o) => o.index === index);
+    if (mine.some((o) => o.kind === "abort")) return "stop-before";
+    if (mine.some((o) => o.kind === "ignored")) return "ignored";
+    const flagged = mine.find((o) => o.kind === "call" && o.verdict !== "allow");
+    if (flagged?.kind === "call") return flagged.verdict === "warning" ? "warn" : "block";
+    return "allow";
+  });
+}
+
 const same = (n: number, step: Step = {}): Step[] => Array.from({ length: n }, () => step);
 const firstNot = (acts: string[], act = "allow"): string => {
   const i = acts.findIndex((a) => a !== act);
@@ -55,30 +79,51 @@ describe("roo-code", () => {
 });
 
 describe("gemini-cli", () => {
-  it("flags a single repeat at the 5th call and an A/B alternation at the 10th", () => {
-    expect(firstNot(judge("gemini-cli", same(8)).acts)).toBe("warn at call 5");
+  it("cuts off a single repeat at the 5th call (before it runs) and an A/B alternation at the 10th", () => {
+    expect(firstNot(judge("gemini-cli", same(8)).acts)).toBe("block at call 5");
     const ab = Array.from({ length: 12 }, (_, i): Step => (i % 2 === 0 ? {} : { tool: "grep" }));
-    expect(firstNot(judge("gemini-cli", ab).acts)).toBe("warn at call 10");
+    expect(firstNot(judge("gemini-cli", ab).acts)).toBe("block at call 10");
   });
   it("a period-5 cycle needs 25 calls", () => {
     const cycle = Array.from({ length: 30 }, (_, i): Step => ({ params: { path: `f${i % 5}` } }));
-    expect(firstNot(judge("gemini-cli", cycle).acts)).toBe("warn at call 25");
+    expect(firstNot(judge("gemini-cli", cycle).acts)).toBe("block at call 25");
   });
-  it("strike 2 in the same prompt stops, a whole new cycle after the feedback", () => {
-    const { acts } = judge("gemini-cli", same(12));
-    expect(acts.slice(0, 10)).toEqual(["allow", "allow", "allow", "allow", "warn", "allow", "allow", "allow", "allow", "stop-before"]);
+  it("keeps its key list after strike 1: the very next identical call is strike 2 and stops the prompt", () => {
+    const { acts } = judge("gemini-cli", same(8));
+    expect(acts).toEqual(["allow", "allow", "allow", "allow", "block", "stop-before", "ignored", "ignored"]);
+    // A different call after strike 1 breaks the cycle; strike 2 then needs the cycle again.
+    const broken = judge("gemini-cli", [...same(5), { tool: "grep" }, ...same(5)]).acts;
+    expect(broken.slice(4, 11)).toEqual(["block", "allow", "allow", "allow", "allow", "allow", "stop-before"]);
+  });
+  it("strike 1 drops the rest of the response it cut off", () => {
+    const acts = judgeSteps("gemini-cli", [[{}], [{}], [{}], [{}], [{}, { tool: "grep" }], [{ tool: "ls" }]]);
+    expect(acts).toEqual(["allow", "allow", "allow", "allow", "block", "block", "allow"]);
   });
   it("args as given: the same args in another key order are another key", () => {
     const flipping = Array.from({ length: 8 }, (_, i): Step => ({ params: i % 2 === 0 ? { a: 1, b: 2 } : { b: 2, a: 1 } }));
     // Two keys alternating: an A/B cycle, flagged at the 10th call and not at the 5th.
-    expect(firstNot(judge("gemini-cli", [...flipping, ...flipping]).acts)).toBe("warn at call 10");
+    expect(firstNot(judge("gemini-cli", [...flipping, ...flipping]).acts)).toBe("block at call 10");
   });
 });
 
 describe("qwen-code", () => {
-  it("stops the turn at the 5th identical call in a row", () => {
+  it("stops the prompt at the 5th identical call in a row, key order ignored", () => {
     expect(firstNot(judge("qwen-code", same(7)).acts)).toBe("stop-before at call 5");
     expect(firstNot(judge("qwen-code", [...same(4), { tool: "grep" }, ...same(4)]).acts)).toBe("never");
+    const flipping = Array.from({ length: 6 }, (_, i): Step => ({ params: i % 2 === 0 ? { a: 1, b: { c: 1, d: 2 } } : { b: { d: 2, c: 1 }, a: 1 } }));
+    expect(firstNot(judge("qwen-code", flipping).acts)).toBe("stop-before at call 5");
+  });
+  it("stops at the 8th git overview command in a row", () => {
+    const git = (command: string): Step => ({ tool: "run_shell_command", params: { command } });
+    const spin = Array.from({ length: 9 }, (_, i) => git(["git status", "git diff", "git ls-files"][i % 3] as string));
+    expect(firstNot(judge("qwen-code", spin).acts)).toBe("stop-before at call 8");
+    expect(firstNot(judge("qwen-code", [...spin.slice(0, 7), git("git log"), ...spin.slice(0, 7)]).acts)).toBe("never");
+  });
+  it("past 100 calls, stops once some call has been made 6 times; at the 1000th call in any case", () => {
+    const varied = (n: number, offset = 0): Step[] => Array.from({ length: n }, (_, i) => ({ params: { path: `f${i + offset}` } }));
+    const six = Array.from({ length: 6 }, (): Step => ({ params: { path: "again" } })).flatMap((s) => [s, { tool: "grep" }]);
+    expect(firstNot(judge("qwen-code", [...six, ...varied(100)]).acts)).toBe("stop-before at call 101");
+    expect(firstNot(judge("qwen-code", varied(1001)).acts)).toBe("stop-before at call 1000");
   });
 });
 
@@ -100,32 +145,28 @@ describe("openhands", () => {
 });
 
 describe("cline", () => {
-  it("warns after the 3rd identical call and stops the task after the 5th, which ran", () => {
-    expect(judge("cline", same(6)).acts.slice(0, 6)).toEqual(["allow", "allow", "warn", "warn", "stop-after", "ignored"]);
+  it("warns at exactly the 3rd identical call and stops the task after the 5th, which ran", () => {
+    expect(judge("cline", same(6)).acts.slice(0, 6)).toEqual(["allow", "allow", "warn", "allow", "stop-after", "ignored"]);
   });
-  it("drops task_progress before comparing", () => {
-    const steps = Array.from({ length: 3 }, (_, i): Step => ({ params: { path: "a.ts", task_progress: `- [x] step ${i}` } }));
-    expect(firstNot(judge("cline", steps).acts)).toBe("warn at call 3");
-  });
-});
-
-describe("kilo", () => {
-  it("counts identical calls that are not in a row: the 3rd asks (and the run ends)", () => {
-    expect(firstNot(judge("kilo", [{}, { tool: "grep" }, {}, { tool: "ls" }, {}]).acts)).toBe("stop-before at call 5");
-  });
-  it("restarts the count after a write tool, or the same tool with other args", () => {
-    expect(firstNot(judge("kilo", [{}, {}, { tool: "apply_patch", params: { patch: "x" } }, {}, {}]).acts)).toBe("never");
-    expect(firstNot(judge("kilo", [{}, {}, { params: { path: "b.ts" } }, {}, {}]).acts)).toBe("never");
-    expect(firstNot(judge("kilo", [{}, {}, {}]).acts)).toBe("stop-before at call 3");
+  it("compares every parameter: a changing task_progress makes the calls differ", () => {
+    const steps = Array.from({ length: 5 }, (_, i): Step => ({ params: { path: "a.ts", task_progress: `- [x] step ${i}` } }));
+    expect(firstNot(judge("cline", steps).acts)).toBe("never");
   });
 });
 
-describe("opencode", () => {
-  it("asks at 3 identical calls in a row, order-sensitive", () => {
-    expect(firstNot(judge("opencode", same(4)).acts)).toBe("stop-before at call 3");
-    expect(firstNot(judge("opencode", [{}, {}, { tool: "grep" }, {}, {}]).acts)).toBe("never");
-    expect(firstNot(judge("opencode", [{ params: { a: 1, b: 2 } }, { params: { b: 2, a: 1 } }, { params: { a: 1, b: 2 } }]).acts)).toBe("never");
-  });
+describe("opencode and kilo", () => {
+  for (const name of ["opencode", "kilo"]) {
+    it(`${name}: 3 identical parallel calls in one response stop the run before the 3rd runs; repeats across responses never do`, () => {
+      expect(judgeSteps(name, [[{}, {}, {}]])).toEqual(["allow", "allow", "stop-before"]);
+      expect(judgeSteps(name, [[{}], [{}], [{}], [{}], [{}]])).toEqual(["allow", "allow", "allow", "allow", "allow"]);
+      expect(firstNot(judge(name, same(10)).acts)).toBe("never");
+    });
+    it(`${name}: another call among the last 3 of the response defeats it; key order counts`, () => {
+      expect(judgeSteps(name, [[{}, {}, { tool: "grep" }, {}, {}]])).toEqual(["allow", "allow", "allow", "allow", "allow"]);
+      expect(judgeSteps(name, [[{ params: { a: 1, b: 2 } }, { params: { b: 2, a: 1 } }, { params: { a: 1, b: 2 } }]])).toEqual(["allow", "allow", "allow"]);
+      expect(judgeSteps(name, [[{}, {}], [{}, {}]])).toEqual(["allow", "allow", "allow", "allow"]);
+    });
+  }
 });
 
 describe("goose", () => {
@@ -137,9 +178,14 @@ describe("goose", () => {
 });
 
 describe("crewai", () => {
-  it("skips a call identical to the one just before, and only that one", () => {
-    expect(judge("crewai", same(3)).acts).toEqual(["allow", "block", "block"]);
-    expect(judge("crewai", [{}, { tool: "grep" }, {}]).acts).toEqual(["allow", "allow", "allow"]);
+  it("has no guard under native function calling, the default", () => {
+    expect(firstNot(judge("crewai", same(30)).acts)).toBe("never");
+  });
+  it("crewai-react skips a repeat of the previous successful call, and every later identical call once one was skipped", () => {
+    expect(judge("crewai-react", same(3)).acts).toEqual(["allow", "block", "block"]);
+    expect(judge("crewai-react", [{}, { tool: "grep" }, {}]).acts).toEqual(["allow", "allow", "allow"]);
+    expect(judge("crewai-react", [{}, {}, { tool: "grep" }, {}]).acts).toEqual(["allow", "block", "allow", "block"]);
+    expect(judge("crewai-react", [{ error: "boom" }, { error: "boom" }]).acts).toEqual(["allow", "allow"]);
   });
 });
 
@@ -150,7 +196,7 @@ describe("none", () => {
 });
 
 describe("every peer", () => {
-  const names = ["gemini-cli", "qwen-code", "openhands", "roo-code", "cline", "kilo", "opencode", "goose", "crewai", "none"];
+  const names = ["gemini-cli", "qwen-code", "openhands", "roo-code", "cline", "kilo", "opencode", "goose", "crewai", "crewai-react", "none"];
   it("declares what it lacks: no guard, no SPEC counts, no config field honoured; a warning level only where it warns", () => {
     for (const name of names) {
       const c = findBuiltInTarget(name)?.capabilities;
@@ -158,7 +204,7 @@ describe("every peer", () => {
       expect(c?.guard).toBe(false);
       expect(c?.counts).toBe(false);
       expect(c?.honours).toEqual([]);
-      expect(c?.warningLevel, name).toBe(["gemini-cli", "openhands", "cline"].includes(name));
+      expect(c?.warningLevel, name).toBe(["openhands", "cline"].includes(name));
     }
   });
   it("is deterministic, and ignores the events of a run it stopped", () => {

@@ -4,6 +4,8 @@ import { configFromOptions } from "../io/configFile.js";
 import { configCommand } from "../commands/config.js";
 import { traceCommand } from "../commands/trace.js";
 import { targetsFetchCommand, targetsListCommand } from "../commands/targets.js";
+import { agreementCommand } from "../commands/agreement.js";
+import { UserError } from "./errors.js";
 import { conformCommand, mergeConformance } from "../commands/conform.js";
 import { importCommand } from "../commands/import.js";
 import { scanCommand } from "../commands/scan.js";
@@ -98,8 +100,8 @@ export function buildProgram(): Command {
     });
   targets
     .command("fetch")
-    .description("fetch OpenClaw releases into the cache ahead of time (npm pack, once per release)")
-    .argument("<releases...>", "openclaw@VERSION or openclaw@latest")
+    .description("fetch OpenClaw releases and other runtimes into the cache ahead of time (npm, once per version)")
+    .argument("<releases...>", "openclaw@VERSION, gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V (or @latest)")
     .action(async (names: string[]) => {
       await targetsFetchCommand(names);
     });
@@ -116,8 +118,14 @@ export function buildProgram(): Command {
     .option("--path <path>", "fast-check path of a shrunk counterexample, printed by a failure")
     .option("--differential-seed <n>", "seed of the differential run (default: --seed)", nonNegativeInt("--differential-seed"))
     .option("--merge <reports...>", "render one matrix from the conformance.json of several runs (no target is run)")
-    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[] }) => {
+    .option("--against <runtime>", "check a peer model against the real runtime on the pinned probes, repeatable (gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V)", (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option("--probe <id>", "with --against: run only this probe, repeatable", (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[] }) => {
       if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true);
+      if (opts.against.length > 0) {
+        if (opts.target.length > 1) throw new UserError("--against takes at most one --target (the model); without it each runtime is paired with the model of its name");
+        return agreementCommand({ against: opts.against, model: opts.target[0], out: opts.out, json: opts.json === true, probes: opts.probe });
+      }
       await conformCommand({ targets: opts.target, out: opts.out, json: opts.json === true, seed: opts.seed, depth: opts.depth, law: opts.law, path: opts.path, differentialSeed: opts.differentialSeed });
     });
 

@@ -1,7 +1,8 @@
 // `loopsim targets`: the built-in targets and the releases in the cache; `loopsim targets fetch
 // openclaw@V...` fetches releases ahead of time (for CI or an offline machine).
 import { UserError } from "../cli/errors.js";
-import { BUILT_IN_TARGETS, isReleaseName } from "../targets/registry.js";
+import { BUILT_IN_TARGETS, isGeminiName, isReleaseName } from "../targets/registry.js";
+import { isDrivenRuntimeName } from "../targets/runtimes/drivenRuntimes.js";
 import { cachedReleases, cacheRoot } from "../targets/openclaw/cache.js";
 import { ensureRelease, resolveReleaseSpec } from "../targets/openclaw/fetch.js";
 import { loadReleaseTarget } from "../targets/openclaw/releaseTarget.js";
@@ -23,12 +24,23 @@ export function targetsListCommand(json: boolean): void {
 }
 
 export async function targetsFetchCommand(names: readonly string[]): Promise<void> {
-  if (names.length === 0) throw new UserError("targets fetch needs at least one openclaw@VERSION");
+  if (names.length === 0) throw new UserError("targets fetch needs at least one openclaw@VERSION, gemini-cli@VERSION or a driven runtime (opencode@V, kilo@V, qwen-code@V)");
   for (const name of names) {
-    if (!isReleaseName(name)) throw new UserError(`${name}: only shipped releases are fetched (openclaw@VERSION or openclaw@latest)`);
+    if (!isReleaseName(name) && !isGeminiName(name) && !isDrivenRuntimeName(name)) throw new UserError(`${name}: only shipped releases and runtimes are fetched (openclaw@VERSION, gemini-cli@VERSION, opencode@VERSION, kilo@VERSION, qwen-code@VERSION, or @latest)`);
   }
   const note = (line: string) => process.stderr.write(line + "\n");
   for (const name of names) {
+    if (isGeminiName(name)) {
+      const { loadGeminiTarget } = await import("../targets/runtimes/geminiCore.js");
+      const target = await loadGeminiTarget(name.slice("gemini-cli@".length), note);
+      process.stdout.write(`${target.name}: ready (${target.summary})\n`);
+      continue;
+    }
+    if (isDrivenRuntimeName(name)) {
+      const { fetchDrivenRuntime } = await import("../targets/runtimes/drivenRuntimes.js");
+      process.stdout.write(`${await fetchDrivenRuntime(name, note)}: ready\n`);
+      continue;
+    }
     const version = await resolveReleaseSpec(name.slice("openclaw@".length), note);
     await ensureRelease(version, note);
     const target = await loadReleaseTarget(version, note);

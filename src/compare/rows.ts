@@ -6,6 +6,7 @@ import { GOOSE_COMPARED_LIMIT, PEER_TARGETS } from "../targets/peers/index.js";
 import { resolveTarget } from "../targets/registry.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import type { Target } from "../targets/target.js";
+import { evidenceFor } from "../targets/peers/evidence.js";
 
 export interface CompareRow {
   /** What the report calls it. */
@@ -46,7 +47,9 @@ export async function resolveRows(names: readonly string[]): Promise<{ rows: Com
     const row = builtIn ?? { name, target: name, block: { enabled: true }, description: "" };
     const target = targets.get(row.target) ?? (await resolveTarget(row.target));
     targets.set(row.target, target);
-    rows.push(builtIn ?? { ...row, description: name.startsWith("openclaw@") ? `${target.summary}, with enabled: true` : target.summary });
+    const evidence = evidenceFor(name);
+    const summary = evidence === undefined ? target.summary : `${target.summary} (${evidence.text})`;
+    rows.push(builtIn ?? { ...row, description: name.startsWith("openclaw@") ? `${target.summary}, with enabled: true` : summary });
   }
   return { rows, targets };
 }

@@ -70,7 +70,6 @@ export const claudeCodeImporter: Importer = {
         const base = { type: "outcome" as const, runId: call?.runId ?? run, ...(callId === undefined ? {} : { callId }), tool: call?.tool ?? "unknown", params: call?.params ?? {} };
         const text = resultText(block.content);
         if (block.is_error === true) {
-          stats.errors++;
           yield { event: { ...base, error: text }, at };
         } else yield { event: { ...base, result: { content: [{ type: "text", text }] } }, at };
       }

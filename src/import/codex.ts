@@ -85,8 +85,7 @@ export const codexImporter: Importer = {
         const call = calls.closed(callId);
         stats.outcomes++;
         const { text, exitCode } = codexOutput(payload.output);
-        if (exitCode !== undefined && exitCode !== 0) stats.errors++;
-        const tool = call?.tool ?? "unknown";
+                const tool = call?.tool ?? "unknown";
         const result =
           tool === "exec" && exitCode !== undefined
             ? textResult(text, { status: exitCode === 0 ? "completed" : "failed", exitCode, aggregated: text })

@@ -106,7 +106,6 @@ export const openclawImporter: Importer = {
           stats.outcomes++;
           const base = { type: "outcome" as const, runId, ...(callId === undefined ? {} : { callId }), tool, params: call?.params ?? {} };
           if (message.isError === true) {
-            stats.errors++;
             yield { event: { ...base, error: contentText(message.content) }, at };
           } else {
             yield { event: { ...base, result: { content: Array.isArray(message.content) ? message.content : [{ type: "text", text: contentText(message.content) }], ...(isObject(message.details) ? { details: message.details } : {}) } }, at };

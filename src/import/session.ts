@@ -5,6 +5,7 @@ import { parseEventLine } from "../io/eventSchema.js";
 import { readLines } from "../io/lines.js";
 import { filesUnder } from "../io/filesUnder.js";
 import { formatOf, IMPORTERS, type DetectedFormat } from "./detect.js";
+import { outcomeFailed } from "./failure.js";
 import { emptyStats, type ImportedEvent, type ImportStats, type SessionFormat } from "./types.js";
 
 export interface OpenedSession {
@@ -27,18 +28,25 @@ async function* traceEvents(file: string, stats: ImportStats): AsyncGenerator<Im
     if (e.type === "call") stats.calls++;
     else if (e.type === "outcome") {
       stats.outcomes++;
-      if ("error" in e && e.error !== undefined) stats.errors++;
     } else stats.compactions++;
     stats.runs = runs.size;
     yield { event: e, at: `${file}:${n}` };
   }
 }
 
+/** Failed outcomes are counted here, by the one definition (failure.ts), for every format. */
+async function* countFailures(events: AsyncGenerator<ImportedEvent>, stats: ImportStats): AsyncGenerator<ImportedEvent> {
+  for await (const imported of events) {
+    if (outcomeFailed(imported.event)) stats.errors++;
+    yield imported;
+  }
+}
+
 export function openSession(file: string, format: SessionFormat | "auto" = "auto"): OpenedSession {
   const detected = file === "-" ? "trace" : formatOf(file, format);
   const stats = emptyStats();
-  const events = detected === "trace" ? traceEvents(file, stats) : IMPORTERS[detected].events(file, stats);
-  return { file, format: detected, stats, events };
+  const raw = detected === "trace" ? traceEvents(file, stats) : IMPORTERS[detected].events(file, stats);
+  return { file, format: detected, stats, events: countFailures(raw, stats) };
 }
 
 /** Files named, and the session-looking files below folders named, in a stable order. */

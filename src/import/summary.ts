@@ -7,7 +7,8 @@ export function statsLine(file: string, format: DetectedFormat, s: ImportStats):
   return [
     `${file}: ${format}, ${s.calls} calls, ${s.outcomes} outcomes (${s.errors} errors, ${s.orphanOutcomes} orphan), ${s.compactions} compactions, ${s.runs} runs`,
     skipped.length > 0 ? `; skipped undocumented entries: ${skipped.join(", ")}` : "",
-    s.turnsWithoutCommand > 0 ? `; ${s.turnsWithoutCommand} turns without a command` : "",
+    s.formatErrors > 0 ? `; ${s.formatErrors} format errors (steps without one parseable action: not calls)` : "",
+    s.harnessSteps > 0 ? `; ${s.harnessSteps} harness steps (not calls)` : "",
     s.truncatedLastLine ? "; last line cut short (left out)" : "",
   ].join("");
 }

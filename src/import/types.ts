@@ -24,14 +24,16 @@ export interface ImportStats {
   skipped: Record<string, number>;
   /** A last line cut short (a session still being written): reported, the rest used. */
   truncatedLastLine: boolean;
-  /** mini-swe-agent turns where the model gave no command. */
-  turnsWithoutCommand: number;
+  /** Steps without a parseable action (no command, several, a malformed action): not calls. */
+  formatErrors: number;
+  /** Harness bookkeeping steps (SWE-agent's exit_cost, exit_context, ...): not calls. */
+  harnessSteps: number;
   /** Other things worth saying about this file. */
   notes: string[];
 }
 
 export function emptyStats(): ImportStats {
-  return { calls: 0, outcomes: 0, errors: 0, compactions: 0, runs: 0, orphanOutcomes: 0, skipped: {}, truncatedLastLine: false, turnsWithoutCommand: 0, notes: [] };
+  return { calls: 0, outcomes: 0, errors: 0, compactions: 0, runs: 0, orphanOutcomes: 0, skipped: {}, truncatedLastLine: false, formatErrors: 0, harnessSteps: 0, notes: [] };
 }
 
 export function skip(stats: ImportStats, what: string): void {

@@ -3,7 +3,7 @@
 import type { ToolEvent } from "../../models/events.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
 
-const CALL_KEYS = ["type", "runId", "callId", "tool", "params", "meta"];
+const CALL_KEYS = ["type", "runId", "callId", "tool", "params", "step", "meta"];
 const OUTCOME_KEYS = ["type", "runId", "callId", "tool", "params", "result", "error", "meta"];
 const COMPACTION_KEYS = ["type", "runId", "meta"];
 
@@ -22,7 +22,7 @@ export function checkEvent(value: unknown, at: string): EventCheck {
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) problems.push(`${at}.${key}: unknown key for a ${String(type)} event (allowed: ${allowed.join(", ")})`);
   }
-  for (const key of ["runId", "callId"]) {
+  for (const key of ["runId", "callId", "step"]) {
     if (key in value && value[key] !== undefined && typeof value[key] !== "string") {
       problems.push(`${at}.${key}: must be a string (got ${JSON.stringify(value[key])})`);
     }

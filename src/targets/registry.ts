@@ -20,13 +20,17 @@ export function isReleaseName(name: string): boolean {
   return name.startsWith("openclaw@");
 }
 
+export function isGeminiName(name: string): boolean {
+  return name.startsWith("gemini-cli@");
+}
+
 export function isModulePath(name: string): boolean {
   return name.startsWith(".") || isAbsolute(name) || /\.(m?js|cjs)$/.test(name);
 }
 
 /** Every name `--target` accepts, for help texts and error messages. */
 export function targetNamesHelp(): string {
-  return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, goose:N, openclaw@VERSION, openclaw@latest, or ./my-adapter.mjs`;
+  return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, goose:N, openclaw@VERSION, openclaw@latest, gemini-cli@VERSION, gemini-cli@latest, or ./my-adapter.mjs`;
 }
 
 export async function resolveTarget(name: string): Promise<Target> {
@@ -35,6 +39,10 @@ export async function resolveTarget(name: string): Promise<Target> {
   if (isReleaseName(name)) {
     const { loadReleaseTarget } = await import("./openclaw/releaseTarget.js");
     return loadReleaseTarget(name.slice("openclaw@".length));
+  }
+  if (isGeminiName(name)) {
+    const { loadGeminiTarget } = await import("./runtimes/geminiCore.js");
+    return loadGeminiTarget(name.slice("gemini-cli@".length));
   }
   if (isModulePath(name)) return loadModuleTarget(name);
   throw new UserError(`unknown target "${name}" (known: ${targetNamesHelp()})`);

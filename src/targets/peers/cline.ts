@@ -1,7 +1,9 @@
-// Cline's loop detection: consecutive identical calls (name + key-sorted args, its task_progress
-// parameter removed), checked after each call ran. Soft at 3: a warning appended to the next
-// message to the model. Hard at 5: the task stops (it asks interactively, and fails unattended).
-import { unorderedKey, withoutField } from "./callKeys.js";
+// Cline's loop detection (cline 3.0, the SDK's LoopDetectionTracker): consecutive identical calls
+// (name + key-sorted args) per session, checked as the tool starts; the call still runs. A soft
+// warning at exactly the 3rd; hard at the 5th and every repeat after. Hard trips the
+// consecutive-mistake limit: unattended the task stops (interactively it asks, and going on does
+// not reset the count). The old extension's task_progress stripping is gone.
+import { unorderedKey } from "./callKeys.js";
 import { extend, NO_STREAK, type Streak } from "./consecutive.js";
 import { ALLOW, peerTarget } from "./peerGuard.js";
 
@@ -12,11 +14,12 @@ const HARD = "cline:repeated-call-hard";
 
 export const CLINE_TARGET = peerTarget<Streak>({
   name: "cline",
-  summary: `Cline: a warning after the ${CLINE_SOFT}rd identical call in a row, the task stops after the ${CLINE_HARD}th; results are not compared`,
+  summary: `Cline: a warning at exactly the ${CLINE_SOFT}rd identical call in a row, the task stops at the ${CLINE_HARD}th (unattended); the calls run; results are not compared`,
   notes: [
-    "checked after the call ran: the warning and the stop come with the result, and the 5th call did run",
-    "the soft warning is repeated on the 4th identical call too (the streak is still at or above 3)",
-    "unattended, the hard limit fails the task: the run ends",
+    "the call runs either way: the warning and the stop come with its result",
+    "the soft warning is given once, at exactly 3 (the 4th identical call gets none)",
+    "unattended, the hard limit fails the task: the run ends after the 5th call ran",
+    "args compared with keys sorted; every parameter counts (no task_progress stripping in the current SDK)",
   ],
   detectors: [SOFT, HARD],
   warns: true,
@@ -24,9 +27,9 @@ export const CLINE_TARGET = peerTarget<Streak>({
     initial: () => NO_STREAK,
     onCall: (state) => ({ state, action: ALLOW }),
     onOutcome(state, outcome) {
-      const streak = extend(state, unorderedKey(outcome.tool, withoutField(outcome.params, "task_progress")));
+      const streak = extend(state, unorderedKey(outcome.tool, outcome.params));
       if (streak.length >= CLINE_HARD) return { state: streak, action: { kind: "stop", detector: HARD, count: streak.length, message: `Cline: ${outcome.tool} called ${streak.length} times in a row with the same arguments; the task stops.` } };
-      if (streak.length >= CLINE_SOFT) return { state: streak, action: { kind: "warn", detector: SOFT, count: streak.length, message: `Cline: you have called ${outcome.tool} ${streak.length} times in a row with the same arguments. Try a different approach.` } };
+      if (streak.length === CLINE_SOFT) return { state: streak, action: { kind: "warn", detector: SOFT, count: streak.length, message: `Cline: you have called ${outcome.tool} ${streak.length} times in a row with the same arguments. Try a different approach.` } };
       return { state: streak, action: ALLOW };
     },
   },

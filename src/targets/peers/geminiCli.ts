@@ -1,7 +1,11 @@
-// Gemini CLI's heuristic loop check (LoopDetectionService): a key per call (tool name + args as
-// given, no key sorting), the last 25 keys of the current prompt, and a loop when the tail is a
-// cycle of period 1 to 5 repeated 5 times: 5 identical calls, 10 for an A/B alternation, 25 for a
-// period-5 cycle. Strike 1 sends a hidden feedback message and a recovery turn; strike 2 stops.
+// Gemini CLI's heuristic loop check (LoopDetectionService, as shipped from 0.44 with the cycle
+// rule of 0.5x-0.6x): a key per call (tool name + args as given, no key sorting), the last 25 keys
+// of the current prompt, and a loop when the tail is a cycle of period 1 to 5 repeated 5 times:
+// 5 identical calls, 10 for an A/B alternation, 25 for a period-5 cycle.
+// Strike 1 cuts the response off at the detecting call: that call and the rest of its response
+// never run, and a hidden feedback turn follows. The key list is kept (only the flag is cleared),
+// so the very next identical call is strike 2, which stops the prompt.
+// Pinned against the real LoopDetectionService of @google/gemini-cli-core by reports/peers.
 import { orderedKey } from "./callKeys.js";
 import { ALLOW, peerTarget } from "./peerGuard.js";
 
@@ -9,10 +13,13 @@ export const GEMINI_KEYS_KEPT = 25;
 export const GEMINI_REPEATS = 5;
 export const GEMINI_MAX_PERIOD = 5;
 const DETECTOR = "gemini-cli:tool-call-cycle";
+const CUT = "gemini-cli:response-cut";
 
 interface GeminiState {
   readonly keys: readonly string[];
   readonly strikes: number;
+  /** The response strike 1 cut off: its remaining calls never reach the detector nor run. */
+  readonly cutStep: string | undefined;
 }
 
 /** The shortest period p (1..5) whose cycle fills the last 5p keys, or undefined. */
@@ -27,28 +34,37 @@ export function cyclePeriod(keys: readonly string[]): number | undefined {
   return undefined;
 }
 
+export function geminiFeedback(detail: string): string {
+  return `System: Potential loop detected. Details: ${detail}. Please take a step back and confirm you're making forward progress.`;
+}
+
 export const GEMINI_CLI_TARGET = peerTarget<GeminiState>({
   name: "gemini-cli",
-  summary: "Gemini CLI: a cycle of period 1-5 repeated 5 times (5 identical calls, 10 for A/B) gets a feedback message, the next detection in the prompt stops it; results are not compared",
+  summary: "Gemini CLI: a cycle of period 1-5 repeated 5 times (5 identical calls, 10 for A/B) is cut off before it runs with hidden feedback; the next detection in the prompt (the very next identical call) stops it; results are not compared",
   notes: [
     "args as given: the same args in another key order are another key",
-    "checked as each call is requested; the strike-1 feedback is a warning the agent sees, and the call runs",
-    "after strike 1 the key list starts again (the recovery turn), so strike 2 needs a whole new cycle",
-    "a run stands for one user prompt",
+    "checked as each call is requested; strike 1 cuts the response: the detecting call and the rest of its response (same step) do not run",
+    "the key list is kept after strike 1 (only the detection flag is cleared), so one more identical call is strike 2 and stops the prompt",
+    "a run stands for one user prompt (reset per prompt)",
+    "the LLM-based check (after 30 turns in a prompt, every 5-15 turns) needs a model: n/a here, never emulated",
   ],
-  detectors: [DETECTOR],
-  warns: true,
+  detectors: [DETECTOR, CUT],
+  warns: false,
   reducer: {
-    initial: () => ({ keys: [], strikes: 0 }),
+    initial: () => ({ keys: [], strikes: 0, cutStep: undefined }),
     onCall(state, call) {
+      if (state.cutStep !== undefined && call.step === state.cutStep) {
+        return { state, action: { kind: "block", detector: CUT, count: 0, message: "Gemini CLI: the response was cut off at a detected loop; this call never ran." } };
+      }
       const keys = [...state.keys, orderedKey(call.tool, call.params)].slice(-GEMINI_KEYS_KEPT);
       const period = cyclePeriod(keys);
-      if (period === undefined) return { state: { ...state, keys }, action: ALLOW };
+      if (period === undefined) return { state: { ...state, keys, cutStep: undefined }, action: ALLOW };
       const count = period * GEMINI_REPEATS;
+      const detail = `Repeated tool call: ${call.tool} with arguments ${JSON.stringify(call.params) ?? "undefined"}`;
       if (state.strikes === 0) {
-        return { state: { keys: [], strikes: 1 }, action: { kind: "warn", detector: DETECTOR, count, message: `Gemini CLI: a repeating cycle of ${period} tool call${period === 1 ? "" : "s"} was detected. Stop repeating and try a different approach.` } };
+        return { state: { keys, strikes: 1, cutStep: call.step }, action: { kind: "block", detector: DETECTOR, count, message: geminiFeedback(detail) } };
       }
-      return { state: { keys, strikes: state.strikes + 1 }, action: { kind: "stop", detector: DETECTOR, count, message: `Gemini CLI: the loop was detected again in this prompt; the request stops with a loop error.` } };
+      return { state: { keys, strikes: state.strikes + 1, cutStep: undefined }, action: { kind: "stop", detector: DETECTOR, count, message: "Gemini CLI: Loop detected, stopping execution." } };
     },
     onOutcome: (state) => ({ state, action: ALLOW }),
   },

@@ -1,7 +1,7 @@
 // The peers, by the names `--target` and `loopsim compare` take.
 import type { Target } from "../target.js";
 import { CLINE_TARGET } from "./cline.js";
-import { CREWAI_TARGET } from "./crewai.js";
+import { CREWAI_REACT_TARGET, CREWAI_TARGET } from "./crewai.js";
 import { GEMINI_CLI_TARGET } from "./geminiCli.js";
 import { gooseTarget } from "./goose.js";
 import { KILO_TARGET } from "./kilo.js";
@@ -23,6 +23,7 @@ export const PEER_TARGETS: readonly Target[] = [
   KILO_TARGET,
   OPENCODE_TARGET,
   CREWAI_TARGET,
+  CREWAI_REACT_TARGET,
   gooseTarget(undefined),
   NONE_TARGET,
 ];

@@ -24,6 +24,8 @@ import type { Target, TargetCapabilities, TargetOutput, TargetSession } from "..
 export interface PeerCall {
   readonly tool: string;
   readonly params: unknown;
+  /** The model response the call came in, when the trace says (parallel calls share it). */
+  readonly step?: string;
 }
 
 export interface PeerOutcome extends PeerCall {
@@ -98,7 +100,7 @@ class PeerSession<S> implements TargetSession {
     const hash = argsHash(this.digest, tool, event.params);
     const blockedKey = `${run}\u0000${event.callId ?? ""}\u0000${hash}`;
     if (event.type === "call") {
-      const { state: next, action } = reducer.onCall(state, { tool, params: event.params });
+      const { state: next, action } = reducer.onCall(state, event.step === undefined ? { tool, params: event.params } : { tool, params: event.params, step: event.step });
       this.states.set(run, next);
       if (action.kind === "allow") return [{ kind: "call", index, run, tool, argsHash: hash, verdict: "allow" }];
       if (action.kind === "stop") return [this.stop(index, run, tool, action)];

@@ -1,0 +1,81 @@
+// A model against the real runtime it describes: every pinned probe runs on both, and each
+// difference is named. The real side is either a runtime's own code in-process (an event-level
+// target such as gemini-cli@V) or its CLI driven through the scripted model (opencode@V, ...).
+import type { DrivenRuntime, PromptObservation, ToolNaming } from "../targets/runtimes/drivenRuntime.js";
+import type { Target } from "../targets/target.js";
+import { differences, type Difference } from "./compareObservations.js";
+import { runProbeOnTarget } from "./eventProbe.js";
+import type { Probe } from "./probeSet.js";
+
+export const AGREEMENT_SCHEMA = "loopsim/agreement@1";
+
+export interface RealSubject {
+  readonly name: string;
+  readonly summary: string;
+  readonly how: "in-process" | "driven CLI";
+  readonly naming: ToolNaming;
+  observe(probe: Probe): Promise<readonly PromptObservation[] | { readonly error: string }>;
+}
+
+export interface ProbeAgreement {
+  readonly probe: string;
+  readonly what: string;
+  /** agree, differ, or n/a (the real runtime could not be observed: the reason is given). */
+  readonly verdict: "agree" | "differ" | "n/a";
+  readonly differences: readonly Difference[];
+  readonly reason?: string;
+  readonly model: readonly PromptObservation[];
+  readonly runtime?: readonly PromptObservation[];
+}
+
+export interface AgreementReport {
+  readonly schema: typeof AGREEMENT_SCHEMA;
+  readonly model: string;
+  readonly against: string;
+  readonly how: RealSubject["how"];
+  readonly summary: string;
+  readonly agree: number;
+  readonly differ: number;
+  readonly na: number;
+  readonly probes: readonly ProbeAgreement[];
+}
+
+export function inProcessSubject(target: Target, naming: ToolNaming): RealSubject {
+  return { name: target.name, summary: target.summary, how: "in-process", naming, observe: async (probe) => runProbeOnTarget(target, naming, probe.script) };
+}
+
+export function drivenSubject(runtime: DrivenRuntime): RealSubject {
+  return {
+    name: runtime.name,
+    summary: runtime.summary,
+    how: "driven CLI",
+    naming: runtime,
+    observe: async (probe) => {
+      const observed = await runtime.drive(probe.script);
+      return observed.ok ? observed.prompts : { error: observed.error };
+    },
+  };
+}
+
+export async function checkAgreement(model: Target, subject: RealSubject, probes: readonly Probe[], onProbe: (done: number, id: string) => void = () => undefined): Promise<AgreementReport> {
+  const rows: ProbeAgreement[] = [];
+  for (const probe of probes) {
+    const modelSide = runProbeOnTarget(model, subject.naming, probe.script);
+    const real = await subject.observe(probe);
+    if ("error" in real) rows.push({ probe: probe.id, what: probe.what, verdict: "n/a", differences: [], reason: real.error, model: modelSide });
+    else {
+      const found = differences(modelSide, real);
+      rows.push({ probe: probe.id, what: probe.what, verdict: found.length === 0 ? "agree" : "differ", differences: found, model: modelSide, runtime: real });
+    }
+    onProbe(rows.length, probe.id);
+  }
+  const count = (v: ProbeAgreement["verdict"]) => rows.filter((r) => r.verdict === v).length;
+  return { schema: AGREEMENT_SCHEMA, model: model.name, against: subject.name, how: subject.how, summary: subject.summary, agree: count("agree"), differ: count("differ"), na: count("n/a"), probes: rows };
+}
+
+/** "gemini-cli model: 34/34 probes agree with gemini-cli@0.61.0" */
+export function agreementLine(report: AgreementReport): string {
+  const total = report.probes.length;
+  const extra = [report.differ > 0 ? `${report.differ} differ` : "", report.na > 0 ? `${report.na} n/a` : ""].filter((x) => x !== "").join(", ");
+  return `${report.model} model: ${report.agree}/${total} probes agree with ${report.against} (${report.how})${extra === "" ? "" : `; ${extra}`}`;
+}

@@ -1,0 +1,90 @@
+// The pinned probe set: short scripted conversations that tell loop guards apart. Each runs on a
+// real runtime (its CLI through the scripted model, or its own code in-process) and on loopsim's
+// model of it, and the two observations are compared. The probes cover repeats, parallel calls,
+// alternations and cycles, changing results, errors, key order, interruptions, and prompts.
+// Edit with care: the committed agreement report names probes by id.
+import type { DrivenScript, DrivenStep, ProbeAction } from "../targets/runtimes/drivenRuntime.js";
+
+export interface Probe {
+  readonly id: string;
+  readonly what: string;
+  readonly script: DrivenScript;
+}
+
+const FILES: Readonly<Record<string, string>> = {
+  "a.txt": "alpha\n",
+  "b.txt": "bravo\n",
+  "c.txt": "charlie\n",
+  "d.txt": "delta\n",
+  "e.txt": "echo\n",
+};
+
+const read = (file: string): ProbeAction => ({ kind: "read", file });
+const A = read("a.txt");
+const B = read("b.txt");
+const C = read("c.txt");
+const MISSING = read("missing.txt");
+const ranged = (keysReversed: boolean): ProbeAction => ({ kind: "read", file: "a.txt", offset: 1, limit: 5, keysReversed });
+const shell = (command: string): ProbeAction => ({ kind: "shell", command });
+
+/** A shape of steps, each a list of actions; ids are assigned from the probe's position. */
+type Shape = readonly (readonly ProbeAction[])[];
+
+const times = (n: number, action: ProbeAction): Shape => Array.from({ length: n }, () => [action]);
+const cycle = (n: number, actions: readonly ProbeAction[]): Shape => Array.from({ length: n }, (_, i) => [actions[i % actions.length] as ProbeAction]);
+
+function probe(id: string, what: string, prompts: readonly Shape[], writes: (prompt: number, step: number) => Record<string, string | null> | undefined = () => undefined): Probe {
+  return {
+    id,
+    what,
+    script: {
+      files: FILES,
+      prompts: prompts.map((shape, p) =>
+        shape.map((actions, s): DrivenStep => {
+          const w = writes(p, s);
+          const calls = actions.map((action, c) => ({ id: `call_p${p + 1}s${s + 1}c${c + 1}`, action }));
+          return w === undefined ? { calls } : { calls, writes: w };
+        }),
+      ),
+    },
+  };
+}
+
+const changingA = (_p: number, s: number) => ({ "a.txt": `alpha revision ${s}\n` });
+
+export const PROBES: readonly Probe[] = [
+  probe("repeat-3", "the same read 3 times, one per response", [times(3, A)]),
+  probe("repeat-4", "the same read 4 times, one per response", [times(4, A)]),
+  probe("repeat-5", "the same read 5 times, one per response", [times(5, A)]),
+  probe("repeat-6", "the same read 6 times, one per response", [times(6, A)]),
+  probe("repeat-8", "the same read 8 times, one per response", [times(8, A)]),
+  probe("repeat-7-then-other", "the same read 7 times, then another file", [[...times(7, A), [B]]]),
+  probe("parallel-2", "2 identical reads in one response", [[[A, A]]]),
+  probe("parallel-3", "3 identical reads in one response", [[[A, A, A]]]),
+  probe("parallel-4", "4 identical reads in one response", [[[A, A, A, A]]]),
+  probe("parallel-3-other-last", "2 identical reads and another file in one response", [[[A, A, B]]]),
+  probe("parallel-3-other-middle", "identical reads with another file between them, one response", [[[A, B, A]]]),
+  probe("parallel-2-then-1", "2 identical reads in one response, then the same read alone", [[[A, A], [A]]]),
+  probe("parallel-2-twice", "2 identical reads in each of 2 responses", [[[A, A], [A, A]]]),
+  probe("parallel-3-after-repeats", "the same read 2 times alone, then 3 times in one response", [[[A], [A], [A, A, A]]]),
+  probe("alternate-6", "A/B alternation, 6 calls", [cycle(6, [A, B])]),
+  probe("alternate-10", "A/B alternation, 10 calls", [cycle(10, [A, B])]),
+  probe("alternate-12", "A/B alternation, 12 calls", [cycle(12, [A, B])]),
+  probe("cycle-3x5", "a period-3 cycle repeated 5 times (15 calls)", [cycle(15, [A, B, C])]),
+  probe("cycle-5x5", "a period-5 cycle repeated 5 times (25 calls)", [cycle(25, [A, B, C, read("d.txt"), read("e.txt")])]),
+  probe("changing-6", "the same read 6 times while the file changes before each response", [times(6, A)], changingA),
+  probe("changing-10", "the same read 10 times while the file changes before each response", [times(10, A)], changingA),
+  probe("error-5", "the same failing read (no such file) 5 times", [times(5, MISSING)]),
+  probe("error-6", "the same failing read (no such file) 6 times", [times(6, MISSING)]),
+  probe("shell-6", "the same shell command 6 times", [times(6, shell("cat a.txt"))]),
+  probe("shell-failing-6", "the same failing shell command 6 times", [times(6, shell("cat missing.txt"))]),
+  probe("git-overview-9", "9 git overview commands in a row (status, diff, ls-files)", [cycle(9, [shell("git status"), shell("git diff"), shell("git ls-files")])]),
+  probe("key-order-6", "the same ranged read 6 times, args alternating between two key orders", [cycle(6, [ranged(false), ranged(true)])]),
+  probe("key-order-10", "the same ranged read 10 times, args alternating between two key orders", [cycle(10, [ranged(false), ranged(true)])]),
+  probe("interrupted-4-4", "the same read 4 times, another file, the same read 4 times", [[...times(4, A), [B], ...times(4, A)]]),
+  probe("interrupted-by-shell", "the same read 4 times, a shell command, the same read 4 times", [[...times(4, A), [shell("echo hi")], ...times(4, A)]]),
+  probe("varied-12", "12 different calls: no loop", [[...[A, B, C, read("d.txt"), read("e.txt")].map((x) => [x]), ...[1, 2, 3, 4, 5, 6, 7].map((n) => [shell(`echo step ${n}`)])]]),
+  probe("prompts-3-3", "the same read 3 times in each of 2 prompts", [times(3, A), times(3, A)]),
+  probe("prompts-4-2", "the same read 4 times, then 2 more in the next prompt", [times(4, A), times(2, A)]),
+  probe("prompts-2-parallel-3", "2 reads, then 3 identical reads in one response of the next prompt", [times(2, A), [[A, A, A]]]),
+];

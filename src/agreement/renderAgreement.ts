@@ -1,0 +1,25 @@
+// The agreement report as Markdown: one line per model and runtime, then each difference.
+import { agreementLine, type AgreementReport } from "./agreement.js";
+
+export function renderAgreementMarkdown(reports: readonly AgreementReport[], command: string): string {
+  const lines = ["# Peer models against the real runtimes", "", `Made with \`${command}\`. Each pinned probe (src/agreement/probeSet.ts) runs on the real runtime and on loopsim's model of it; a difference is where the stop, the fate of a call (ran, refused, not run) or a warning differs.`, ""];
+  for (const r of reports) lines.push(`- **${agreementLine(r)}**`);
+  for (const r of reports) {
+    lines.push("", `## ${r.model} against ${r.against}`, "", `${r.summary}.`, "");
+    const shown = r.probes.filter((p) => p.verdict !== "agree");
+    if (shown.length === 0) {
+      lines.push(`Every one of the ${r.probes.length} probes agrees.`);
+      continue;
+    }
+    lines.push("| probe | what | verdict | where | model | runtime |", "|---|---|---|---|---|---|");
+    for (const p of shown) {
+      if (p.verdict === "n/a") lines.push(`| ${p.probe} | ${p.what} | n/a | | | ${escape(p.reason ?? "")} |`);
+      for (const d of p.differences) lines.push(`| ${p.probe} | ${p.what} | differ | prompt ${d.prompt}, ${d.what} | ${d.model} | ${d.runtime} |`);
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+function escape(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+}

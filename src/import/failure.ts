@@ -1,0 +1,20 @@
+// One definition of a failed call, for every format and every command (import, scan, calibrate):
+// the tool reported a failure. That is an error (an error flag, an exception, an unknown tool),
+// a non-zero exit code, or a timeout. Importers put exit codes and timeouts into the result's
+// details the way OpenClaw's exec tool does ({status, exitCode}), so this reads them back.
+import type { ToolEvent } from "../../models/events.js";
+
+const FAILED_STATUSES: ReadonlySet<string> = new Set(["failed", "error", "timeout", "timed_out"]);
+
+export function outcomeFailed(event: ToolEvent): boolean {
+  if (event.type !== "outcome") return false;
+  if ("error" in event && event.error !== undefined) return true;
+  const result = event.result;
+  if (result === null || typeof result !== "object") return false;
+  const details = (result as { details?: unknown }).details;
+  if (details === null || typeof details !== "object") return false;
+  const d = details as { status?: unknown; exitCode?: unknown; timedOut?: unknown };
+  if (typeof d.status === "string" && FAILED_STATUSES.has(d.status)) return true;
+  if (typeof d.exitCode === "number" && d.exitCode !== 0) return true;
+  return d.timedOut === true;
+}

@@ -1,0 +1,27 @@
+// What each peer model rests on: checked against the runtime's real code (which version, and
+// how it was run), or modelled from a description only (and why its code cannot be run here).
+// The checked ones are pinned by reports/peers/agreement.json; test/peerEvidence.test.ts keeps
+// this table and that report in step.
+export interface PeerEvidence {
+  /** The real runtime the model was checked against, by the name `--against` takes. */
+  readonly checkedAgainst?: string;
+  readonly text: string;
+}
+
+export const PEER_EVIDENCE: Readonly<Record<string, PeerEvidence>> = {
+  "gemini-cli": { checkedAgainst: "gemini-cli@0.61.0", text: "checked against gemini-cli@0.61.0: its own LoopDetectionService (@google/gemini-cli-core) in-process" },
+  "qwen-code": { checkedAgainst: "qwen-code@0.24.4", text: "checked against qwen-code@0.24.4: its CLI driven through the scripted model" },
+  opencode: { checkedAgainst: "opencode@1.18.33", text: "checked against opencode@1.18.33: its CLI driven through the scripted model" },
+  kilo: { checkedAgainst: "kilo@7.7.7", text: "checked against kilo@7.7.7: its CLI driven through the scripted model" },
+  cline: { text: "modelled from a description only: its CLI (cline 3.0.x) is not driven yet" },
+  openhands: { text: "modelled from a description only: a Python package (openhands-sdk); PyPI cannot be reached here" },
+  "roo-code": { text: "modelled from a description only: a VS Code extension, with no headless package" },
+  goose: { text: "modelled from a description only: a Rust crate, not reachable here" },
+  crewai: { text: "modelled from a description only: a Python package; PyPI cannot be reached here" },
+  "crewai-react": { text: "modelled from a description only: a Python package; PyPI cannot be reached here" },
+};
+
+/** The evidence line for a target name (`goose:5` is Goose's). */
+export function evidenceFor(name: string): PeerEvidence | undefined {
+  return PEER_EVIDENCE[name] ?? PEER_EVIDENCE[name.split(":")[0] ?? ""];
+}

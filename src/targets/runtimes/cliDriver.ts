@@ -1,0 +1,207 @@
+// Drives one runtime's CLI through a script: a scratch folder with its own HOME (nothing of the
+// user's is read or written), the scripted model on 127.0.0.1, one CLI process per prompt in its
+// own process group, a watchdog per step, and clean-up of every process, the endpoint and the
+// folder whatever happens: a finished run, a timeout, a crash, or Ctrl-C in loopsim.
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { execa, type ResultPromise } from "execa";
+import { cacheRoot } from "../openclaw/cache.js";
+import type { DrivenObservation, DrivenScript, DriveOptions, PromptObservation, ToolNaming } from "./drivenRuntime.js";
+import { startScriptedModel, type ScriptedModel, type SeenRequest } from "./scriptedModel.js";
+
+export interface CliInvocation {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
+export interface CliRun {
+  readonly exitCode: number | undefined;
+  readonly signal: string | undefined;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Scripted-step index -> call ids, for this prompt. */
+  readonly stepCalls: readonly (readonly string[])[];
+  /** Steps of this prompt served before the process ended. */
+  readonly served: number;
+  readonly requests: readonly SeenRequest[];
+}
+
+export interface CliAdapter extends ToolNaming {
+  /** Writes the runtime's config into the sandbox and says how to start one prompt. */
+  invocation(context: { readonly baseUrl: string; readonly work: string; readonly home: string; readonly prompt: number }): CliInvocation;
+  /** What the runtime did in one prompt, from its own output; a string when the run is not readable. */
+  observe(run: CliRun): PromptObservation | string;
+}
+
+const DEFAULT_STEP_TIMEOUT_MS = 60_000;
+const PROMPT_TEXT = "Work on the files in this folder.";
+
+/** Live runtime processes (by group), killed if loopsim is interrupted. */
+const live = new Set<number>();
+let handlersInstalled = false;
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+  live.delete(pid);
+}
+
+function installSignalHandlers(): void {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  const stopAll = () => {
+    for (const pid of [...live]) killGroup(pid);
+  };
+  process.once("exit", stopAll);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.once(signal, () => {
+      stopAll();
+      process.exit(signal === "SIGINT" ? 130 : 143);
+    });
+  }
+}
+
+/** Process ids still running in a process group (to prove nothing is left behind). */
+export function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function driveCli(adapter: CliAdapter, script: DrivenScript, options: DriveOptions = {}): Promise<DrivenObservation> {
+  installSignalHandlers();
+  const sandboxRoot = join(cacheRoot(), "runtimes-sandbox");
+  mkdirSync(sandboxRoot, { recursive: true });
+  const scratch = mkdtempSync(join(sandboxRoot, "run-"));
+  const work = join(scratch, "work");
+  const home = join(scratch, "home");
+  mkdirSync(work, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  let model: ScriptedModel | undefined;
+  try {
+    for (const [file, content] of Object.entries(script.files)) writeInto(work, file, content);
+    model = await startScriptedModel();
+    const prompts: PromptObservation[] = [];
+    for (let p = 0; p < script.prompts.length; p++) {
+      const steps = script.prompts[p] ?? [];
+      const before = model.served();
+      const firstRequest = model.requests.length;
+      model.load(
+        steps.map((step) => ({
+          calls: step.calls.map((c) => ({ id: c.id, ...adapter.toolCall(c.action, work) })),
+          beforeServe: () => {
+            for (const [file, content] of Object.entries(step.writes ?? {})) writeInto(work, file, content);
+          },
+        })),
+      );
+      const run = await runOnce(adapter, model, { baseUrl: model.baseUrl, work, home, prompt: p }, options);
+      if (typeof run === "string") return { ok: false, error: `prompt ${p + 1}: ${run}` };
+      const cliRun: CliRun = { ...run, stepCalls: steps.map((s) => s.calls.map((c) => c.id)), served: model.served() - before, requests: model.requests.slice(firstRequest) };
+      const observed = adapter.observe(cliRun);
+      if (typeof observed === "string") return { ok: false, error: `prompt ${p + 1}: ${observed}` };
+      prompts.push(observed);
+      if (observed.stoppedAtStep === null && cliRun.served < steps.length) return { ok: false, error: `prompt ${p + 1}: the runtime ended after ${cliRun.served} of ${steps.length} responses without a loop stop (exit ${run.exitCode ?? run.signal}): ${lastLine(run.stderr)}` };
+    }
+    return { ok: true, prompts };
+  } finally {
+    await model?.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function writeInto(work: string, file: string, content: string | null): void {
+  const path = join(work, file);
+  if (content === null) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // already absent
+    }
+    return;
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+}
+
+function lastLine(text: string): string {
+  return text.trim().split("\n").at(-1)?.slice(0, 300) ?? "";
+}
+
+type RawRun = Omit<CliRun, "stepCalls" | "served" | "requests">;
+
+/** One CLI process for one prompt, with the watchdog; a string says why it could not finish. */
+async function runOnce(adapter: CliAdapter, model: ScriptedModel, context: Parameters<CliAdapter["invocation"]>[0], options: DriveOptions): Promise<RawRun | string> {
+  const { file, args, env } = adapter.invocation(context);
+  const stepTimeout = options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+  let child: ResultPromise<{ reject: false; detached: true; cleanup: true; stdin: "ignore"; cwd: string; env: Record<string, string>; extendEnv: false; maxBuffer: number }>;
+  try {
+    child = execa(file, [...args], { reject: false, detached: true, cleanup: true, stdin: "ignore", cwd: context.work, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", ...env }, extendEnv: false, maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    return `the runtime could not be started (${(error as Error).message})`;
+  }
+  const pid = child.pid;
+  if (pid !== undefined) {
+    live.add(pid);
+    options.onStarted?.(pid, context.prompt);
+  }
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      if (pid !== undefined) killGroup(pid);
+    }, stepTimeout);
+  };
+  arm();
+  model.onRequest(arm);
+  try {
+    const result = await child;
+    if (timedOut) return `the runtime made no model request and did not exit within ${stepTimeout} ms (after ${model.served()} responses); it was killed`;
+    if (result.failed && result.exitCode === undefined) {
+      const why = result.signal !== undefined ? `killed by ${result.signal}` : (result.originalMessage ?? "failed");
+      return `the runtime exited abnormally (${why}) after ${model.served()} responses: ${lastLine(String(result.stderr ?? ""))}`;
+    }
+    return { exitCode: result.exitCode, signal: result.signal, stdout: String(result.stdout ?? ""), stderr: String(result.stderr ?? "") };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    if (pid !== undefined) killGroup(pid);
+  }
+}
+
+export { PROMPT_TEXT };
+
+/** Injected warnings: user or system text that appears between two requests of one prompt and
+ * speaks of loops or repetition (tool results and the model's own messages excluded). */
+export function warningsIn(requests: readonly SeenRequest[]): { afterStep: number; text: string }[] {
+  const found: { afterStep: number; text: string }[] = [];
+  let lastStep = -1;
+  for (let i = 0; i < requests.length; i++) {
+    const req = requests[i] as SeenRequest;
+    if (i > 0) {
+      const previous = requests[i - 1] as SeenRequest;
+      for (const message of req.messages.slice(previous.messages.length)) {
+        const text = messageText(message);
+        if (text !== undefined && /loop|repeat/i.test(text)) found.push({ afterStep: lastStep, text: text.slice(0, 300) });
+      }
+    }
+    if (req.servedStep !== undefined) lastStep = req.servedStep;
+  }
+  return found;
+}
+
+function messageText(message: unknown): string | undefined {
+  if (message === null || typeof message !== "object") return undefined;
+  const m = message as { role?: unknown; content?: unknown };
+  if (m.role !== "user" && m.role !== "system") return undefined;
+  if (typeof m.content === "string") return m.content;
+  if (Array.isArray(m.content)) return m.content.map((part) => (part !== null && typeof part === "object" && typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : "")).join("\n");
+  return undefined;
+}

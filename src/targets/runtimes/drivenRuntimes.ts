@@ -1,0 +1,118 @@
+// The runtimes loopsim drives end to end through their published CLIs, by the names `--against`
+// and `targets fetch` take: `opencode@V`, `kilo@V`, `qwen-code@V` (or `@latest`). Each is fetched
+// once with npm into the cache. The versions pinned here are the ones the committed report was
+// made with; other versions work when their CLI speaks the same way.
+import { chmodSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../../cli/errors.js";
+import { driveCli, type CliAdapter } from "./cliDriver.js";
+import type { DrivenRuntime, DriveOptions, DrivenScript } from "./drivenRuntime.js";
+import { KILO_FLAVOUR, OPENCODE_FLAVOUR, opencodeAdapter, type OpencodeFlavour } from "./opencodeCli.js";
+import { ensureRuntime, latestVersion, npmInstallInto, npmPackInto, readRuntimeManifest, runtimeDir } from "./packageCache.js";
+import { QWEN_PACKAGE, qwenAdapter } from "./qwenCli.js";
+
+interface RuntimeKind {
+  readonly runtime: string;
+  /** The package whose version names the runtime (for @latest). */
+  readonly npmPackage: string;
+  readonly pinned: string;
+  readonly summary: string;
+  readonly notes: readonly string[];
+  /** Why it cannot run on this machine, if it cannot. */
+  unavailable(): string | undefined;
+  install(dir: string, version: string): Promise<readonly string[]>;
+  adapter(dir: string): CliAdapter;
+}
+
+const linuxX64 = (): string | undefined => (process.platform === "linux" && process.arch === "x64" ? undefined : `its binary is pinned for linux-x64; this machine is ${process.platform}-${process.arch}`);
+
+function opencodeKind(flavour: OpencodeFlavour, npmPackage: string, pinned: string, summary: string): RuntimeKind {
+  return {
+    runtime: flavour.runtime,
+    npmPackage,
+    pinned,
+    summary,
+    notes: ["`run --format json`, headless: a doom_loop permission request is auto-rejected and the run ends with an error", "the scripted model is an @ai-sdk/openai-compatible provider in the scratch folder's opencode.json"],
+    unavailable: linuxX64,
+    async install(dir, version) {
+      await npmPackInto(dir, `${flavour.platformPackage}@${version}`);
+      const binary = join(dir, flavour.binary);
+      if (!existsSync(binary)) throw new UserError(`${flavour.runtime}@${version}: layout not recognised: no ${flavour.binary} in ${flavour.platformPackage}`);
+      chmodSync(binary, 0o755);
+      return [`${flavour.platformPackage}@${version}`];
+    },
+    adapter: (dir) => opencodeAdapter(flavour, dir),
+  };
+}
+
+const KINDS: readonly RuntimeKind[] = [
+  opencodeKind(OPENCODE_FLAVOUR, "opencode-linux-x64", "1.18.33", "opencode's own CLI binary, driven through the scripted model"),
+  opencodeKind(KILO_FLAVOUR, "@kilocode/cli-linux-x64", "7.7.7", "Kilo Code's own CLI binary (opencode's engine), driven through the scripted model"),
+  {
+    runtime: "qwen-code",
+    npmPackage: QWEN_PACKAGE,
+    pinned: "0.24.4",
+    summary: "Qwen Code's own CLI, driven headless through the scripted model",
+    notes: ["`-o stream-json --approval-mode yolo`; usage statistics and telemetry off in the sandbox's settings", "asks for Node 22 and runs on Node 20 (the warning is npm's only)"],
+    unavailable: () => undefined,
+    async install(dir, version) {
+      await npmInstallInto(dir, `${QWEN_PACKAGE}@${version}`, ["--omit=optional"]);
+      return [`${QWEN_PACKAGE}@${version}`];
+    },
+    adapter: (dir) => qwenAdapter(dir),
+  },
+];
+
+export const DRIVEN_RUNTIME_NAMES: readonly string[] = KINDS.map((k) => k.runtime);
+
+function kindOf(name: string): { kind: RuntimeKind; spec: string } | undefined {
+  const at = name.lastIndexOf("@");
+  if (at <= 0) return undefined;
+  const kind = KINDS.find((k) => k.runtime === name.slice(0, at));
+  return kind === undefined ? undefined : { kind, spec: name.slice(at + 1) };
+}
+
+export function isDrivenRuntimeName(name: string): boolean {
+  return kindOf(name) !== undefined;
+}
+
+/** The pinned version of each driven runtime (what the committed report used). */
+export function pinnedDrivenRuntimes(): string[] {
+  return KINDS.map((k) => `${k.runtime}@${k.pinned}`);
+}
+
+async function resolve(name: string, onNote: (line: string) => void): Promise<{ kind: RuntimeKind; version: string }> {
+  const found = kindOf(name);
+  if (found === undefined) throw new UserError(`${name}: not a driven runtime (known: ${DRIVEN_RUNTIME_NAMES.map((r) => `${r}@VERSION`).join(", ")})`);
+  const why = found.kind.unavailable();
+  if (why !== undefined) throw new UserError(`${name}: n/a on this machine: ${why}`);
+  if (found.spec === "latest") return { kind: found.kind, version: await latestVersion(found.kind.runtime, found.kind.npmPackage, onNote) };
+  if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/.test(found.spec)) throw new UserError(`${name}: not a version (expected e.g. ${found.kind.runtime}@${found.kind.pinned})`);
+  return { kind: found.kind, version: found.spec };
+}
+
+/** Fetches the runtime into the cache (once); returns its name with the version. */
+export async function fetchDrivenRuntime(name: string, onNote: (line: string) => void): Promise<string> {
+  const { kind, version } = await resolve(name, onNote);
+  await ensureRuntime(kind.runtime, version, (dir) => kind.install(dir, version), onNote);
+  return `${kind.runtime}@${version}`;
+}
+
+/** Whether the runtime is in the cache already (tests say SKIPPED when it is not). */
+export function isDrivenRuntimeCached(name: string): boolean {
+  const found = kindOf(name);
+  return found !== undefined && found.spec !== "latest" && readRuntimeManifest(found.kind.runtime, found.spec) !== undefined;
+}
+
+export async function loadDrivenRuntime(name: string, onNote: (line: string) => void = (line) => process.stderr.write(line + "\n")): Promise<DrivenRuntime> {
+  const { kind, version } = await resolve(name, onNote);
+  await ensureRuntime(kind.runtime, version, (dir) => kind.install(dir, version), onNote);
+  const adapter = kind.adapter(runtimeDir(kind.runtime, version));
+  return {
+    name: `${kind.runtime}@${version}`,
+    summary: `${kind.summary} (${kind.npmPackage}@${version})`,
+    notes: kind.notes,
+    toolCall: adapter.toolCall,
+    drive: (script: DrivenScript, options?: DriveOptions) => driveCli(adapter, script, options),
+  };
+}

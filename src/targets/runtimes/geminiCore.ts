@@ -1,0 +1,169 @@
+// A published Gemini CLI as a target (`gemini-cli@VERSION`, `gemini-cli@latest`): its own
+// LoopDetectionService from @google/gemini-cli-core, driven in this process the way its client
+// drives it: `reset(prompt)` when a prompt starts (one per loopsim run), `addAndCheck` for each
+// tool call request, and the client's strike handling:
+// - generations whose addAndCheck answers a boolean (up to 0.3x): a loop stops the prompt at once;
+// - generations that count strikes (0.4x on): strike 1 cuts the response off at that call (it and
+//   the rest of the response never run), `clearDetection()` and a hidden feedback turn; strike 2
+//   stops the prompt.
+// Its LLM-based check (`turnStarted`, after 30 turns) needs a model: it is never called, and the
+// report says so. Telemetry stays off (usage statistics false in the config stub), and HOME points
+// into loopsim's cache so nothing is written to the user's home.
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { UserError } from "../../cli/errors.js";
+import { cacheRoot } from "../openclaw/cache.js";
+import { ALLOW, peerTarget, type PeerAction, type PeerCall } from "../peers/peerGuard.js";
+import type { Target } from "../target.js";
+import { ordered, type ProbeAction } from "./drivenRuntime.js";
+import { ensureRuntime, latestVersion, npmInstallInto } from "./packageCache.js";
+
+export const GEMINI_PACKAGE = "@google/gemini-cli-core";
+export const GEMINI_RUNTIME = "gemini-cli";
+const SERVICE = "dist/src/services/loopDetectionService.js";
+const TURN = "dist/src/core/turn.js";
+const DETECTOR = "gemini-cli:tool-call-loop";
+const CUT = "gemini-cli:response-cut";
+
+/** Gemini CLI's own tool names and args for a probe action. */
+export function geminiToolCall(action: ProbeAction, work: string): { name: string; args: Record<string, unknown> } {
+  if (action.kind === "read") {
+    const args: Record<string, unknown> = { file_path: join(work, action.file) };
+    if (action.offset !== undefined) args.offset = action.offset;
+    if (action.limit !== undefined) args.limit = action.limit;
+    return { name: "read_file", args: ordered(args, action.keysReversed) };
+  }
+  return { name: "run_shell_command", args: { command: action.command, description: "Run the scripted command" } };
+}
+
+type CheckResult = boolean | { readonly count: number; readonly detail?: string };
+
+interface LoopDetectionService {
+  reset(promptId: string, userPrompt?: string): void;
+  addAndCheck(event: { type: string; value: unknown }): CheckResult;
+  clearDetection?(): void;
+}
+
+type ServiceClass = new (contextOrConfig: unknown) => LoopDetectionService;
+
+export type GeminiGeneration = "stops-at-once" | "strikes";
+
+/** The config stub: loop detection on, telemetry and debug off. Older releases take it as the
+ * config, newer ones as a context whose `.config` it also is. */
+function configStub(): Record<string, unknown> {
+  const stub: Record<string, unknown> = {
+    getDisableLoopDetection: () => false,
+    getUsageStatisticsEnabled: () => false,
+    getTelemetryEnabled: () => false,
+    getDebugMode: () => false,
+    getSessionId: () => "loopsim",
+  };
+  stub.config = stub;
+  return stub;
+}
+
+function muteConsole(): () => void {
+  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
+  const quiet = () => undefined;
+  console.log = console.info = console.warn = console.error = console.debug = quiet;
+  return () => Object.assign(console, saved);
+}
+
+function sandboxHome(): void {
+  const home = join(cacheRoot(), "runtimes-sandbox", "home");
+  mkdirSync(home, { recursive: true });
+  process.env.HOME = home;
+  process.env.GEMINI_TELEMETRY_ENABLED = "false";
+}
+
+export async function resolveGeminiVersion(spec: string, onNote: (line: string) => void): Promise<string> {
+  if (spec === "latest") return latestVersion(GEMINI_RUNTIME, GEMINI_PACKAGE, onNote);
+  if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/.test(spec)) throw new UserError(`gemini-cli@${spec}: not a version (expected e.g. gemini-cli@0.61.0 or gemini-cli@latest)`);
+  return spec;
+}
+
+export async function ensureGemini(version: string, onNote: (line: string) => void): Promise<string> {
+  return ensureRuntime(
+    GEMINI_RUNTIME,
+    version,
+    async (dir) => {
+      await npmInstallInto(dir, `${GEMINI_PACKAGE}@${version}`);
+      if (!existsSync(join(dir, "node_modules", GEMINI_PACKAGE, SERVICE))) throw new UserError(`gemini-cli@${version}: layout not recognised: no ${SERVICE} in ${GEMINI_PACKAGE}`);
+      return [`${GEMINI_PACKAGE}@${version}`];
+    },
+    onNote,
+  );
+}
+
+interface RunState {
+  readonly service: LoopDetectionService;
+  /** The response strike 1 cut off: its other calls never reach the detector nor run. */
+  readonly cutStep: string | undefined;
+}
+
+export async function loadGeminiTarget(spec: string, onNote: (line: string) => void = (line) => process.stderr.write(line + "\n")): Promise<Target> {
+  const version = await resolveGeminiVersion(spec, onNote);
+  const dir = await ensureGemini(version, onNote);
+  sandboxHome();
+  const root = join(dir, "node_modules", GEMINI_PACKAGE);
+  let Service: ServiceClass;
+  let toolCallType: string;
+  // Its telemetry module registers OpenTelemetry globals at import and complains on the console
+  // when another version already did (several versions in one process): keep that quiet.
+  const restore = muteConsole();
+  try {
+    const serviceModule = (await import(pathToFileURL(join(root, SERVICE)).href)) as { LoopDetectionService?: ServiceClass };
+    const turnModule = (await import(pathToFileURL(join(root, TURN)).href)) as { GeminiEventType?: { ToolCallRequest?: string } };
+    if (serviceModule.LoopDetectionService === undefined) throw new Error("no LoopDetectionService export");
+    Service = serviceModule.LoopDetectionService;
+    toolCallType = turnModule.GeminiEventType?.ToolCallRequest ?? "tool_call_request";
+  } catch (error) {
+    restore();
+    throw new UserError(`gemini-cli@${version}: its LoopDetectionService does not load (${(error as Error).message.split("\n")[0]})`);
+  }
+  restore();
+  const generation = generationOf(Service, toolCallType);
+  const fresh = (run: string): LoopDetectionService => {
+    const service = new Service(configStub());
+    service.reset(run, "");
+    return service;
+  };
+  const onCall = (state: RunState, call: PeerCall): { state: RunState; action: PeerAction } => {
+    if (state.cutStep !== undefined && call.step === state.cutStep) {
+      return { state, action: { kind: "block", detector: CUT, count: 0, message: "Gemini CLI: the response was cut off at a detected loop; this call never ran." } };
+    }
+    const result = state.service.addAndCheck({ type: toolCallType, value: { callId: "loopsim", name: call.tool, args: call.params, isClientInitiated: false, prompt_id: "loopsim" } });
+    if (result === false || (typeof result === "object" && result.count === 0)) return { state: { ...state, cutStep: undefined }, action: ALLOW };
+    if (result === true || result.count > 1) return { state, action: { kind: "stop", detector: DETECTOR, count: typeof result === "object" ? result.count : 1, message: "Gemini CLI: Loop detected, stopping execution." } };
+    state.service.clearDetection?.();
+    const detail = result.detail ?? "Repetitive patterns identified";
+    return { state: { ...state, cutStep: call.step }, action: { kind: "block", detector: DETECTOR, count: 1, message: `System: Potential loop detected. Details: ${detail}. Please take a step back and confirm you're making forward progress.` } };
+  };
+  let runs = 0;
+  return peerTarget<RunState>({
+    name: `gemini-cli@${version}`,
+    summary: `Gemini CLI ${version}: its own LoopDetectionService (${GEMINI_PACKAGE}@${version}), ${generation === "strikes" ? "strike 1 cuts the call off with feedback, strike 2 stops the prompt" : "a detected loop stops the prompt at once"}`,
+    notes: [
+      `runs the shipped ${GEMINI_PACKAGE}@${version} (${SERVICE}) in-process`,
+      generation === "strikes" ? "strike handling as its client does it: count 1 cuts the response and clears the flag, count 2 stops" : "addAndCheck answers a boolean in this generation: the first detection stops the prompt",
+      "a run stands for one user prompt: a fresh service, reset(prompt) when the run starts",
+      "its LLM-based check needs a model: n/a here (turnStarted is never called)",
+    ],
+    detectors: [DETECTOR, CUT],
+    warns: false,
+    reducer: {
+      initial: () => ({ service: fresh(`run-${runs++}`), cutStep: undefined }),
+      onCall,
+      onOutcome: (state) => ({ state, action: ALLOW }),
+    },
+  });
+}
+
+/** Which client behaviour goes with this service: a boolean answer, or a strike count. */
+function generationOf(Service: ServiceClass, toolCallType: string): GeminiGeneration {
+  const probe = new Service(configStub());
+  probe.reset("loopsim-probe", "");
+  const answer = probe.addAndCheck({ type: toolCallType, value: { callId: "p", name: "probe", args: {}, isClientInitiated: false, prompt_id: "p" } });
+  return typeof answer === "boolean" ? "stops-at-once" : "strikes";
+}

@@ -1,0 +1,97 @@
+// opencode (opencode-ai) and Kilo Code's CLI (@kilocode/cli), which ships opencode's engine: one
+// compiled binary per platform, published as its own npm package, started as
+// `run --format json` against the scripted model configured as an OpenAI-compatible provider.
+// What happened is read from its JSON event stream (tool parts and their status) and, for the
+// doom-loop guard, from the permission request it logs and auto-rejects in headless runs.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { CliAdapter, CliRun } from "./cliDriver.js";
+import { PROMPT_TEXT, warningsIn } from "./cliDriver.js";
+import { ordered, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
+
+export interface OpencodeFlavour {
+  readonly runtime: "opencode" | "kilo";
+  /** The platform package that holds the binary, and the binary's path inside it. */
+  readonly platformPackage: string;
+  readonly binary: string;
+  readonly configFile: string;
+}
+
+export const OPENCODE_FLAVOUR: OpencodeFlavour = { runtime: "opencode", platformPackage: "opencode-linux-x64", binary: "package/bin/opencode", configFile: "opencode.json" };
+export const KILO_FLAVOUR: OpencodeFlavour = { runtime: "kilo", platformPackage: "@kilocode/cli-linux-x64", binary: "package/bin/kilo", configFile: "opencode.json" };
+
+export function opencodeToolCall(action: ProbeAction, work: string): { name: string; args: Record<string, unknown> } {
+  if (action.kind === "read") {
+    const args: Record<string, unknown> = { filePath: join(work, action.file) };
+    if (action.offset !== undefined) args.offset = action.offset;
+    if (action.limit !== undefined) args.limit = action.limit;
+    return { name: "read", args: ordered(args, action.keysReversed) };
+  }
+  return { name: "bash", args: { command: action.command, description: "Run the scripted command" } };
+}
+
+export function opencodeAdapter(flavour: OpencodeFlavour, installDir: string): CliAdapter {
+  return {
+    toolCall: opencodeToolCall,
+    invocation({ baseUrl, work, home, prompt }) {
+      const config = {
+        $schema: "https://opencode.ai/config.json",
+        provider: { loopsim: { npm: "@ai-sdk/openai-compatible", name: "loopsim scripted model", options: { baseURL: baseUrl, apiKey: "loopsim" }, models: { scripted: { name: "scripted", tool_call: true } } } },
+        model: "loopsim/scripted",
+        small_model: "loopsim/scripted",
+        autoupdate: false,
+        share: "disabled",
+      };
+      writeFileSync(join(work, flavour.configFile), JSON.stringify(config, null, 2) + "\n");
+      const xdg = (sub: string) => join(home, sub);
+      return {
+        file: join(installDir, flavour.binary),
+        args: ["run", "--format", "json", "--model", "loopsim/scripted", ...(prompt > 0 ? ["--continue"] : []), PROMPT_TEXT],
+        env: {
+          HOME: home,
+          XDG_CONFIG_HOME: xdg(".config"),
+          XDG_DATA_HOME: xdg(".local/share"),
+          XDG_CACHE_HOME: xdg(".cache"),
+          XDG_STATE_HOME: xdg(".local/state"),
+          OPENCODE_DISABLE_AUTOUPDATE: "1",
+          OPENCODE_DISABLE_MODELS_FETCH: "1",
+          OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+          KILO_DISABLE_AUTOUPDATE: "1",
+          KILO_DISABLE_MODELS_FETCH: "1",
+          KILO_TELEMETRY_DISABLED: "1",
+        },
+      };
+    },
+    observe: observeOpencode,
+  };
+}
+
+interface ToolPart {
+  readonly callID?: string;
+  readonly state?: { readonly status?: string; readonly error?: unknown };
+}
+
+export function observeOpencode(run: CliRun): PromptObservation | string {
+  const fates: Record<string, CallFate> = {};
+  for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
+  for (const line of run.stdout.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    let event: { type?: string; part?: ToolPart };
+    try {
+      event = JSON.parse(line) as typeof event;
+    } catch {
+      continue;
+    }
+    if (event.type !== "tool_use") continue;
+    const id = event.part?.callID;
+    if (id === undefined || !(id in fates)) continue;
+    const status = event.part?.state?.status;
+    const error = String(event.part?.state?.error ?? "");
+    if (status === "completed") fates[id] = "ran";
+    else if (status === "error") fates[id] = /rejected permission|doom_loop|doom loop/i.test(error) ? "refused" : "ran";
+  }
+  const doomLoop = /permission requested: doom_loop[^\n]*/.exec(run.stderr.replace(/\u001b\[[0-9;]*m/g, ""));
+  if (doomLoop !== null) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: doomLoop[0], warnings: warningsIn(run.requests) };
+  if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${run.stderr.trim().split("\n").at(-1)?.slice(0, 300) ?? ""}`;
+  return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
+}

@@ -1,0 +1,77 @@
+// Qwen Code's published CLI (@qwen-code/qwen-code), started headless (`-o stream-json`, approval
+// mode yolo so its own tools run unattended) against the scripted model through its OpenAI auth
+// type. Usage statistics and telemetry are switched off in the sandbox's settings. It asks for
+// Node 22 but runs on Node 20. What happened is read from its stream-json messages: tool results
+// by call id, and the final result's error when loop detection halted the run.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { CliAdapter, CliRun } from "./cliDriver.js";
+import { PROMPT_TEXT, warningsIn } from "./cliDriver.js";
+import { ordered, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
+
+export const QWEN_PACKAGE = "@qwen-code/qwen-code";
+
+export function qwenToolCall(action: ProbeAction, work: string): { name: string; args: Record<string, unknown> } {
+  if (action.kind === "read") {
+    const args: Record<string, unknown> = { file_path: join(work, action.file) };
+    if (action.offset !== undefined) args.offset = action.offset;
+    if (action.limit !== undefined) args.limit = action.limit;
+    return { name: "read_file", args: ordered(args, action.keysReversed) };
+  }
+  return { name: "run_shell_command", args: { command: action.command, description: "Run the scripted command" } };
+}
+
+export function qwenAdapter(installDir: string): CliAdapter {
+  return {
+    toolCall: qwenToolCall,
+    invocation({ baseUrl, home, prompt }) {
+      mkdirSync(join(home, ".qwen"), { recursive: true });
+      const settings = { privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, general: { disableAutoUpdate: true, disableUpdateNag: true } };
+      writeFileSync(join(home, ".qwen", "settings.json"), JSON.stringify(settings, null, 2) + "\n");
+      return {
+        file: process.execPath,
+        args: [join(installDir, "node_modules", QWEN_PACKAGE, "cli-entry.js"), "--auth-type", "openai", "--openai-base-url", baseUrl, "--openai-api-key", "loopsim", "-m", "scripted", "--approval-mode", "yolo", "-o", "stream-json", ...(prompt > 0 ? ["--continue"] : []), PROMPT_TEXT],
+        env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), QWEN_CODE_SUPPRESS_YOLO_WARNING: "1", QWEN_TELEMETRY_ENABLED: "false", NO_COLOR: "1", CI: "1" },
+      };
+    },
+    observe: observeQwen,
+  };
+}
+
+interface StreamLine {
+  readonly type?: string;
+  readonly is_error?: boolean;
+  readonly error?: { readonly message?: string };
+  readonly message?: { readonly content?: readonly { readonly type?: string; readonly tool_use_id?: string; readonly is_error?: boolean; readonly content?: unknown }[] };
+}
+
+export function observeQwen(run: CliRun): PromptObservation | string {
+  const fates: Record<string, CallFate> = {};
+  for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
+  let halted: string | undefined;
+  let failed: string | undefined;
+  for (const line of run.stdout.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    let event: StreamLine;
+    try {
+      event = JSON.parse(line) as StreamLine;
+    } catch {
+      continue;
+    }
+    if (event.type === "user") {
+      for (const part of event.message?.content ?? []) {
+        if (part.type !== "tool_result" || part.tool_use_id === undefined || !(part.tool_use_id in fates)) continue;
+        const text = typeof part.content === "string" ? part.content : JSON.stringify(part.content ?? "");
+        fates[part.tool_use_id] = part.is_error === true && /loop detect/i.test(text) ? "refused" : "ran";
+      }
+    }
+    if (event.type === "result" && event.is_error === true) {
+      const message = event.error?.message ?? "";
+      if (/loop detection/i.test(message)) halted = message;
+      else failed = message;
+    }
+  }
+  if (halted !== undefined) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted.slice(0, 300), warnings: warningsIn(run.requests) };
+  if (failed !== undefined || run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${(failed ?? run.stderr.trim().split("\n").at(-1) ?? "").slice(0, 300)}`;
+  return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
+}

@@ -1,0 +1,116 @@
+// Other runtimes' real code under test: Gemini CLI's LoopDetectionService in-process, and the
+// opencode and Qwen Code CLIs driven end to end through the scripted model. Each part runs when
+// its runtime is in loopsim's cache (LOOPSIM_CACHE; .ci/run fetches them ahead of time) and says
+// SKIPPED and why otherwise, so `npm test` stays green offline.
+import { describe, expect, it } from "vitest";
+import { existsSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { checkAgreement, inProcessSubject } from "../src/agreement/agreement.js";
+import { PROBES } from "../src/agreement/probeSet.js";
+import { cacheRoot } from "../src/targets/openclaw/cache.js";
+import { findBuiltInTarget } from "../src/targets/registry.js";
+import { groupAlive } from "../src/targets/runtimes/cliDriver.js";
+import { isDrivenRuntimeCached, loadDrivenRuntime, pinnedDrivenRuntimes } from "../src/targets/runtimes/drivenRuntimes.js";
+import type { DrivenScript, ProbeAction } from "../src/targets/runtimes/drivenRuntime.js";
+import { geminiToolCall, loadGeminiTarget } from "../src/targets/runtimes/geminiCore.js";
+import { readRuntimeManifest } from "../src/targets/runtimes/packageCache.js";
+import { tempDir } from "./cli/run.js";
+
+const GEMINI = "0.61.0";
+const haveGemini = readRuntimeManifest("gemini-cli", GEMINI) !== undefined;
+if (!haveGemini) console.log(`SKIPPED: the Gemini CLI tests: gemini-cli@${GEMINI} is not in the cache (${cacheRoot()}); fetch it with: loopsim targets fetch gemini-cli@${GEMINI}`);
+const [OPENCODE, , QWEN] = pinnedDrivenRuntimes() as [string, string, string];
+const haveOpencode = isDrivenRuntimeCached(OPENCODE);
+const haveQwen = isDrivenRuntimeCached(QWEN);
+for (const [name, have] of [[OPENCODE, haveOpencode], [QWEN, haveQwen]] as const) {
+  if (!have) console.log(`SKIPPED: the ${name} end-to-end tests: it is not in the cache (${cacheRoot()}); fetch it with: loopsim targets fetch ${name}`);
+}
+
+const sixIdentical = (): string =>
+  Array.from({ length: 6 }, (_, i) => [
+    JSON.stringify({ type: "call", runId: "prompt", callId: `c${i}`, tool: "read_file", params: { file_path: "/w/a.txt" } }),
+    JSON.stringify({ type: "outcome", runId: "prompt", callId: `c${i}`, tool: "read_file", params: { file_path: "/w/a.txt" }, result: "alpha" }),
+  ]).flat().join("\n") + "\n";
+
+describe.skipIf(!haveGemini)(`gemini-cli@${GEMINI} in-process`, () => {
+  it("trace drives its real LoopDetectionService: the 5th identical call is cut off before it runs, the 6th stops the prompt; no network, nothing in HOME", () => {
+    const dir = tempDir();
+    const home = join(dir, "home");
+    mkdirSync(home);
+    const trace = join(dir, "six.jsonl");
+    writeFileSync(trace, sixIdentical());
+    // Any socket the process opens fails the run: the cached runtime must need no network.
+    const noNet = join(dir, "no-network.mjs");
+    writeFileSync(noNet, `import net from "node:net"; const original = net.Socket.prototype.connect; net.Socket.prototype.connect = function () { process.stderr.write("NETWORK USED\\n"); process.exit(99); };\n`);
+    const res = spawnSync(process.execPath, ["--import", noNet, join(import.meta.dirname, "..", "bin", "loopsim.js"), "trace", trace, "--json", "--target", `gemini-cli@${GEMINI}`], { encoding: "utf8", env: { ...process.env, HOME: home, LOOPSIM_CACHE: cacheRoot(), npm_config_registry: "http://127.0.0.1:9/" }, timeout: 120_000 });
+    expect(res.stderr).not.toContain("NETWORK USED");
+    expect(res.status, res.stderr).toBe(0);
+    const outputs = res.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; index: number; verdict?: string; detector?: string });
+    const calls = outputs.filter((o) => o.type === "call");
+    expect(calls.slice(0, 4).every((o) => o.verdict === "allow")).toBe(true);
+    expect(calls[4]).toMatchObject({ index: 8, verdict: "critical", detector: "gemini-cli:tool-call-loop" });
+    expect(outputs.find((o) => o.index === 9)).toMatchObject({ type: "outcome", vetoed: true });
+    expect(outputs.find((o) => o.type === "abort")).toMatchObject({ index: 10 });
+    expect(readdirSync(home)).toEqual([]);
+  });
+  it(`its model agrees on every pinned probe (${PROBES.length})`, async () => {
+    const real = await loadGeminiTarget(GEMINI, () => undefined);
+    const report = await checkAgreement(findBuiltInTarget("gemini-cli") as NonNullable<ReturnType<typeof findBuiltInTarget>>, inProcessSubject(real, { toolCall: geminiToolCall }), PROBES);
+    expect(report.probes.filter((p) => p.verdict !== "agree").map((p) => [p.probe, p.differences])).toEqual([]);
+  });
+});
+
+const read = (id: string): { id: string; action: ProbeAction } => ({ id, action: { kind: "read", file: "a.txt" } });
+const script = (prompts: string[][][]): DrivenScript => ({ files: { "a.txt": "alpha\n" }, prompts: prompts.map((steps) => steps.map((ids) => ({ calls: ids.map(read) }))) });
+
+describe.skipIf(!haveOpencode)(`${OPENCODE} driven end to end`, () => {
+  it("fires on 3 identical parallel calls in one response, and not on 3 identical calls across 3 responses", async () => {
+    const runtime = await loadDrivenRuntime(OPENCODE, () => undefined);
+    const parallel = await runtime.drive(script([[["a", "b", "c"]]]));
+    expect(parallel).toMatchObject({ ok: true, prompts: [{ stoppedAtStep: 0 }] });
+    if (parallel.ok) expect(parallel.prompts[0]?.stopMessage).toContain("doom_loop");
+    const sequential = await runtime.drive(script([[["a"], ["b"], ["c"]]]));
+    expect(sequential).toEqual({ ok: true, prompts: [{ fates: { a: "ran", b: "ran", c: "ran" }, stoppedAtStep: null, warnings: [] }] });
+  });
+  it("reports a runtime killed mid-run and leaves no process, endpoint or scratch folder behind", async () => {
+    const runtime = await loadDrivenRuntime(OPENCODE, () => undefined);
+    let pid: number | undefined;
+    let scratch: string | undefined;
+    const observed = await runtime.drive(script([[["a"], ["b"], ["c"], ["d"]]]), {
+      onStarted: (p) => {
+        pid = p;
+        // The runtime runs in the scratch folder's work/: its parent is what must be removed.
+        scratch = dirname(readlinkSync(`/proc/${p}/cwd`));
+        setTimeout(() => process.kill(p, "SIGKILL"), 1500);
+      },
+    });
+    expect(observed.ok).toBe(false);
+    if (!observed.ok) expect(observed.error).toMatch(/killed by SIGKILL|exited abnormally/);
+    expect(pid).toBeDefined();
+    expect(groupAlive(pid as number)).toBe(false);
+    expect(scratch).toContain("runtimes-sandbox");
+    expect(existsSync(scratch as string)).toBe(false);
+  });
+  it("a step that never gets an answer is cut by the watchdog, and the process group is killed", async () => {
+    const runtime = await loadDrivenRuntime(OPENCODE, () => undefined);
+    let pid: number | undefined;
+    const observed = await runtime.drive(script([[["a"], ["b"]]]), {
+      stepTimeoutMs: 300,
+      onStarted: (p) => {
+        pid = p;
+      },
+    });
+    expect(observed).toMatchObject({ ok: false });
+    if (!observed.ok) expect(observed.error).toContain("no model request");
+    expect(groupAlive(pid as number)).toBe(false);
+  });
+});
+
+describe.skipIf(!haveQwen)(`${QWEN} driven end to end`, () => {
+  it("stops the prompt at the 5th identical call, which does not run", async () => {
+    const runtime = await loadDrivenRuntime(QWEN, () => undefined);
+    const observed = await runtime.drive(script([[["a"], ["b"], ["c"], ["d"], ["e"], ["f"]]]));
+    expect(observed).toMatchObject({ ok: true, prompts: [{ fates: { a: "ran", b: "ran", c: "ran", d: "ran", e: "not-run", f: "not-run" }, stoppedAtStep: 4 }] });
+  });
+});
