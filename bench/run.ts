@@ -2,7 +2,7 @@
 // bench/results.json. Every ratio is measured within one run, the two sides interleaved, and
 // reported as the median of several repetitions; nothing here is a pass/fail test.
 import { spawn, spawnSync } from "node:child_process";
-import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configFrom } from "../models/configResolution.js";
@@ -14,6 +14,7 @@ import { writeFileAtomic } from "../src/io/atomicWrite.js";
 import { FAMILY_NAMES } from "../src/sim/families.js";
 import { simulate } from "../src/sim/simulate.js";
 import { loopHeavyTrace, manyRunsTrace, mixedTrace, mixedTraceLines } from "./traces.js";
+import { sessionsAtScale } from "./sessionsAtScale.js";
 import { cachedReleases, cacheRoot } from "../src/targets/openclaw/cache.js";
 import { loadReleaseTarget } from "../src/targets/openclaw/releaseTarget.js";
 import { REFERENCE_TARGET } from "../src/targets/reference.js";
@@ -152,6 +153,11 @@ async function main(): Promise<void> {
     await vsOpenClaw(log);
     return;
   }
+  if (process.env.BENCH_ONLY === "sessions") {
+    const only = await sessionsAtScale(log);
+    mergeResults({ sessionsAtScale: only });
+    return;
+  }
   if (process.env.BENCH_ONLY === "stream") {
     const only = await streamPeakRss();
     log(`streamPeakRssMB         ${only.peakRssMB}  (loopsim trace --json over ${only.events} events, ${only.eventsPerSec} events/s; goal under 200)`);
@@ -209,9 +215,23 @@ async function main(): Promise<void> {
   const stream = await streamPeakRss();
   log(`streamPeakRssMB         ${stream.peakRssMB}  (loopsim trace --json over ${stream.events} events, ${stream.eventsPerSec} events/s; goal under 200)`);
 
-  const results = { node: process.version, repetitions: REPS, engineCallsPerSec, engineVsOracle, sha256VsWalk128, engineVsSerialization, historyGrowth, simulateCallsPerSec, tuneDefaultSeconds, vsOpenClaw: versus, streamPeakRssMB: stream.peakRssMB, streamEventsPerSec: stream.eventsPerSec };
+  const atScale = await sessionsAtScale(log);
+
+  const results = { node: process.version, repetitions: REPS, engineCallsPerSec, engineVsOracle, sha256VsWalk128, engineVsSerialization, historyGrowth, simulateCallsPerSec, tuneDefaultSeconds, vsOpenClaw: versus, streamPeakRssMB: stream.peakRssMB, streamEventsPerSec: stream.eventsPerSec, sessionsAtScale: atScale };
   writeFileAtomic(join(ROOT, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
   log("wrote bench/results.json");
+}
+
+/** A partial run (BENCH_ONLY) updates its own keys of bench/results.json and keeps the rest. */
+function mergeResults(part: Record<string, unknown>): void {
+  const file = join(ROOT, "bench", "results.json");
+  let previous: Record<string, unknown> = {};
+  try {
+    previous = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  } catch {
+    previous = {};
+  }
+  writeFileAtomic(file, JSON.stringify({ ...previous, ...part }, null, 2) + "\n");
 }
 
 await main();

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openSession, sessionFiles } from "../src/import/session.js";
+import { openSession } from "../src/import/session.js";
+import { sessionRefs } from "../src/import/sessionRefs.js";
 import type { ImportStats } from "../src/import/types.js";
 import { loopsim, tempDir } from "./cli/run.js";
 
@@ -15,7 +16,7 @@ const HAVE_CORPUS = existsSync(CORPUS);
 if (!HAVE_CORPUS) console.log(`SKIPPED: the corpus tests need ../shared/corpus, which is not here (${CORPUS})`);
 
 async function imported(file: string): Promise<{ stats: ImportStats; format: string; events: { type: string; tool?: string; runId?: string; callId?: string; error?: unknown; result?: unknown }[] }> {
-  const opened = openSession(file);
+  const opened = await openSession(file);
   const events: { type: string; tool?: string; runId?: string; callId?: string; error?: unknown; result?: unknown }[] = [];
   for await (const { event } of opened.events) events.push(event as never);
   return { stats: opened.stats, format: opened.format, events };
@@ -83,6 +84,7 @@ describe("importers on fixtures", () => {
 
 /** Counts read straight from the files, independently of the importers. */
 function expectedCounts(file: string): { calls: number; outcomes: number; errors: number; compactions: number } {
+  if (file.includes(".json#")) return adpCounts(file);
   const text = readFileSync(file, "utf8");
   if (file.endsWith(".traj.json")) {
     // Every command that ran: an assistant message with exactly one bash fence, answered by a user
@@ -131,13 +133,42 @@ function expectedCounts(file: string): { calls: number; outcomes: number; errors
   };
 }
 
-describe.skipIf(!HAVE_CORPUS)("the shared corpus", () => {
-  const files = HAVE_CORPUS ? sessionFiles([CORPUS]) : [];
+/** One ADP trajectory (`file#id`), counted straight from the file: actions are calls, an action
+ * answered by an observation before the next action has an outcome; failed: "ERROR:", a non-zero
+ * "exit code N", or a timeout. */
+function adpCounts(ref: string): { calls: number; outcomes: number; errors: number; compactions: number } {
+  const hash = ref.lastIndexOf("#");
+  const list = JSON.parse(readFileSync(ref.slice(0, hash), "utf8")) as { id: string; content: Record<string, any>[] }[];
+  // Repeated ids are told apart by occurrence: "0~2" is the 2nd trajectory with id "0".
+  const [id, nth] = ref.slice(hash + 1).split("~");
+  const trajectory = list.filter((t) => String(t.id) === id)[Number(nth ?? "1") - 1];
+  let calls = 0;
+  let outcomes = 0;
+  let errors = 0;
+  let open = false;
+  for (const step of trajectory?.content ?? []) {
+    const isCall = (step.class_ === "api_action" && typeof step.function === "string" && step.function.trim() !== "") || (step.class_ === "code_action" && typeof step.content === "string" && step.content.trim() !== "");
+    if (isCall) {
+      calls++;
+      open = true;
+    } else if (String(step.class_).endsWith("_observation") && open) {
+      outcomes++;
+      open = false;
+      const text = typeof step.content === "string" ? step.content : typeof step.axtree === "string" ? step.axtree : typeof step.html === "string" ? step.html : typeof step.url === "string" ? step.url : "";
+      const code = /exit code[:\s]+(-?\d+)/i.exec(text);
+      if ((code !== null && Number(code[1]) !== 0) || /^\s*ERROR:/.test(text) || /timed out|timeout after \d+/i.test(text)) errors++;
+    }
+  }
+  return { calls, outcomes, errors, compactions: 0 };
+}
 
-  it("holds sessions in all four formats", async () => {
+describe.skipIf(!HAVE_CORPUS)("the shared corpus", async () => {
+  const files = HAVE_CORPUS ? (await sessionRefs([CORPUS])).refs.map((r) => r.ref) : [];
+
+  it("holds sessions in all five formats", async () => {
     const formats = new Set<string>();
-    for (const f of files) formats.add(openSession(f).format);
-    expect([...formats].sort()).toEqual(["claude-code", "codex", "mini-swe-agent", "openclaw"]);
+    for (const f of files) formats.add((await openSession(f)).format);
+    expect([...formats].sort()).toEqual(["adp", "claude-code", "codex", "mini-swe-agent", "openclaw"]);
   });
 
   it.each(files.map((f) => [f.slice(CORPUS.length + 1), f]))("%s imports with the counts the file holds", async (_name, file) => {
@@ -153,6 +184,7 @@ describe.skipIf(!HAVE_CORPUS)("the shared corpus", () => {
     expect(a.code).toBe(0);
     expect(a.stdout).toBe(b.stdout);
     expect(JSON.parse(a.stdout).summary.sessions).toBe(files.length);
+    expect(JSON.parse(a.stdout).summary.unreadable).toBe(0);
   });
 
   it("a real session under a strict config minimises to a small scenario that replays byte for byte", () => {

@@ -1,5 +1,6 @@
 // The statistics calibration compares, computed the same way on a recorded session's runs and on
 // a simulated agent's trace: what a run looks like as a loop guard sees it.
+import { outcomeFailed } from "../import/failure.js";
 import { digestNamed } from "../../models/digest.js";
 import type { ToolEvent } from "../../models/events.js";
 import { normalizeRunId, normalizeToolName } from "../../models/normalize.js";
@@ -13,7 +14,7 @@ export const STATISTICS = {
   longestSameArgsStreak: "longest streak of identical calls (tool and args) in a row",
   identicalResultRepeats: "most calls in the run sharing one tool, args and result (SPEC H2's progress value): how often the same thing came back",
   pingPongShare: "share of calls that continue an A,B,A,B alternation (same call as two before, not the one before)",
-  errorRate: "share of the run's outcomes that are errors",
+  errorRate: "share of the run's outcomes that failed: an error, a non-zero exit code or a timeout (the importers' definition)",
 } as const;
 export type Statistic = keyof typeof STATISTICS;
 export const STATISTIC_NAMES = Object.keys(STATISTICS) as Statistic[];
@@ -66,7 +67,8 @@ function statsOf(events: readonly ToolEvent[]): RunStats | undefined {
     }
     outcomes++;
     const hasError = "error" in e && e.error !== undefined;
-    if (hasError) errors++;
+    // Failed by the importers' one definition: an error, a non-zero exit code, or a timeout.
+    if (outcomeFailed(e)) errors++;
     const result = hashOutcome({ tool, params: e.params, result: e.result, error: e.error, hasError }, digest).resultHash;
     if (result === undefined) continue;
     const triple = `${key}\u0000${result}`;

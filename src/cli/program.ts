@@ -50,6 +50,10 @@ export function nonNegativeInt(name: string): (value: string) => number {
   };
 }
 
+function traceFormat(value: string): SessionFormat | "auto" | "trace" {
+  return value === "trace" ? "trace" : sessionFormat(value);
+}
+
 function sessionFormat(value: string): SessionFormat | "auto" {
   if (value !== "auto" && !(FORMATS as readonly string[]).includes(value)) throw new InvalidArgumentError(`unknown format "${value}" (known: auto, ${FORMATS.join(", ")})`);
   return value as SessionFormat | "auto";
@@ -75,10 +79,11 @@ export function buildProgram(): Command {
     .option("--json", "one JSON object per input event instead of the timeline")
     .option("--oracle", "short for --target oracle: the plain rescanning oracle")
     .option("--target <name>", TARGET_HELP, "reference")
-    .action(async (file: string, opts: { config?: string; agent?: string; json?: boolean; oracle?: boolean; target: string }) => {
+    .option("--format <name>", `the input's format: auto or one of trace, ${FORMATS.join(", ")} (default: a file's is detected; stdin is a loopsim trace)`, traceFormat)
+    .action(async (file: string, opts: { config?: string; agent?: string; json?: boolean; oracle?: boolean; target: string; format?: SessionFormat | "auto" | "trace" }) => {
       const config = configFromOptions(opts.config, opts.agent);
       const target = opts.oracle === true ? ORACLE_TARGET : await resolveTarget(opts.target);
-      await traceCommand(file, { config, json: opts.json === true, target });
+      await traceCommand(file, { config, json: opts.json === true, target, ...(opts.format === undefined ? {} : { format: opts.format }) });
     });
 
   program
@@ -131,12 +136,13 @@ export function buildProgram(): Command {
 
   program
     .command("import")
-    .description("turn recorded sessions (OpenClaw/pi, Claude Code, Codex, SWE-agent, mini-swe-agent) into loopsim traces")
+    .description("turn recorded sessions (OpenClaw/pi, Claude Code, Codex, SWE-agent, mini-swe-agent, Agent Data Protocol) into loopsim traces")
     .argument("<paths...>", "session files or folders of them")
     .option("--format <name>", `auto or one of ${FORMATS.join(", ")}`, sessionFormat, "auto" as SessionFormat | "auto")
     .option("--out <file|dir>", "the trace file (one session) or folder (several); stdout for one session without it")
-    .action(async (paths: string[], opts: { format: SessionFormat | "auto"; out?: string }) => {
-      await importCommand(paths, { format: opts.format, out: opts.out });
+    .option("--strict", "stop at the first unreadable file (default: report it, go on, exit 1)")
+    .action(async (paths: string[], opts: { format: SessionFormat | "auto"; out?: string; strict?: boolean }) => {
+      await importCommand(paths, { format: opts.format, out: opts.out, strict: opts.strict === true });
     });
 
   program
@@ -148,11 +154,13 @@ export function buildProgram(): Command {
     .option("--target <name>", TARGET_HELP, "reference")
     .option("--json", "print the JSON report")
     .option("--out <dir>", "write scan.{json,md,html} here")
-    .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string }) => {
+    .option("--format <name>", `auto or one of ${FORMATS.join(", ")} (for - on stdin: auto detects)`, sessionFormat)
+    .option("--strict", "stop at the first unreadable file (default: report it, go on, exit 1)")
+    .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string; format?: SessionFormat | "auto"; strict?: boolean }) => {
       const config = configFromOptions(opts.config, opts.agent);
       const target = await resolveTarget(opts.target);
       const configLabel = opts.config === undefined ? "OpenClaw defaults" : `${opts.config}${opts.agent === undefined ? "" : ` (agent ${opts.agent})`}`;
-      await scanCommand(paths, { config, configLabel, target, json: opts.json === true, out: opts.out });
+      await scanCommand(paths, { config, configLabel, target, json: opts.json === true, out: opts.out, strict: opts.strict === true, ...(opts.format === undefined ? {} : { format: opts.format }) });
     });
 
   const scenario = program.command("scenario").description("make scenario files from traces and sessions");

@@ -8,6 +8,7 @@ import { replayCommand } from "../commands/replay.js";
 import { mergeCommand, tuneCommand } from "../commands/tune.js";
 import { compareCommand, mergeCompare } from "../commands/compare.js";
 import { calibrateCommand } from "../commands/calibrate.js";
+import { LABEL_KEYS, type LabelKey } from "../sessions/recorded.js";
 import { POPULATION_PRESETS } from "../tune/population.js";
 import { DEFAULT_GRID } from "../tune/grid.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
@@ -32,6 +33,11 @@ function variantName(value: string): string {
 
 export const TARGET_HELP = `loop guard to run: ${targetNamesHelp()}`;
 
+function labelKey(value: string): LabelKey {
+  if (!(LABEL_KEYS as readonly string[]).includes(value)) throw new InvalidArgumentError(`unknown label key "${value}" (known: ${LABEL_KEYS.join(", ")})`);
+  return value as LabelKey;
+}
+
 export function registerSimulationCommands(program: Command): void {
   program
     .command("tune")
@@ -44,14 +50,17 @@ export function registerSimulationCommands(program: Command): void {
     .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
     .option("--out <dir>", "output folder", "reports/latest")
     .option("--workers <n>", "worker threads, at most one per config and core (results are identical for any number)", positiveInt("--workers"))
-    .option("--shard <i/n>", "compute shard I of N and write a partial result for `loopsim merge`")
+    .option("--shard <i/n>", "compute shard I of N (or auto, auto/N: from the batch engine: Kubernetes, Slurm, GitLab, AWS Batch, LOOPSIM_SHARD_INDEX/COUNT) and write a partial result for `loopsim merge`")
     .option("--force", "overwrite an existing report")
     .option("--json", "also print report.json to stdout; no progress bar")
     .option("--target <name>", TARGET_HELP)
     .option("--sessions <paths...>", "recorded sessions (files or folders) replayed open-loop under every config: the report gains a recorded-sessions section")
-    .option("--labels <file>", "JSON map from session id to resolved or unresolved (e.g. ../shared/corpus/mini-swe-agent/labels.json)")
-    .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string }) => {
-      await tuneCommand({ ...opts, force: opts.force === true, json: opts.json === true });
+    .option("--labels <file>", "JSON map from session id to resolved or unresolved (e.g. ../shared/corpus/mini-swe-agent/labels.json with --label-key instance)")
+    .option("--label-key <key>", "how the labels file names sessions: id (the session's path relative to the folder given, default), instance (file name without extensions, or the #id), file", labelKey)
+    .option("--label-map <map>", "label values mapped to resolved or unresolved, e.g. empty_patch=unresolved,submitted=resolved")
+    .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
+    .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean }) => {
+      await tuneCommand({ ...opts, force: opts.force === true, json: opts.json === true, strict: opts.strict === true });
     });
 
   program
@@ -63,14 +72,17 @@ export function registerSimulationCommands(program: Command): void {
     .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
     .option("--sessions <paths...>", "recorded sessions (files or folders) replayed open-loop under every guard")
     .option("--labels <file>", "JSON map from session id to resolved or unresolved")
+    .option("--label-key <key>", "how the labels file names sessions: id (the session's path relative to the folder given, default), instance (file name without extensions, or the #id), file", labelKey)
+    .option("--label-map <map>", "label values mapped to resolved or unresolved, e.g. empty_patch=unresolved,submitted=resolved")
+    .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
     .option("--out <dir>", "write compare.{json,md,html} here (without it, the Markdown goes to stdout)")
     .option("--workers <n>", "worker threads (results are identical for any number)", positiveInt("--workers"))
-    .option("--shard <i/n>", "compute shard I of N of the guards and write a partial for --merge")
+    .option("--shard <i/n>", "compute shard I of N of the guards (or auto, auto/N: from the batch engine) and write a partial for --merge")
     .option("--merge <parts...>", "join the partials of --shard I/N into the whole report (no guard is run)")
     .option("--json", "print compare.json to stdout")
-    .action(async (opts: { targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; out?: string; workers?: number; shard?: string; merge?: string[]; json?: boolean }) => {
+    .action(async (opts: { targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; merge?: string[]; json?: boolean }) => {
       if (opts.merge !== undefined) mergeCompare(opts.merge, opts.out, opts.json === true);
-      else await compareCommand({ ...opts, json: opts.json === true });
+      else await compareCommand({ ...opts, json: opts.json === true, strict: opts.strict === true });
     });
 
   program
@@ -82,14 +94,15 @@ export function registerSimulationCommands(program: Command): void {
     .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
     .option("--out <dir>", "also write calibration.{json,md} here")
     .option("--json", "print calibration.json instead of the Markdown table")
-    .action(async (paths: string[], opts: { population: string; agents: number; seed: number; out?: string; json?: boolean }) => {
-      await calibrateCommand({ paths, ...opts, json: opts.json === true });
+    .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
+    .action(async (paths: string[], opts: { population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean }) => {
+      await calibrateCommand({ paths, ...opts, json: opts.json === true, strict: opts.strict === true });
     });
 
   program
     .command("merge")
     .description("merge the partial results of `tune --shard I/N` into the unsharded report")
-    .argument("<parts...>", "partial-I-of-N.json files, one per shard")
+    .argument("<parts...>", "partial-I-of-N.json files, one per shard, or the folder that holds them")
     .requiredOption("--out <dir>", "output folder")
     .option("--force", "overwrite an existing report")
     .option("--json", "also print report.json to stdout")

@@ -8,7 +8,8 @@ import { ksDistance, runStats, STATISTIC_NAMES, STATISTICS, type RunStats, type 
 import { VERSION } from "../cli/version.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { ensureWritableDir } from "../io/writable.js";
-import { loadRecordedSessions } from "../sessions/recorded.js";
+import { forEachRecordedSession, failOnUnreadable } from "../sessions/recorded.js";
+import type { BadFile } from "../import/sessionRefs.js";
 import { simulate } from "../sim/simulate.js";
 import { findBuiltInTarget } from "../targets/registry.js";
 import { nearestRank } from "../tune/metrics.js";
@@ -21,6 +22,8 @@ export interface CalibrateOptions {
   readonly seed: number;
   readonly out?: string;
   readonly json: boolean;
+  /** Stop at the first unreadable file instead of reporting it and going on. */
+  readonly strict?: boolean;
 }
 
 interface Side {
@@ -44,7 +47,7 @@ export interface CalibrationReport {
   readonly schema: "loopsim/calibration@1";
   readonly loopsimVersion: string;
   readonly reproduce: string;
-  readonly sessions: { readonly paths: readonly string[]; readonly files: number; readonly runs: number };
+  readonly sessions: { readonly paths: readonly string[]; readonly files: number; readonly runs: number; readonly unreadable: readonly BadFile[] };
   readonly simulation: { readonly population: string; readonly agents: number; readonly seed: number };
   readonly rows: readonly CalibrationRow[];
   /** Mean distance over the statistics, against the progressing families: the gap that remains. */
@@ -57,8 +60,10 @@ const side = (stats: readonly RunStats[], s: Statistic): Side => ({ runs: stats.
 
 export async function calibrateCommand(options: CalibrateOptions): Promise<void> {
   if (options.out !== undefined) ensureWritableDir(options.out);
-  const sessions = await loadRecordedSessions(options.paths);
-  const recorded = sessions.flatMap((s) => runStats(s.events));
+  const recorded: RunStats[] = [];
+  const read = await forEachRecordedSession(options.paths, { strict: options.strict === true }, (s) => {
+    recorded.push(...runStats(s.events));
+  });
   const population = loadPopulation(options.population);
   const none = findBuiltInTarget("none");
   if (none === undefined) throw new Error("the none target is missing");
@@ -85,7 +90,7 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
     schema: "loopsim/calibration@1",
     loopsimVersion: VERSION,
     reproduce: `loopsim calibrate ${options.paths.join(" ")} --seed ${options.seed} --agents ${options.agents}${options.population === "default" ? "" : ` --population ${options.population}`}`,
-    sessions: { paths: options.paths, files: sessions.length, runs: recorded.length },
+    sessions: { paths: options.paths, files: read.count, runs: recorded.length, unreadable: read.bad },
     simulation: { population: population.name, agents: options.agents, seed: options.seed },
     rows,
     gapProgressing: mean(rows.map((r) => r.distanceProgressing)),
@@ -98,6 +103,7 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
     process.stderr.write(`loopsim: wrote ${join(options.out, "calibration.{json,md}")}\n`);
   }
   process.stdout.write(options.json ? json : calibrationMarkdown(report));
+  failOnUnreadable(read);
 }
 
 export function calibrationMarkdown(r: CalibrationReport): string {

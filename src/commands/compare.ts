@@ -1,10 +1,9 @@
 // `loopsim compare`: several loop guards (OpenClaw's and other runtimes') on the same simulated
 // agents and, with --sessions, on the same recorded sessions; writes compare.{json,md,html}.
 // `--shard I/N` computes the rows with index = I-1 (mod N) into a partial; `--merge` joins them.
-import { readShardParts, type ShardLayout } from "../io/shardParts.js";
+import { partsIn, readShardParts, type ShardLayout } from "../io/shardParts.js";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { configFrom } from "../../models/configResolution.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../cli/errors.js";
 import { VERSION } from "../cli/version.js";
@@ -14,12 +13,13 @@ import { renderCompareMarkdown } from "../compare/renderMarkdown.js";
 import { resolveRows, rowNames } from "../compare/rows.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { ensureWritableDir } from "../io/writable.js";
-import { replayOpenLoop, sessionTotals } from "../sessions/openLoop.js";
-import { loadLabels, loadRecordedSessions, recordedSummary, type RecordedSession } from "../sessions/recorded.js";
+import type { SessionTotals } from "../sessions/openLoop.js";
+import { replayRecorded } from "../sessions/replayAll.js";
+import { failOnUnreadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type RecordedRead } from "../sessions/recorded.js";
 import { evaluateAll } from "../tune/parallel.js";
 import { loadPopulation, populationAgents } from "../tune/population.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
-import { parseShard } from "./tune.js";
+import { parseShard } from "../io/shardSpec.js";
 
 export interface CompareOptions {
   readonly targets: string;
@@ -28,6 +28,9 @@ export interface CompareOptions {
   readonly seed: number;
   readonly sessions?: readonly string[];
   readonly labels?: string;
+  readonly labelKey?: LabelKey;
+  readonly labelMap?: string;
+  readonly strict?: boolean;
   readonly out?: string;
   readonly workers?: number;
   readonly shard?: string;
@@ -50,6 +53,8 @@ function reproduceLine(o: CompareOptions): string {
     ...(o.population === "default" ? [] : [`--population ${o.population}`]),
     ...(o.sessions === undefined ? [] : [`--sessions ${o.sessions.join(" ")}`]),
     ...(o.labels === undefined ? [] : [`--labels ${o.labels}`]),
+    ...(o.labelKey === undefined || o.labelKey === "id" ? [] : [`--label-key ${o.labelKey}`]),
+    ...(o.labelMap === undefined ? [] : [`--label-map ${o.labelMap}`]),
   ].join(" ");
 }
 
@@ -58,33 +63,36 @@ export async function compareCommand(options: CompareOptions): Promise<void> {
   if (options.out !== undefined) ensureWritableDir(options.out);
   const names = rowNames(options.targets);
   const population = loadPopulation(options.population);
-  const labels = options.labels === undefined ? undefined : loadLabels(options.labels);
-  const sessions: RecordedSession[] | undefined = options.sessions === undefined ? undefined : await loadRecordedSessions(options.sessions, labels);
+  const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
   const { rows, targets } = await resolveRows(names);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const mine = rows.map((row, index) => ({ row, index })).filter(({ index }) => shard === undefined || index % shard.of === shard.index - 1);
+  const agents = populationAgents(population, options.agents, options.seed);
+  const jobs = mine.map(({ row, index }) => ({ index, label: row.name, block: row.block, target: row.target }));
+  const evaluated = await evaluateAll(jobs, agents, population.calls, REFERENCE_TARGET, options.workers ?? availableParallelism(), () => undefined, targets);
+  // Recorded sessions stream: each is read, replayed under every guard of this shard, and dropped.
+  const guards = mine.map(({ row }) => ({ target: targets.get(row.target) ?? REFERENCE_TARGET, block: row.block }));
+  const replayed = options.sessions === undefined ? undefined : await replayRecorded(options.sessions, { ...(labels === undefined ? {} : { labels }), strict: options.strict === true }, guards, options.workers ?? availableParallelism());
+  const read: RecordedRead | undefined = replayed?.read;
+  const perRow = replayed?.perGuard ?? [];
   const inputs: CompareInputs = {
     loopsimVersion: VERSION,
     seed: options.seed,
     agents: options.agents,
     population,
     rowNames: names,
-    ...(sessions === undefined ? {} : { sessions: recordedSummary(options.sessions ?? [], options.labels, sessions) }),
+    ...(read === undefined ? {} : { sessions: recordedSummary(options.sessions ?? [], labels, read) }),
     reproduce: reproduceLine(options),
   };
-  const mine = rows.map((row, index) => ({ row, index })).filter(({ index }) => shard === undefined || index % shard.of === shard.index - 1);
-  const agents = populationAgents(population, options.agents, options.seed);
-  const jobs = mine.map(({ row, index }) => ({ index, label: row.name, block: row.block, target: row.target }));
-  const evaluated = await evaluateAll(jobs, agents, population.calls, REFERENCE_TARGET, options.workers ?? availableParallelism(), () => undefined, targets);
   const results: CompareRowResult[] = mine.map(({ row }, k) => {
     const target = targets.get(row.target) ?? REFERENCE_TARGET;
     const metrics = (evaluated[k] ?? evaluated.find((e) => e.label === row.name))?.metrics;
     if (metrics === undefined) throw new Error(`no result for ${row.name}`);
-    const config = configFrom(row.block);
     return {
       ...row,
       notes: target.notes,
       metrics,
-      ...(sessions === undefined ? {} : { sessions: sessionTotals(sessions.map((s) => replayOpenLoop(target, config, s))) }),
+      ...(read === undefined ? {} : { sessions: perRow[k] as SessionTotals }),
     };
   });
   if (shard !== undefined) {
@@ -96,9 +104,11 @@ export async function compareCommand(options: CompareOptions): Promise<void> {
       writeFileAtomic(file, text);
       process.stderr.write(`loopsim: wrote shard ${shard.index}/${shard.of} (${results.length} of ${rows.length} guards) to ${file}\n`);
     }
+    if (read !== undefined) failOnUnreadable(read, labels);
     return;
   }
   emit(finishCompare(inputs, results), options.out, options.json);
+  if (read !== undefined) failOnUnreadable(read, labels);
 }
 
 function emit(report: CompareReport, out: string | undefined, json: boolean): void {
@@ -125,7 +135,7 @@ const COMPARE_SHARDS: ShardLayout<CompareInputs, CompareRowResult> = {
 /** Joins the partials of `compare --shard I/N` into the whole report (src/io/shardParts.ts checks them). */
 export function mergeCompare(parts: readonly string[], out: string | undefined, json: boolean): void {
   if (out !== undefined) ensureWritableDir(out);
-  const partials = readShardParts(parts, COMPARE_SHARDS);
+  const partials = readShardParts(partsIn(parts, "compare-partial"), COMPARE_SHARDS);
   const first = partials[0] as (typeof partials)[number];
   emit(finishCompare(first.inputs, partials.flatMap((p) => p.rows)), out, json);
 }

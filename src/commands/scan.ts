@@ -3,8 +3,9 @@
 import { join } from "node:path";
 import cliProgress from "cli-progress";
 import type { ResolvedConfig } from "../../models/config.js";
-import { UserError } from "../cli/errors.js";
-import { sessionFiles } from "../import/session.js";
+import { CheckFailed, UserError } from "../cli/errors.js";
+import { badFileLines, reasonOf, sessionRefs } from "../import/sessionRefs.js";
+import type { SessionFormat } from "../import/types.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { ensureWritableDir } from "../io/writable.js";
 import { renderScanHtml, renderScanMarkdown, summarise, type ScanReport } from "../scan/render.js";
@@ -12,6 +13,9 @@ import { scanSession, type SessionScan } from "../scan/scanSession.js";
 import type { Target } from "../targets/target.js";
 
 export interface ScanOptions {
+  /** Stop at the first unreadable file instead of skipping and reporting it. */
+  readonly strict?: boolean;
+  readonly format?: SessionFormat | "auto";
   readonly config: ResolvedConfig;
   readonly configLabel: string;
   readonly target: Target;
@@ -21,20 +25,27 @@ export interface ScanOptions {
 
 export async function scanCommand(paths: readonly string[], options: ScanOptions): Promise<void> {
   if (options.out !== undefined) ensureWritableDir(options.out);
-  const files = sessionFiles(paths);
-  if (files.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json) under ${paths.join(", ")}`);
+  const { refs, bad } = await sessionRefs(paths, options.strict === true);
+  if (refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
   const bar = process.stderr.isTTY === true && !options.json ? new cliProgress.SingleBar({ stream: process.stderr, format: "scan [{bar}] {value}/{total} sessions", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
-  bar?.start(files.length, 0);
+  bar?.start(refs.length, 0);
   const sessions: SessionScan[] = [];
   try {
-    for (const file of files) {
-      sessions.push(await scanSession(file, options.config, options.target));
+    for (const { ref, id } of refs) {
+      try {
+        sessions.push(await scanSession(ref, options.config, options.target, id, options.format ?? "auto"));
+      } catch (error) {
+        // A file that fails while it is read (cut short, not JSON) is reported and skipped.
+        // --format naming another format is the user's mistake about every file: stop there.
+        if (options.strict === true || !(error instanceof UserError) || /--format/.test(error.message)) throw error;
+        bad.push({ file: ref, reason: reasonOf(error, ref) });
+      }
       bar?.increment();
     }
   } finally {
     bar?.stop();
   }
-  const report: ScanReport = { schema: "loopsim/scan@1", target: options.target.name, config: options.configLabel, sessions, summary: summarise(sessions) };
+  const report: ScanReport = { schema: "loopsim/scan@1", target: options.target.name, config: options.configLabel, sessions, unreadable: bad, summary: summarise(sessions, bad) };
   const markdown = renderScanMarkdown(report);
   if (options.out !== undefined) {
     writeFileAtomic(join(options.out, "scan.json"), JSON.stringify(report, null, 2) + "\n");
@@ -42,4 +53,8 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
     writeFileAtomic(join(options.out, "scan.html"), renderScanHtml(report));
   }
   process.stdout.write(options.json ? JSON.stringify(report, null, 2) + "\n" : markdown);
+  if (bad.length > 0) {
+    for (const line of badFileLines(bad)) process.stderr.write(`loopsim: ${line}\n`);
+    throw new CheckFailed(`${bad.length} unreadable file${bad.length === 1 ? "" : "s"} skipped; the other ${sessions.length} sessions are in the report (--strict stops at the first)`);
+  }
 }

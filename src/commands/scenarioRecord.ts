@@ -24,7 +24,7 @@ export interface RecordOptions {
 
 export async function scenarioRecordCommand(input: string, options: RecordOptions): Promise<void> {
   const fact = options.minimize === undefined ? undefined : parseFact(options.minimize);
-  const opened = openSession(input);
+  const opened = await openSession(input);
   const events: ToolEvent[] = [];
   for await (const { event } of opened.events) events.push(event);
   process.stderr.write(`loopsim: ${statsLine(input, opened.format, opened.stats)}\n`);

@@ -8,6 +8,7 @@ import { timelineLine } from "../format/timeline.js";
 import { detectFormat } from "../import/detect.js";
 import { openSession } from "../import/session.js";
 import { statsLine } from "../import/summary.js";
+import type { SessionFormat } from "../import/types.js";
 import { LineWriter } from "../io/bufferedOutput.js";
 import { parseEventLine } from "../io/eventSchema.js";
 import { readLines } from "../io/lines.js";
@@ -18,10 +19,17 @@ export interface TraceOptions {
   readonly config: ResolvedConfig;
   readonly json: boolean;
   readonly target: Target;
+  /** --format: undefined reads stdin as a loopsim trace and detects a file's format. */
+  readonly format?: SessionFormat | "auto" | "trace";
 }
 
 export async function traceCommand(path: string, options: TraceOptions): Promise<void> {
-  const format = path === "-" ? "trace" : (detectFormat(path) ?? "trace");
+  if (options.format === "trace" && path !== "-") {
+    const found = detectFormat(path);
+    if (found !== undefined && found !== "trace") throw new UserError(`${path}: --format trace, but the content is a ${found} session (leave --format out to detect it)`);
+  }
+  if (options.format !== undefined && options.format !== "trace") return traceSession(path, { ...options, format: options.format });
+  const format = path === "-" || options.format === "trace" ? "trace" : (detectFormat(path) ?? "trace");
   if (format !== "trace") return traceSession(path, options);
   const session = options.target.start(options.config);
   const writer = new LineWriter();
@@ -81,7 +89,7 @@ class RunTally {
 }
 
 async function traceSession(path: string, options: TraceOptions): Promise<void> {
-  const opened = openSession(path);
+  const opened = await openSession(path, options.format === undefined || options.format === "trace" ? "auto" : options.format);
   const session = options.target.start(options.config);
   const writer = new LineWriter();
   const render = options.json ? outputJsonLine : timelineLine;
@@ -97,5 +105,5 @@ async function traceSession(path: string, options: TraceOptions): Promise<void> 
   } finally {
     await writer.flush();
   }
-  process.stderr.write(`loopsim: ${statsLine(path, opened.format, opened.stats)}\n`);
+  process.stderr.write(`loopsim: ${statsLine(path === "-" ? "<stdin>" : path, opened.format, opened.stats)}\n`);
 }

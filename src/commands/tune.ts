@@ -1,7 +1,8 @@
 // `loopsim tune`: sweeps configs over a simulated population and writes report.{json,md,html}.
 // `--shard I/N` writes the part of the sweep with config indexes = I-1 (mod N); `loopsim merge`
 // puts the parts back together into exactly the unsharded report.
-import { readShardParts, type ShardLayout } from "../io/shardParts.js";
+import { parseShard } from "../io/shardSpec.js";
+import { partsIn, readShardParts, type ShardLayout } from "../io/shardParts.js";
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -23,9 +24,9 @@ import { renderHtml } from "../tune/renderHtml.js";
 import { renderMarkdown } from "../tune/renderMarkdown.js";
 import { resolveTarget } from "../targets/registry.js";
 import { CONFIG_FIELDS } from "../targets/target.js";
-import { configFrom } from "../../models/configResolution.js";
-import { replayOpenLoop, sessionTotals } from "../sessions/openLoop.js";
-import { loadLabels, loadRecordedSessions, recordedSummary } from "../sessions/recorded.js";
+import type { SessionTotals } from "../sessions/openLoop.js";
+import { replayRecorded } from "../sessions/replayAll.js";
+import { failOnUnreadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type RecordedRead } from "../sessions/recorded.js";
 
 export interface TuneOptions {
   readonly config?: string;
@@ -44,15 +45,12 @@ export interface TuneOptions {
   /** Recorded sessions replayed open-loop under every config, and their labels. */
   readonly sessions?: readonly string[];
   readonly labels?: string;
-}
-
-export function parseShard(spec: string): { index: number; of: number } {
-  const match = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(spec);
-  if (match === null) throw new UserError(`--shard ${spec}: expected I/N, for example 1/4`);
-  const index = Number(match[1]);
-  const of = Number(match[2]);
-  if (index > of) throw new UserError(`--shard ${spec}: I must be between 1 and N`);
-  return { index, of };
+  /** How the labels file's keys name sessions (id: the session's path; instance; file). */
+  readonly labelKey?: LabelKey;
+  /** Label values mapped to resolved or unresolved: `empty_patch=unresolved,...`. */
+  readonly labelMap?: string;
+  /** Stop at the first unreadable session file. */
+  readonly strict?: boolean;
 }
 
 function baselineOf(options: TuneOptions): TuneInputs["baseline"] {
@@ -96,6 +94,8 @@ export function tuneInputs(options: TuneOptions): TuneInputs {
     ...(options.target === undefined || options.target === "reference" ? [] : [`--target ${options.target}`]),
     ...(options.sessions === undefined ? [] : [`--sessions ${options.sessions.join(" ")}`]),
     ...(options.labels === undefined ? [] : [`--labels ${options.labels}`]),
+    ...(options.labelKey === undefined || options.labelKey === "id" ? [] : [`--label-key ${options.labelKey}`]),
+    ...(options.labelMap === undefined ? [] : [`--label-map ${options.labelMap}`]),
   ].join(" ");
   return {
     loopsimVersion: VERSION,
@@ -125,14 +125,13 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   ensureWritableDir(options.out); // before the sweep, so a long run never fails at its last step
   const guard = await resolveTarget(options.target ?? "reference");
   const ignores = CONFIG_FIELDS.filter((f) => !guard.capabilities.honours.includes(f));
-  const labels = options.labels === undefined ? undefined : loadLabels(options.labels);
-  const recorded = options.sessions === undefined ? undefined : await loadRecordedSessions(options.sessions, labels);
-  const inputs: TuneInputs = {
+  const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
+  const baseInputs: TuneInputs = {
     ...tuneInputs(options),
     ...(ignores.length > 0 ? { targetIgnores: ignores } : {}),
-    ...(recorded === undefined ? {} : { sessions: recordedSummary(options.sessions ?? [], options.labels, recorded) }),
   };
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  let inputs = baseInputs;
   const target = shard === undefined ? join(options.out, "report.json") : join(options.out, `partial-${shard.index}-of-${shard.of}.json`);
   refuseOverwrite(target, options.force);
   const jobs = inputs.configs.filter((c) => shard === undefined || c.index % shard.of === shard.index - 1);
@@ -151,20 +150,31 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   const simulated = await evaluateAll(jobs, agents, inputs.population.calls, guard, options.workers ?? availableParallelism(), (n) => bar?.increment(n));
   bar?.stop();
   process.removeListener("SIGINT", interrupted);
-  // Recorded sessions: the same guard, each config, open-loop (see src/sessions/openLoop.ts).
-  const rows = recorded === undefined ? simulated : simulated.map((row) => ({ ...row, sessions: sessionTotals(recorded.map((s) => replayOpenLoop(guard, configFrom(row.block), s))) }));
+  // Recorded sessions: the same guard, each config, open-loop (see src/sessions/openLoop.ts). They
+  // stream: each session is read, replayed under every config, and dropped; only its verdicts stay.
+  let rows = simulated;
+  let read: RecordedRead | undefined;
+  if (options.sessions !== undefined) {
+    const replayed = await replayRecorded(options.sessions, { ...(labels === undefined ? {} : { labels }), strict: options.strict === true }, simulated.map((row) => ({ target: guard, block: row.block })), options.workers ?? availableParallelism());
+    read = replayed.read;
+    const perRow = replayed.perGuard;
+    inputs = { ...inputs, sessions: recordedSummary(options.sessions, labels, read) };
+    rows = simulated.map((row, i) => ({ ...row, sessions: perRow[i] as SessionTotals }));
+  }
   if (shard !== undefined) {
     const partial: TunePartial = { schema: PARTIAL_SCHEMA, shard, inputs, rows };
     const text = JSON.stringify(partial, null, 2) + "\n";
     writeFileAtomic(target, text);
     if (options.json) process.stdout.write(text);
     else process.stderr.write(`loopsim: wrote shard ${shard.index}/${shard.of} (${rows.length} of ${inputs.configs.length} configs) to ${target}\n`);
+    if (read !== undefined) failOnUnreadable(read, labels);
     return;
   }
   const report = finishReport(inputs, rows);
   writeReport(options.out, report);
   if (options.json) process.stdout.write(reportJson(report));
   else process.stderr.write(`loopsim: ${rows.length} configs x ${agents.length} agents; wrote ${join(options.out, "report.{json,md,html}")}\n`);
+  if (read !== undefined) failOnUnreadable(read, labels);
 }
 
 const TUNE_SHARDS: ShardLayout<TuneInputs, ConfigRow> = {
@@ -177,7 +187,7 @@ const TUNE_SHARDS: ShardLayout<TuneInputs, ConfigRow> = {
 };
 
 export function mergeCommand(parts: readonly string[], out: string, force: boolean, json: boolean): void {
-  const partials = readShardParts(parts, TUNE_SHARDS);
+  const partials = readShardParts(partsIn(parts, "partial"), TUNE_SHARDS);
   const first = partials[0] as (typeof partials)[number];
   refuseOverwrite(join(out, "report.json"), force);
   const report = finishReport(first.inputs, partials.flatMap((p) => p.rows));

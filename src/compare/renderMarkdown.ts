@@ -1,4 +1,5 @@
 // compare.md: the table first, then the sessions, the families, and every choice made.
+import { unreadableNote } from "../format/unreadableNote.js";
 import { FAMILIES } from "../sim/families.js";
 import { pct } from "../format/svgScale.js";
 import { headline, sessionCells, type CompareReport } from "./report.js";
@@ -23,7 +24,7 @@ export function renderCompareMarkdown(report: CompareReport): string {
   if (report.sessions !== undefined) {
     const labels = sessionLabels(report);
     lines.push("## Recorded sessions", "");
-    lines.push(`${report.sessions.count} sessions (${labels.map((l) => `${report.sessions?.byLabel[l] ?? 0} ${l}`).join(", ")}) from ${report.sessions.paths.map((p) => `\`${p}\``).join(", ")}${report.sessions.labels === undefined ? "" : `, labels \`${report.sessions.labels}\``}. Open-loop: after a run's first block or stop the rest of it counts as cut.`, "");
+    lines.push(`${report.sessions.count} sessions (${labels.map((l) => `${report.sessions?.byLabel[l] ?? 0} ${l}`).join(", ")}) from ${report.sessions.paths.map((p) => `\`${p}\``).join(", ")}${report.sessions.labels === undefined ? "" : `, labels \`${report.sessions.labels}\` matched by ${report.sessions.labelKey ?? "id"}`}. Open-loop: after a run's first block or stop the rest of it counts as cut.${unreadableNote(report.sessions.unreadable)}`, "");
     lines.push(table(report.rows.map((r) => sessionCells(r, labels))), "");
   }
   lines.push("## By family (stuck families: stopped; others: stopped wrongly)", "");
@@ -48,3 +49,4 @@ export function renderCompareMarkdown(report: CompareReport): string {
   lines.push("## Definitions", "", ...Object.entries(report.definitions).map(([k, v]) => `- **${k}**: ${v}`), "");
   return lines.join("\n");
 }
+

@@ -2,6 +2,7 @@
 // JSON document), not from its name; a loopsim trace is recognised too.
 import { closeSync, openSync, readSync } from "node:fs";
 import { UserError } from "../cli/errors.js";
+import { adpImporter, splitAdpRef } from "./adp.js";
 import { claudeCodeImporter } from "./claudeCode.js";
 import { codexImporter } from "./codex.js";
 import { miniSweAgentImporter } from "./miniSweAgent.js";
@@ -15,6 +16,7 @@ export const IMPORTERS: Readonly<Record<SessionFormat, Importer>> = {
   codex: codexImporter,
   "swe-agent": sweAgentImporter,
   "mini-swe-agent": miniSweAgentImporter,
+  adp: adpImporter,
 };
 
 export type DetectedFormat = SessionFormat | "trace";
@@ -43,7 +45,8 @@ function firstObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-export function detectFormat(file: string): DetectedFormat | undefined {
+export function detectFormat(ref: string): DetectedFormat | undefined {
+  const file = splitAdpRef(ref).file;
   const text = head(file).replace(/^\uFEFF/, "");
   const first = firstObject(text);
   if (first !== undefined && !text.trimStart().startsWith("{\n")) {
@@ -54,15 +57,20 @@ export function detectFormat(file: string): DetectedFormat | undefined {
     if ("sessionId" in first || "parentUuid" in first || "uuid" in first || ["summary", "file-history-snapshot", "queue-operation", "user", "assistant", "system"].includes(String(type))) return "claude-code";
   }
   if (text.trimStart().startsWith("{")) {
-    if (/"trajectory_format"\s*:\s*"mini-swe-agent/.test(text) || (/"messages"\s*:\s*\[/.test(text) && /"info"\s*:/.test(text))) return "mini-swe-agent";
+    if (/"trajectory_format"\s*:\s*"mini-swe-agent/.test(text) || (/"messages"\s*:\s*\[/.test(text) && (/"info"\s*:/.test(text) || file.endsWith(".traj.json")))) return "mini-swe-agent";
     if (/"trajectory"\s*:\s*\[/.test(text)) return "swe-agent";
+    // A document cut short before its telling key: the name says what it was meant to be, and
+    // reading it then says what is wrong with it (not valid JSON), not "unknown format".
+    if (file.endsWith(".traj.json")) return "mini-swe-agent";
+    if (file.endsWith(".traj")) return "swe-agent";
   }
+  if (text.trimStart().startsWith("[") && /"class_"\s*:\s*"[a-z_]+_(action|observation)"/.test(text)) return "adp";
   return undefined;
 }
 
 export function formatOf(file: string, requested: SessionFormat | "auto"): DetectedFormat {
   if (requested !== "auto") return requested;
   const found = detectFormat(file);
-  if (found === undefined) throw new UserError(`${file}: not a session format loopsim reads (openclaw, claude-code, codex, swe-agent, mini-swe-agent) nor a loopsim trace; name one with --format`);
+  if (found === undefined) throw new UserError(`${file}: not a session format loopsim reads (openclaw, claude-code, codex, swe-agent, mini-swe-agent, adp) nor a loopsim trace; name one with --format`);
   return found;
 }

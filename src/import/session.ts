@@ -4,7 +4,11 @@ import { UserError } from "../cli/errors.js";
 import { parseEventLine } from "../io/eventSchema.js";
 import { readLines } from "../io/lines.js";
 import { filesUnder } from "../io/filesUnder.js";
-import { formatOf, IMPORTERS, type DetectedFormat } from "./detect.js";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { detectFormat, formatOf, IMPORTERS, type DetectedFormat } from "./detect.js";
 import { outcomeFailed } from "./failure.js";
 import { emptyStats, type ImportedEvent, type ImportStats, type SessionFormat } from "./types.js";
 
@@ -42,11 +46,36 @@ async function* countFailures(events: AsyncGenerator<ImportedEvent>, stats: Impo
   }
 }
 
-export function openSession(file: string, format: SessionFormat | "auto" = "auto"): OpenedSession {
-  const detected = file === "-" ? "trace" : formatOf(file, format);
+/**
+ * A session by its ref (a file, `file#id`, or "-" for stdin), read as `format` (auto: from its
+ * content). Stdin is first copied to a private temporary file so that any format can be detected
+ * and streamed; places then name <stdin>. A format named with --format that the content
+ * contradicts is the user's mistake (exit 2), never a silent empty import.
+ */
+export async function openSession(ref: string, format: SessionFormat | "auto" = "auto"): Promise<OpenedSession> {
+  const spooled = ref === "-" ? await spoolStdin() : undefined;
+  const file = spooled ?? ref;
+  const detected = formatOf(file, format);
+  if (format !== "auto") {
+    const found = detectFormat(file);
+    if (found !== undefined && found !== format) throw new UserError(`${ref === "-" ? "<stdin>" : ref}: --format ${format}, but the content is ${found === "trace" ? "a loopsim trace" : `a ${found} session`} (leave --format out to detect it)`);
+  }
   const stats = emptyStats();
   const raw = detected === "trace" ? traceEvents(file, stats) : IMPORTERS[detected].events(file, stats);
-  return { file, format: detected, stats, events: countFailures(raw, stats) };
+  const events = countFailures(raw, stats);
+  return { file: ref, format: detected, stats, events: spooled === undefined ? events : renamed(events, spooled, "<stdin>") };
+}
+
+async function spoolStdin(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "loopsim-stdin-"));
+  const file = join(dir, "stdin");
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  await pipeline(process.stdin, createWriteStream(file));
+  return file;
+}
+
+async function* renamed(events: AsyncGenerator<ImportedEvent>, from: string, to: string): AsyncGenerator<ImportedEvent> {
+  for await (const e of events) yield e.at.startsWith(from) ? { ...e, at: to + e.at.slice(from.length) } : e;
 }
 
 /** Files named, and the session-looking files below folders named, in a stable order. */

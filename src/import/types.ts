@@ -2,7 +2,7 @@
 // from in the original file, and the counts a person checks the import against.
 import type { ToolEvent } from "../../models/events.js";
 
-export const FORMATS = ["openclaw", "claude-code", "codex", "swe-agent", "mini-swe-agent"] as const;
+export const FORMATS = ["openclaw", "claude-code", "codex", "swe-agent", "mini-swe-agent", "adp"] as const;
 export type SessionFormat = (typeof FORMATS)[number];
 
 /** A trace event and its place in the original file: a 1-based line, or a JSON path. */

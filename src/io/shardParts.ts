@@ -4,6 +4,9 @@
 // is given once.
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../cli/errors.js";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { inputKind } from "./fsErrors.js";
 import { readTextFile } from "./textFile.js";
 
 export interface ShardPart<I, R> {
@@ -24,6 +27,28 @@ export interface ShardLayout<I, R> {
   expected(inputs: I, index: number, of: number): readonly string[];
   /** A row's id, or undefined when the row is malformed. */
   idOf(row: unknown): string | undefined;
+}
+
+/**
+ * The part files named, with each folder among them replaced by the parts it holds (files named
+ * like `prefix-I-of-N.json`), in shard order: `merge DIR` after a distributed run.
+ */
+export function partsIn(paths: readonly string[], prefix: string): string[] {
+  const found: string[] = [];
+  const pattern = new RegExp(`^${prefix}-(\\d+)-of-(\\d+)\\.json$`);
+  for (const path of paths) {
+    if (inputKind(path) !== "folder") {
+      found.push(path);
+      continue;
+    }
+    const parts = readdirSync(path)
+      .map((name) => ({ name, m: pattern.exec(name) }))
+      .filter((x): x is { name: string; m: RegExpExecArray } => x.m !== null)
+      .sort((a, b) => Number(a.m[1]) - Number(b.m[1]));
+    if (parts.length === 0) throw new UserError(`${path}: no ${prefix}-I-of-N.json files in this folder`);
+    found.push(...parts.map((x) => join(path, x.name)));
+  }
+  return found;
 }
 
 export function readShardParts<I, R>(paths: readonly string[], layout: ShardLayout<I, R>): ShardPart<I, R>[] {

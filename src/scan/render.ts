@@ -1,5 +1,6 @@
 // The scan report: a table per session and a summary across sessions, as text or Markdown, and
 // an HTML page with one strip per session showing where verdicts fell.
+import type { BadFile } from "../import/sessionRefs.js";
 import type { SessionScan } from "./scanSession.js";
 
 export interface ScanReport {
@@ -7,6 +8,8 @@ export interface ScanReport {
   readonly target: string;
   readonly config: string;
   readonly sessions: readonly SessionScan[];
+  /** Files that could not be read, each with why: skipped, and the exit code says so. */
+  readonly unreadable: readonly BadFile[];
   readonly summary: ScanSummary;
 }
 
@@ -18,9 +21,10 @@ export interface ScanSummary {
   readonly blockedBy: Readonly<Record<string, number>>;
   readonly warnedBy: Readonly<Record<string, number>>;
   readonly calls: number;
+  readonly unreadable: number;
 }
 
-export function summarise(sessions: readonly SessionScan[]): ScanSummary {
+export function summarise(sessions: readonly SessionScan[], unreadable: readonly BadFile[] = []): ScanSummary {
   const blockedBy: Record<string, number> = {};
   const warnedBy: Record<string, number> = {};
   for (const s of sessions) {
@@ -35,10 +39,10 @@ export function summarise(sessions: readonly SessionScan[]): ScanSummary {
     blockedBy,
     warnedBy,
     calls: sessions.reduce((n, s) => n + s.stats.calls, 0),
+    unreadable: unreadable.length,
   };
 }
 
-const short = (file: string) => file.split("/").slice(-2).join("/");
 const where = (p: { at: string } | null) => (p === null ? "-" : p.at.slice(p.at.lastIndexOf("/") + 1));
 
 export function renderScanMarkdown(report: ScanReport): string {
@@ -47,7 +51,7 @@ export function renderScanMarkdown(report: ScanReport): string {
   const lines = [
     `# loopsim scan (${report.target}, ${report.config})`,
     "",
-    `${s.sessions} sessions, ${s.calls} calls: ${s.warned} warned (${by(s.warnedBy)}), ${s.blocked} blocked (${by(s.blockedBy)}), ${s.aborted} aborted.`,
+    `${s.sessions} sessions, ${s.calls} calls: ${s.warned} warned (${by(s.warnedBy)}), ${s.blocked} blocked (${by(s.blockedBy)}), ${s.aborted} aborted.${s.unreadable > 0 ? ` ${s.unreadable} unreadable file${s.unreadable === 1 ? "" : "s"} skipped (listed below).` : ""}`,
     "",
     "| session | format | tools | calls | runs | compactions | first warning | first block | abort | most repeated call | its calls / distinct results |",
     "|---|---|---|---|---|---|---|---|---|---|---|",
@@ -57,10 +61,11 @@ export function renderScanMarkdown(report: ScanReport): string {
     const b = x.firstBlock === null ? "-" : `${where(x.firstBlock)} ${x.firstBlock.tool} ${x.firstBlock.detector} x${x.firstBlock.count}`;
     const a = x.firstAbort === null ? "-" : `${where(x.firstAbort)} ${x.firstAbort.tool}`;
     const m = x.mostRepeated;
-    lines.push(`| ${short(x.file)} | ${x.format} | ${x.tools} | ${x.stats.calls} | ${x.stats.runs} | ${x.stats.compactions} | ${w} | ${b} | ${a} | ${m === null ? "-" : `${m.tool} ${m.args.replace(/\|/g, "\\|")}`} | ${m === null ? "-" : `${m.calls} / ${m.distinctResults}`} |`);
+    lines.push(`| ${x.id} | ${x.format} | ${x.tools} | ${x.stats.calls} | ${x.stats.runs} | ${x.stats.compactions} | ${w} | ${b} | ${a} | ${m === null ? "-" : `${m.tool} ${m.args.replace(/\|/g, "\\|")}`} | ${m === null ? "-" : `${m.calls} / ${m.distinctResults}`} |`);
   }
-  const args = report.sessions.filter((x) => x.firstBlock !== null).map((x) => `- ${short(x.file)}: first block at ${x.firstBlock?.at}: ${x.firstBlock?.tool} ${x.firstBlock?.args}`);
+  const args = report.sessions.filter((x) => x.firstBlock !== null).map((x) => `- ${x.id}: first block at ${x.firstBlock?.at}: ${x.firstBlock?.tool} ${x.firstBlock?.args}`);
   if (args.length > 0) lines.push("", "First blocks, with the call's arguments:", "", ...args);
+  if (report.unreadable.length > 0) lines.push("", "Unreadable files (skipped):", "", ...report.unreadable.map((b) => `- ${b.file}: ${b.reason}`));
   return lines.join("\n") + "\n";
 }
 
@@ -78,7 +83,7 @@ export function renderScanHtml(report: ScanReport): string {
           return `<rect x="${left.toFixed(1)}" y="${m.kind === "warning" ? 4 : 0}" width="2" height="${m.kind === "warning" ? 10 : 18}" fill="${colour}"><title>${m.kind} at event ${m.event}</title></rect>`;
         })
         .join("");
-      return `<tr><td class="name" title="${esc(x.file)}">${esc(short(x.file))}</td><td>${x.stats.calls}</td><td>${x.warnings}</td><td>${x.blocks}</td><td>${x.aborts}</td><td><svg width="${width}" height="18" role="img" aria-label="verdicts along ${esc(short(x.file))}"><rect width="${width}" height="18" fill="#eef2f5"/>${ticks}</svg></td></tr>`;
+      return `<tr><td class="name" title="${esc(x.file)}">${esc(x.id)}</td><td>${x.stats.calls}</td><td>${x.warnings}</td><td>${x.blocks}</td><td>${x.aborts}</td><td><svg width="${width}" height="18" role="img" aria-label="verdicts along ${esc(x.id)}"><rect width="${width}" height="18" fill="#eef2f5"/>${ticks}</svg></td></tr>`;
     })
     .join("\n");
   const s = report.summary;
@@ -89,6 +94,8 @@ export function renderScanHtml(report: ScanReport): string {
 <p class="key"><span style="background:#e0a800"></span>warning<span style="background:#c62828"></span>block<span style="background:#6a1b9a"></span>abort</p>
 <table><thead><tr><th style="text-align:left">session</th><th>calls</th><th>warnings</th><th>blocks</th><th>aborts</th><th style="text-align:left">where verdicts fell</th></tr></thead><tbody>
 ${strips}
-</tbody></table></body></html>
+</tbody></table>${report.unreadable.length === 0 ? "" : `
+<h2>Unreadable files (skipped)</h2>
+<ul class="unreadable">${report.unreadable.map((b) => `<li>${esc(b.file)}: ${esc(b.reason)}</li>`).join("")}</ul>`}</body></html>
 `;
 }

@@ -4,7 +4,7 @@
 import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
 import { openSession } from "../import/session.js";
-import type { ImportStats } from "../import/types.js";
+import type { ImportStats, SessionFormat } from "../import/types.js";
 import type { Target } from "../targets/target.js";
 
 export interface VerdictPlace {
@@ -17,6 +17,8 @@ export interface VerdictPlace {
 }
 
 export interface SessionScan {
+  /** The session's name: its path relative to the folder given, plus #id in a multi-session file. */
+  readonly id: string;
   readonly file: string;
   readonly format: string;
   readonly stats: ImportStats;
@@ -48,8 +50,8 @@ export function shortArgs(params: unknown): string {
   return text.length > MAX_ARGS ? `${text.slice(0, MAX_ARGS - 1)}…` : text;
 }
 
-export async function scanSession(file: string, config: ResolvedConfig, target: Target): Promise<SessionScan> {
-  const opened = openSession(file);
+export async function scanSession(file: string, config: ResolvedConfig, target: Target, id: string = file, format: SessionFormat | "auto" = "auto"): Promise<SessionScan> {
+  const opened = await openSession(file, format);
   const session = target.start(config);
   const tools = new Set<string>();
   const byArgs = new Map<string, { tool: string; args: string; calls: number; results: Set<string> }>();
@@ -96,5 +98,5 @@ export async function scanSession(file: string, config: ResolvedConfig, target: 
   for (const e of byArgs.values()) {
     if (mostRepeated === null || e.calls > mostRepeated.calls) mostRepeated = { tool: e.tool, args: e.args, calls: e.calls, distinctResults: e.results.size };
   }
-  return { file, format: opened.format, stats: opened.stats, events: index, tools: tools.size, firstWarning, firstBlock, firstAbort, warnings, blocks, aborts, blockDetectors, warnDetectors, mostRepeated, marks };
+  return { id, file, format: opened.format, stats: opened.stats, events: index, tools: tools.size, firstWarning, firstBlock, firstAbort, warnings, blocks, aborts, blockDetectors, warnDetectors, mostRepeated, marks };
 }

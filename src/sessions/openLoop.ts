@@ -71,28 +71,65 @@ export interface SessionTotals {
 }
 
 
-export function sessionTotals(verdicts: readonly SessionVerdicts[]): SessionTotals {
-  const n = verdicts.length;
-  const calls = verdicts.reduce((a, v) => a + v.calls, 0);
-  const tokens = verdicts.reduce((a, v) => a + v.tokens, 0);
-  const byLabel: Record<string, { sessions: number; flagged: number; stopped: number }> = {};
-  for (const v of verdicts) {
-    const entry = (byLabel[v.label] ??= { sessions: 0, flagged: 0, stopped: 0 });
+/**
+ * The totals of many sessions' verdicts, added one session at a time: a replay over any number of
+ * sessions keeps one tally per guard, never the sessions' verdicts. Every sum is an integer, so
+ * the order sessions are added in does not change a byte.
+ */
+export class SessionTally {
+  private n = 0;
+  private calls = 0;
+  private tokens = 0;
+  private warned = 0;
+  private flagged = 0;
+  private blocked = 0;
+  private aborted = 0;
+  private stopped = 0;
+  private cutCalls = 0;
+  private cutTokens = 0;
+  private readonly byLabel: Record<string, { sessions: number; flagged: number; stopped: number }> = {};
+
+  add(v: SessionVerdicts): void {
+    this.n++;
+    this.calls += v.calls;
+    this.tokens += v.tokens;
+    const flagged = v.warned || v.blocked || v.aborted;
+    const stopped = v.blocked || v.aborted;
+    if (v.warned) this.warned++;
+    if (flagged) this.flagged++;
+    if (v.blocked) this.blocked++;
+    if (v.aborted) this.aborted++;
+    if (stopped) this.stopped++;
+    this.cutCalls += v.cutCalls;
+    this.cutTokens += v.cutTokens;
+    const entry = (this.byLabel[v.label] ??= { sessions: 0, flagged: 0, stopped: 0 });
     entry.sessions++;
-    if (v.warned || v.blocked || v.aborted) entry.flagged++;
-    if (v.blocked || v.aborted) entry.stopped++;
+    if (flagged) entry.flagged++;
+    if (stopped) entry.stopped++;
   }
-  return {
-    sessions: n,
-    warnedShare: share(verdicts.filter((v) => v.warned).length, n),
-    flaggedShare: share(verdicts.filter((v) => v.warned || v.blocked || v.aborted).length, n),
-    blockedShare: share(verdicts.filter((v) => v.blocked).length, n),
-    abortedShare: share(verdicts.filter((v) => v.aborted).length, n),
-    stoppedShare: share(verdicts.filter((v) => v.blocked || v.aborted).length, n),
-    cutCalls: verdicts.reduce((a, v) => a + v.cutCalls, 0),
-    cutTokens: verdicts.reduce((a, v) => a + v.cutTokens, 0),
-    cutCallsShare: share(verdicts.reduce((a, v) => a + v.cutCalls, 0), calls),
-    cutTokensShare: share(verdicts.reduce((a, v) => a + v.cutTokens, 0), tokens),
-    byLabel,
-  };
+
+  totals(): SessionTotals {
+    const n = this.n;
+    // Labels in a fixed order, whatever order the sessions came in.
+    const byLabel = Object.fromEntries(Object.keys(this.byLabel).sort().map((k) => [k, this.byLabel[k] as { sessions: number; flagged: number; stopped: number }]));
+    return {
+      sessions: n,
+      warnedShare: share(this.warned, n),
+      flaggedShare: share(this.flagged, n),
+      blockedShare: share(this.blocked, n),
+      abortedShare: share(this.aborted, n),
+      stoppedShare: share(this.stopped, n),
+      cutCalls: this.cutCalls,
+      cutTokens: this.cutTokens,
+      cutCallsShare: share(this.cutCalls, this.calls),
+      cutTokensShare: share(this.cutTokens, this.tokens),
+      byLabel,
+    };
+  }
+}
+
+export function sessionTotals(verdicts: readonly SessionVerdicts[]): SessionTotals {
+  const tally = new SessionTally();
+  for (const v of verdicts) tally.add(v);
+  return tally.totals();
 }

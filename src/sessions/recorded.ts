@@ -1,18 +1,25 @@
-// Recorded sessions as a population: every session file under the paths given, read once into
-// memory through the importers (streamed and validated there), each with the label the labels
-// file gives it. A labels file is a JSON map from session id to "resolved" or "unresolved", as
-// ../shared/corpus/mini-swe-agent/labels.json; a session's id is its file name without the
-// session extensions.
+// Recorded sessions as a population. Every session under the paths given, named by where it is
+// (its path relative to the folder given, plus #id inside a multi-session file), is streamed in
+// turn: read through the importers, handed to the caller, and dropped, so a folder of any size
+// goes through in the memory of one session. A file that cannot be read is reported and skipped
+// (with --strict, the first one stops the command). Labels come from a JSON map, matched by the
+// session's id or by a key the user names, with values mapped as the user says; what matches no
+// session and what cannot be read are reported, never a whole-file failure.
 import { readTextFile } from "../io/textFile.js";
 import { inputKind } from "../io/fsErrors.js";
 import { basename } from "node:path";
 import type { ToolEvent } from "../../models/events.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
-import { UserError } from "../cli/errors.js";
-import { openSession, sessionFiles } from "../import/session.js";
+import { CheckFailed, UserError } from "../cli/errors.js";
+import { openSession } from "../import/session.js";
+import { reasonOf, sessionRefs, type BadFile } from "../import/sessionRefs.js";
 
 export const SESSION_LABELS = ["resolved", "unresolved"] as const;
 export type SessionLabel = (typeof SESSION_LABELS)[number] | "unlabelled";
+
+/** How a labels file's keys name sessions. */
+export const LABEL_KEYS = ["id", "instance", "file"] as const;
+export type LabelKey = (typeof LABEL_KEYS)[number];
 
 export interface RecordedSession {
   readonly id: string;
@@ -22,12 +29,41 @@ export interface RecordedSession {
   readonly events: readonly ToolEvent[];
 }
 
-export function sessionId(file: string): string {
-  return basename(file).replace(/(\.traj\.json|\.traj|\.jsonl)$/, "");
+/** The instance a session is about: the file name without session extensions, or the #id. */
+export function instanceKey(id: string): string {
+  const hash = id.lastIndexOf("#");
+  if (hash >= 0 && /\.json$/.test(id.slice(0, hash))) return id.slice(hash + 1);
+  return basename(id).replace(/(\.traj\.json|\.traj|\.jsonl|\.json)$/, "");
 }
 
-/** The labels file: each problem names the file and the JSON key. */
-export function loadLabels(file: string): ReadonlyMap<string, SessionLabel> {
+export function keyOf(id: string, key: LabelKey): string {
+  if (key === "id") return id;
+  if (key === "file") return basename(id.replace(/#[^/]*$/, ""));
+  return instanceKey(id);
+}
+
+export interface Labels {
+  readonly file: string;
+  readonly key: LabelKey;
+  readonly byKey: ReadonlyMap<string, Exclude<SessionLabel, "unlabelled">>;
+  /** Values that were neither a label nor mapped to one: reported, left unlabelled. */
+  readonly unknownValues: readonly string[];
+}
+
+/** `--label-map empty_patch=unresolved,submitted=resolved`. */
+export function parseLabelMap(spec: string | undefined): ReadonlyMap<string, Exclude<SessionLabel, "unlabelled">> {
+  const map = new Map<string, Exclude<SessionLabel, "unlabelled">>();
+  if (spec === undefined) return map;
+  for (const part of spec.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+    const [from, to] = part.split("=").map((x) => x.trim());
+    if (from === undefined || from === "" || (to !== "resolved" && to !== "unresolved")) throw new UserError(`--label-map ${spec}: each entry is VALUE=resolved or VALUE=unresolved (got "${part}")`);
+    map.set(from, to);
+  }
+  return map;
+}
+
+/** The labels file. Problems with the file as a whole are user errors; odd values are reported. */
+export function loadLabels(file: string, key: LabelKey = "id", valueMap: ReadonlyMap<string, Exclude<SessionLabel, "unlabelled">> = new Map()): Labels {
   if (inputKind(file, "--labels ") === "folder") throw new UserError(`--labels ${file}: is a directory, not a labels file`);
   const text = readTextFile(file, "labels file");
   let raw: unknown;
@@ -37,41 +73,109 @@ export function loadLabels(file: string): ReadonlyMap<string, SessionLabel> {
     throw new UserError(`--labels ${file}: not valid JSON (${(error as Error).message})`);
   }
   if (!isPlainObject(raw)) throw new UserError(`--labels ${file}: must be a JSON object mapping session ids to "resolved" or "unresolved"`);
-  const labels = new Map<string, SessionLabel>();
-  const problems: string[] = [];
+  // Null prototype: a session named __proto__ or constructor is a plain key here.
+  const byKey = new Map<string, Exclude<SessionLabel, "unlabelled">>();
+  const unknownValues: string[] = [];
   for (const [id, value] of Object.entries(raw)) {
-    if (value === "resolved" || value === "unresolved") labels.set(id, value);
-    else problems.push(`${file}: $[${JSON.stringify(id)}]: must be "resolved" or "unresolved" (got ${JSON.stringify(value)})`);
+    const mapped = typeof value === "string" ? (valueMap.get(value) ?? (value === "resolved" || value === "unresolved" ? value : undefined)) : undefined;
+    if (mapped !== undefined) byKey.set(id, mapped);
+    else unknownValues.push(`${file}: $[${JSON.stringify(id)}]: ${JSON.stringify(value)} is not resolved or unresolved (map it with --label-map VALUE=resolved|unresolved); left unlabelled`);
   }
-  if (problems.length > 0) throw new UserError(problems.join("\n"));
-  return labels;
+  return { file, key, byKey, unknownValues };
 }
 
-export async function loadRecordedSessions(paths: readonly string[], labels: ReadonlyMap<string, SessionLabel> = new Map()): Promise<RecordedSession[]> {
-  const files = sessionFiles(paths);
-  if (files.length === 0) throw new UserError(`--sessions ${paths.join(" ")}: no session files (.jsonl, .traj, .traj.json) found`);
-  const sessions: RecordedSession[] = [];
-  for (const file of files) {
-    const opened = openSession(file);
-    const events: ToolEvent[] = [];
-    for await (const { event } of opened.events) events.push(event);
-    if (!events.some((e) => e.type === "call")) continue; // nothing a guard could act on
-    const id = sessionId(file);
-    sessions.push({ id, file, format: opened.format, label: labels.get(id) ?? "unlabelled", events });
+/** What reading the sessions found, beside the sessions themselves. */
+export interface RecordedRead {
+  readonly count: number;
+  readonly bad: readonly BadFile[];
+  /** Label keys that matched no session. */
+  readonly unmatchedLabels: readonly string[];
+  /** Label keys that matched more than one session (an instance solved by several systems). */
+  readonly ambiguousLabels: readonly string[];
+  readonly byLabel: Readonly<Record<string, number>>;
+}
+
+export interface ReadOptions {
+  readonly labels?: Labels;
+  readonly strict?: boolean;
+}
+
+/**
+ * Streams every session with at least one call to `each`, one at a time, in a stable order.
+ * Sessions with no call are passed over (nothing a guard could act on).
+ */
+export async function forEachRecordedSession(paths: readonly string[], options: ReadOptions, each: (session: RecordedSession) => void | Promise<void>): Promise<RecordedRead> {
+  const { refs, bad } = await sessionRefs(paths, options.strict === true);
+  if (refs.length === 0 && bad.length === 0) throw new UserError(`--sessions ${paths.join(" ")}: no session files (.jsonl, .traj, .traj.json, .json) found`);
+  const labels = options.labels;
+  const matched = new Map<string, number>();
+  const byLabel: Record<string, number> = {};
+  let count = 0;
+  for (const { ref, id } of refs) {
+    let events: ToolEvent[];
+    let format: string;
+    try {
+      const opened = await openSession(ref);
+      events = [];
+      for await (const { event } of opened.events) events.push(event);
+      format = opened.format;
+    } catch (error) {
+      if (options.strict === true || !(error instanceof UserError)) throw error;
+      bad.push({ file: ref, reason: reasonOf(error, ref) });
+      continue;
+    }
+    if (!events.some((e) => e.type === "call")) continue;
+    const key = labels === undefined ? undefined : keyOf(id, labels.key);
+    const label = key === undefined ? undefined : labels?.byKey.get(key);
+    if (key !== undefined && label !== undefined) matched.set(key, (matched.get(key) ?? 0) + 1);
+    const session: RecordedSession = { id, file: ref, format, label: label ?? "unlabelled", events };
+    byLabel[session.label] = (byLabel[session.label] ?? 0) + 1;
+    count++;
+    await each(session);
   }
-  return sessions;
+  const unmatchedLabels = labels === undefined ? [] : [...labels.byKey.keys()].filter((k) => !matched.has(k));
+  const ambiguousLabels = [...matched.entries()].filter(([, n]) => n > 1).map(([k]) => k);
+  return { count, bad, unmatchedLabels, ambiguousLabels, byLabel };
+}
+
+/** Every session in memory (calibrate's statistics need them all; the others stream). */
+export async function loadRecordedSessions(paths: readonly string[], options: ReadOptions = {}): Promise<{ sessions: RecordedSession[]; read: RecordedRead }> {
+  const sessions: RecordedSession[] = [];
+  const read = await forEachRecordedSession(paths, options, (s) => {
+    sessions.push(s);
+  });
+  return { sessions, read };
+}
+
+/** The lines a command prints on stderr about what it could not read or match. */
+export function readProblems(read: RecordedRead, labels: Labels | undefined): string[] {
+  const lines: string[] = [];
+  for (const b of read.bad) lines.push(`${b.file}: skipped: ${b.reason}`);
+  if (labels !== undefined) {
+    lines.push(...labels.unknownValues);
+    if (read.unmatchedLabels.length > 0) lines.push(`--labels ${labels.file}: ${read.unmatchedLabels.length} label${read.unmatchedLabels.length === 1 ? "" : "s"} matched no session by --label-key ${labels.key} (e.g. ${read.unmatchedLabels.slice(0, 3).map((k) => JSON.stringify(k)).join(", ")})`);
+    if (read.ambiguousLabels.length > 0) lines.push(`--labels ${labels.file}: ${read.ambiguousLabels.length} label${read.ambiguousLabels.length === 1 ? "" : "s"} matched several sessions by --label-key ${labels.key} (e.g. ${read.ambiguousLabels.slice(0, 3).map((k) => JSON.stringify(k)).join(", ")}); --label-key id names one session each`);
+  }
+  return lines;
+}
+
+/** After the report is out: the problems on stderr, and exit 1 when a file was skipped. */
+export function failOnUnreadable(read: RecordedRead, labels?: Labels): void {
+  for (const line of readProblems(read, labels)) process.stderr.write(`loopsim: ${line}\n`);
+  if (read.bad.length > 0) throw new CheckFailed(`${read.bad.length} unreadable file${read.bad.length === 1 ? "" : "s"} skipped; the report covers the other ${read.count} sessions (--strict stops at the first)`);
 }
 
 /** What a report says about the sessions it was given; two shards merge only if these agree. */
 export interface RecordedSummary {
   readonly paths: readonly string[];
   readonly labels?: string;
+  readonly labelKey?: LabelKey;
   readonly count: number;
   readonly byLabel: Readonly<Record<string, number>>;
+  /** Files skipped because they could not be read, with why. */
+  readonly unreadable: readonly BadFile[];
 }
 
-export function recordedSummary(paths: readonly string[], labels: string | undefined, sessions: readonly RecordedSession[]): RecordedSummary {
-  const byLabel: Record<string, number> = {};
-  for (const s of sessions) byLabel[s.label] = (byLabel[s.label] ?? 0) + 1;
-  return { paths, ...(labels === undefined ? {} : { labels }), count: sessions.length, byLabel };
+export function recordedSummary(paths: readonly string[], labels: Labels | undefined, read: RecordedRead): RecordedSummary {
+  return { paths, ...(labels === undefined ? {} : { labels: labels.file, labelKey: labels.key }), count: read.count, byLabel: read.byLabel, unreadable: read.bad };
 }

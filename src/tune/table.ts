@@ -1,5 +1,6 @@
 // The main table of the report, as cells, shared by the Markdown and HTML renderers so both
 // show the same numbers the JSON holds.
+import { unreadableNote } from "../format/unreadableNote.js";
 import type { ConfigRow } from "./evaluate.js";
 import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
@@ -114,7 +115,7 @@ export function sessionsIntro(report: TuneReport): string {
   if (s === undefined) return "";
   const labels = Object.entries(s.byLabel).sort(([a], [b]) => (a < b ? -1 : 1)).map(([l, n]) => `${n} ${l}`).join(", ");
   return (
-    `${s.count} recorded sessions (${labels}) from ${s.paths.map((p) => `\`${p}\``).join(", ")}${s.labels === undefined ? "" : `, labels \`${s.labels}\``}, replayed open-loop under every config. ` +
+    `${s.count} recorded sessions (${labels}) from ${s.paths.map((p) => `\`${p}\``).join(", ")}${s.labels === undefined ? "" : `, labels \`${s.labels}\` matched by ${s.labelKey ?? "id"}`}, replayed open-loop under every config.${unreadableNote(s.unreadable)} ` +
     "It is counterfactual: the recorded agent never saw these verdicts, so after a run's first block or abort the rest of that run counts as cut (calls, and tokens by the simulator's token model). " +
     "A stop on a resolved session is work that would have been cut short: the false-positive proxy; a stop on an unresolved one may have saved waste."
   );

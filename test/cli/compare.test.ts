@@ -1,8 +1,8 @@
 // `loopsim compare` end to end: the same bytes for any number of workers, shards that merge into
 // exactly the whole report, the recorded-sessions section with labels, and bad input refused.
 import { describe, expect, it } from "vitest";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { loopsim, tempDir } from "./run.js";
 
 const SMALL = ["--targets", "openclaw-default,openclaw-enabled,gemini-cli,roo-code,none", "--agents", "48"];
@@ -48,7 +48,7 @@ describe("loopsim compare", () => {
     const labels = join(dir, "labels.json");
     writeFileSync(labels, JSON.stringify({ "swe-agent-example": "resolved", "pi-tree": "unresolved" }));
     const sessions = [join(FIXTURES, "swe-agent-example.traj"), join(FIXTURES, "pi-tree.jsonl"), join(FIXTURES, "claude-parallel.jsonl")];
-    const result = loopsim(["compare", "--targets", "roo-code,none", "--agents", "24", "--sessions", ...sessions, "--labels", labels, "--json"]);
+    const result = loopsim(["compare", "--targets", "roo-code,none", "--agents", "24", "--sessions", ...sessions, "--labels", labels, "--label-key", "instance", "--json"]);
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as { sessions: { count: number; byLabel: Record<string, number> }; rows: { name: string; sessions: { sessions: number; byLabel: Record<string, { sessions: number }> } }[] };
     expect(report.sessions.byLabel.resolved).toBe(1);
@@ -63,7 +63,7 @@ describe("loopsim compare", () => {
       [["compare", "--labels", "x.json"], /^loopsim: --labels needs --sessions/],
       [["compare", "--targets", "none", "--sessions", FIXTURES, "--labels", join(FIXTURES, "missing.json")], /^loopsim: --labels .*: no such file/],
       [["compare", "--targets", ",", "--agents", "4"], /^loopsim: --targets: name at least one target/],
-      [["compare", "--targets", "none", "--sessions", join(FIXTURES, "pi-malformed.jsonl")], /^loopsim: .*pi-malformed\.jsonl:3: not valid JSON/],
+      [["compare", "--targets", "none", "--sessions", FIXTURES, "--label-map", "a=maybe", "--labels", join(FIXTURES, "swe-agent-example.traj")], /^loopsim: --label-map a=maybe: each entry is VALUE=resolved or VALUE=unresolved/],
     ];
     for (const [args, message] of cases) {
       const r = loopsim(args);
@@ -71,12 +71,38 @@ describe("loopsim compare", () => {
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
       expect(r.stderr).toMatch(message);
     }
+    const key = loopsim(["compare", "--targets", "none", "--sessions", FIXTURES, "--labels", join(FIXTURES, "x.json"), "--label-key", "nope"]);
+    expect(key.code).toBe(2);
+    expect(key.stderr).toMatch(/^loopsim: .*unknown label key "nope" \(known: id, instance, file\)/);
+  });
+
+  it("an unreadable session is reported with its line and skipped; the report covers the rest and the exit code is 1", () => {
     const dir = tempDir();
-    const badLabels = join(dir, "labels.json");
-    writeFileSync(badLabels, JSON.stringify({ a: "maybe" }));
-    const r = loopsim(["compare", "--targets", "none", "--sessions", FIXTURES, "--labels", badLabels]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/\$\["a"\]: must be "resolved" or "unresolved"/);
-    expect(existsSync(join(dir, "compare.json"))).toBe(false);
+    const r = loopsim(["compare", "--targets", "none", "--agents", "4", "--sessions", join(FIXTURES, "pi-malformed.jsonl"), join(FIXTURES, "pi-tree.jsonl"), "--out", dir]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/pi-malformed\.jsonl: skipped: .*pi-malformed\.jsonl:3: not valid JSON/);
+    const report = JSON.parse(readFileSync(join(dir, "compare.json"), "utf8")) as { sessions: { count: number; unreadable: { file: string }[] } };
+    expect(report.sessions.count).toBe(1);
+    expect(report.sessions.unreadable.map((b) => b.file)).toEqual([join(FIXTURES, "pi-malformed.jsonl")]);
+    const strict = loopsim(["compare", "--targets", "none", "--agents", "4", "--sessions", join(FIXTURES, "pi-malformed.jsonl"), join(FIXTURES, "pi-tree.jsonl"), "--strict"]);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("labels match by id (the path relative to the folder) or by --label-key; odd values and labels that match nothing are reported, never fatal", () => {
+    const dir = tempDir();
+    const labels = join(dir, "labels.json");
+    writeFileSync(labels, JSON.stringify({ "swe-agent-example.traj": "resolved", "pi-tree.jsonl": "empty_patch", "codex-outstanding.jsonl": "maybe", "elsewhere/x.jsonl": "resolved" }));
+    const good = [join(FIXTURES, "swe-agent-example.traj"), join(FIXTURES, "pi-tree.jsonl"), join(FIXTURES, "codex-outstanding.jsonl")];
+    const folder = join(dir, "sessions");
+    mkdirSync(folder);
+    for (const f of good) copyFileSync(f, join(folder, basename(f)));
+    const r = loopsim(["compare", "--targets", "none", "--agents", "4", "--sessions", folder, "--labels", labels, "--label-map", "empty_patch=unresolved", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { sessions: { byLabel: Record<string, number>; labelKey: string } };
+    expect(report.sessions.byLabel).toEqual({ resolved: 1, unresolved: 1, unlabelled: 1 });
+    expect(report.sessions.labelKey).toBe("id");
+    expect(r.stderr).toMatch(/\$\["codex-outstanding\.jsonl"\]: "maybe" is not resolved or unresolved .*left unlabelled/);
+    expect(r.stderr).toMatch(/1 label matched no session by --label-key id \(e\.g\. "elsewhere\/x\.jsonl"\)/);
   });
 });

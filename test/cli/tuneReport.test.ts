@@ -26,7 +26,7 @@ describe("the tuning report, read as an operator", () => {
     dir = tempDir();
     const labels = join(dir, "labels.json");
     writeFileSync(labels, JSON.stringify({ "swe-agent-example": "resolved", "pi-tree": "unresolved" }));
-    const res = loopsim(["tune", "--agents", "120", "--out", dir, "--sessions", join(FIXTURES, "swe-agent-example.traj"), join(FIXTURES, "pi-tree.jsonl"), "--labels", labels]);
+    const res = loopsim(["tune", "--agents", "120", "--out", dir, "--sessions", join(FIXTURES, "swe-agent-example.traj"), join(FIXTURES, "pi-tree.jsonl"), "--labels", labels, "--label-key", "instance"]);
     expect(res.code, res.stderr).toBe(0);
     report = JSON.parse(read(dir, "report.json")) as TuneReport;
   });
@@ -97,7 +97,7 @@ describe("the tuning report, read as an operator", () => {
     expect(md).toContain("## Recorded sessions");
     expect(md).toMatch(/2 recorded sessions \(1 resolved, 1 unresolved\)/);
     expect(report.rows[0]?.sessions?.sessions).toBe(2);
-    expect(report.reproduce).toMatch(/--sessions .*swe-agent-example\.traj .*pi-tree\.jsonl --labels /);
+    expect(report.reproduce).toMatch(/--sessions .*swe-agent-example\.traj .*pi-tree\.jsonl --labels .* --label-key instance/);
   });
 });
 

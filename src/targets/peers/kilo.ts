@@ -1,5 +1,6 @@
-// Kilo Code's CLI (@kilocode/cli 7.x) ships opencode's doom-loop rule unchanged (stepRepeat.ts).
+// Kilo Code's CLI (@kilocode/cli 7.x) ships opencode's doom-loop rule (stepRepeat.ts), with one
+// difference its driven CLI showed: the triggering call still runs before the run ends.
 // Pinned against the real CLI driven through a scripted model: reports/peers.
 import { stepRepeatTarget } from "./stepRepeat.js";
 
-export const KILO_TARGET = stepRepeatTarget("kilo", "Kilo Code", ["the shipped binary carries opencode's rule; the older extension's 30-call window is gone"]);
+export const KILO_TARGET = stepRepeatTarget("kilo", "Kilo Code", ["the shipped binary carries opencode's rule; the older extension's 30-call window is gone"], { triggerRuns: true });

@@ -1,0 +1,91 @@
+// The sessions under the paths a command is given, each named by where it is: its path relative
+// to the folder given (a file given directly keeps the path as typed), plus `#id` for each
+// trajectory of a multi-session file (Agent Data Protocol). A file that cannot be listed (not
+// readable, empty, not JSON, of no known format) is reported with the reason, never fatal: the
+// caller goes on with the rest and says so in its summary (or stops at the first with --strict).
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { relative } from "node:path";
+import { adpIds } from "./adp.js";
+import { detectFormat } from "./detect.js";
+import { filesUnder } from "../io/filesUnder.js";
+import { inputKind } from "../io/fsErrors.js";
+import { UserError } from "../cli/errors.js";
+
+export interface SessionRef {
+  /** What openSession takes: a file, or `file#id`. */
+  readonly ref: string;
+  /** The session's name in reports and labels: relative path, plus `#id`. */
+  readonly id: string;
+}
+
+export interface BadFile {
+  readonly file: string;
+  readonly reason: string;
+}
+
+const SESSION_NAME = /\.(jsonl|traj|traj\.json|json)$/;
+
+/** The first line of an error, without the file name it may start with (the report names it). */
+export function reasonOf(error: unknown, file?: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const first = message.split("\n")[0] ?? message;
+  return file !== undefined && first.startsWith(`${file}: `) ? first.slice(file.length + 2) : first;
+}
+
+/** Refs and bad files, in a stable order; `strict` turns the first bad file into the error. */
+export async function sessionRefs(paths: readonly string[], strict = false): Promise<{ refs: SessionRef[]; bad: BadFile[] }> {
+  const refs: SessionRef[] = [];
+  const bad: BadFile[] = [];
+  for (const path of paths) {
+    if (path === "-") {
+      refs.push({ ref: "-", id: "<stdin>" });
+      continue;
+    }
+    const isFolder = inputKind(path) === "folder";
+    const files = filesUnder([path], (_p, name) => SESSION_NAME.test(name) && !name.endsWith(".trajectory.jsonl"));
+    for (const file of files) {
+      const id = isFolder ? relative(path, file) : file;
+      try {
+        const listed = await listFile(file, id, !isFolder);
+        refs.push(...listed);
+      } catch (error) {
+        const problem = { file, reason: reasonOf(error, file) };
+        if (strict) throw new UserError(`${problem.file}: ${problem.reason} (--strict stops at the first unreadable file)`);
+        bad.push(problem);
+      }
+    }
+  }
+  return { refs, bad };
+}
+
+async function listFile(file: string, id: string, named: boolean): Promise<SessionRef[]> {
+  if (!existsSync(file)) throw new UserError("no such file");
+  if (statSync(file).size === 0) throw new UserError("empty file: no session in it");
+  if (looksBinary(file)) throw new UserError("binary content (NUL bytes in its first 4 KiB), not a text session");
+  const format = detectFormat(file);
+  if (file.endsWith(".json") && !file.endsWith(".traj.json")) {
+    // Plain .json files in a folder are sessions only when their content says so (a labels
+    // file beside the sessions is not one); a .json file named directly must be one.
+    if (format === undefined && !named) return [];
+  }
+  if (format === undefined) throw new UserError("not a session format loopsim reads (openclaw, claude-code, codex, swe-agent, mini-swe-agent, adp) nor a loopsim trace");
+  if (format !== "adp") return [{ ref: file, id }];
+  const ids = await adpIds(file);
+  return ids.map((trajectory) => ({ ref: `${file}#${trajectory}`, id: `${id}#${trajectory}` }));
+}
+
+function looksBinary(file: string): boolean {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.alloc(4096);
+    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, n).includes(0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The bad files as lines for stderr and reports. */
+export function badFileLines(bad: readonly BadFile[]): string[] {
+  return bad.map((b) => `${b.file}: skipped: ${b.reason}`);
+}
