@@ -60,6 +60,8 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     expect((dom.stdout.match(/<svg /g) ?? []).length).toBe(2);
     for (const name of ["openclaw-enabled", "roo-code", "kilo", "none"]) expect(dom.stdout).toContain(`>${name}</text>`);
     expect((dom.stdout.match(/<rect /g) ?? []).length).toBe(FAMILY_NAMES.length * 4);
+    // Every guard's point carries its 95% intervals as error bars.
+    expect((dom.stdout.match(/<g class="error-bar"/g) ?? []).length).toBe(4);
     const shot = join(out, "compare.png");
     chromium(["--window-size=1200,1800", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(20_000);
@@ -73,6 +75,8 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     expect(dom.status).toBe(0);
     expect((dom.stdout.match(/<svg /g) ?? []).length).toBe(5);
     expect(dom.stdout).toMatch(/<tr class="group">/);
+    // The defaults and each recommended config carry error bars on the Pareto chart.
+    expect((dom.stdout.match(/<g class="error-bar"/g) ?? []).length).toBeGreaterThanOrEqual(2);
     const shot = join(out, "report.png");
     chromium(["--window-size=1200,3000", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(50_000);

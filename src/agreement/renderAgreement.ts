@@ -1,11 +1,19 @@
 // The agreement report as Markdown: one line per model and runtime, then each difference.
 import { agreementLine, type AgreementReport } from "./agreement.js";
+import { notesFor } from "./knownDifferences.js";
 
 export function renderAgreementMarkdown(reports: readonly AgreementReport[], command: string): string {
-  const lines = ["# Peer models against the real runtimes", "", `Made with \`${command}\`. Each pinned probe (src/agreement/probeSet.ts) runs on the real runtime and on loopsim's model of it; a difference is where the stop, the fate of a call (ran, refused, not run) or a warning differs.`, ""];
+  const lines = [
+    "# Peer models against the real runtimes",
+    "",
+    `Made with \`${command}\`. Each pinned probe (src/agreement/probeSet.ts) runs on the real runtime and on loopsim's model of it; a difference is where the stop, the fate of a call (ran, refused, not run) or a warning differs. Each model describes the runtime's current release; older releases are checked too, to show how the real guard changed.`,
+    "",
+  ];
   for (const r of reports) lines.push(`- **${agreementLine(r)}**`);
   for (const r of reports) {
     lines.push("", `## ${r.model} against ${r.against}`, "", `${r.summary}.`, "");
+    for (const note of notesFor(r.model, r.against)) lines.push(`- ${note}`);
+    if (notesFor(r.model, r.against).length > 0) lines.push("");
     const shown = r.probes.filter((p) => p.verdict !== "agree");
     if (shown.length === 0) {
       lines.push(`Every one of the ${r.probes.length} probes agrees.`);

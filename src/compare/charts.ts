@@ -1,7 +1,7 @@
 // The comparison's pictures, as inline SVG (no scripts, no network): every guard on the plane of
 // waste against false positives, and a heatmap of families by guards.
 import { familyHeatmap } from "../format/familyHeatmap.js";
-import { escapeXml as esc, fmt, pct, roundStep } from "../format/svgScale.js";
+import { errorBars, escapeXml as esc, fmt, pct, roundStep } from "../format/svgScale.js";
 import type { CompareReport } from "./report.js";
 
 export function planeChart(report: CompareReport): string {
@@ -10,10 +10,13 @@ export function planeChart(report: CompareReport): string {
   const P = { left: 70, right: 150, top: 20, bottom: 50 };
   const xs = report.rows.map((r) => r.metrics.stuck.wastedTokens.median);
   const ys = report.rows.map((r) => r.metrics.progressing.stoppedWronglyShare);
-  const xStep = roundStep(Math.max(1, ...xs));
-  const xMax = Math.ceil((Math.max(1, ...xs) * 1.05) / xStep) * xStep;
-  const yStep = roundStep(Math.max(0.05, ...ys));
-  const yMax = Math.ceil((Math.max(0.05, ...ys) * 1.05) / yStep) * yStep;
+  // The axes reach the intervals' ends too, so no error bar is cut off.
+  const xHigh = report.rows.map((r) => r.metrics.intervals?.wastedTokensMedian.high ?? 0);
+  const yHigh = report.rows.map((r) => r.metrics.intervals?.stoppedWronglyShare.high ?? 0);
+  const xStep = roundStep(Math.max(1, ...xs, ...xHigh));
+  const xMax = Math.ceil((Math.max(1, ...xs, ...xHigh) * 1.05) / xStep) * xStep;
+  const yStep = roundStep(Math.max(0.05, ...ys, ...yHigh));
+  const yMax = Math.ceil((Math.max(0.05, ...ys, ...yHigh) * 1.05) / yStep) * yStep;
   const sx = (x: number) => P.left + ((W - P.left - P.right) * x) / xMax;
   const sy = (y: number) => H - P.bottom - ((H - P.top - P.bottom) * y) / yMax;
   const parts: string[] = [];
@@ -28,6 +31,8 @@ export function planeChart(report: CompareReport): string {
   order.forEach(({ r, x, y }, k) => {
     const ly = P.top + gap * (k + 0.5);
     const colour = r.name.startsWith("openclaw") ? "#dc2626" : "#2563eb";
+    const i = r.metrics.intervals;
+    if (i !== undefined) parts.push(errorBars(x, y, sx(i.wastedTokensMedian.low), sx(i.wastedTokensMedian.high), sy(i.stoppedWronglyShare.low), sy(i.stoppedWronglyShare.high), colour));
     parts.push(`<circle cx="${fmt(x)}" cy="${fmt(y)}" r="5" fill="${colour}"><title>${esc(`${r.name}: ${r.metrics.stuck.wastedTokens.median} tokens, ${pct(r.metrics.progressing.stoppedWronglyShare)} stopped wrongly`)}</title></circle>`);
     parts.push(`<line x1="${fmt(x)}" y1="${fmt(y)}" x2="${W - P.right + 6}" y2="${fmt(ly)}" stroke="#bbb" stroke-width="0.7"/><text x="${W - P.right + 10}" y="${fmt(ly + 4)}" font-size="11" fill="${colour}">${esc(r.name)}</text>`);
   });

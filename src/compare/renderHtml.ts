@@ -25,7 +25,7 @@ figure{margin:1rem 0}figcaption{font-size:12px;color:#555}dt{font-weight:600}cod
 <p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${report.agents} simulated agents per guard (${report.population.calls} calls each), population <code>${esc(report.population.name)}</code>. Reproduce: <code>${esc(report.reproduce)}</code>.</p>
 <h2>Simulated agents</h2>
 ${table(report.rows.map(headline))}
-<figure>${planeChart(report)}<figcaption>Each guard on the plane of waste (median tokens a stuck agent spends in its loop before the stop; further left is better) against false positives (progressing agents stopped wrongly; lower is better). Red: OpenClaw, blue: other runtimes.</figcaption></figure>
+<figure>${planeChart(report)}<figcaption>Each guard on the plane of waste (median tokens a stuck agent spends in its loop before the stop; further left is better) against false positives (progressing agents stopped wrongly; lower is better). Red: OpenClaw, blue: other runtimes. Bars: 95% intervals (bootstrap for the median, Wilson for the share).</figcaption></figure>
 <figure>${heatmap(report)}<figcaption>Families by guards. Stuck families: the share stopped (greener is better). Progressing and recovering families: the share stopped wrongly (redder is worse).</figcaption></figure>
 ${report.sessions === undefined ? "" : `<h2>Recorded sessions</h2>
 <p>${report.sessions.count} sessions (${esc(labels.map((l) => `${report.sessions?.byLabel[l] ?? 0} ${l}`).join(", "))}). Open-loop: after a run's first block or stop, the rest of it counts as cut.</p>

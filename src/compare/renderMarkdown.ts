@@ -20,11 +20,14 @@ export function renderCompareMarkdown(report: CompareReport): string {
   lines.push("# loopsim compare: loop guards side by side", "");
   lines.push(`loopsim ${report.loopsimVersion}, seed ${report.seed}, ${report.agents} simulated agents per guard (${report.population.calls} calls each), population \`${report.population.name}\`.`, "");
   lines.push(`Reproduce: \`${report.reproduce}\``, "");
-  lines.push("## Simulated agents", "", table(report.rows.map(headline)), "");
+  const first = report.rows[0]?.metrics;
+  lines.push("## Simulated agents", "");
+  if (first !== undefined) lines.push(`Sample sizes per guard: ${first.overall.agents} simulated agents (${first.stuck.agents} stuck, ${first.progressing.agents} progressing, ${first.recovering.agents} recovering). Brackets are 95% intervals: Wilson for shares, a seeded percentile bootstrap over agents (400 resamples) for medians; two guards whose intervals overlap may not differ.`, "");
+  lines.push(table(report.rows.map(headline)), "");
   if (report.sessions !== undefined) {
     const labels = sessionLabels(report);
     lines.push("## Recorded sessions", "");
-    lines.push(`${report.sessions.count} sessions (${labels.map((l) => `${report.sessions?.byLabel[l] ?? 0} ${l}`).join(", ")}) from ${report.sessions.paths.map((p) => `\`${p}\``).join(", ")}${report.sessions.labels === undefined ? "" : `, labels \`${report.sessions.labels}\` matched by ${report.sessions.labelKey ?? "id"}`}. Open-loop: after a run's first block or stop the rest of it counts as cut.${unreadableNote(report.sessions.unreadable)}`, "");
+    lines.push(`${report.sessions.count} sessions (${labels.map((l) => `${report.sessions?.byLabel[l] ?? 0} ${l}`).join(", ")}) from ${report.sessions.paths.map((p) => `\`${p}\``).join(", ")}${report.sessions.labels === undefined ? "" : `, labels \`${report.sessions.labels}\` matched by ${report.sessions.labelKey ?? "id"}`}. Open-loop: after a run's first block or stop the rest of it counts as cut. Brackets are 95% Wilson intervals over the ${report.sessions.count} sessions.${unreadableNote(report.sessions.unreadable)}`, "");
     lines.push(table(report.rows.map((r) => sessionCells(r, labels))), "");
   }
   lines.push("## By family (stuck families: stopped; others: stopped wrongly)", "");

@@ -1,5 +1,6 @@
 // The comparison report: one row per guard, the same simulated agents (and recorded sessions)
 // for every row. Rendered to Markdown and HTML from this object alone.
+import { numberCell, shareCell } from "../stats/interval.js";
 import { pct } from "../format/svgScale.js";
 import type { ConfigMetrics } from "../tune/metrics.js";
 import type { Population } from "../tune/population.js";
@@ -67,19 +68,19 @@ export function headline(r: CompareRowResult): Record<string, string> {
   const m = r.metrics;
   return {
     guard: r.name,
-    "stuck stopped": pct(m.stuck.caughtShare),
-    "loop calls before stop (median)": String(m.stuck.wastedCalls.median),
-    "loop tokens before stop (median)": String(m.stuck.wastedTokens.median),
-    "progressing stopped wrongly": pct(m.progressing.stoppedWronglyShare),
+    "stuck stopped [95%]": shareCell(m.stuck.caughtShare, m.intervals?.caughtShare),
+    "loop calls before stop (median) [95%]": numberCell(m.stuck.wastedCalls.median, m.intervals?.wastedCallsMedian),
+    "loop tokens before stop (median) [95%]": numberCell(m.stuck.wastedTokens.median, m.intervals?.wastedTokensMedian),
+    "progressing stopped wrongly [95%]": shareCell(m.progressing.stoppedWronglyShare, m.intervals?.stoppedWronglyShare),
     "warnings per 100 calls": String(m.overall.warningsPer100Calls),
-    "escaped after a warning": pct(m.stuck.escapedShare),
+    "escaped after a warning [95%]": shareCell(m.stuck.escapedShare, m.intervals?.escapedShare),
   };
 }
 
 export function sessionCells(r: CompareRowResult, labels: readonly string[]): Record<string, string> {
   const s = r.sessions;
   if (s === undefined) return {};
-  const cells: Record<string, string> = { guard: r.name, flagged: pct(s.flaggedShare), stopped: pct(s.stoppedShare), "calls cut": pct(s.cutCallsShare), "tokens cut": pct(s.cutTokensShare) };
+  const cells: Record<string, string> = { guard: r.name, "flagged [95%]": shareCell(s.flaggedShare, s.intervals?.flaggedShare), "stopped [95%]": shareCell(s.stoppedShare, s.intervals?.stoppedShare), "calls cut": pct(s.cutCallsShare), "tokens cut": pct(s.cutTokensShare) };
   for (const label of labels) {
     const l = s.byLabel[label];
     cells[`${label}: stopped`] = l === undefined ? "-" : `${l.stopped}/${l.sessions}`;

@@ -2,6 +2,7 @@
 // recorded agent never saw our verdicts, so everything after the first block or stop of a run is
 // counted as "would have been cut" (those calls and their tokens, with the simulator's token
 // model), and nothing after it is judged as if the agent had reacted.
+import { wilson, type Interval } from "../stats/interval.js";
 import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
 import { normalizeRunId } from "../../models/normalize.js";
@@ -68,6 +69,8 @@ export interface SessionTotals {
   readonly cutCallsShare: number;
   readonly cutTokensShare: number;
   readonly byLabel: Readonly<Record<string, { readonly sessions: number; readonly flagged: number; readonly stopped: number }>>;
+  /** 95% Wilson intervals of the session shares, with the number of sessions. */
+  readonly intervals: { readonly flaggedShare: Interval; readonly stoppedShare: Interval };
 }
 
 
@@ -124,6 +127,7 @@ export class SessionTally {
       cutCallsShare: share(this.cutCalls, this.calls),
       cutTokensShare: share(this.cutTokens, this.tokens),
       byLabel,
+      intervals: { flaggedShare: wilson(this.flagged, n), stoppedShare: wilson(this.stopped, n) },
     };
   }
 }

@@ -3,7 +3,7 @@
 // legend in a margin of its own so nothing is clipped, and ticks at round values; the caught
 // chart also ticks at the thresholds the grid tested.
 import { familyHeatmap } from "../format/familyHeatmap.js";
-import { escapeXml as esc, fmt, roundAxis } from "../format/svgScale.js";
+import { errorBars, escapeXml as esc, fmt, roundAxis } from "../format/svgScale.js";
 import type { ConfigRow } from "./evaluate.js";
 import type { TuneReport } from "./report.js";
 
@@ -87,6 +87,9 @@ export function paretoChart(report: TuneReport): string {
   const named = namedRows(report);
   named.forEach((n, k) => {
     const color = COLORS[k % COLORS.length] as string;
+    // 95% intervals of the named configs: mean waste (bootstrap) and false-positive rate (Wilson).
+    const i = n.row.metrics.intervals;
+    if (i !== undefined) parts.push(errorBars(sx(waste(n.row)), sy(fp(n.row)), sx(i.wastedTokensMean.low), sx(i.wastedTokensMean.high), sy(i.falsePositiveRate.low), sy(i.falsePositiveRate.high), color));
     parts.push(`<circle cx="${fmt(sx(waste(n.row)))}" cy="${fmt(sy(fp(n.row)))}" r="7" fill="none" stroke="${color}" stroke-width="2.5"/>`);
   });
   parts.push(legend([...named.map((n, k) => ({ name: n.name, color: COLORS[k % COLORS.length] as string, dot: true })), { name: "Pareto front", color: "#2563eb" }, { name: "other configs", color: "#9ca3af", dot: true }]));

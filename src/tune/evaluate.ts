@@ -28,5 +28,5 @@ export function evaluateConfig(job: ConfigJob, agents: readonly AgentSpec[], cal
     onAgent?.();
     return result.summary;
   });
-  return { ...job, metrics: computeMetrics(summaries) };
+  return { ...job, metrics: computeMetrics(summaries, `config-${job.index}`) };
 }

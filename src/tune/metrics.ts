@@ -1,7 +1,9 @@
 // The numbers of one config over the population. Every metric is defined in METRIC_DEFINITIONS,
 // which the report prints verbatim. Shares are fractions rounded to 4 places; quantiles are
 // nearest-rank, so they are always values that occurred.
+import { mean } from "simple-statistics";
 import type { SimulationSummary } from "../sim/simulate.js";
+import { bootstrap, wilson, type Interval } from "../stats/interval.js";
 
 export const METRIC_DEFINITIONS: Readonly<Record<string, string>> = {
   caughtShare: "stuck agents whose loop was stopped by a block or a guard abort, over all stuck agents",
@@ -45,6 +47,21 @@ export interface ConfigMetrics {
   readonly byFamily: Readonly<Record<string, FamilyNumbers>>;
   /** Wasted tokens of every stuck agent, in agent order: the distribution chart's data. */
   readonly wastedTokensByAgent: readonly number[];
+  /** 95% intervals with their sample sizes: Wilson for shares, a seeded bootstrap for the rest. */
+  readonly intervals: MetricIntervals;
+}
+
+export interface MetricIntervals {
+  readonly caughtShare: Interval;
+  readonly escapedShare: Interval;
+  readonly wastedTokensMean: Interval;
+  readonly wastedTokensMedian: Interval;
+  readonly wastedCallsMedian: Interval;
+  readonly warnedShare: Interval;
+  readonly wronglyBlockedShare: Interval;
+  readonly stoppedWronglyShare: Interval;
+  readonly falseAbortShare: Interval;
+  readonly falsePositiveRate: Interval;
 }
 
 export const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
@@ -65,7 +82,11 @@ const wronglyBlocked = (s: SimulationSummary) => s.falseBlocks > 0;
 /** Work stopped that should not have been: outside a loop, or any abort of an agent that was not stuck. */
 const falselyStopped = (s: SimulationSummary) => s.falseBlocks > 0 || s.falseAborts > 0 || (s.label !== "stuck" && s.aborts > 0);
 
-export function computeMetrics(summaries: readonly SimulationSummary[]): ConfigMetrics {
+const median = (xs: readonly number[]): number => nearestRank(xs, 0.5);
+const meanOf = (xs: readonly number[]): number => (xs.length === 0 ? 0 : mean([...xs]));
+
+/** `seed` names the config (its index): each config's bootstrap has its own, fixed stream. */
+export function computeMetrics(summaries: readonly SimulationSummary[], seed = "metrics"): ConfigMetrics {
   const stuck = summaries.filter((s) => s.label === "stuck");
   const progressing = summaries.filter((s) => s.label === "progressing");
   const recovering = summaries.filter((s) => s.label === "recovering");
@@ -107,5 +128,17 @@ export function computeMetrics(summaries: readonly SimulationSummary[]): ConfigM
     },
     byFamily,
     wastedTokensByAgent: stuck.map((s) => s.wastedTokens),
+    intervals: {
+      caughtShare: wilson(stuck.filter((s) => s.caught).length, stuck.length),
+      escapedShare: wilson(stuck.filter((s) => s.escapedAfterWarning).length, stuck.length),
+      wastedTokensMean: bootstrap(stuck.map((s) => s.wastedTokens), meanOf, `${seed}/wastedTokensMean`),
+      wastedTokensMedian: bootstrap(stuck.map((s) => s.wastedTokens), median, `${seed}/wastedTokensMedian`),
+      wastedCallsMedian: bootstrap(stuck.map((s) => s.wastedCalls), median, `${seed}/wastedCallsMedian`),
+      warnedShare: wilson(progressing.filter((s) => s.emittedWarnings > 0).length, progressing.length),
+      wronglyBlockedShare: wilson(progressing.filter(wronglyBlocked).length, progressing.length),
+      stoppedWronglyShare: wilson(progressing.filter(falselyStopped).length, progressing.length),
+      falseAbortShare: wilson(recovering.filter((s) => s.aborts > 0).length, recovering.length),
+      falsePositiveRate: wilson(legit.filter(falselyStopped).length, legit.length),
+    },
   };
 }

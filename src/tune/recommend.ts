@@ -1,18 +1,27 @@
-// From rows to advice: the Pareto front of wasted loop tokens against the false-positive rate,
-// and one recommended config per goal, each with its numbers, its trade-off against OpenClaw's
-// defaults, the stuck families it still misses, and a ready tools.loopDetection snippet.
+// From rows to advice. Each named goal picks from the Pareto front of the four things an operator
+// weighs: stuck agents caught (more is better), good work stopped, recovering agents falsely
+// aborted and wasted tokens (less is better), so no pick is ever beaten on all four by another
+// row. Ties go to less good work stopped, then fewer false aborts, then less waste. Each pick comes
+// with its numbers and their 95% intervals, its trade-off against OpenClaw's defaults (saying
+// whether the intervals overlap), the nearest alternatives on the front and what each trades, the
+// stuck families it still misses, and a snippet without the fields the guard ignores.
+// (The chart's two-axis front, wasted tokens against the false-positive rate, is `paretoFront`.)
 import JSON5 from "json5";
 import type { ConfigRow } from "./evaluate.js";
 import { round4 } from "./metrics.js";
 import { findFamily } from "../sim/families.js";
+import { overlaps, percentWithInterval, type Interval } from "../stats/interval.js";
 
 export type Goal = "strict" | "balanced" | "lenient";
 export const GOALS: readonly Goal[] = ["strict", "balanced", "lenient"];
 
+const FRONT = "from the Pareto front of (stuck caught, good work stopped, false aborts, wasted tokens)";
+const TIES = "ties go to less good work stopped, then fewer false aborts, then less waste";
+
 export const GOAL_RULES: Readonly<Record<Goal, string>> = {
-  lenient: "the lowest share of good work stopped (simulated false-positive rate, plus the share of recorded sessions stopped when sessions were given); ties go to fewer progressing agents warned, then more stuck agents caught",
-  strict: "the highest share of stuck agents caught among configs that stop at most 10% of good work (as for lenient); ties go to fewer wasted tokens, then less good work stopped",
-  balanced: "among configs that catch at least as many stuck agents as lenient and at most as many as strict, and stop between lenient's and strict's share of good work, the lowest score = mean wasted tokens / the largest mean in the sweep + 4 x good work stopped + 0.25 x share of progressing agents warned. So lenient <= balanced <= strict on both catches and good work stopped",
+  lenient: `the lowest share of good work stopped (simulated false-positive rate, plus the share of recorded sessions stopped when sessions were given), then fewer false aborts, then less waste, then more stuck agents caught; picked ${FRONT}`,
+  strict: `the highest share of stuck agents caught among configs that stop at most 10% of good work (as for lenient); ${TIES}; picked ${FRONT}`,
+  balanced: `among configs that catch at least as many stuck agents as lenient and at most as many as strict, and stop between lenient's and strict's share of good work, the lowest score = mean wasted tokens / the largest mean in the sweep + 4 x good work stopped + 0.25 x share of progressing agents warned; ${TIES}; picked ${FRONT}. So lenient <= balanced <= strict on both catches and good work stopped`,
 };
 
 export interface Recommendation {
@@ -31,9 +40,15 @@ export interface Recommendation {
     readonly warnedShare: number;
     readonly warningsPer100Calls: number;
   };
+  /** 95% intervals of the numbers above, with their sample sizes. */
+  readonly intervals: { readonly caughtShare: Interval; readonly meanWastedTokens: Interval; readonly falsePositiveRate: Interval; readonly falseAbortShare: Interval };
   readonly tradeOff: string;
   /** Which population each number rests on. */
   readonly evidence: string;
+  /** The closest other configs on the front, and what each trades against this pick. */
+  readonly alternatives: readonly { readonly index: number; readonly label: string; readonly trades: string }[];
+  /** Fields of the config left out of the snippet because the guard ignores them. */
+  readonly ignoredFields: readonly string[];
   readonly stillMissed: readonly { readonly family: string; readonly caughtShare: number }[];
   readonly snippet: string;
 }
@@ -54,7 +69,24 @@ export function sessionsStopped(r: ConfigRow): number | undefined {
 }
 
 /** Good work stopped, on both populations. */
-const goodStopped = (r: ConfigRow) => fp(r) + (sessionsStopped(r) ?? 0);
+export const goodStopped = (r: ConfigRow) => fp(r) + (sessionsStopped(r) ?? 0);
+const caughtOf = (r: ConfigRow) => r.metrics.stuck.caughtShare;
+const falseAborts = (r: ConfigRow) => r.metrics.recovering.falseAbortShare;
+
+/** Whether `a` is at least as good as `b` on all four and better on one. */
+export function dominates(a: ConfigRow, b: ConfigRow): boolean {
+  const noWorse = caughtOf(a) >= caughtOf(b) && goodStopped(a) <= goodStopped(b) && falseAborts(a) <= falseAborts(b) && waste(a) <= waste(b);
+  const better = caughtOf(a) > caughtOf(b) || goodStopped(a) < goodStopped(b) || falseAborts(a) < falseAborts(b) || waste(a) < waste(b);
+  return noWorse && better;
+}
+
+/** The rows no other row dominates on (caught, good work stopped, false aborts, waste). */
+export function operatorFront(rows: readonly ConfigRow[]): ConfigRow[] {
+  return rows.filter((r) => !rows.some((o) => o !== r && dominates(o, r)));
+}
+
+/** The tie-break every goal ends with. */
+const tieBreak = (a: ConfigRow, b: ConfigRow) => goodStopped(a) - goodStopped(b) || falseAborts(a) - falseAborts(b) || waste(a) - waste(b) || a.index - b.index;
 
 export function paretoFront(rows: readonly ConfigRow[]): number[] {
   return rows
@@ -62,18 +94,58 @@ export function paretoFront(rows: readonly ConfigRow[]): number[] {
     .map((r) => r.index);
 }
 
-function pickAll(rows: readonly ConfigRow[]): Record<Goal, ConfigRow> {
-  const maxWaste = Math.max(1, ...rows.map(waste));
+function pickAll(all: readonly ConfigRow[]): Record<Goal, ConfigRow> {
+  const rows = operatorFront(all);
+  const maxWaste = Math.max(1, ...all.map(waste));
   const score = (r: ConfigRow) => waste(r) / maxWaste + 4 * goodStopped(r) + 0.25 * r.metrics.progressing.warnedShare;
-  const byIndex = (a: ConfigRow, b: ConfigRow) => a.index - b.index;
-  const best = (list: readonly ConfigRow[], compare: (a: ConfigRow, b: ConfigRow) => number) => [...list].sort((a, b) => compare(a, b) || byIndex(a, b))[0] as ConfigRow;
-  const caught = (r: ConfigRow) => r.metrics.stuck.caughtShare;
-  const lenient = best(rows, (a, b) => goodStopped(a) - goodStopped(b) || a.metrics.progressing.warnedShare - b.metrics.progressing.warnedShare || caught(b) - caught(a));
+  const best = (list: readonly ConfigRow[], compare: (a: ConfigRow, b: ConfigRow) => number) => [...list].sort((a, b) => compare(a, b) || tieBreak(a, b))[0] as ConfigRow;
+  const lenient = best(rows, (a, b) => goodStopped(a) - goodStopped(b) || falseAborts(a) - falseAborts(b) || waste(a) - waste(b) || caughtOf(b) - caughtOf(a));
   const allowed = rows.filter((r) => goodStopped(r) <= 0.1);
-  const strict = best(allowed.length > 0 ? allowed : rows, (a, b) => caught(b) - caught(a) || waste(a) - waste(b) || goodStopped(a) - goodStopped(b));
-  const between = rows.filter((r) => caught(r) >= caught(lenient) && caught(r) <= caught(strict) && goodStopped(r) >= goodStopped(lenient) && goodStopped(r) <= goodStopped(strict));
+  const strict = best(allowed.length > 0 ? allowed : rows, (a, b) => caughtOf(b) - caughtOf(a));
+  const between = rows.filter((r) => caughtOf(r) >= caughtOf(lenient) && caughtOf(r) <= caughtOf(strict) && goodStopped(r) >= goodStopped(lenient) && goodStopped(r) <= goodStopped(strict));
   const balanced = best(between.length > 0 ? between : [lenient], (a, b) => score(a) - score(b));
   return { strict, balanced, lenient };
+}
+
+/** The two front rows nearest to `pick` (scaled distance on the four), with what each trades. */
+function alternativesTo(pick: ConfigRow, all: readonly ConfigRow[]): Recommendation["alternatives"] {
+  const front = operatorFront(all).filter((r) => r !== pick && !sameNumbers(r, pick));
+  const maxWaste = Math.max(1, ...all.map(waste));
+  const distance = (r: ConfigRow) => Math.hypot(caughtOf(r) - caughtOf(pick), goodStopped(r) - goodStopped(pick), falseAborts(r) - falseAborts(pick), (waste(r) - waste(pick)) / maxWaste);
+  const signed = (x: number, unit: (v: number) => string) => `${x >= 0 ? "+" : "-"}${unit(Math.abs(x))}`;
+  const points = (v: number) => `${(Math.round(v * 1000) / 10).toFixed(1)} points`;
+  return [...front]
+    .sort((a, b) => distance(a) - distance(b) || a.index - b.index)
+    .slice(0, 2)
+    .map((r) => ({
+      index: r.index,
+      label: r.label,
+      trades: `${signed(caughtOf(r) - caughtOf(pick), points)} caught, ${signed(goodStopped(r) - goodStopped(pick), points)} good work stopped, ${signed(falseAborts(r) - falseAborts(pick), points)} false aborts, ${signed(waste(r) - waste(pick), (v) => `${Math.round(v)} tokens`)} mean waste`,
+    }));
+}
+
+const sameNumbers = (a: ConfigRow, b: ConfigRow) => caughtOf(a) === caughtOf(b) && goodStopped(a) === goodStopped(b) && falseAborts(a) === falseAborts(b) && waste(a) === waste(b);
+
+/** A block without the fields the guard ignores (dotted leaf paths such as `warningThreshold`). */
+export function withoutIgnored(block: Record<string, unknown>, ignored: readonly string[]): { block: Record<string, unknown>; removed: string[] } {
+  const removed: string[] = [];
+  const copy = JSON.parse(JSON.stringify(block)) as Record<string, unknown>;
+  for (const path of ignored) {
+    const keys = path.split(".");
+    let at: Record<string, unknown> | undefined = copy;
+    for (const key of keys.slice(0, -1)) at = at !== undefined && typeof at[key] === "object" && at[key] !== null ? (at[key] as Record<string, unknown>) : undefined;
+    const leaf = keys.at(-1) as string;
+    if (at !== undefined && Object.prototype.hasOwnProperty.call(at, leaf)) {
+      delete at[leaf];
+      removed.push(path);
+    }
+  }
+  return { block: copy, removed };
+}
+
+/** "(intervals overlap: the difference may be noise)" or "(intervals do not overlap)". */
+function overlapNote(a: Interval, b: Interval): string {
+  return overlaps(a, b) ? "intervals overlap: the difference may be noise" : "intervals do not overlap";
 }
 
 export const percent = (x: number): string => `${(Math.round(x * 1000) / 10).toFixed(1)}%`;
@@ -82,22 +154,26 @@ export function snippet(block: Record<string, unknown>): string {
   return JSON5.stringify({ tools: { loopDetection: block } }, null, 2);
 }
 
-/** Recommendations come from the swept configs; OpenClaw's defaults row is the yardstick. */
-export function recommend(rows: readonly ConfigRow[], defaultsRow: ConfigRow): Recommendation[] {
-  const candidates = rows.filter((r) => r.index !== defaultsRow.index);
-  const picks = pickAll(candidates.length > 0 ? candidates : rows);
+/** Recommendations come from every row, the defaults included; the defaults row is also the yardstick. */
+export function recommend(rows: readonly ConfigRow[], defaultsRow: ConfigRow, ignored: readonly string[] = []): Recommendation[] {
+  // OpenClaw's defaults are a candidate too: where nothing on the front beats them, keep them.
+  const candidates = rows;
+  const picks = pickAll(candidates);
   return GOALS.map((goal) => {
     const row = picks[goal];
+    const cleaned = withoutIgnored(row.block, ignored);
     const m = row.metrics;
     const d = defaultsRow.metrics;
     const stillMissed = Object.entries(m.byFamily)
       .filter(([family, f]) => f.caughtShare < 0.5 && findFamily(family)?.label === "stuck")
       .map(([family, f]) => ({ family, caughtShare: f.caughtShare }))
       .sort((a, b) => a.caughtShare - b.caughtShare || (a.family < b.family ? -1 : 1));
+    const mi = m.intervals;
+    const di = d.intervals;
     const tradeOff =
-      `catches ${percent(m.stuck.caughtShare)} of stuck agents (OpenClaw defaults: ${percent(d.stuck.caughtShare)}), ` +
-      `wastes a mean ${m.stuck.wastedTokens.mean} tokens per stuck agent (defaults: ${d.stuck.wastedTokens.mean}), ` +
-      `stops ${percent(m.overall.falsePositiveRate)} of simulated agents doing real work (defaults: ${percent(d.overall.falsePositiveRate)})` +
+      `catches ${percentWithInterval(m.stuck.caughtShare, mi.caughtShare)} of stuck agents (OpenClaw defaults: ${percentWithInterval(d.stuck.caughtShare, di.caughtShare)}; ${overlapNote(mi.caughtShare, di.caughtShare)}), ` +
+      `wastes a mean ${m.stuck.wastedTokens.mean} tokens per stuck agent [${mi.wastedTokensMean.low}-${mi.wastedTokensMean.high}] (defaults: ${d.stuck.wastedTokens.mean} [${di.wastedTokensMean.low}-${di.wastedTokensMean.high}]; ${overlapNote(mi.wastedTokensMean, di.wastedTokensMean)}), ` +
+      `stops ${percentWithInterval(m.overall.falsePositiveRate, mi.falsePositiveRate)} of simulated agents doing real work (defaults: ${percentWithInterval(d.overall.falsePositiveRate, di.falsePositiveRate)}; ${overlapNote(mi.falsePositiveRate, di.falsePositiveRate)})` +
       (sessionsStopped(row) === undefined ? "" : `, would have stopped ${percent(sessionsStopped(row) ?? 0)} of the recorded ${row.sessions?.byLabel.resolved !== undefined ? "resolved " : ""}sessions (defaults: ${percent(sessionsStopped(defaultsRow) ?? 0)})`) +
       ` and warns ${percent(m.progressing.warnedShare)} of progressing agents (defaults: ${percent(d.progressing.warnedShare)}).`;
     const recorded = row.sessions;
@@ -121,10 +197,13 @@ export function recommend(rows: readonly ConfigRow[], defaultsRow: ConfigRow): R
         warnedShare: m.progressing.warnedShare,
         warningsPer100Calls: m.overall.warningsPer100Calls,
       },
+      intervals: { caughtShare: mi.caughtShare, meanWastedTokens: mi.wastedTokensMean, falsePositiveRate: mi.falsePositiveRate, falseAbortShare: mi.falseAbortShare },
       tradeOff,
       evidence,
+      alternatives: alternativesTo(row, candidates),
+      ignoredFields: cleaned.removed,
       stillMissed,
-      snippet: snippet(row.block),
+      snippet: snippet(cleaned.block),
     };
   });
 }

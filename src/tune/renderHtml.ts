@@ -4,6 +4,7 @@ import { FAMILIES } from "../sim/families.js";
 import { caughtChart, familyChart, paretoChart, wasteChart, warnedChart } from "./charts.js";
 import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
+import { goalGroups } from "./renderMarkdown.js";
 import { SESSION_HEADER, rowCells, rowLabel, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -23,13 +24,15 @@ export function renderHtml(report: TuneReport): string {
       return `${heading}<tr${r.index === 0 ? ' class="defaults"' : ""}>${cells.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`;
     })
     .join("\n");
-  const recs = report.recommendations
-    .map(
-      (r) => `<section class="rec"><h3>${esc(r.goal)}: ${esc(r.index === 0 ? "OpenClaw defaults" : r.label)}</h3>
-<p>Chosen as ${esc(r.rule)}.</p><p>It ${esc(r.tradeOff)}</p><p class="evidence">Evidence: ${esc(r.evidence)}</p>
+  const recs = goalGroups(report)
+    .map((group) => {
+      const r = group[0] as (typeof report.recommendations)[number];
+      return `<section class="rec"><h3>${esc(group.map((g) => g.goal).join(" = "))}: ${esc(r.index === 0 ? "OpenClaw defaults" : r.label)}</h3>
+${group.map((g) => `<p>${group.length > 1 ? `As ${esc(g.goal)}: chosen` : "Chosen"} as ${esc(g.rule)}.</p>`).join("")}<p>It ${esc(r.tradeOff)}</p><p class="evidence">Evidence: ${esc(r.evidence)}</p>
+${r.alternatives.length === 0 ? "" : `<p class="alternatives">Nearest alternatives on the front: ${esc(r.alternatives.map((a) => `#${a.index} (${a.label}): ${a.trades}`).join("; "))}.</p>`}
 <p>Stuck families it still misses: ${esc(r.stillMissed.length === 0 ? "none" : r.stillMissed.map((m) => `${m.family} (${percent(m.caughtShare)})`).join(", "))}.</p>
-<pre>${esc(r.snippet)}</pre></section>`,
-    )
+<pre>${esc(r.snippet)}</pre>${r.ignoredFields.length === 0 ? "" : `<p>Left out of the snippet: ${esc(r.ignoredFields.join(", "))}, which ${esc(report.target ?? "the guard")} ignores.</p>`}</section>`;
+    })
     .join("\n");
   const shown = [report.rows[0], ...report.recommendations.map((r) => report.rows.find((x) => x.index === r.index))].filter((r, i, all) => r !== undefined && all.indexOf(r) === i);
   const families = FAMILIES.map(
@@ -54,7 +57,7 @@ tr.defaults{background:#fef2f2}tr.group th{background:#f3f4f6;text-align:left}.e
 ${recs}
 <h2>Charts</h2>
 <div class="charts">
-<figure>${paretoChart(report)}<figcaption>Pareto front: mean tokens wasted in loops (the statistic the recommendations quote) against the simulated false-positive rate; OpenClaw's defaults and each recommendation ringed.</figcaption></figure>
+<figure>${paretoChart(report)}<figcaption>Pareto front: mean tokens wasted in loops (the statistic the recommendations quote) against the simulated false-positive rate; OpenClaw's defaults and each recommendation ringed, with bars for their 95% intervals (bootstrap for the mean, Wilson for the rate).</figcaption></figure>
 <figure>${caughtChart(report)}<figcaption>Stuck agents caught against the threshold, ticks at the tested values.</figcaption></figure>
 <figure>${wasteChart(report)}<figcaption>Wasted tokens per stuck agent, cumulative on a log scale: a line further up and to the left wastes less.</figcaption></figure>
 <figure>${warnedChart(report)}<figcaption>Warnings: progressing agents warned, stuck agents stopped by a warning (they changed approach, so no block was needed), and stuck agents caught.</figcaption></figure>

@@ -2,9 +2,20 @@
 import { FAMILIES } from "../sim/families.js";
 import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
-import { SESSION_HEADER, rowCells, rowLabel, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
+import { SESSION_HEADER, rowCells, rowLabel, sampleSizes, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
 
 const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`;
+
+/** Goals that picked the same config, together: written once, as "balanced = lenient". */
+export function goalGroups(report: TuneReport): (typeof report.recommendations)[number][][] {
+  const groups: (typeof report.recommendations)[number][][] = [];
+  for (const r of report.recommendations) {
+    const same = groups.find((g) => g[0]?.index === r.index);
+    if (same !== undefined) same.push(r);
+    else groups.push([r]);
+  }
+  return groups;
+}
 
 export function renderMarkdown(report: TuneReport): string {
   const out: string[] = [];
@@ -16,15 +27,19 @@ export function renderMarkdown(report: TuneReport): string {
     out.push(`Guard under test: \`${report.target}\`${report.targetIgnores === undefined ? "." : `, which ignores ${report.targetIgnores.join(", ")}: grid points that differ only in those fields give identical rows, which is what this release does with them.`}`, "");
   }
   out.push("## Recommendations", "");
-  for (const r of report.recommendations) {
-    out.push(`### ${r.goal}: ${r.index === 0 ? "OpenClaw defaults" : r.label}`, "");
-    out.push(`Chosen as ${r.rule}.`, "");
+  for (const group of goalGroups(report)) {
+    const r = group[0] as (typeof report.recommendations)[number];
+    out.push(`### ${group.map((g) => g.goal).join(" = ")}: ${r.index === 0 ? "OpenClaw defaults" : r.label}`, "");
+    for (const g of group) out.push(`${group.length > 1 ? `As ${g.goal}: chosen` : "Chosen"} as ${g.rule}.`, "");
     out.push(`It ${r.tradeOff}`, "");
     out.push(`Evidence: ${r.evidence}`, "");
+    if (r.alternatives.length > 0) out.push(`Nearest alternatives on the front: ${r.alternatives.map((a) => `#${a.index} (${a.label}): ${a.trades}`).join("; ")}.`, "");
     out.push(`Stuck families it still misses (caught in under half the agents): ${r.stillMissed.length === 0 ? "none" : r.stillMissed.map((m) => `${m.family} (${percent(m.caughtShare)})`).join(", ")}.`, "");
     out.push("```json5", r.snippet, "```", "");
+    if (r.ignoredFields.length > 0) out.push(`Left out of the snippet: ${r.ignoredFields.join(", ")}, which ${report.target ?? "the guard"} ignores (setting them would change nothing).`, "");
   }
   out.push("## Every config", "");
+  out.push(sampleSizes(report.rows[0]), "");
   const fields = variedFields(report.rows);
   const header = tableHeader(fields);
   out.push(line(header), line(header.map(() => "---")));

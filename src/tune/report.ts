@@ -55,7 +55,7 @@ export function finishReport(inputs: TuneInputs, rows: readonly ConfigRow[]): Tu
     definitions: METRIC_DEFINITIONS,
     rows: sorted,
     pareto: paretoFront(sorted),
-    recommendations: recommend(sorted, defaults),
+    recommendations: recommend(sorted, defaults, inputs.targetIgnores ?? []),
   };
 }
 

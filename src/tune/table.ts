@@ -1,22 +1,23 @@
 // The main table of the report, as cells, shared by the Markdown and HTML renderers so both
 // show the same numbers the JSON holds.
+import { numberCell, shareCell } from "../stats/interval.js";
 import { unreadableNote } from "../format/unreadableNote.js";
 import type { ConfigRow } from "./evaluate.js";
 import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
 
 const METRIC_HEADER = [
-  "stuck caught (block or abort)",
+  "stuck caught (block or abort) [95%]",
   "stuck stopped by a warning",
-  "wasted tokens mean",
+  "wasted tokens mean [95%]",
   "wasted tokens median",
   "wasted tokens p90",
   "wasted calls median",
   "progressing warned",
-  "wrongly blocked",
-  "false aborts",
+  "wrongly blocked [95%]",
+  "false aborts [95%]",
   "warnings /100 calls",
-  "false-positive rate",
+  "false-positive rate [95%]",
   "Pareto",
 ];
 
@@ -70,17 +71,17 @@ export function rowCells(row: ConfigRow, pareto: readonly number[], fields: read
     String(row.index),
     named,
     ...fields.map((f) => (row.index === 0 ? "-" : fieldValue(row.block, f))),
-    percent(m.stuck.caughtShare),
+    shareCell(m.stuck.caughtShare, m.intervals?.caughtShare),
     percent(m.stuck.escapedShare),
-    String(m.stuck.wastedTokens.mean),
+    numberCell(m.stuck.wastedTokens.mean, m.intervals?.wastedTokensMean),
     String(m.stuck.wastedTokens.median),
     String(m.stuck.wastedTokens.p90),
     String(m.stuck.wastedCalls.median),
     percent(m.progressing.warnedShare),
-    percent(m.progressing.wronglyBlockedShare),
-    percent(m.recovering.falseAbortShare),
+    shareCell(m.progressing.wronglyBlockedShare, m.intervals?.wronglyBlockedShare),
+    shareCell(m.recovering.falseAbortShare, m.intervals?.falseAbortShare),
     m.overall.warningsPer100Calls.toFixed(2),
-    percent(m.overall.falsePositiveRate),
+    shareCell(m.overall.falsePositiveRate, m.intervals?.falsePositiveRate),
     pareto.includes(row.index) ? "yes" : "",
   ];
 }
@@ -119,4 +120,11 @@ export function sessionsIntro(report: TuneReport): string {
     "It is counterfactual: the recorded agent never saw these verdicts, so after a run's first block or abort the rest of that run counts as cut (calls, and tokens by the simulator's token model). " +
     "A stop on a resolved session is work that would have been cut short: the false-positive proxy; a stop on an unresolved one may have saved waste."
   );
+}
+
+/** The sample sizes a table rests on, and what its brackets mean: printed beside every table. */
+export function sampleSizes(row: ConfigRow | undefined): string {
+  if (row === undefined) return "";
+  const m = row.metrics;
+  return `Sample sizes per config: ${m.overall.agents} simulated agents (${m.stuck.agents} stuck, ${m.progressing.agents} progressing, ${m.recovering.agents} recovering). Brackets are 95% intervals: Wilson for shares, a seeded percentile bootstrap over agents (400 resamples) for means and medians; two numbers whose intervals overlap may not differ.`;
 }

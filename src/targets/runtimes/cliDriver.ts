@@ -130,8 +130,13 @@ function writeInto(work: string, file: string, content: string | null): void {
   writeFileSync(path, content);
 }
 
-function lastLine(text: string): string {
-  return text.trim().split("\n").at(-1)?.slice(0, 300) ?? "";
+/** The last line of a program's output, without terminal colour codes. */
+export function lastLine(text: string): string {
+  return stripAnsi(text).trim().split("\n").at(-1)?.slice(0, 300) ?? "";
+}
+
+export function stripAnsi(text: string): string {
+  return text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "");
 }
 
 type RawRun = Omit<CliRun, "stepCalls" | "served" | "requests">;

@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliAdapter, CliRun } from "./cliDriver.js";
-import { PROMPT_TEXT, warningsIn } from "./cliDriver.js";
+import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
 import { ordered, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
 
 export interface OpencodeFlavour {
@@ -92,6 +92,6 @@ export function observeOpencode(run: CliRun): PromptObservation | string {
   }
   const doomLoop = /permission requested: doom_loop[^\n]*/.exec(run.stderr.replace(/\u001b\[[0-9;]*m/g, ""));
   if (doomLoop !== null) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: doomLoop[0], warnings: warningsIn(run.requests) };
-  if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${run.stderr.trim().split("\n").at(-1)?.slice(0, 300) ?? ""}`;
+  if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${lastLine(run.stderr)}`;
   return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
 }

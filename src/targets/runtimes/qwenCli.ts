@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliAdapter, CliRun } from "./cliDriver.js";
-import { PROMPT_TEXT, warningsIn } from "./cliDriver.js";
+import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
 import { ordered, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
 
 export const QWEN_PACKAGE = "@qwen-code/qwen-code";
@@ -72,6 +72,6 @@ export function observeQwen(run: CliRun): PromptObservation | string {
     }
   }
   if (halted !== undefined) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted.slice(0, 300), warnings: warningsIn(run.requests) };
-  if (failed !== undefined || run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${(failed ?? run.stderr.trim().split("\n").at(-1) ?? "").slice(0, 300)}`;
+  if (failed !== undefined || run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${(failed ?? lastLine(run.stderr)).slice(0, 300)}`;
   return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
 }

@@ -1,0 +1,20 @@
+// What the differences between a model and a real runtime mean, where they were read off the
+// real code: printed under the runtime's section of the agreement report, so a reader knows which
+// differences are the runtime's history (the model describes the current release) and which are
+// limits of what can be observed.
+export function notesFor(model: string, against: string): string[] {
+  const [runtime, version = ""] = against.split("@");
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  const notes: string[] = [];
+  if (model === "gemini-cli" && runtime === "gemini-cli" && major === 0 && minor < 50) {
+    notes.push("This release counts consecutive identical calls only: its LoopDetectionService has no cycle rule yet, so A/B alternations and longer cycles run on (the differences on alternate-*, cycle-* and key-order-10). The model describes the current generation (0.5x on).");
+    if (minor < 40) notes.push("It also stops the prompt at the first detection: addAndCheck answers a boolean and its client has no recovery turn, so the 5th identical call ends the prompt instead of being cut off with feedback (the differences on repeat-*, changing-*, error-*, shell-*).");
+  }
+  if (runtime === "opencode") notes.push("In the response where opencode stops, its output reports none of the calls of that response; a side-effect check (3 identical appends to a file in one response) found the first had run and the others not. Those calls are not compared (the model says they ran); the stop itself is.");
+  if (runtime === "kilo") {
+    notes.push("Kilo runs the triggering call (its output reports it completed, and a side-effect check confirmed all 3 appends ran) before the rejected doom_loop ask ends the run; the model does the same.");
+    notes.push("n/a on git-overview-9: Kilo asks permission for those git commands, and headless `run` rejects the ask, so the run ends before any loop rule can act. Running with --auto would approve every ask, doom_loop included, and defeat the guard under test.");
+  }
+  if (runtime === "qwen-code") notes.push("Runs the CLI on Node 20 although it asks for Node 22; every probe behaved as on its documented rules.");
+  return notes;
+}
