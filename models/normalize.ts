@@ -7,14 +7,16 @@ export function normalizeRunId(runId: string | undefined): string {
   return runId === undefined ? NO_RUN : runId.trim();
 }
 
-const TOOL_ALIASES: Readonly<Record<string, string>> = {
-  bash: "exec",
-  "apply-patch": "apply_patch",
-};
+// A Map, not an object literal: a tool named "constructor" or "__proto__" must stay itself, not
+// pick up Object.prototype's members.
+const TOOL_ALIASES: ReadonlyMap<string, string> = new Map([
+  ["bash", "exec"],
+  ["apply-patch", "apply_patch"],
+]);
 
 export function normalizeToolName(tool: string): string {
   const name = tool.trim().toLowerCase();
-  return TOOL_ALIASES[name] ?? name;
+  return TOOL_ALIASES.get(name) ?? name;
 }
 
 /** How a normalised runId is shown to people and in JSON output. */

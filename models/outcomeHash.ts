@@ -205,7 +205,8 @@ function stripSendIds(value: unknown, seen: Set<object> = new Set()): unknown {
   if (seen.has(value)) return value; // a cycle: the serializer writes it as a back-reference
   seen.add(value);
   const dropId = isMessageObject(value);
-  const out: Record<string, unknown> = {};
+  // Null prototype: a key named "__proto__" is kept as data, not taken as the object's prototype.
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const key of Object.keys(value)) {
     if (VOLATILE_SEND_KEYS.has(key) || (dropId && key === "id")) continue;
     out[key] = stripSendIds(value[key], seen);

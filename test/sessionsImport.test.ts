@@ -52,7 +52,7 @@ describe("mini-swe-agent: every command that ran", () => {
   it("the summary line says what was not a call", () => {
     const r = loopsim(["import", join(FIXTURES, "mini-timeouts.traj.json"), "--out", join(tempDir(), "t.jsonl")]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/29 calls, 29 outcomes \(25 errors, 0 orphan\).*1 format errors/);
+    expect(r.stderr).toMatch(/29 calls, 29 outcomes \(25 errors, 0 orphan\).*1 format error \(/);
   });
 });
 

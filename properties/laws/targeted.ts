@@ -1,5 +1,6 @@
 // Laws over built-to-purpose traces: what the detectors must catch, not only what they must not
 // do. Each trace is made with .map from a few numbers, so a failure shrinks to the smallest loop.
+import { article } from "../../src/format/words.js";
 import { text } from "../../src/sim/behaviour.js";
 import { runTarget } from "../../src/targets/target.js";
 import fc from "fast-check";
@@ -103,7 +104,7 @@ export const noProgressLoopsAreBlocked: Law<LoopCase> = {
     }
     if (last?.verdict !== "critical") broken(`${c.kind} loop: after ${config.criticalThreshold} identical outcomes (critical ${config.criticalThreshold}) the next call got ${last?.verdict ?? "nothing"}`);
   },
-  scenario: (c) => ({ description: `Counterexample: a ${c.kind} no-progress loop was not blocked.`, covers: ["S1", "K1", "K4"], config: { tools: { loopDetection: c.block } }, events: blockedLoopTrace(c) }),
+  scenario: (c) => ({ description: `Counterexample: ${article(c.kind)} no-progress loop was not blocked.`, covers: ["S1", "K1", "K4"], config: { tools: { loopDetection: c.block } }, events: blockedLoopTrace(c) }),
 };
 
 /** SPEC E4, H2.4: the veto is not progress, so a blocked call stays blocked. */

@@ -33,15 +33,24 @@ export function positiveInt(name: string): (value: string) => number {
   };
 }
 
-/** A positive integer no larger than max (a bound that keeps a run's memory and time sane). */
+/**
+ * A positive integer no larger than max (a bound that keeps a run's memory and time sane). The
+ * bound is checked on the digits, before any conversion, so a huge value names the real limit.
+ */
 export function boundedInt(name: string, max: number): (value: string) => number {
-  const parse = positiveInt(name);
   return (value: string) => {
-    const n = parse(value);
-    if (n > max) throw new InvalidArgumentError(`${name} must be at most ${max} (got ${value})`);
-    return n;
+    if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError(`${name} must be a positive integer (got "${value}")`);
+    if (BigInt(value) > BigInt(max)) throw new InvalidArgumentError(`${name} must be at most ${max} (got ${value})`);
+    return Number(value);
   };
 }
+
+/** Simulated agents per config or guard: beyond this a run takes days, and its arrays exhaust memory. */
+export const MAX_AGENTS = 100_000;
+/** Law repetitions (conform --depth). */
+export const MAX_DEPTH = 1_000;
+/** Worker threads: more than cores only adds start-up cost; the bound keeps a typo from spawning thousands. */
+export const MAX_WORKERS = 256;
 
 export function nonNegativeInt(name: string): (value: string) => number {
   return (value: string) => {
@@ -118,20 +127,22 @@ export function buildProgram(): Command {
     .option("--out <dir>", "write conformance.{md,json,html} and the counterexample scenarios here")
     .option("--json", "print the JSON report instead of the Markdown matrix")
     .option("--seed <n>", "seed of the laws and the differential run", nonNegativeInt("--seed"), 20261202)
-    .option("--depth <n>", "multiplies the cases of every law and of the differential run", positiveInt("--depth"), 1)
+    .option("--depth <n>", `multiplies the cases of every law and of the differential run (at most ${MAX_DEPTH})`, boundedInt("--depth", MAX_DEPTH), 1)
     .option("--law <name>", "run only this law (with --seed and --path, replays a shrunk failure)")
     .option("--path <path>", "fast-check path of a shrunk counterexample, printed by a failure")
     .option("--differential-seed <n>", "seed of the differential run (default: --seed)", nonNegativeInt("--differential-seed"))
     .option("--merge <reports...>", "render one matrix from the conformance.json of several runs (no target is run)")
     .option("--against <runtime>", "check a peer model against the real runtime on the pinned probes, repeatable (gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V)", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--probe <id>", "with --against: run only this probe, repeatable", (value: string, previous: string[]) => [...previous, value], [] as string[])
-    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[] }) => {
-      if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true);
+    .option("--force", "overwrite the reports already in --out")
+    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[]; force?: boolean }) => {
+      const force = opts.force === true;
+      if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force);
       if (opts.against.length > 0) {
         if (opts.target.length > 1) throw new UserError("--against takes at most one --target (the model); without it each runtime is paired with the model of its name");
-        return agreementCommand({ against: opts.against, model: opts.target[0], out: opts.out, json: opts.json === true, probes: opts.probe });
+        return agreementCommand({ against: opts.against, model: opts.target[0], out: opts.out, json: opts.json === true, probes: opts.probe, force });
       }
-      await conformCommand({ targets: opts.target, out: opts.out, json: opts.json === true, seed: opts.seed, depth: opts.depth, law: opts.law, path: opts.path, differentialSeed: opts.differentialSeed });
+      await conformCommand({ targets: opts.target, out: opts.out, json: opts.json === true, seed: opts.seed, depth: opts.depth, law: opts.law, path: opts.path, differentialSeed: opts.differentialSeed, force });
     });
 
   program
@@ -141,8 +152,9 @@ export function buildProgram(): Command {
     .option("--format <name>", `auto or one of ${FORMATS.join(", ")}`, sessionFormat, "auto" as SessionFormat | "auto")
     .option("--out <file|dir>", "the trace file (one session) or folder (several); stdout for one session without it")
     .option("--strict", "stop at the first unreadable file (default: report it, go on, exit 1)")
-    .action(async (paths: string[], opts: { format: SessionFormat | "auto"; out?: string; strict?: boolean }) => {
-      await importCommand(paths, { format: opts.format, out: opts.out, strict: opts.strict === true });
+    .option("--force", "overwrite traces already in the --out folder")
+    .action(async (paths: string[], opts: { format: SessionFormat | "auto"; out?: string; strict?: boolean; force?: boolean }) => {
+      await importCommand(paths, { format: opts.format, out: opts.out, strict: opts.strict === true, force: opts.force === true });
     });
 
   program
@@ -156,14 +168,21 @@ export function buildProgram(): Command {
     .option("--out <dir>", "write scan.{json,md,html} here")
     .option("--format <name>", `auto or one of ${FORMATS.join(", ")} (for - on stdin: auto detects)`, sessionFormat)
     .option("--strict", "stop at the first unreadable file (default: report it, go on, exit 1)")
-    .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string; format?: SessionFormat | "auto"; strict?: boolean }) => {
+    .option("--force", "overwrite scan.{json,md,html} already in --out")
+    .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string; format?: SessionFormat | "auto"; strict?: boolean; force?: boolean }) => {
       const config = configFromOptions(opts.config, opts.agent);
       const target = await resolveTarget(opts.target);
       const configLabel = opts.config === undefined ? "OpenClaw defaults" : `${opts.config}${opts.agent === undefined ? "" : ` (agent ${opts.agent})`}`;
-      await scanCommand(paths, { config, configLabel, target, json: opts.json === true, out: opts.out, strict: opts.strict === true, ...(opts.format === undefined ? {} : { format: opts.format }) });
+      await scanCommand(paths, { config, configLabel, target, json: opts.json === true, out: opts.out, strict: opts.strict === true, force: opts.force === true, ...(opts.format === undefined ? {} : { format: opts.format }) });
     });
 
-  const scenario = program.command("scenario").description("make scenario files from traces and sessions");
+  const scenario = program
+    .command("scenario")
+    .description("make scenario files from traces and sessions")
+    // Bare `loopsim scenario` did nothing and exited 0; it is a mistake to be told about.
+    .action(() => {
+      throw new UserError("scenario needs a subcommand: record (see loopsim scenario --help)");
+    });
   scenario
     .command("record")
     .description("record a scenario from any trace or session; --minimize cuts it to the smallest sub-trace keeping one fact")

@@ -13,7 +13,7 @@ import { POPULATION_PRESETS } from "../tune/population.js";
 import { DEFAULT_GRID } from "../tune/grid.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
 import { resolveTarget, targetNamesHelp } from "../targets/registry.js";
-import { boundedInt, nonNegativeInt, positiveInt } from "./program.js";
+import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt } from "./program.js";
 import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
 
 function familyName(value: string): string {
@@ -46,10 +46,10 @@ export function registerSimulationCommands(program: Command): void {
     .option("--agent <id>", "agent whose agents.list override applies")
     .option("--grid <spec>", `fields to vary, e.g. "${DEFAULT_GRID}"`)
     .option("--population <preset|file>", `population preset (${Object.keys(POPULATION_PRESETS).join(", ")}) or JSON5 file`, "default")
-    .option("--agents <n>", "simulated agents per config", positiveInt("--agents"), 480)
+    .option("--agents <n>", `simulated agents per config (at most ${MAX_AGENTS})`, boundedInt("--agents", MAX_AGENTS), 480)
     .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
     .option("--out <dir>", "output folder", "reports/latest")
-    .option("--workers <n>", "worker threads, at most one per config and core (results are identical for any number)", positiveInt("--workers"))
+    .option("--workers <n>", "worker threads, at most one per config and core (results are identical for any number)", boundedInt("--workers", MAX_WORKERS))
     .option("--shard <i/n>", "compute shard I of N (or auto, auto/N: from the batch engine: Kubernetes, Slurm, GitLab, AWS Batch, LOOPSIM_SHARD_INDEX/COUNT) and write a partial result for `loopsim merge`")
     .option("--force", "overwrite an existing report")
     .option("--json", "also print report.json to stdout; no progress bar")
@@ -68,7 +68,7 @@ export function registerSimulationCommands(program: Command): void {
     .description("several loop guards (OpenClaw and other runtimes) on the same simulated agents and recorded sessions (json, md, html)")
     .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also openclaw@VERSION, zoo:NAME, goose:N, ./adapter.mjs", "all")
     .option("--population <preset|file>", `population preset (${Object.keys(POPULATION_PRESETS).join(", ")}) or JSON5 file`, "default")
-    .option("--agents <n>", "simulated agents per guard", positiveInt("--agents"), 480)
+    .option("--agents <n>", `simulated agents per guard (at most ${MAX_AGENTS})`, boundedInt("--agents", MAX_AGENTS), 480)
     .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
     .option("--sessions <paths...>", "recorded sessions (files or folders) replayed open-loop under every guard")
     .option("--labels <file>", "JSON map from session id to resolved or unresolved")
@@ -76,13 +76,14 @@ export function registerSimulationCommands(program: Command): void {
     .option("--label-map <map>", "label values mapped to resolved or unresolved, e.g. empty_patch=unresolved,submitted=resolved")
     .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
     .option("--out <dir>", "write compare.{json,md,html} here (without it, the Markdown goes to stdout)")
-    .option("--workers <n>", "worker threads (results are identical for any number)", positiveInt("--workers"))
+    .option("--workers <n>", "worker threads (results are identical for any number)", boundedInt("--workers", MAX_WORKERS))
     .option("--shard <i/n>", "compute shard I of N of the guards (or auto, auto/N: from the batch engine) and write a partial for --merge")
     .option("--merge <parts...>", "join the partials of --shard I/N into the whole report (no guard is run)")
     .option("--json", "print compare.json to stdout")
-    .action(async (opts: { targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; merge?: string[]; json?: boolean }) => {
-      if (opts.merge !== undefined) mergeCompare(opts.merge, opts.out, opts.json === true);
-      else await compareCommand({ ...opts, json: opts.json === true, strict: opts.strict === true });
+    .option("--force", "overwrite the reports already in --out")
+    .action(async (opts: { targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; merge?: string[]; json?: boolean; force?: boolean }) => {
+      if (opts.merge !== undefined) mergeCompare(opts.merge, opts.out, opts.json === true, opts.force === true);
+      else await compareCommand({ ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true });
     });
 
   program
@@ -90,13 +91,14 @@ export function registerSimulationCommands(program: Command): void {
     .description("the simulated population and recorded sessions side by side on the statistics a loop guard sees, with a distance for each")
     .argument("<paths...>", "recorded sessions: files or folders (any supported format)")
     .option("--population <preset|file>", `population preset (${Object.keys(POPULATION_PRESETS).join(", ")}) or JSON5 file`, "default")
-    .option("--agents <n>", "simulated agents", positiveInt("--agents"), 480)
+    .option("--agents <n>", `simulated agents (at most ${MAX_AGENTS})`, boundedInt("--agents", MAX_AGENTS), 480)
     .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
     .option("--out <dir>", "also write calibration.{json,md} here")
     .option("--json", "print calibration.json instead of the Markdown table")
     .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
-    .action(async (paths: string[], opts: { population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean }) => {
-      await calibrateCommand({ paths, ...opts, json: opts.json === true, strict: opts.strict === true });
+    .option("--force", "overwrite calibration.{json,md} already in --out")
+    .action(async (paths: string[], opts: { population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean; force?: boolean }) => {
+      await calibrateCommand({ paths, ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true });
     });
 
   program

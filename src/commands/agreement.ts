@@ -8,6 +8,7 @@ import { agreementLine, checkAgreement, drivenSubject, inProcessSubject, type Ag
 import { PROBES } from "../agreement/probeSet.js";
 import { renderAgreementMarkdown } from "../agreement/renderAgreement.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
+import { refuseOverwrite } from "../io/overwrite.js";
 import { ensureWritableDir } from "../io/writable.js";
 import { findBuiltInTarget, isGeminiName } from "../targets/registry.js";
 import { isDrivenRuntimeName, loadDrivenRuntime } from "../targets/runtimes/drivenRuntimes.js";
@@ -19,6 +20,7 @@ export interface AgreementOptions {
   readonly json: boolean;
   /** Only these probes (by id); all when empty. */
   readonly probes?: readonly string[];
+  readonly force?: boolean;
 }
 
 async function subjectFor(name: string, note: (line: string) => void): Promise<RealSubject> {
@@ -31,7 +33,10 @@ async function subjectFor(name: string, note: (line: string) => void): Promise<R
 }
 
 export async function agreementCommand(options: AgreementOptions): Promise<void> {
-  if (options.out !== undefined) ensureWritableDir(options.out);
+  if (options.out !== undefined) {
+    ensureWritableDir(options.out);
+    refuseOverwrite(options.out, ["agreement.md", "agreement.json"], options.force === true);
+  }
   const probes = options.probes === undefined || options.probes.length === 0 ? PROBES : options.probes.map((id) => PROBES.find((p) => p.id === id) ?? badProbe(id));
   const note = (line: string) => process.stderr.write(line + "\n");
   const reports: AgreementReport[] = [];

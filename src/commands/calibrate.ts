@@ -4,9 +4,11 @@
 // so what is compared is how agents behave, not what a guard made of them.
 import { join } from "node:path";
 import { configFrom } from "../../models/configResolution.js";
+import { bootstrap, type Interval } from "../stats/interval.js";
 import { ksDistance, runStats, STATISTIC_NAMES, STATISTICS, type RunStats, type Statistic } from "../calibrate/runStats.js";
 import { VERSION } from "../cli/version.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
+import { refuseOverwrite } from "../io/overwrite.js";
 import { ensureWritableDir } from "../io/writable.js";
 import { forEachRecordedSession, failOnUnreadable } from "../sessions/recorded.js";
 import type { BadFile } from "../import/sessionRefs.js";
@@ -24,12 +26,15 @@ export interface CalibrateOptions {
   readonly json: boolean;
   /** Stop at the first unreadable file instead of reporting it and going on. */
   readonly strict?: boolean;
+  readonly force?: boolean;
 }
 
 interface Side {
   readonly runs: number;
   readonly median: number;
   readonly p90: number;
+  /** The median's 95% interval (seeded bootstrap over runs). */
+  readonly medianInterval: Interval;
 }
 
 export interface CalibrationRow {
@@ -56,10 +61,16 @@ export interface CalibrationReport {
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
-const side = (stats: readonly RunStats[], s: Statistic): Side => ({ runs: stats.length, median: round(nearestRank(stats.map((r) => r[s]), 0.5)), p90: round(nearestRank(stats.map((r) => r[s]), 0.9)) });
+const side = (stats: readonly RunStats[], s: Statistic, name: string): Side => {
+  const values = stats.map((r) => r[s]);
+  return { runs: stats.length, median: round(nearestRank(values, 0.5)), p90: round(nearestRank(values, 0.9)), medianInterval: bootstrap(values, (xs) => nearestRank(xs, 0.5), `calibrate/${name}/${s}`, round) };
+};
 
 export async function calibrateCommand(options: CalibrateOptions): Promise<void> {
-  if (options.out !== undefined) ensureWritableDir(options.out);
+  if (options.out !== undefined) {
+    ensureWritableDir(options.out);
+    refuseOverwrite(options.out, ["calibration.json", "calibration.md"], options.force === true);
+  }
   const recorded: RunStats[] = [];
   const read = await forEachRecordedSession(options.paths, { strict: options.strict === true }, (s) => {
     recorded.push(...runStats(s.events));
@@ -79,9 +90,9 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
   const rows: CalibrationRow[] = STATISTIC_NAMES.map((s) => ({
     statistic: s,
     definition: STATISTICS[s],
-    recorded: side(recorded, s),
-    simulated: side(simulated, s),
-    simulatedProgressing: side(progressing, s),
+    recorded: side(recorded, s, "recorded"),
+    simulated: side(simulated, s, "simulated"),
+    simulatedProgressing: side(progressing, s, "progressing"),
     distance: ksDistance(recorded.map((r) => r[s]), simulated.map((r) => r[s])),
     distanceProgressing: ksDistance(recorded.map((r) => r[s]), progressing.map((r) => r[s])),
   }));
@@ -107,7 +118,7 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
 }
 
 export function calibrationMarkdown(r: CalibrationReport): string {
-  const cell = (s: Side) => `${s.median} (p90 ${s.p90})`;
+  const cell = (s: Side) => `${s.median} [${s.medianInterval.low}-${s.medianInterval.high}] (p90 ${s.p90})`;
   return [
     "# loopsim calibration: simulated agents against recorded sessions",
     "",
@@ -115,9 +126,9 @@ export function calibrationMarkdown(r: CalibrationReport): string {
     "",
     `Reproduce: \`${r.reproduce}\``,
     "",
-    "Distance: Kolmogorov-Smirnov, the largest gap between the two distributions (0: the same, 1: disjoint). Medians and p90 are nearest-rank.",
+    "Distance: Kolmogorov-Smirnov, the largest gap between the two distributions (0: the same, 1: disjoint). Medians and p90 are nearest-rank; brackets are the medians' 95% intervals (a seeded percentile bootstrap over runs), and each side's number of runs is in the table.",
     "",
-    "| statistic | recorded median (p90) | simulated, all families | simulated, progressing families | distance (all) | distance (progressing) |",
+    `| statistic | recorded median [95%] (p90), n=${r.rows[0]?.recorded.runs ?? 0} runs | simulated, all families, n=${r.rows[0]?.simulated.runs ?? 0} | simulated, progressing families, n=${r.rows[0]?.simulatedProgressing.runs ?? 0} | distance (all) | distance (progressing) |`,
     "|---|---|---|---|---|---|",
     ...r.rows.map((row) => `| ${row.statistic} | ${cell(row.recorded)} | ${cell(row.simulated)} | ${cell(row.simulatedProgressing)} | ${row.distance} | ${row.distanceProgressing} |`),
     "",

@@ -12,6 +12,7 @@ import { renderCompareHtml } from "../compare/renderHtml.js";
 import { renderCompareMarkdown } from "../compare/renderMarkdown.js";
 import { resolveRows, rowNames } from "../compare/rows.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
+import { refuseOverwrite } from "../io/overwrite.js";
 import { ensureWritableDir } from "../io/writable.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded } from "../sessions/replayAll.js";
@@ -35,6 +36,7 @@ export interface CompareOptions {
   readonly workers?: number;
   readonly shard?: string;
   readonly json: boolean;
+  readonly force?: boolean;
 }
 
 interface ComparePartial {
@@ -61,6 +63,8 @@ function reproduceLine(o: CompareOptions): string {
 export async function compareCommand(options: CompareOptions): Promise<void> {
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
   if (options.out !== undefined) ensureWritableDir(options.out);
+  const shardSpec = options.shard === undefined ? undefined : parseShard(options.shard);
+  if (options.out !== undefined) refuseOverwrite(options.out, shardSpec === undefined ? ["compare.json", "compare.md", "compare.html"] : [`compare-partial-${shardSpec.index}-of-${shardSpec.of}.json`], options.force === true);
   const names = rowNames(options.targets);
   const population = loadPopulation(options.population);
   const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
@@ -133,8 +137,11 @@ const COMPARE_SHARDS: ShardLayout<CompareInputs, CompareRowResult> = {
 };
 
 /** Joins the partials of `compare --shard I/N` into the whole report (src/io/shardParts.ts checks them). */
-export function mergeCompare(parts: readonly string[], out: string | undefined, json: boolean): void {
-  if (out !== undefined) ensureWritableDir(out);
+export function mergeCompare(parts: readonly string[], out: string | undefined, json: boolean, force = false): void {
+  if (out !== undefined) {
+    ensureWritableDir(out);
+    refuseOverwrite(out, ["compare.json", "compare.md", "compare.html"], force);
+  }
   const partials = readShardParts(partsIn(parts, "compare-partial"), COMPARE_SHARDS);
   const first = partials[0] as (typeof partials)[number];
   emit(finishCompare(first.inputs, partials.flatMap((p) => p.rows)), out, json);

@@ -5,6 +5,8 @@ import { readTextFile } from "../io/textFile.js";
 import { join, relative } from "node:path";
 import cliProgress from "cli-progress";
 import { CheckFailed, UserError } from "../cli/errors.js";
+import { unknownName } from "../cli/didYouMean.js";
+import { SEMANTIC_LAWS } from "../../properties/laws/index.js";
 import { VERSION } from "../cli/version.js";
 import { CONFORMANCE_SCHEMA, type ConformanceReport, type TargetConformance } from "../conform/matrix.js";
 import { renderConformanceHtml } from "../conform/renderHtml.js";
@@ -12,6 +14,7 @@ import { renderConformanceMarkdown } from "../conform/renderMarkdown.js";
 import { SPEC_RULES } from "../conform/rules.js";
 import { conformSteps, conformTarget } from "../conform/run.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
+import { refuseOverwrite } from "../io/overwrite.js";
 import { ensureWritableDir } from "../io/writable.js";
 import { isReleaseName, resolveTarget } from "../targets/registry.js";
 import type { Target } from "../targets/target.js";
@@ -26,6 +29,7 @@ export interface ConformCommandOptions {
   readonly law?: string;
   readonly path?: string;
   readonly differentialSeed?: number;
+  readonly force?: boolean;
 }
 
 /**
@@ -33,7 +37,7 @@ export interface ConformCommandOptions {
  * (say, half the releases on each core), columns in the order given; the runs must share seed and
  * depth. The counterexample files stay where the runs wrote them.
  */
-export function mergeConformance(files: readonly string[], out: string | undefined, json: boolean): void {
+export function mergeConformance(files: readonly string[], out: string | undefined, json: boolean, force = false): void {
   const reports = files.map((file) => {
     try {
       const parsed = JSON.parse(readTextFile(file, "conformance report")) as ConformanceReport;
@@ -56,6 +60,7 @@ export function mergeConformance(files: readonly string[], out: string | undefin
   const markdown = renderConformanceMarkdown(merged, command);
   if (out !== undefined) {
     ensureWritableDir(out);
+    refuseOverwrite(out, ["conformance.md", "conformance.json", "conformance.html"], force);
     writeFileAtomic(join(out, "conformance.md"), markdown);
     writeFileAtomic(join(out, "conformance.json"), JSON.stringify(merged, null, 2) + "\n");
     writeFileAtomic(join(out, "conformance.html"), renderConformanceHtml(merged, command));
@@ -65,7 +70,12 @@ export function mergeConformance(files: readonly string[], out: string | undefin
 
 export async function conformCommand(options: ConformCommandOptions): Promise<void> {
   const names = options.targets.length === 0 ? ["reference"] : options.targets;
-  if (options.out !== undefined) ensureWritableDir(options.out);
+  // A law that does not exist would run 0 checks and pass: refuse it before anything runs.
+  if (options.law !== undefined && !SEMANTIC_LAWS.some((l) => l.name === options.law)) throw new UserError(`--law ${unknownName("law", options.law, SEMANTIC_LAWS.map((l) => l.name))}`);
+  if (options.out !== undefined) {
+    ensureWritableDir(options.out);
+    refuseOverwrite(options.out, ["conformance.md", "conformance.json", "conformance.html"], options.force === true);
+  }
   // Releases load oldest first: a newer release's global singletons can break an older one loaded
   // after it in the same process (2026.8.1 after 2026.9.6 fails), never the other way round seen.
   const order = names

@@ -9,6 +9,7 @@ import { openSession } from "../import/session.js";
 import { badFileLines, reasonOf, sessionRefs, type SessionRef } from "../import/sessionRefs.js";
 import { statsLine } from "../import/summary.js";
 import type { SessionFormat } from "../import/types.js";
+import { refuseOverwrite } from "../io/overwrite.js";
 import { ensureWritableDir } from "../io/writable.js";
 import { LineWriter } from "../io/bufferedOutput.js";
 
@@ -17,6 +18,7 @@ export interface ImportOptions {
   readonly out?: string;
   /** Stop at the first unreadable file instead of reporting it and going on. */
   readonly strict?: boolean;
+  readonly force?: boolean;
 }
 
 /** A trace file name for a session id: its relative path (and #id) flattened into one name. */
@@ -68,6 +70,7 @@ export async function importCommand(paths: readonly string[], options: ImportOpt
   }
   if (options.out === undefined) throw new UserError("several sessions need --out DIR (one trace per session)");
   ensureWritableDir(options.out);
+  refuseOverwrite(options.out, refs.map((r) => traceName(r.id)), options.force === true);
   let written = 0;
   for (const { ref, id } of refs) {
     try {

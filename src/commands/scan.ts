@@ -7,6 +7,7 @@ import { CheckFailed, UserError } from "../cli/errors.js";
 import { badFileLines, reasonOf, sessionRefs } from "../import/sessionRefs.js";
 import type { SessionFormat } from "../import/types.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
+import { refuseOverwrite } from "../io/overwrite.js";
 import { ensureWritableDir } from "../io/writable.js";
 import { renderScanHtml, renderScanMarkdown, summarise, type ScanReport } from "../scan/render.js";
 import { scanSession, type SessionScan } from "../scan/scanSession.js";
@@ -15,6 +16,7 @@ import type { Target } from "../targets/target.js";
 export interface ScanOptions {
   /** Stop at the first unreadable file instead of skipping and reporting it. */
   readonly strict?: boolean;
+  readonly force?: boolean;
   readonly format?: SessionFormat | "auto";
   readonly config: ResolvedConfig;
   readonly configLabel: string;
@@ -24,7 +26,10 @@ export interface ScanOptions {
 }
 
 export async function scanCommand(paths: readonly string[], options: ScanOptions): Promise<void> {
-  if (options.out !== undefined) ensureWritableDir(options.out);
+  if (options.out !== undefined) {
+    ensureWritableDir(options.out);
+    refuseOverwrite(options.out, ["scan.json", "scan.md", "scan.html"], options.force === true);
+  }
   const { refs, bad } = await sessionRefs(paths, options.strict === true);
   if (refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
   const bar = process.stderr.isTTY === true && !options.json ? new cliProgress.SingleBar({ stream: process.stderr, format: "scan [{bar}] {value}/{total} sessions", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;

@@ -8,6 +8,7 @@ import { timelineLine } from "../format/timeline.js";
 import { detectFormat } from "../import/detect.js";
 import { openSession } from "../import/session.js";
 import { statsLine } from "../import/summary.js";
+import { article, plural } from "../format/words.js";
 import type { SessionFormat } from "../import/types.js";
 import { LineWriter } from "../io/bufferedOutput.js";
 import { parseEventLine } from "../io/eventSchema.js";
@@ -26,7 +27,7 @@ export interface TraceOptions {
 export async function traceCommand(path: string, options: TraceOptions): Promise<void> {
   if (options.format === "trace" && path !== "-") {
     const found = detectFormat(path);
-    if (found !== undefined && found !== "trace") throw new UserError(`${path}: --format trace, but the content is a ${found} session (leave --format out to detect it)`);
+    if (found !== undefined && found !== "trace") throw new UserError(`${path}: --format trace, but the content is ${article(found)} session (leave --format out to detect it)`);
   }
   if (options.format !== undefined && options.format !== "trace") return traceSession(path, { ...options, format: options.format });
   const format = path === "-" || options.format === "trace" ? "trace" : (detectFormat(path) ?? "trace");
@@ -84,7 +85,7 @@ class RunTally {
   }
 
   line(source: string): string {
-    return `${source}: ${this.events} events, ${this.calls} calls: ${this.warnings} warnings (${this.emitted} emitted), ${this.blocks} blocks, ${this.aborts} aborts, ${this.ignored} events ignored after an abort`;
+    return `${source}: ${plural(this.events, "event")}, ${plural(this.calls, "call")}: ${plural(this.warnings, "warning")} (${this.emitted} emitted), ${plural(this.blocks, "block")}, ${plural(this.aborts, "abort")}, ${plural(this.ignored, "event")} ignored after an abort`;
   }
 }
 

@@ -2,6 +2,7 @@
 // JSON document), not from its name; a loopsim trace is recognised too.
 import { closeSync, openSync, readSync } from "node:fs";
 import { UserError } from "../cli/errors.js";
+import { inputKind, withFsErrors } from "../io/fsErrors.js";
 import { adpImporter, splitAdpRef } from "./adp.js";
 import { claudeCodeImporter } from "./claudeCode.js";
 import { codexImporter } from "./codex.js";
@@ -24,14 +25,18 @@ export type DetectedFormat = SessionFormat | "trace";
 const HEAD_BYTES = 256 * 1024;
 
 function head(file: string): string {
-  const fd = openSync(file, "r");
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const n = readSync(fd, buffer, 0, HEAD_BYTES, 0);
-    return buffer.subarray(0, n).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
+  // A folder, a missing file or one without permission names its path (never ": is a directory").
+  if (inputKind(file) === "folder") throw new UserError(`${file}: is a directory, expected a trace or session file (scan and import take folders)`);
+  return withFsErrors(file, "read it", () => {
+    const fd = openSync(file, "r");
+    try {
+      const buffer = Buffer.alloc(HEAD_BYTES);
+      const n = readSync(fd, buffer, 0, HEAD_BYTES, 0);
+      return buffer.subarray(0, n).toString("utf8");
+    } finally {
+      closeSync(fd);
+    }
+  });
 }
 
 function firstObject(text: string): Record<string, unknown> | undefined {

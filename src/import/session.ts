@@ -1,7 +1,7 @@
 // Any input a command accepts, as one stream of trace events with their places: a loopsim trace
 // (checked line by line as `trace` does) or a session in one of the importers' formats.
 import { UserError } from "../cli/errors.js";
-import { parseEventLine } from "../io/eventSchema.js";
+import { depthProblems, parseEventLine } from "../io/eventSchema.js";
 import { readLines } from "../io/lines.js";
 import { filesUnder } from "../io/filesUnder.js";
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { detectFormat, formatOf, IMPORTERS, type DetectedFormat } from "./detect.js";
 import { outcomeFailed } from "./failure.js";
+import { article } from "../format/words.js";
 import { emptyStats, type ImportedEvent, type ImportStats, type SessionFormat } from "./types.js";
 
 export interface OpenedSession {
@@ -41,6 +42,8 @@ async function* traceEvents(file: string, stats: ImportStats): AsyncGenerator<Im
 /** Failed outcomes are counted here, by the one definition (failure.ts), for every format. */
 async function* countFailures(events: AsyncGenerator<ImportedEvent>, stats: ImportStats): AsyncGenerator<ImportedEvent> {
   for await (const imported of events) {
+    const deep = depthProblems(imported.event as unknown as Record<string, unknown>, imported.at);
+    if (deep.length > 0) throw new UserError(deep.join("\n"));
     if (outcomeFailed(imported.event)) stats.errors++;
     yield imported;
   }
@@ -58,7 +61,7 @@ export async function openSession(ref: string, format: SessionFormat | "auto" = 
   const detected = formatOf(file, format);
   if (format !== "auto") {
     const found = detectFormat(file);
-    if (found !== undefined && found !== format) throw new UserError(`${ref === "-" ? "<stdin>" : ref}: --format ${format}, but the content is ${found === "trace" ? "a loopsim trace" : `a ${found} session`} (leave --format out to detect it)`);
+    if (found !== undefined && found !== format) throw new UserError(`${ref === "-" ? "<stdin>" : ref}: --format ${format}, but the content is ${found === "trace" ? "a loopsim trace" : `${article(found)} session`} (leave --format out to detect it)`);
   }
   const stats = emptyStats();
   const raw = detected === "trace" ? traceEvents(file, stats) : IMPORTERS[detected].events(file, stats);

@@ -7,6 +7,31 @@ const CALL_KEYS = ["type", "runId", "callId", "tool", "params", "step", "meta"];
 const OUTCOME_KEYS = ["type", "runId", "callId", "tool", "params", "result", "error", "meta"];
 const COMPACTION_KEYS = ["type", "runId", "meta"];
 
+/**
+ * How deep a value may nest. Hashing walks values recursively (so do shipped releases' detectors,
+ * which overflow the stack near 3,000 levels); no real tool call nests anywhere near this.
+ */
+export const MAX_VALUE_DEPTH = 1000;
+
+/** Whether a value nests deeper than `max` levels, found without recursion. */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const { value: v, depth } = stack.pop() as { value: unknown; depth: number };
+    if (v === null || typeof v !== "object" || seen.has(v)) continue;
+    if (depth >= max) return true;
+    seen.add(v);
+    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
+/** The problems of an event's values that nest too deep, by JSON path. */
+export function depthProblems(value: Record<string, unknown>, at: string): string[] {
+  return ["params", "result", "error"].filter((key) => key in value && nestsDeeperThan(value[key], MAX_VALUE_DEPTH)).map((key) => `${at}.${key}: nests deeper than ${MAX_VALUE_DEPTH} levels (refused: loopsim hashes values recursively)`);
+}
+
 export type EventCheck = { ok: true; event: ToolEvent } | { ok: false; problems: string[] };
 
 /** Checks one decoded event; `at` prefixes each problem (a JSON path such as `events[3]`). */
@@ -38,6 +63,7 @@ export function checkEvent(value: unknown, at: string): EventCheck {
   if (type === "outcome" && value.result !== undefined && value.error !== undefined) {
     problems.push(`${at}: an outcome has a result or an error, not both`);
   }
+  problems.push(...depthProblems(value, at));
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, event: value as unknown as ToolEvent };
 }

@@ -1,6 +1,7 @@
 // The scan report: a table per session and a summary across sessions, as text or Markdown, and
 // an HTML page with one strip per session showing where verdicts fell.
 import type { BadFile } from "../import/sessionRefs.js";
+import { shareCell, wilson } from "../stats/interval.js";
 import type { SessionScan } from "./scanSession.js";
 
 export interface ScanReport {
@@ -51,7 +52,7 @@ export function renderScanMarkdown(report: ScanReport): string {
   const lines = [
     `# loopsim scan (${report.target}, ${report.config})`,
     "",
-    `${s.sessions} sessions, ${s.calls} calls: ${s.warned} warned (${by(s.warnedBy)}), ${s.blocked} blocked (${by(s.blockedBy)}), ${s.aborted} aborted.${s.unreadable > 0 ? ` ${s.unreadable} unreadable file${s.unreadable === 1 ? "" : "s"} skipped (listed below).` : ""}`,
+    `${s.sessions} sessions, ${s.calls} calls: ${s.warned} warned, ${shareCell(s.warned / Math.max(1, s.sessions), wilson(s.warned, s.sessions))} (${by(s.warnedBy)}), ${s.blocked} blocked, ${shareCell(s.blocked / Math.max(1, s.sessions), wilson(s.blocked, s.sessions))} (${by(s.blockedBy)}), ${s.aborted} aborted, ${shareCell(s.aborted / Math.max(1, s.sessions), wilson(s.aborted, s.sessions))}. Brackets: 95% Wilson intervals over the ${s.sessions} sessions.${s.unreadable > 0 ? ` ${s.unreadable} unreadable file${s.unreadable === 1 ? "" : "s"} skipped (listed below).` : ""}`,
     "",
     "| session | format | tools | calls | runs | compactions | first warning | first block | abort | most repeated call | its calls / distinct results |",
     "|---|---|---|---|---|---|---|---|---|---|---|",

@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_LINE_CHARS } from "../../src/io/lines.js";
-import { loopsim, tempDir } from "./run.js";
+import { loopsim, tempDir, tempFile } from "./run.js";
 
 function refused(args: string[], message: RegExp): void {
   const r = loopsim(args);
@@ -229,7 +229,7 @@ describe("friction", () => {
     writeFileSync(trace, TRACE);
     const t = loopsim(["trace", trace, "--json"]);
     expect(t.stdout.trim().split("\n")).toHaveLength(1);
-    expect(t.stderr).toMatch(/t\.jsonl: 1 events, 1 calls: 0 warnings \(0 emitted\), 0 blocks, 0 aborts/);
+    expect(t.stderr).toMatch(/t\.jsonl: 1 event, 1 call: 0 warnings \(0 emitted\), 0 blocks, 0 aborts/);
     const s = loopsim(["simulate", "--family", "poller-stuck", "--seed", "1", "--json"]);
     const last = JSON.parse(s.stdout.trim().split("\n").at(-1) ?? "{}") as { type: string; family: string; attempts: number };
     expect(last).toMatchObject({ type: "summary", family: "poller-stuck", attempts: 80 });
@@ -251,5 +251,80 @@ describe("a captured counterexample fails again when replayed", () => {
     const replay = loopsim(["replay", failure?.scenarioFile as string]);
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/law fresh-run-starts-from-zero still fails on zoo:no-run-scoping/);
+  });
+});
+
+describe("the holes a new user found (issue 23), each fixed", () => {
+  it("count flags name their real limit, before any work", () => {
+    for (const [args, limit] of [[["tune", "--agents", "99999999999", "--out", tempDir()], "--agents must be at most 100000"], [["compare", "--agents", "99999999999"], "--agents must be at most 100000"], [["simulate", "--family", "heartbeat", "--seed", "1", "--calls", "99999999999999999999"], "--calls must be at most 100000"], [["conform", "--depth", "5000"], "--depth must be at most 1000"], [["tune", "--workers", "100000", "--out", tempDir()], "--workers must be at most 256"]] as const) {
+      const r = loopsim([...args]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr).toContain(limit);
+    }
+  });
+  it("params nested beyond the stated depth are refused with exit 2, never a crash", () => {
+    const deep = "{\"a\":".repeat(5000) + "1" + "}".repeat(5000);
+    const file = tempFile("deep.jsonl", `{"type":"call","runId":"r","tool":"read","params":${deep}}\n`);
+    for (const target of ["reference", "gemini-cli"]) {
+      const r = loopsim(["trace", file, "--target", target]);
+      expect(r.code, target).toBe(2);
+      expect(r.stderr).toMatch(/deep\.jsonl:1: event\.params: nests deeper than 1000 levels/);
+    }
+  });
+  it("tools named constructor and __proto__ stay themselves, in the timeline and the JSON", () => {
+    const file = tempFile("proto.jsonl", ['{"type":"call","runId":"r","tool":"constructor","params":{"__proto__":{"x":1}}}', '{"type":"call","runId":"r","tool":"__proto__","params":{}}'].join("\n") + "\n");
+    const timeline = loopsim(["trace", file]);
+    expect(timeline.stdout).toMatch(/call\s+constructor\s+allow/);
+    expect(timeline.stdout).toMatch(/call\s+__proto__\s+allow/);
+    const json = loopsim(["trace", file, "--json"]).stdout.trim().split("\n").map((l) => JSON.parse(l) as { tool: string });
+    expect(json.map((o) => o.tool)).toEqual(["constructor", "__proto__"]);
+  });
+  it("trace on a folder names the folder", () => {
+    const dir = tempDir();
+    const r = loopsim(["trace", dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`loopsim: ${dir}: is a directory, expected a trace or session file (scan and import take folders)\n`);
+  });
+  it("an unknown law is exit 2 with a did-you-mean, not 0 checks passing", () => {
+    const r = loopsim(["conform", "--law", "no-blok-without-evidence"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown law "no-blok-without-evidence" \(did you mean "no-block-without-evidence"\?/);
+  });
+  it("bare `loopsim scenario` is exit 2, naming its subcommand", () => {
+    const r = loopsim(["scenario"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/scenario needs a subcommand: record/);
+  });
+  it("every command that writes a folder keeps what is there unless --force", () => {
+    const dir = tempDir();
+    expect(loopsim(["compare", "--targets", "none", "--agents", "4", "--out", dir]).code).toBe(0);
+    const again = loopsim(["compare", "--targets", "none", "--agents", "4", "--out", dir]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/compare\.json exists; pass --force to overwrite it/);
+    expect(loopsim(["compare", "--targets", "none", "--agents", "4", "--out", dir, "--force"]).code).toBe(0);
+    const fixtures = join(import.meta.dirname, "..", "fixtures", "sessions", "pi-tree.jsonl");
+    expect(loopsim(["scan", fixtures, "--out", dir]).code).toBe(0);
+    expect(loopsim(["scan", fixtures, "--out", dir]).stderr).toMatch(/scan\.json exists; pass --force/);
+    expect(loopsim(["calibrate", fixtures, "--agents", "4", "--out", dir]).code).toBe(0);
+    expect(loopsim(["calibrate", fixtures, "--agents", "4", "--out", dir]).stderr).toMatch(/calibration\.json exists; pass --force/);
+  });
+  it("counts are written in good English: 1 call, 1 event", () => {
+    const file = tempFile("one.jsonl", '{"type":"call","runId":"r","tool":"read","params":{}}\n');
+    expect(loopsim(["trace", file]).stderr).toMatch(/one\.jsonl: 1 event, 1 call: 0 warnings/);
+  });
+});
+
+describe("fetching releases (issue 23)", () => {
+  it("an interrupted fetch's folder is cleaned up by the next fetch, and an unreachable registry is said in one line", () => {
+    const cache = tempDir();
+    const stale = join(cache, "openclaw", ".fetch-2026.1.1-999999");
+    mkdirSync(stale, { recursive: true });
+    writeFileSync(join(stale, "junk"), "x".repeat(1024));
+    const file = join(cache, "one.jsonl");
+    writeFileSync(file, '{"type":"call","runId":"r","tool":"read","params":{}}\n');
+    const r = loopsim(["trace", file, "--target", "openclaw@2026.9.6"], undefined, undefined, { LOOPSIM_CACHE: cache, npm_config_registry: "http://127.0.0.1:9/", npm_config_fetch_retries: "0", npm_config_fetch_timeout: "2000" });
+    expect(r.code).toBe(2);
+    expect(existsSync(stale)).toBe(false);
+    expect(r.stderr.trim().split("\n").at(-1)).toMatch(/^loopsim: openclaw@2026\.9\.6: (the npm registry cannot be reached|npm failed)/);
   });
 });

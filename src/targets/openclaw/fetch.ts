@@ -11,6 +11,7 @@ import { UserError } from "../../cli/errors.js";
 import { cachedReleases, cacheRoot, MANIFEST_FILE, readManifest, releaseDir, type ReleaseManifest } from "./cache.js";
 import { locateChunks } from "./locate.js";
 import { silencingEnv } from "./silence.js";
+import { cleanInterrupted } from "../runtimes/packageCache.js";
 import { compareReleases, FIRST_DETECTOR_RELEASE, parseReleaseVersion } from "./versions.js";
 
 const run = promisify(execFile);
@@ -60,6 +61,8 @@ export async function ensureRelease(version: string, onNote: (line: string) => v
   const cached = readManifest(version);
   if (cached !== undefined) return cached;
   mkdirSync(join(cacheRoot(), "openclaw"), { recursive: true });
+  // A fetch interrupted earlier (Ctrl-C, a kill) left its folder: the process is gone, so it goes.
+  cleanInterrupted(join(cacheRoot(), "openclaw"));
   const tmp = join(cacheRoot(), "openclaw", `.fetch-${version}-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
@@ -67,7 +70,7 @@ export async function ensureRelease(version: string, onNote: (line: string) => v
     onNote(`loopsim: fetching openclaw@${version} with npm into ${releaseDir(version)} (once)`);
     let tarball: string;
     try {
-      tarball = (await npm(["pack", `openclaw@${version}`, "--silent"], tmp)).trim().split("\n").at(-1) as string;
+      tarball = (await npm(["pack", `openclaw@${version}`, "--loglevel=error"], tmp)).trim().split("\n").at(-1) as string;
     } catch (error) {
       throw npmProblem(version, error);
     }

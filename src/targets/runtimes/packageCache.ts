@@ -93,7 +93,7 @@ export async function latestVersion(runtime: string, npmPackage: string, onNote:
 }
 
 /** Removes fetch folders left by processes that are gone (an interrupted fetch). */
-function cleanInterrupted(parent: string): void {
+export function cleanInterrupted(parent: string): void {
   if (!existsSync(parent)) return;
   for (const name of readdirSync(parent)) {
     const match = /^\.fetch-.*-(\d+)$/.exec(name);
@@ -155,7 +155,7 @@ export async function npmInstallInto(dir: string, spec: string, extra: readonly 
 export async function npmPackInto(dir: string, spec: string): Promise<void> {
   let tarball: string;
   try {
-    tarball = (await npm(["pack", spec, "--silent"], dir)).trim().split("\n").at(-1) as string;
+    tarball = (await npm(["pack", spec, "--loglevel=error"], dir)).trim().split("\n").at(-1) as string;
   } catch (error) {
     throw npmProblem(spec, error);
   }
