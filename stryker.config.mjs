@@ -18,5 +18,7 @@ export default {
   concurrency: 2,
   timeoutMS: 15000,
   tempDirName: ".stryker-tmp",
+  // The runtimes' cache can hold gigabytes (and scratch folders that come and go): never copy it.
+  ignorePatterns: [".loopsim-cache", "reports", "dist"],
   cleanTempDir: true,
 };

@@ -4,6 +4,7 @@
 // skipped too: `crewai-react`.
 import { unorderedKey } from "./callKeys.js";
 import { ALLOW, peerTarget } from "./peerGuard.js";
+import { NO_GUARD } from "./none.js";
 
 const DETECTOR = "crewai:same-as-previous";
 
@@ -13,11 +14,7 @@ export const CREWAI_TARGET = peerTarget<null>({
   notes: ["the repeated-input check exists only on the ReAct text path: see crewai-react"],
   detectors: [],
   warns: false,
-  reducer: {
-    initial: () => null,
-    onCall: (state) => ({ state, action: ALLOW }),
-    onOutcome: (state) => ({ state, action: ALLOW }),
-  },
+  reducer: NO_GUARD,
 });
 
 interface ReactState {

@@ -1,7 +1,14 @@
 // Codex CLI and Claude Code: no loop guard at all. A run is bounded only by compaction, a user's
 // interrupt or (Claude Code headless) --max-turns, none of which loopsim's agents meet: the row
 // every guard is measured against.
-import { ALLOW, peerTarget } from "./peerGuard.js";
+import { ALLOW, peerTarget, type PeerReducer } from "./peerGuard.js";
+
+/** The reducer of a runtime with no guard (also CrewAI under native function calling). */
+export const NO_GUARD: PeerReducer<null> = {
+  initial: () => null,
+  onCall: (state) => ({ state, action: ALLOW }),
+  onOutcome: (state) => ({ state, action: ALLOW }),
+};
 
 export const NONE_TARGET = peerTarget<null>({
   name: "none",
@@ -9,9 +16,5 @@ export const NONE_TARGET = peerTarget<null>({
   notes: ["acts on nothing; the baseline for waste"],
   detectors: [],
   warns: false,
-  reducer: {
-    initial: () => null,
-    onCall: (state) => ({ state, action: ALLOW }),
-    onOutcome: (state) => ({ state, action: ALLOW }),
-  },
+  reducer: NO_GUARD,
 });

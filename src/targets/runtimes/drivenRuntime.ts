@@ -62,6 +62,18 @@ export interface DriveOptions {
   readonly onStarted?: (pid: number, prompt: number) => void;
 }
 
+/**
+ * The tool call of a probe action in a runtime's own vocabulary: its read tool with the file's
+ * absolute path under `pathKey` (plus offset and limit), and its shell tool with the command.
+ */
+export function namedToolCall(action: ProbeAction, work: string, names: { readonly read: string; readonly pathKey: string; readonly shell: string }): { name: string; args: Record<string, unknown> } {
+  if (action.kind === "shell") return { name: names.shell, args: { command: action.command, description: "Run the scripted command" } };
+  const args: Record<string, unknown> = { [names.pathKey]: `${work.replace(/\/+$/, "")}/${action.file}` };
+  if (action.offset !== undefined) args.offset = action.offset;
+  if (action.limit !== undefined) args.limit = action.limit;
+  return { name: names.read, args: ordered(args, action.keysReversed) };
+}
+
 /** Args with keys in reverse order, for probes that ask whether key order matters. */
 export function ordered(args: Record<string, unknown>, reversed: boolean | undefined): Record<string, unknown> {
   if (reversed !== true) return args;

@@ -16,7 +16,7 @@ import { UserError } from "../../cli/errors.js";
 import { cacheRoot } from "../openclaw/cache.js";
 import { ALLOW, peerTarget, type PeerAction, type PeerCall } from "../peers/peerGuard.js";
 import type { Target } from "../target.js";
-import { ordered, type ProbeAction } from "./drivenRuntime.js";
+import { namedToolCall, type ProbeAction } from "./drivenRuntime.js";
 import { ensureRuntime, latestVersion, npmInstallInto } from "./packageCache.js";
 
 export const GEMINI_PACKAGE = "@google/gemini-cli-core";
@@ -28,13 +28,7 @@ const CUT = "gemini-cli:response-cut";
 
 /** Gemini CLI's own tool names and args for a probe action. */
 export function geminiToolCall(action: ProbeAction, work: string): { name: string; args: Record<string, unknown> } {
-  if (action.kind === "read") {
-    const args: Record<string, unknown> = { file_path: join(work, action.file) };
-    if (action.offset !== undefined) args.offset = action.offset;
-    if (action.limit !== undefined) args.limit = action.limit;
-    return { name: "read_file", args: ordered(args, action.keysReversed) };
-  }
-  return { name: "run_shell_command", args: { command: action.command, description: "Run the scripted command" } };
+  return namedToolCall(action, work, { read: "read_file", pathKey: "file_path", shell: "run_shell_command" });
 }
 
 type CheckResult = boolean | { readonly count: number; readonly detail?: string };

@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliAdapter, CliRun } from "./cliDriver.js";
 import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
-import { ordered, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
+import { namedToolCall, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
 
 export interface OpencodeFlavour {
   readonly runtime: "opencode" | "kilo";
@@ -21,13 +21,7 @@ export const OPENCODE_FLAVOUR: OpencodeFlavour = { runtime: "opencode", platform
 export const KILO_FLAVOUR: OpencodeFlavour = { runtime: "kilo", platformPackage: "@kilocode/cli-linux-x64", binary: "package/bin/kilo", configFile: "opencode.json" };
 
 export function opencodeToolCall(action: ProbeAction, work: string): { name: string; args: Record<string, unknown> } {
-  if (action.kind === "read") {
-    const args: Record<string, unknown> = { filePath: join(work, action.file) };
-    if (action.offset !== undefined) args.offset = action.offset;
-    if (action.limit !== undefined) args.limit = action.limit;
-    return { name: "read", args: ordered(args, action.keysReversed) };
-  }
-  return { name: "bash", args: { command: action.command, description: "Run the scripted command" } };
+  return namedToolCall(action, work, { read: "read", pathKey: "filePath", shell: "bash" });
 }
 
 export function opencodeAdapter(flavour: OpencodeFlavour, installDir: string): CliAdapter {

@@ -7,18 +7,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliAdapter, CliRun } from "./cliDriver.js";
 import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
-import { ordered, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
+import { namedToolCall, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
 
 export const QWEN_PACKAGE = "@qwen-code/qwen-code";
 
 export function qwenToolCall(action: ProbeAction, work: string): { name: string; args: Record<string, unknown> } {
-  if (action.kind === "read") {
-    const args: Record<string, unknown> = { file_path: join(work, action.file) };
-    if (action.offset !== undefined) args.offset = action.offset;
-    if (action.limit !== undefined) args.limit = action.limit;
-    return { name: "read_file", args: ordered(args, action.keysReversed) };
-  }
-  return { name: "run_shell_command", args: { command: action.command, description: "Run the scripted command" } };
+  return namedToolCall(action, work, { read: "read_file", pathKey: "file_path", shell: "run_shell_command" });
 }
 
 export function qwenAdapter(installDir: string): CliAdapter {
