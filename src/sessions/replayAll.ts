@@ -47,7 +47,24 @@ export async function replayRecorded(paths: readonly string[], options: ReadOpti
   const labels = options.labels;
   const tasks: SessionTask[] = refs.map((r, index) => ({ index, ref: r.ref, id: r.id, label: labelOf(r.id, labels) }));
   const count = Math.min(workers, availableParallelism(), Math.max(1, tasks.length));
-  const results: SessionResult[] = [];
+  // Rows are added to the tallies as they arrive (integer sums: the order cannot change a byte),
+  // so the main thread keeps no per-session row at all.
+  const tallies = guards.map(() => new SessionTally());
+  const matched = new Map<string, number>();
+  const byLabel: Record<string, number> = {};
+  let sessions = 0;
+  const take = (result: SessionResult): void => {
+    const task = tasks[result.index] as SessionTask;
+    if (result.type === "bad") bad.push({ file: task.ref, reason: result.reason });
+    if (result.type !== "row") return;
+    sessions++;
+    result.verdicts.forEach((v, g) => tallies[g]?.add(v));
+    byLabel[task.label] = (byLabel[task.label] ?? 0) + 1;
+    if (labels !== undefined && task.label !== "unlabelled") {
+      const key = keyOf(task.id, labels.key);
+      matched.set(key, (matched.get(key) ?? 0) + 1);
+    }
+  };
   const threads: Worker[] = [];
   try {
     await Promise.all(
@@ -66,7 +83,7 @@ export async function replayRecorded(paths: readonly string[], options: ReadOpti
               reject(new UserError(`${task.ref}: ${message.reason} (--strict stops at the first unreadable file)`));
               return;
             }
-            results.push(message);
+            take(message);
           });
           worker.on("error", reject);
         });
@@ -75,29 +92,14 @@ export async function replayRecorded(paths: readonly string[], options: ReadOpti
   } finally {
     await Promise.all(threads.map((t) => t.terminate()));
   }
-  results.sort((a, b) => a.index - b.index);
-  const tallies = guards.map(() => new SessionTally());
-  const matched = new Map<string, number>();
-  const byLabel: Record<string, number> = {};
-  let sessions = 0;
-  for (const result of results) {
-    const task = tasks[result.index] as SessionTask;
-    if (result.type === "bad") bad.push({ file: task.ref, reason: result.reason });
-    if (result.type !== "row") continue;
-    sessions++;
-    result.verdicts.forEach((v, g) => tallies[g]?.add(v));
-    byLabel[task.label] = (byLabel[task.label] ?? 0) + 1;
-    if (labels !== undefined && task.label !== "unlabelled") {
-      const key = keyOf(task.id, labels.key);
-      matched.set(key, (matched.get(key) ?? 0) + 1);
-    }
-  }
+  // byLabel in listing order of first appearance is not known here: sort it, as the tallies do.
+  const labelsSeen = Object.fromEntries(Object.keys(byLabel).sort().map((k) => [k, byLabel[k] as number]));
   const read: RecordedRead = {
     count: sessions,
     bad: sortedBad(bad),
     unmatchedLabels: labels === undefined ? [] : [...labels.byKey.keys()].filter((k) => !matched.has(k)),
     ambiguousLabels: [...matched.entries()].filter(([, n]) => n > 1).map(([k]) => k),
-    byLabel,
+    byLabel: labelsSeen,
   };
   return { perGuard: tallies.map((t) => t.totals()), read };
 }
@@ -108,7 +110,8 @@ async function replayInProcess(paths: readonly string[], options: ReadOptions, g
   const read = await forEachRecordedSession(paths, options, (session) => {
     configs.forEach((g, i) => tallies[i]?.add(replayOpenLoop(g.target, g.config, session)));
   });
-  return { perGuard: tallies.map((t) => t.totals()), read: { ...read, bad: sortedBad(read.bad) } };
+  const byLabel = Object.fromEntries(Object.keys(read.byLabel).sort().map((k) => [k, read.byLabel[k] as number]));
+  return { perGuard: tallies.map((t) => t.totals()), read: { ...read, byLabel, bad: sortedBad(read.bad) } };
 }
 
 function labelOf(id: string, labels: Labels | undefined): SessionLabel {
