@@ -63,13 +63,12 @@ function reproduceLine(o: CompareOptions): string {
 export async function compareCommand(options: CompareOptions): Promise<void> {
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
   if (options.out !== undefined) ensureWritableDir(options.out);
-  const shardSpec = options.shard === undefined ? undefined : parseShard(options.shard);
-  if (options.out !== undefined) refuseOverwrite(options.out, shardSpec === undefined ? ["compare.json", "compare.md", "compare.html"] : [`compare-partial-${shardSpec.index}-of-${shardSpec.of}.json`], options.force === true);
+  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  if (options.out !== undefined) refuseOverwrite(options.out, shard === undefined ? ["compare.json", "compare.md", "compare.html"] : [`compare-partial-${shard.index}-of-${shard.of}.json`], options.force === true);
   const names = rowNames(options.targets);
   const population = loadPopulation(options.population);
   const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
   const { rows, targets } = await resolveRows(names);
-  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const mine = rows.map((row, index) => ({ row, index })).filter(({ index }) => shard === undefined || index % shard.of === shard.index - 1);
   const agents = populationAgents(population, options.agents, options.seed);
   const jobs = mine.map(({ row, index }) => ({ index, label: row.name, block: row.block, target: row.target }));

@@ -1,11 +1,11 @@
 // `loopsim tune`: sweeps configs over a simulated population and writes report.{json,md,html}.
 // `--shard I/N` writes the part of the sweep with config indexes = I-1 (mod N); `loopsim merge`
 // puts the parts back together into exactly the unsharded report.
+import { refuseOverwrite } from "../io/overwrite.js";
 import { parseShard } from "../io/shardSpec.js";
 import { partsIn, readShardParts, type ShardLayout } from "../io/shardParts.js";
-import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import cliProgress from "cli-progress";
 import { DEFAULT_CONFIG } from "../../models/config.js";
 import { validateOpenClawConfig } from "../../models/configValidation.js";
@@ -116,9 +116,6 @@ export function writeReport(out: string, report: TuneReport): void {
   writeFileAtomic(join(out, "report.html"), renderHtml(report));
 }
 
-function refuseOverwrite(path: string, force: boolean): void {
-  if (!force && existsSync(path)) throw new UserError(`${path} exists; pass --force to overwrite it`);
-}
 
 export async function tuneCommand(options: TuneOptions): Promise<void> {
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
@@ -133,7 +130,7 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   let inputs = baseInputs;
   const target = shard === undefined ? join(options.out, "report.json") : join(options.out, `partial-${shard.index}-of-${shard.of}.json`);
-  refuseOverwrite(target, options.force);
+  refuseOverwrite(options.out, [basename(target)], options.force);
   const jobs = inputs.configs.filter((c) => shard === undefined || c.index % shard.of === shard.index - 1);
   const agents = populationAgents(inputs.population, inputs.agents, inputs.seed);
   const showBar = process.stderr.isTTY === true && !options.json;
@@ -189,7 +186,7 @@ const TUNE_SHARDS: ShardLayout<TuneInputs, ConfigRow> = {
 export function mergeCommand(parts: readonly string[], out: string, force: boolean, json: boolean): void {
   const partials = readShardParts(partsIn(parts, "partial"), TUNE_SHARDS);
   const first = partials[0] as (typeof partials)[number];
-  refuseOverwrite(join(out, "report.json"), force);
+  refuseOverwrite(out, ["report.json"], force);
   const report = finishReport(first.inputs, partials.flatMap((p) => p.rows));
   writeReport(out, report);
   if (json) process.stdout.write(reportJson(report));

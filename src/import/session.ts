@@ -3,7 +3,6 @@
 import { UserError } from "../cli/errors.js";
 import { depthProblems, parseEventLine } from "../io/eventSchema.js";
 import { readLines } from "../io/lines.js";
-import { filesUnder } from "../io/filesUnder.js";
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -79,9 +78,4 @@ async function spoolStdin(): Promise<string> {
 
 async function* renamed(events: AsyncGenerator<ImportedEvent>, from: string, to: string): AsyncGenerator<ImportedEvent> {
   for await (const e of events) yield e.at.startsWith(from) ? { ...e, at: to + e.at.slice(from.length) } : e;
-}
-
-/** Files named, and the session-looking files below folders named, in a stable order. */
-export function sessionFiles(paths: readonly string[]): string[] {
-  return filesUnder(paths, (_path, name) => /\.(jsonl|traj|traj\.json)$/.test(name) && !name.endsWith(".trajectory.jsonl"));
 }

@@ -131,9 +131,3 @@ export class SessionTally {
     };
   }
 }
-
-export function sessionTotals(verdicts: readonly SessionVerdicts[]): SessionTotals {
-  const tally = new SessionTally();
-  for (const v of verdicts) tally.add(v);
-  return tally.totals();
-}

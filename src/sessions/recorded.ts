@@ -100,6 +100,43 @@ export interface ReadOptions {
   readonly strict?: boolean;
 }
 
+/** A session's label by the labels file, or unlabelled. */
+export function labelOf(id: string, labels: Labels | undefined): SessionLabel {
+  return labels === undefined ? "unlabelled" : (labels.byKey.get(keyOf(id, labels.key)) ?? "unlabelled");
+}
+
+/**
+ * What reading sessions found, counted as they come (in-process or from worker threads): how many,
+ * by label (in sorted order, whatever order they came in), which label keys matched, and the
+ * files that could not be read.
+ */
+export class ReadTally {
+  private count = 0;
+  private readonly byLabel: Record<string, number> = {};
+  private readonly matched = new Map<string, number>();
+
+  constructor(private readonly labels: Labels | undefined) {}
+
+  session(id: string, label: SessionLabel): void {
+    this.count++;
+    this.byLabel[label] = (this.byLabel[label] ?? 0) + 1;
+    if (this.labels !== undefined && label !== "unlabelled") {
+      const key = keyOf(id, this.labels.key);
+      this.matched.set(key, (this.matched.get(key) ?? 0) + 1);
+    }
+  }
+
+  read(bad: readonly BadFile[]): RecordedRead {
+    return {
+      count: this.count,
+      bad: [...bad].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
+      unmatchedLabels: this.labels === undefined ? [] : [...this.labels.byKey.keys()].filter((k) => !this.matched.has(k)),
+      ambiguousLabels: [...this.matched.entries()].filter(([, n]) => n > 1).map(([k]) => k),
+      byLabel: Object.fromEntries(Object.keys(this.byLabel).sort().map((k) => [k, this.byLabel[k] as number])),
+    };
+  }
+}
+
 /**
  * Streams every session with at least one call to `each`, one at a time, in a stable order.
  * Sessions with no call are passed over (nothing a guard could act on).
@@ -107,10 +144,7 @@ export interface ReadOptions {
 export async function forEachRecordedSession(paths: readonly string[], options: ReadOptions, each: (session: RecordedSession) => void | Promise<void>): Promise<RecordedRead> {
   const { refs, bad } = await sessionRefs(paths, options.strict === true);
   if (refs.length === 0 && bad.length === 0) throw new UserError(`--sessions ${paths.join(" ")}: no session files (.jsonl, .traj, .traj.json, .json) found`);
-  const labels = options.labels;
-  const matched = new Map<string, number>();
-  const byLabel: Record<string, number> = {};
-  let count = 0;
+  const tally = new ReadTally(options.labels);
   for (const { ref, id } of refs) {
     let events: ToolEvent[];
     let format: string;
@@ -125,26 +159,11 @@ export async function forEachRecordedSession(paths: readonly string[], options: 
       continue;
     }
     if (!events.some((e) => e.type === "call")) continue;
-    const key = labels === undefined ? undefined : keyOf(id, labels.key);
-    const label = key === undefined ? undefined : labels?.byKey.get(key);
-    if (key !== undefined && label !== undefined) matched.set(key, (matched.get(key) ?? 0) + 1);
-    const session: RecordedSession = { id, file: ref, format, label: label ?? "unlabelled", events };
-    byLabel[session.label] = (byLabel[session.label] ?? 0) + 1;
-    count++;
+    const session: RecordedSession = { id, file: ref, format, label: labelOf(id, options.labels), events };
+    tally.session(id, session.label);
     await each(session);
   }
-  const unmatchedLabels = labels === undefined ? [] : [...labels.byKey.keys()].filter((k) => !matched.has(k));
-  const ambiguousLabels = [...matched.entries()].filter(([, n]) => n > 1).map(([k]) => k);
-  return { count, bad, unmatchedLabels, ambiguousLabels, byLabel };
-}
-
-/** Every session in memory (calibrate's statistics need them all; the others stream). */
-export async function loadRecordedSessions(paths: readonly string[], options: ReadOptions = {}): Promise<{ sessions: RecordedSession[]; read: RecordedRead }> {
-  const sessions: RecordedSession[] = [];
-  const read = await forEachRecordedSession(paths, options, (s) => {
-    sessions.push(s);
-  });
-  return { sessions, read };
+  return tally.read(bad);
 }
 
 /** The lines a command prints on stderr about what it could not read or match. */

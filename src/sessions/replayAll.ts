@@ -9,10 +9,10 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { configFrom } from "../../models/configResolution.js";
 import { UserError } from "../cli/errors.js";
-import { sessionRefs, type BadFile } from "../import/sessionRefs.js";
+import { sessionRefs } from "../import/sessionRefs.js";
 import type { Target } from "../targets/target.js";
 import { replayOpenLoop, SessionTally, type SessionTotals, type SessionVerdicts } from "./openLoop.js";
-import { forEachRecordedSession, keyOf, type Labels, type ReadOptions, type RecordedRead, type SessionLabel } from "./recorded.js";
+import { forEachRecordedSession, labelOf, ReadTally, type ReadOptions, type RecordedRead, type SessionLabel } from "./recorded.js";
 
 /** One guard to replay under: a target (by name, for the threads) and its tools.loopDetection block. */
 export interface GuardJob {
@@ -50,20 +50,13 @@ export async function replayRecorded(paths: readonly string[], options: ReadOpti
   // Rows are added to the tallies as they arrive (integer sums: the order cannot change a byte),
   // so the main thread keeps no per-session row at all.
   const tallies = guards.map(() => new SessionTally());
-  const matched = new Map<string, number>();
-  const byLabel: Record<string, number> = {};
-  let sessions = 0;
+  const read = new ReadTally(labels);
   const take = (result: SessionResult): void => {
     const task = tasks[result.index] as SessionTask;
     if (result.type === "bad") bad.push({ file: task.ref, reason: result.reason });
     if (result.type !== "row") return;
-    sessions++;
     result.verdicts.forEach((v, g) => tallies[g]?.add(v));
-    byLabel[task.label] = (byLabel[task.label] ?? 0) + 1;
-    if (labels !== undefined && task.label !== "unlabelled") {
-      const key = keyOf(task.id, labels.key);
-      matched.set(key, (matched.get(key) ?? 0) + 1);
-    }
+    read.session(task.id, task.label);
   };
   const threads: Worker[] = [];
   try {
@@ -92,16 +85,7 @@ export async function replayRecorded(paths: readonly string[], options: ReadOpti
   } finally {
     await Promise.all(threads.map((t) => t.terminate()));
   }
-  // byLabel in listing order of first appearance is not known here: sort it, as the tallies do.
-  const labelsSeen = Object.fromEntries(Object.keys(byLabel).sort().map((k) => [k, byLabel[k] as number]));
-  const read: RecordedRead = {
-    count: sessions,
-    bad: sortedBad(bad),
-    unmatchedLabels: labels === undefined ? [] : [...labels.byKey.keys()].filter((k) => !matched.has(k)),
-    ambiguousLabels: [...matched.entries()].filter(([, n]) => n > 1).map(([k]) => k),
-    byLabel: labelsSeen,
-  };
-  return { perGuard: tallies.map((t) => t.totals()), read };
+  return { perGuard: tallies.map((t) => t.totals()), read: read.read(bad) };
 }
 
 async function replayInProcess(paths: readonly string[], options: ReadOptions, guards: readonly GuardJob[]): Promise<Replayed> {
@@ -110,16 +94,5 @@ async function replayInProcess(paths: readonly string[], options: ReadOptions, g
   const read = await forEachRecordedSession(paths, options, (session) => {
     configs.forEach((g, i) => tallies[i]?.add(replayOpenLoop(g.target, g.config, session)));
   });
-  const byLabel = Object.fromEntries(Object.keys(read.byLabel).sort().map((k) => [k, read.byLabel[k] as number]));
-  return { perGuard: tallies.map((t) => t.totals()), read: { ...read, byLabel, bad: sortedBad(read.bad) } };
-}
-
-function labelOf(id: string, labels: Labels | undefined): SessionLabel {
-  if (labels === undefined) return "unlabelled";
-  return labels.byKey.get(keyOf(id, labels.key)) ?? "unlabelled";
-}
-
-/** Listing problems come first and read problems later; one order for any number of workers. */
-function sortedBad(bad: readonly BadFile[]): BadFile[] {
-  return [...bad].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return { perGuard: tallies.map((t) => t.totals()), read };
 }

@@ -11,20 +11,10 @@ import { UserError } from "../../cli/errors.js";
 import { cachedReleases, cacheRoot, MANIFEST_FILE, readManifest, releaseDir, type ReleaseManifest } from "./cache.js";
 import { locateChunks } from "./locate.js";
 import { silencingEnv } from "./silence.js";
-import { cleanInterrupted } from "../runtimes/packageCache.js";
+import { cleanInterrupted, npm } from "../runtimes/packageCache.js";
 import { compareReleases, FIRST_DETECTOR_RELEASE, parseReleaseVersion } from "./versions.js";
 
 const run = promisify(execFile);
-
-/** npm with its own cache under ours: nothing is written to the user's ~/.npm. */
-function npmEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, npm_config_cache: join(cacheRoot(), "npm-cache"), npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false", npm_config_loglevel: "error" };
-}
-
-async function npm(args: readonly string[], cwd: string): Promise<string> {
-  const { stdout } = await run("npm", [...args], { cwd, env: npmEnv(), maxBuffer: 64 * 1024 * 1024 });
-  return stdout;
-}
 
 /** An npm failure as one line a user can act on. */
 function npmProblem(release: string, error: unknown): UserError {

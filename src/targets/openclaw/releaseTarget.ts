@@ -10,6 +10,7 @@ import type { ToolEvent } from "../../../models/events.js";
 import { normalizeRunId, normalizeToolName } from "../../../models/normalize.js";
 import { loopVetoResult } from "../../../models/verdict.js";
 import { UserError } from "../../cli/errors.js";
+import { muteConsole } from "../muteConsole.js";
 import type { Target, TargetOutput, TargetSession } from "../target.js";
 import { releaseDir, type ReleaseManifest } from "./cache.js";
 import { ensureRelease, resolveReleaseSpec } from "./fetch.js";
@@ -68,14 +69,6 @@ function findFunctions(module: Record<string, unknown>): ReleaseFunctions | stri
   };
 }
 
-const NOTHING = () => undefined;
-
-/** Mutes the console; the returned function restores it. */
-function muteConsole(): () => void {
-  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
-  console.log = console.info = console.warn = console.error = console.debug = NOTHING;
-  return () => Object.assign(console, saved);
-}
 
 /**
  * Releases create their loggers lazily, and tslog complains on the console when it is given the

@@ -35,7 +35,7 @@ export interface CliAdapter extends ToolNaming {
 }
 
 const DEFAULT_STEP_TIMEOUT_MS = 60_000;
-const PROMPT_TEXT = "Work on the files in this folder.";
+export const PROMPT_TEXT = "Work on the files in this folder.";
 
 /** Live runtime processes (by group), killed if loopsim is interrupted. */
 const live = new Set<number>();
@@ -181,7 +181,6 @@ async function runOnce(adapter: CliAdapter, model: ScriptedModel, context: Param
   }
 }
 
-export { PROMPT_TEXT };
 
 /** Injected warnings: user or system text that appears between two requests of one prompt and
  * speaks of loops or repetition (tool results and the model's own messages excluded). */

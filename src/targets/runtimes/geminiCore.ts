@@ -15,6 +15,7 @@ import { pathToFileURL } from "node:url";
 import { UserError } from "../../cli/errors.js";
 import { cacheRoot } from "../openclaw/cache.js";
 import { ALLOW, peerTarget, type PeerAction, type PeerCall } from "../peers/peerGuard.js";
+import { muteConsole } from "../muteConsole.js";
 import type { Target } from "../target.js";
 import { namedToolCall, type ProbeAction } from "./drivenRuntime.js";
 import { ensureRuntime, latestVersion, npmInstallInto } from "./packageCache.js";
@@ -55,13 +56,6 @@ function configStub(): Record<string, unknown> {
   };
   stub.config = stub;
   return stub;
-}
-
-function muteConsole(): () => void {
-  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
-  const quiet = () => undefined;
-  console.log = console.info = console.warn = console.error = console.debug = quiet;
-  return () => Object.assign(console, saved);
 }
 
 function sandboxHome(): void {
