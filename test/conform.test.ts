@@ -82,3 +82,39 @@ describe("conform --merge", () => {
     expect(refused.stderr).toMatch(/seed 7, depth 1 differ/);
   });
 });
+
+describe("replay hints work for every kind of target, and blame only what the trace can show", () => {
+  const ADAPTER = resolve(import.meta.dirname, "..", "examples", "custom-target", "consecutive-guard.mjs");
+
+  it("a module-path target's law hint names the module (it replays the failure), and a probe row without --out still has a replay command that works", async () => {
+    const { loopsim, tempDir } = await import("./cli/run.js");
+    const { existsSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const target = await resolveTarget(ADAPTER);
+    const result = conformTarget(target, OPTIONS);
+    const rows = result.checks.filter((c) => c.status === "fail");
+    const law = rows.find((c) => c.kind === "law");
+    const probe = rows.find((c) => c.kind === "probe");
+    expect(law?.counterexample?.replay).toMatch(new RegExp(`^loopsim conform --target ${ADAPTER.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} --law `));
+    const lawArgs = (law?.counterexample?.replay ?? "").split(" ").slice(1);
+    const again = loopsim(lawArgs);
+    expect(again.stderr).not.toMatch(/unknown target/);
+    expect(again.code, again.stderr).toBe(1);
+    expect(probe?.counterexample?.replay ?? "").not.toBe("");
+    const [write, replay] = (probe?.counterexample?.replay ?? "").split("; ");
+    const cwd = tempDir();
+    expect(loopsim((write ?? "").split(" ").slice(1), undefined, cwd).code).toBe(1);
+    const file = (replay ?? "").split(" ").at(-1) ?? "";
+    expect(existsSync(join(cwd, file)), file).toBe(true);
+    const replayed = loopsim((replay ?? "").split(" ").slice(1), undefined, cwd);
+    expect(replayed.stderr).not.toMatch(/unknown target/);
+    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+  });
+
+  it("a law failure whose trace has no compaction does not blame R4 (zoo:contiguous-streak fails K4, not R4)", () => {
+    const target = ZOO_TARGETS.find((t) => t.name === "zoo:contiguous-streak") as Target;
+    const result = conformTarget(target, { ...OPTIONS, depth: 1 });
+    expect(result.cells.K4?.status).toBe("fail");
+    expect(result.cells.R4?.status).not.toBe("fail");
+  });
+});

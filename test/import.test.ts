@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { openSession } from "../src/import/session.js";
 import { sessionRefs } from "../src/import/sessionRefs.js";
 import type { ImportStats } from "../src/import/types.js";
+import { TraceOrphans } from "../src/import/orphans.js";
+import type { ToolEvent } from "../models/events.js";
 import { loopsim, tempDir } from "./cli/run.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "sessions");
@@ -201,6 +203,10 @@ describe.skipIf(!HAVE_CORPUS)("the shared corpus", async () => {
     expect(replay.code, replay.stdout).toBe(0);
     const scenario = JSON.parse(readFileSync(out, "utf8"));
     expect(scenario.expected.facts.firstBlock).not.toBeNull();
+    // Calls and their outcomes are removed together: no outcome is left without its call.
+    const orphans = new TraceOrphans();
+    for (const e of scenario.source.events as ToolEvent[]) orphans.see(e);
+    expect(orphans.count).toBe(0);
   });
 });
 

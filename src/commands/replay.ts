@@ -14,7 +14,7 @@ import type { Scenario } from "../scenario/scenario.js";
 import { scenarioText } from "../scenario/write.js";
 import { resolveTarget } from "../targets/registry.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
-import type { Target } from "../targets/target.js";
+import { targetRef, type Target } from "../targets/target.js";
 
 export interface ReplayOptions {
   readonly json: boolean;
@@ -75,7 +75,7 @@ export function replayOne(file: string, options: ReplayOptions, named: TargetsBy
     if (expected?.digest === digest && JSON.stringify(expected.facts) === JSON.stringify(replayed.expected.facts)) {
       return { file, id: scenario.id, status: "pass", digest, expectedDigest: digest };
     }
-    const updated: Scenario = { ...scenario, ...(target === REFERENCE_TARGET ? {} : { target: target.name }), expected: replayed.expected };
+    const updated: Scenario = { ...scenario, ...(target === REFERENCE_TARGET ? {} : { target: targetRef(target) }), expected: replayed.expected };
     writeFileAtomic(file, scenarioText(updated));
     const changedFacts = factChanges(expected?.facts as Record<string, unknown> | undefined, replayed.expected.facts as unknown as Record<string, unknown>);
     return { file, id: scenario.id, status: "updated", digest, expectedDigest: expected?.digest, changedFacts };

@@ -8,9 +8,11 @@ import { badFileLines, reasonOf, sessionRefs } from "../import/sessionRefs.js";
 import type { SessionFormat } from "../import/types.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
+import { withScratchDir } from "../io/scratchDir.js";
+import { writePieces } from "../io/spool.js";
 import { ensureWritableDir } from "../io/writable.js";
-import { renderScanHtml, renderScanMarkdown, summarise, type ScanReport } from "../scan/render.js";
-import { scanSession, type SessionScan } from "../scan/scanSession.js";
+import { ScanReportWriter } from "../scan/reportWriter.js";
+import { scanSession } from "../scan/scanSession.js";
 import type { Target } from "../targets/target.js";
 
 export interface ScanOptions {
@@ -34,32 +36,37 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
   if (refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
   const bar = process.stderr.isTTY === true && !options.json ? new cliProgress.SingleBar({ stream: process.stderr, format: "scan [{bar}] {value}/{total} sessions", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(refs.length, 0);
-  const sessions: SessionScan[] = [];
-  try {
-    for (const { ref, id } of refs) {
-      try {
-        sessions.push(await scanSession(ref, options.config, options.target, id, options.format ?? "auto"));
-      } catch (error) {
-        // A file that fails while it is read (cut short, not JSON) is reported and skipped.
-        // --format naming another format is the user's mistake about every file: stop there.
-        if (options.strict === true || !(error instanceof UserError) || /--format/.test(error.message)) throw error;
-        bad.push({ file: ref, reason: reasonOf(error, ref) });
+  // Rows are spooled to a scratch folder as each session is scanned; memory holds the summary.
+  const scanned = await withScratchDir("scan", async (scratch) => {
+    const writer = new ScanReportWriter(scratch, options.target.name, options.configLabel);
+    try {
+      for (const { ref, id } of refs) {
+        try {
+          writer.add(await scanSession(ref, options.config, options.target, id, options.format ?? "auto"));
+        } catch (error) {
+          // A file that fails while it is read (cut short, not JSON) is reported and skipped.
+          // --format naming another format is the user's mistake about every file: stop there.
+          if (options.strict === true || !(error instanceof UserError) || /--format/.test(error.message)) throw error;
+          bad.push({ file: ref, reason: reasonOf(error, ref) });
+        }
+        bar?.increment();
       }
-      bar?.increment();
+      bar?.stop();
+      const documents = writer.documents(bad);
+      if (options.out !== undefined) {
+        writeFileAtomic(join(options.out, "scan.json"), documents.json);
+        writeFileAtomic(join(options.out, "scan.md"), documents.markdown);
+        writeFileAtomic(join(options.out, "scan.html"), documents.html);
+      }
+      await writePieces(process.stdout, options.json ? documents.json : documents.markdown);
+      return writer.sessions;
+    } finally {
+      bar?.stop();
+      writer.close();
     }
-  } finally {
-    bar?.stop();
-  }
-  const report: ScanReport = { schema: "loopsim/scan@1", target: options.target.name, config: options.configLabel, sessions, unreadable: bad, summary: summarise(sessions, bad) };
-  const markdown = renderScanMarkdown(report);
-  if (options.out !== undefined) {
-    writeFileAtomic(join(options.out, "scan.json"), JSON.stringify(report, null, 2) + "\n");
-    writeFileAtomic(join(options.out, "scan.md"), markdown);
-    writeFileAtomic(join(options.out, "scan.html"), renderScanHtml(report));
-  }
-  process.stdout.write(options.json ? JSON.stringify(report, null, 2) + "\n" : markdown);
+  });
   if (bad.length > 0) {
     for (const line of badFileLines(bad)) process.stderr.write(`loopsim: ${line}\n`);
-    throw new CheckFailed(`${bad.length} unreadable file${bad.length === 1 ? "" : "s"} skipped; the other ${sessions.length} sessions are in the report (--strict stops at the first)`);
+    throw new CheckFailed(`${bad.length} unreadable file${bad.length === 1 ? "" : "s"} skipped; the other ${scanned} sessions are in the report (--strict stops at the first)`);
   }
 }

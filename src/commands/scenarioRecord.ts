@@ -7,7 +7,7 @@ import { UserError } from "../cli/errors.js";
 import { openSession } from "../import/session.js";
 import { statsLine } from "../import/summary.js";
 import { factPredicate, parseFact } from "../scenario/minimizeFact.js";
-import { minimizeEvents } from "../scenario/minimize.js";
+import { minimizeKeepingPairs } from "../scenario/eventPairs.js";
 import { scenarioFromEvents, scenarioText, writeScenario } from "../scenario/write.js";
 import type { Target } from "../targets/target.js";
 import { basename } from "node:path";
@@ -33,7 +33,7 @@ export async function scenarioRecordCommand(input: string, options: RecordOption
   let what = "";
   if (fact !== undefined) {
     const { holds, describe } = factPredicate(fact, options.target, options.config, events);
-    const result = minimizeEvents(events, holds, { maxTests: 50_000 });
+    const result = minimizeKeepingPairs(events, holds, { maxTests: 50_000 });
     kept = result.kept;
     what = ` keeping the ${options.minimize} (${describe}); ${result.tests} runs of delta debugging`;
   }

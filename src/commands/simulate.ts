@@ -6,7 +6,7 @@ import { outputJsonLine } from "../format/outputJson.js";
 import { timelineLine } from "../format/timeline.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { LineWriter } from "../io/bufferedOutput.js";
-import type { Target } from "../targets/target.js";
+import { targetRef, type Target } from "../targets/target.js";
 import { basename } from "node:path";
 import { expectationOf } from "../scenario/facts.js";
 import { SCENARIO_SCHEMA, type Scenario } from "../scenario/scenario.js";
@@ -54,7 +54,7 @@ export async function simulateCommand(options: SimulateOptions): Promise<void> {
       config: rawConfig,
       agent: agent ?? null,
       source: { simulation: spec },
-      ...(options.target.name === "reference" ? {} : { target: options.target.name }),
+      ...(options.target.name === "reference" ? {} : { target: targetRef(options.target) }),
       expected: expectationOf(result.outputs, result.events.length),
     };
     writeScenario(file, scenario);

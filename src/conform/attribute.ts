@@ -100,6 +100,21 @@ function withReferenceHashes(config: ResolvedConfig, events: readonly ToolEvent[
 
 const SEND_TOOLS = new Set(["message", "sessions_send"]);
 
+/** Rules about the post-compaction guard and compaction's effect: a trace without one cannot show them. */
+const COMPACTION_RULES: ReadonlySet<string> = new Set(["R4", "G1", "G2", "G3", "G4", "G5", "K6"]);
+
+/**
+ * Whether a trace can show a departure from the rule at all. A law's failure that the trace does
+ * not reproduce as a difference (the law judged something across runs of the target) is blamed on
+ * the law's rules this trace exercises, never on one it cannot touch: R4 or the guard's rules
+ * without a compaction, R1's run scoping with a single run.
+ */
+export function exercisedBy(rule: string, events: readonly ToolEvent[]): boolean {
+  if (COMPACTION_RULES.has(rule)) return events.some((e) => e.type === "compaction");
+  if (rule === "R1") return new Set(events.map((e) => normalizeRunId(e.runId))).size > 1;
+  return true;
+}
+
 /**
  * Every rule the difference touches, in matrix order. With `known`, stops as soon as a rule
  * outside it is found (the differential search only needs to know that), skipping the costlier

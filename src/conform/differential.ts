@@ -7,7 +7,7 @@ import { configFrom } from "../../models/configResolution.js";
 import type { ToolEvent } from "../../models/events.js";
 import { configBlockArbitrary } from "../arbitraries/configArbitrary.js";
 import { traceArbitrary } from "../arbitraries/traceArbitrary.js";
-import type { Target } from "../targets/target.js";
+import { targetRef, type Target } from "../targets/target.js";
 import { attribute } from "./attribute.js";
 import type { CheckResult } from "./check.js";
 import { writeCounterexample } from "./counterexample.js";
@@ -58,7 +58,7 @@ export function differentialChecks(target: Target, outDir: string | undefined, o
     const fresh = rules.filter((r) => !found.has(r));
     for (const r of rules) found.add(r);
     const name = `differential #${round + 1}`;
-    const replay = `loopsim conform --target ${target.name} --differential-seed ${options.seed + round}`;
+    const replay = `loopsim conform --target ${targetRef(target)} --differential-seed ${options.seed + round}`;
     let counterexample;
     if (outDir !== undefined) {
       const file = writeCounterexample(outDir, target, `differential-${round + 1}`, {

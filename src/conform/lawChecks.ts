@@ -4,11 +4,11 @@
 import fc from "fast-check";
 import { SEMANTIC_LAWS } from "../../properties/laws/index.js";
 import { resolveEffectiveConfig } from "../../models/configResolution.js";
-import { attribute } from "./attribute.js";
+import { attribute, exercisedBy } from "./attribute.js";
 import { differenceOf } from "./compare.js";
 import { Coverage } from "../../properties/laws/coverage.js";
 import type { Law } from "../../properties/laws/law.js";
-import { missingNeed, type Target } from "../targets/target.js";
+import { missingNeed, targetRef, type Target } from "../targets/target.js";
 import type { CheckResult } from "./check.js";
 import { writeCounterexample } from "./counterexample.js";
 import { pinBlocks } from "./pin.js";
@@ -59,10 +59,11 @@ function lawCheck(law: Law<never>, target: Target, outDir: string | undefined, o
   const diff = differenceOf(target, config, draft.events);
   const touched = diff === undefined ? [] : attribute(target, config, draft.events, diff);
   const blamed = rules.filter((r) => touched.includes(r));
-  const failedRules = blamed.length > 0 ? blamed : touched.length > 0 ? touched : rules;
+  const exercised = rules.filter((r) => exercisedBy(r, draft.events));
+  const failedRules = blamed.length > 0 ? blamed : touched.length > 0 ? touched : exercised.length > 0 ? exercised : rules;
   // The anomaly switches change what a law accepts, so the printed command carries them.
   const strict = process.env.LOOPSIM_STRICT;
-  const replay = `${strict === undefined || strict === "" ? "" : `LOOPSIM_STRICT=${strict} `}loopsim conform --target ${target.name} --law ${law.name} --seed ${details.seed} --path ${details.counterexamplePath ?? ""}`;
+  const replay = `${strict === undefined || strict === "" ? "" : `LOOPSIM_STRICT=${strict} `}loopsim conform --target ${targetRef(target)} --law ${law.name} --seed ${details.seed} --path ${details.counterexamplePath ?? ""}`;
   let counterexample;
   if (outDir !== undefined) {
     const file = writeCounterexample(outDir, target, `law-${law.name}`, { config: draft.config, events: draft.events, covers: draft.covers, description: `${draft.description} Law ${law.name} on ${target.name}: ${message} (seed ${details.seed}, path ${details.counterexamplePath ?? ""}; replay the property: ${replay})` });

@@ -3,7 +3,7 @@ import { configFrom } from "../../models/configResolution.js";
 import { missingNeed, type Target } from "../targets/target.js";
 import { attribute } from "./attribute.js";
 import type { CheckResult } from "./check.js";
-import { replayLine, writeCounterexample } from "./counterexample.js";
+import { replayLine, replayWithoutOut, writeCounterexample } from "./counterexample.js";
 import { PROBES } from "./probes.js";
 import { differenceOf } from "./compare.js";
 
@@ -27,7 +27,7 @@ export function probeChecks(target: Target, outDir: string | undefined): CheckRe
     if (outDir !== undefined) {
       const file = writeCounterexample(outDir, target, name.replace(/ /g, "-"), { config: { tools: { loopDetection: probe.block } }, events: probe.events, covers: rules, description: `C1 probe: ${probe.what}. Reference: ${diff.reference ?? "(nothing)"}; ${target.name}: ${diff.target ?? "(nothing)"}.` });
       counterexample = { file, events: probe.events.length, replay: replayLine(file), reference: diff.reference, target: diff.target };
-    }
+    } else counterexample = { file: "", events: probe.events.length, replay: replayWithoutOut(target, name.replace(/ /g, "-")), reference: diff.reference, target: diff.target };
     return { kind: "probe", name, rules, status: "fail", reason: `${probe.what}; reference: ${diff.reference ?? "(nothing)"}, ${target.name}: ${diff.target ?? "(nothing)"}`, counterexample };
   });
 }

@@ -9,14 +9,14 @@ import type { ToolEvent } from "../../models/events.js";
 import { scenarioFiles } from "../commands/replay.js";
 import { packageRoot } from "../io/packageRoot.js";
 import { loadScenario } from "../scenario/load.js";
-import { minimizeEvents } from "../scenario/minimize.js";
+import { minimizeKeepingPairs } from "../scenario/eventPairs.js";
 import { simulate } from "../sim/simulate.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import { CONFIG_FIELDS, runTarget, type ConfigField, type Target } from "../targets/target.js";
 import { attribute } from "./attribute.js";
 import type { CheckResult } from "./check.js";
 import { differenceOf, type FirstDifference } from "./compare.js";
-import { replayLine, writeCounterexample } from "./counterexample.js";
+import { replayLine, replayWithoutOut, writeCounterexample } from "./counterexample.js";
 import { rulesOf } from "./rules.js";
 
 export function fieldValue(config: ResolvedConfig, field: ConfigField): unknown {
@@ -41,7 +41,7 @@ export function minimalDifference(target: Target, config: ResolvedConfig, events
     const d = differenceOf(target, config, candidate);
     return d !== undefined && kind(d) === wanted;
   };
-  const { kept } = minimizeEvents(holds(prefix) ? prefix : events, holds, { maxTests: 800 });
+  const { kept } = minimizeKeepingPairs(holds(prefix) ? prefix : events, holds, { maxTests: 800 });
   return { events: kept, diff: differenceOf(target, config, kept) ?? original };
 }
 
@@ -90,7 +90,7 @@ export function scenarioChecks(target: Target, outDir: string | undefined, onTic
         description: `Cut down from scenarios/${file.split("/scenarios/")[1] ?? file} (${events.length} events) to ${minimal.events.length}. Reference: ${minimal.diff.reference ?? "(nothing)"}; ${target.name}: ${minimal.diff.target ?? "(nothing)"}.`,
       });
       counterexample = { file: fileOut, events: minimal.events.length, replay: replayLine(fileOut), reference: minimal.diff.reference, target: minimal.diff.target };
-    }
+    } else counterexample = { file: "", events: minimal.events.length, replay: replayWithoutOut(target, `scenario-${scenario.id}`), reference: minimal.diff.reference, target: minimal.diff.target };
     out.push({ kind: "scenario", name, rules: blamed, status: "fail", reason: `reference: ${minimal.diff.reference ?? "(nothing)"}; ${target.name}: ${minimal.diff.target ?? "(nothing)"}`, counterexample });
   }
   return out;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { detectFormat, formatOf, IMPORTERS, type DetectedFormat } from "./detect.js";
 import { outcomeFailed } from "./failure.js";
+import { TraceOrphans } from "./orphans.js";
 import { article } from "../format/words.js";
 import { emptyStats, type ImportedEvent, type ImportStats, type SessionFormat } from "./types.js";
 
@@ -22,6 +23,7 @@ export interface OpenedSession {
 async function* traceEvents(file: string, stats: ImportStats): AsyncGenerator<ImportedEvent> {
   let n = 0;
   const runs = new Set<string>();
+  const orphans = new TraceOrphans();
   for await (const line of readLines(file)) {
     n++;
     if (line.trim() === "") continue;
@@ -29,9 +31,12 @@ async function* traceEvents(file: string, stats: ImportStats): AsyncGenerator<Im
     if (!parsed.ok) throw new UserError(parsed.problems.join("\n"));
     const e = parsed.event;
     runs.add((e.runId ?? "").trim());
-    if (e.type === "call") stats.calls++;
-    else if (e.type === "outcome") {
+    if (e.type === "call") {
+      stats.calls++;
+      orphans.see(e);
+    } else if (e.type === "outcome") {
       stats.outcomes++;
+      if (orphans.see(e)) stats.orphanOutcomes++;
     } else stats.compactions++;
     stats.runs = runs.size;
     yield { event: e, at: `${file}:${n}` };

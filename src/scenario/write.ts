@@ -1,7 +1,7 @@
 // Building a scenario file from a trace and writing it atomically.
 import type { ToolEvent } from "../../models/events.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
-import { runTarget, type Target } from "../targets/target.js";
+import { runTarget, targetRef, type Target } from "../targets/target.js";
 import { resolveEffectiveConfig } from "../../models/configResolution.js";
 import { validateOpenClawConfig } from "../../models/configValidation.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
@@ -33,7 +33,7 @@ export function scenarioFromEvents(draft: ScenarioDraft, target: Target = REFERE
     ...(validateOpenClawConfig(draft.config ?? {}).length > 0 ? { configBypassesValidation: true } : {}),
     agent: draft.agent ?? null,
     source: { events: draft.events.map((e) => encodeCycles(e)) },
-    ...(target === REFERENCE_TARGET ? {} : { target: target.name }),
+    ...(target === REFERENCE_TARGET ? {} : { target: targetRef(target) }),
     expected: expectationOf(outputs, draft.events.length),
   };
 }

@@ -1,16 +1,16 @@
 // Replaying recorded sessions under several guards, streamed and, with --workers, in worker
-// threads. The sessions are listed once (their refs and ids); each worker is dealt every W-th
-// session, reads it, replays it under every guard, posts one small row per session and drops it.
-// Rows are put back in listing order, so the bytes are the same for any number of workers, and
-// memory holds one session per thread plus the rows.
+// threads. The sessions are listed once (their refs and ids); a worker asks for a few sessions at
+// a time, reads each, replays it under every guard, posts one small row per session and drops it.
+// The main thread adds rows into order-free integer tallies, so the bytes are the same for any
+// number of workers, and memory holds the list of refs and one session per thread.
 import { Worker } from "node:worker_threads";
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { configFrom } from "../../models/configResolution.js";
 import { UserError } from "../cli/errors.js";
-import { sessionRefs } from "../import/sessionRefs.js";
-import type { Target } from "../targets/target.js";
+import { sessionRefs, type SessionRef } from "../import/sessionRefs.js";
+import { targetRef, type Target } from "../targets/target.js";
 import { replayOpenLoop, SessionTally, type SessionTotals, type SessionVerdicts } from "./openLoop.js";
 import { forEachRecordedSession, labelOf, ReadTally, type ReadOptions, type RecordedRead, type SessionLabel } from "./recorded.js";
 
@@ -27,6 +27,12 @@ export interface SessionTask {
   readonly id: string;
   readonly label: SessionLabel;
 }
+
+/** Sessions a thread is sent at a time: small enough to balance, large enough to keep it busy. */
+const BATCH = 16;
+
+/** What a thread posts: a session's result, a request for more sessions, or that it has stopped. */
+export type WorkerMessage = SessionResult | { readonly type: "more" } | { readonly type: "done" };
 
 export type SessionResult =
   | { readonly type: "row"; readonly index: number; readonly verdicts: readonly SessionVerdicts[] }
@@ -45,35 +51,48 @@ export async function replayRecorded(paths: readonly string[], options: ReadOpti
   const { refs, bad } = await sessionRefs(paths, options.strict === true);
   if (refs.length === 0 && bad.length === 0) throw new UserError(`--sessions ${paths.join(" ")}: no session files (.jsonl, .traj, .traj.json, .json) found`);
   const labels = options.labels;
-  const tasks: SessionTask[] = refs.map((r, index) => ({ index, ref: r.ref, id: r.id, label: labelOf(r.id, labels) }));
-  const count = Math.min(workers, availableParallelism(), Math.max(1, tasks.length));
+  const count = Math.min(workers, availableParallelism(), Math.max(1, refs.length));
   // Rows are added to the tallies as they arrive (integer sums: the order cannot change a byte),
   // so the main thread keeps no per-session row at all.
   const tallies = guards.map(() => new SessionTally());
   const read = new ReadTally(labels);
+  const taskAt = (index: number): SessionTask => {
+    const r = refs[index] as SessionRef;
+    return { index, ref: r.ref, id: r.id, label: labelOf(r.id, labels) };
+  };
   const take = (result: SessionResult): void => {
-    const task = tasks[result.index] as SessionTask;
+    const task = taskAt(result.index);
     if (result.type === "bad") bad.push({ file: task.ref, reason: result.reason });
     if (result.type !== "row") return;
     result.verdicts.forEach((v, g) => tallies[g]?.add(v));
     read.session(task.id, task.label);
   };
+  // Sessions are dealt in small batches to whichever thread asks next: no thread holds a list of
+  // its share up front, and a thread that drew long sessions does not leave the other idle.
+  let next = 0;
+  const deal = (): SessionTask[] => {
+    const batch: SessionTask[] = [];
+    while (batch.length < BATCH && next < refs.length) batch.push(taskAt(next++));
+    return batch;
+  };
   const threads: Worker[] = [];
   try {
     await Promise.all(
-      Array.from({ length: count }, (_, w) => {
-        const mine = tasks.filter((t) => t.index % count === w);
+      Array.from({ length: count }, () => {
         return new Promise<void>((resolve, reject) => {
-          const worker = new Worker(workerFile, { workerData: { tasks: mine, guards: guards.map((g) => ({ target: g.target.name, block: g.block })) } });
+          const worker = new Worker(workerFile, { workerData: { guards: guards.map((g) => ({ target: targetRef(g.target), block: g.block })) } });
           threads.push(worker);
-          worker.on("message", (message: SessionResult | { type: "done" }) => {
+          worker.on("message", (message: WorkerMessage) => {
+            if (message.type === "more") {
+              worker.postMessage(deal());
+              return;
+            }
             if (message.type === "done") {
               void worker.terminate().then(() => resolve());
               return;
             }
             if (message.type === "bad" && options.strict === true) {
-              const task = tasks[message.index] as SessionTask;
-              reject(new UserError(`${task.ref}: ${message.reason} (--strict stops at the first unreadable file)`));
+              reject(new UserError(`${taskAt(message.index).ref}: ${message.reason} (--strict stops at the first unreadable file)`));
               return;
             }
             take(message);

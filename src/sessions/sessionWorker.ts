@@ -1,5 +1,5 @@
-// A worker thread of a session replay: reads each session it is dealt, replays it under every
-// guard, posts one row per session (or why it could not be read), and keeps none of them.
+// A worker thread of a session replay: asks for sessions a batch at a time, reads each, replays it
+// under every guard, posts one row per session (or why it could not be read), and keeps none.
 import { parentPort, workerData } from "node:worker_threads";
 import { configFrom } from "../../models/configResolution.js";
 import type { ToolEvent } from "../../models/events.js";
@@ -12,7 +12,6 @@ import { replayOpenLoop } from "./openLoop.js";
 import type { SessionResult, SessionTask } from "./replayAll.js";
 
 interface WorkerInput {
-  readonly tasks: readonly SessionTask[];
   /** Targets by name: a target is code, not data, so the thread resolves it again. */
   readonly guards: readonly { readonly target: string; readonly block: Record<string, unknown> }[];
 }
@@ -27,22 +26,32 @@ if (port !== null) {
     resolved.set(g.target, target);
     guards.push({ target, config: configFrom(g.block) });
   }
-  for (const task of input.tasks) {
-    let result: SessionResult;
+  // Asks for a batch, works through it, asks again; an empty batch means the sessions are done.
+  const batches = async function* (): AsyncGenerator<readonly SessionTask[]> {
+    for (;;) {
+      const batch = await new Promise<readonly SessionTask[]>((resolve) => {
+        port.once("message", (tasks: readonly SessionTask[]) => resolve(tasks));
+        port.postMessage({ type: "more" });
+      });
+      if (batch.length === 0) return;
+      yield batch;
+    }
+  };
+  const replay = async (task: SessionTask): Promise<SessionResult> => {
     try {
       const opened = await openSession(task.ref);
       const events: ToolEvent[] = [];
       for await (const { event } of opened.events) events.push(event);
-      if (!events.some((e) => e.type === "call")) result = { type: "empty", index: task.index };
-      else {
-        const session = { id: task.id, file: task.ref, format: opened.format, label: task.label, events };
-        result = { type: "row", index: task.index, verdicts: guards.map((g) => replayOpenLoop(g.target, g.config, session)) };
-      }
+      if (!events.some((e) => e.type === "call")) return { type: "empty", index: task.index };
+      const session = { id: task.id, file: task.ref, format: opened.format, label: task.label, events };
+      return { type: "row", index: task.index, verdicts: guards.map((g) => replayOpenLoop(g.target, g.config, session)) };
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      result = { type: "bad", index: task.index, reason: reasonOf(error, task.ref) };
+      return { type: "bad", index: task.index, reason: reasonOf(error, task.ref) };
     }
-    port.postMessage(result);
+  };
+  for await (const batch of batches()) {
+    for (const task of batch) port.postMessage(await replay(task));
   }
   port.postMessage({ type: "done" });
 }

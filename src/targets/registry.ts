@@ -62,7 +62,7 @@ async function loadModuleTarget(path: string): Promise<Target> {
   const problems = checkTargetShape(candidate);
   if (problems.length > 0) throw new UserError(`target ${path}: not a loopsim target: ${problems.join("; ")}`);
   const t = candidate as Target;
-  return { ...t, summary: t.summary ?? `adapter ${path}`, notes: t.notes ?? [], breaks: t.breaks ?? [] };
+  return { ...t, summary: t.summary ?? `adapter ${path}`, notes: t.notes ?? [], breaks: t.breaks ?? [], loadedFrom: file };
 }
 
 function checkTargetShape(t: Partial<Target> | undefined): string[] {

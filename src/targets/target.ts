@@ -65,6 +65,11 @@ export interface TargetSession {
 export interface Target {
   /** What `--target` names it. */
   readonly name: string;
+  /**
+   * What `--target` must be given to load it again, where that is not its name: the absolute path
+   * of a user's adapter module (its name is whatever the module says). See targetRef.
+   */
+  readonly loadedFrom?: string;
   readonly summary: string;
   readonly capabilities: TargetCapabilities;
   /** Choices the target makes where its subject is not exported or not documented. */
@@ -84,6 +89,11 @@ export const FULL_CAPABILITIES: TargetCapabilities = {
   detectors: ["unknown_tool_repeat", "global_circuit_breaker", "known_poll_no_progress", "ping_pong", "generic_repeat"],
   stateSize: true,
 };
+
+/** The `--target` argument that loads this target again: for replay hints, scenarios and threads. */
+export function targetRef(target: Target): string {
+  return target.loadedFrom ?? target.name;
+}
 
 /** Runs a whole trace through a fresh session of the target. */
 export function runTarget(target: Target, config: ResolvedConfig, events: Iterable<ToolEvent>): TargetOutput[] {

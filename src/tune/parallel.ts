@@ -6,7 +6,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { evaluateConfig, type ConfigJob, type ConfigRow } from "./evaluate.js";
 import type { AgentSpec } from "./population.js";
-import type { Target } from "../targets/target.js";
+import { targetRef, type Target } from "../targets/target.js";
 
 /**
  * `target` runs every job that names none; jobs that name one (loopsim compare) find it in
@@ -26,7 +26,7 @@ export async function evaluateAll(jobs: readonly ConfigJob[], agents: readonly A
     Array.from({ length: count }, (_, w) => {
       const mine = jobs.filter((_, i) => i % count === w);
       return new Promise<void>((resolve, reject) => {
-        const worker = new Worker(workerFile, { workerData: { jobs: mine, agents, calls, target: target.name } });
+        const worker = new Worker(workerFile, { workerData: { jobs: mine, agents, calls, target: targetRef(target) } });
         worker.on("message", (message: { type: string; count?: number; row?: ConfigRow }) => {
           if (message.type === "tick") onTick(message.count ?? 0);
           else if (message.type === "row" && message.row !== undefined) rows.push(message.row);

@@ -59,3 +59,31 @@ describe("the README's examples work as written", () => {
     expect(loopsim(["replay", file]).code).toBe(0);
   });
 });
+
+describe("orphan outcomes in a loopsim trace are counted, and the README's trace has none", () => {
+  const orphansOf = (text: string): number => {
+    const file = join(tempDir(), "t.jsonl");
+    writeFileSync(file, text);
+    const r = loopsim(["scan", file, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    return (JSON.parse(r.stdout) as { sessions: { stats: { orphanOutcomes: number } }[] }).sessions[0]?.stats.orphanOutcomes ?? -1;
+  };
+
+  it("the README's example trace gives every outcome its call", () => {
+    const readme = readFileSync(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
+    const block = /cat > \/tmp\/t\.jsonl <<'EOF'\n([\s\S]*?)\nEOF\n/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    expect(orphansOf(`${block ?? ""}\n`)).toBe(0);
+  });
+
+  it("an outcome with no call, by callId or (without one) by tool, and a second outcome for one call, are orphans", () => {
+    const call = (id: string | undefined, tool = "read") => JSON.stringify({ type: "call", runId: "r", ...(id === undefined ? {} : { callId: id }), tool, params: {} });
+    const outcome = (id: string | undefined, tool = "read") => JSON.stringify({ type: "outcome", runId: "r", ...(id === undefined ? {} : { callId: id }), tool, params: {}, result: "x" });
+    expect(orphansOf([call("c1"), outcome("c1")].join("\n") + "\n")).toBe(0);
+    expect(orphansOf([call("c1"), outcome("c2")].join("\n") + "\n")).toBe(1);
+    expect(orphansOf([call("c1"), outcome("c1"), outcome("c1")].join("\n") + "\n")).toBe(1);
+    expect(orphansOf([call(undefined), outcome(undefined), outcome(undefined, "write")].join("\n") + "\n")).toBe(1);
+    // The same callId in another run is another call.
+    expect(orphansOf([call("c1"), JSON.stringify({ type: "outcome", runId: "other", callId: "c1", tool: "read", params: {}, result: "x" })].join("\n") + "\n")).toBe(1);
+  });
+});

@@ -1,0 +1,31 @@
+// Which outcomes of a loopsim trace have no call waiting for them (an orphan: no runtime emits
+// one). A trace's outcome names its call by callId when it has one, else only by its tool, so an
+// outcome is an orphan when its run has no open call with that callId or, without a callId, no
+// open call of that tool. As with every importer's call book, an outcome closes its call: a
+// second outcome for one call is an orphan too, and memory holds only the open calls.
+import type { ToolEvent } from "../../models/events.js";
+import { normalizeRunId } from "../../models/normalize.js";
+
+export class TraceOrphans {
+  private readonly open = new Map<string, number>();
+  count = 0;
+
+  /** Notes the event; true when it is an orphan outcome. */
+  see(event: ToolEvent): boolean {
+    if (event.type === "compaction") return false;
+    const run = normalizeRunId(event.runId);
+    const key = event.callId === undefined ? JSON.stringify([run, "tool", event.tool]) : JSON.stringify([run, "id", event.callId]);
+    const waiting = this.open.get(key) ?? 0;
+    if (event.type === "call") {
+      this.open.set(key, waiting + 1);
+      return false;
+    }
+    if (waiting === 0) {
+      this.count++;
+      return true;
+    }
+    if (waiting === 1) this.open.delete(key);
+    else this.open.set(key, waiting - 1);
+    return false;
+  }
+}
