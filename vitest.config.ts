@@ -7,6 +7,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "threads",
-    reporters: ["default"],
+    // The default reporter, then every SKIPPED line of the run repeated in one box at the end.
+    reporters: ["default", "./test/skippedSummary.ts"],
   },
 });

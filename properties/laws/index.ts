@@ -9,6 +9,9 @@ import { disablingDetectorNeverAddsBlocks, raisingCriticalNeverAddsBlocks, raisi
 import { normalisationInvariant } from "./normalisation.js";
 import { freshRunStartsFromZero, otherRunsNeverAdd, scopedWithoutEviction } from "./runScoping.js";
 import { warningsComeFirst } from "./warningsFirst.js";
+import { reusedCallIdsStayInTheirRun } from "./callIdReuse.js";
+import { unknownStreakBreaksAtAnyOtherRecord } from "./unknownStreakBreaks.js";
+import { vetoesNeverFillTheGuardWindow } from "./guardVetoes.js";
 import { blocksAreSticky, noProgressLoopsAreBlocked, warningsEmittedAtMultiples } from "./targeted.js";
 import { blockedCallsLeaveNoTrace, criticalsAlwaysEmitted, globalBreakerIgnoresSwitches, unknownToolBlocksAtThreshold } from "./thresholds.js";
 
@@ -34,6 +37,9 @@ export const SEMANTIC_LAWS: readonly Law<never>[] = [
   unknownToolBlocksAtThreshold,
   criticalsAlwaysEmitted,
   blockedCallsLeaveNoTrace,
+  reusedCallIdsStayInTheirRun,
+  unknownStreakBreaksAtAnyOtherRecord,
+  vetoesNeverFillTheGuardWindow,
 ] as unknown as readonly Law<never>[];
 
 export const ALL_LAWS: readonly Law<never>[] = [engineEqualsOracle as unknown as Law<never>, ...SEMANTIC_LAWS];

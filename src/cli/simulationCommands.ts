@@ -120,10 +120,11 @@ export function registerSimulationCommands(program: Command): void {
     .option("--update", "rewrite the expectations from the current reference (deliberate, printed)")
     .option("--target <name>", `replay against this target instead of the one each scenario names (${targetNamesHelp()})`)
     .option("--variant <name>", `short for --target zoo:NAME: ${ZOO_VARIANTS.map((v) => v.name).join(", ")}`, variantName)
-    .action(async (paths: string[], opts: { json?: boolean; update?: boolean; variant?: string; target?: string }) => {
+    .option("--no-fetch", "skip scenarios that name a release or runtime not in the cache, instead of fetching it")
+    .action(async (paths: string[], opts: { json?: boolean; update?: boolean; variant?: string; target?: string; fetch: boolean }) => {
       const name = opts.target ?? opts.variant;
       const target = name === undefined ? undefined : await resolveTarget(name);
-      await replayCommand(paths, { json: opts.json === true, update: opts.update === true, target });
+      await replayCommand(paths, { json: opts.json === true, update: opts.update === true, target, fetch: opts.fetch });
     });
 
   program

@@ -12,7 +12,9 @@ import { loadScenario, type LoadedScenario } from "../scenario/load.js";
 import { replayScenario, timelineDiff } from "../scenario/replay.js";
 import type { Scenario } from "../scenario/scenario.js";
 import { scenarioText } from "../scenario/write.js";
-import { resolveTarget } from "../targets/registry.js";
+import { plural } from "../format/words.js";
+import { cacheRoot } from "../targets/openclaw/cache.js";
+import { needsFetch, resolveTarget } from "../targets/registry.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import { targetRef, type Target } from "../targets/target.js";
 
@@ -21,12 +23,14 @@ export interface ReplayOptions {
   readonly update: boolean;
   /** Replay against this target instead of the one each scenario names. */
   readonly target?: Target;
+  /** False (--no-fetch): a scenario naming a release or runtime not in the cache is skipped. */
+  readonly fetch?: boolean;
 }
 
 export interface ReplayOutcome {
   readonly file: string;
   readonly id: string | null;
-  readonly status: "pass" | "fail" | "updated" | "invalid";
+  readonly status: "pass" | "fail" | "updated" | "invalid" | "skipped";
   readonly digest?: string;
   readonly expectedDigest?: string;
   readonly diff?: string[];
@@ -94,26 +98,52 @@ export function replayOne(file: string, options: ReplayOptions, named: TargetsBy
   return { file, id: scenario.id, status: "fail", digest, expectedDigest: expected?.digest, diff };
 }
 
-/** The targets that the files name, loaded before replaying. */
-async function namedTargets(files: readonly string[]): Promise<Map<string, Target>> {
-  const names = new Set<string>();
+/** The target each file names, when it names one. */
+function targetsNamed(files: readonly string[]): Map<string, string> {
+  const byFile = new Map<string, string>();
   for (const file of files) {
     const load = loadScenario(file, { requireExpected: false });
-    if (load.ok && load.loaded.scenario.target !== undefined) names.add(load.loaded.scenario.target);
+    if (load.ok && load.loaded.scenario.target !== undefined) byFile.set(file, load.loaded.scenario.target);
   }
-  const out = new Map<string, Target>();
-  for (const name of [...names].sort()) out.set(name, await resolveTarget(name));
-  return out;
+  return byFile;
+}
+
+/**
+ * The targets that the files name, loaded before replaying. Releases and runtimes not in the
+ * cache are said first (a folder of counterexamples can name many, each tens of megabytes), then
+ * fetched once, or, with --no-fetch, left out.
+ */
+async function namedTargets(byFile: ReadonlyMap<string, string>, fetch: boolean): Promise<{ targets: Map<string, Target>; notFetched: Set<string> }> {
+  const names = [...new Set(byFile.values())].sort();
+  const missing = names.filter(needsFetch);
+  const notFetched = new Set<string>(fetch ? [] : missing);
+  if (missing.length > 0) {
+    const scenarios = [...byFile.values()].filter((n) => missing.includes(n)).length;
+    const verb = scenarios === 1 ? "names" : "name";
+    process.stderr.write(
+      fetch
+        ? `loopsim: ${plural(scenarios, "scenario")} ${verb} ${missing.join(", ")}, not in the cache (${cacheRoot()}): fetching ${missing.length === 1 ? "it" : "them"} with npm once (tens of MB each); --no-fetch skips ${scenarios === 1 ? "that scenario" : "those scenarios"} instead\n`
+        : `loopsim: --no-fetch: skipping ${plural(scenarios, "scenario")} that ${verb} ${missing.join(", ")}, not in the cache (${cacheRoot()})\n`,
+    );
+  }
+  const targets = new Map<string, Target>();
+  for (const name of names) if (!notFetched.has(name)) targets.set(name, await resolveTarget(name));
+  return { targets, notFetched };
 }
 
 export async function replayCommand(paths: readonly string[], options: ReplayOptions): Promise<void> {
   const files = scenarioFiles(paths);
-  const named = options.target === undefined ? await namedTargets(files) : new Map<string, Target>();
-  const outcomes = files.map((file) => replayOne(file, options, named));
+  const byFile = options.target === undefined ? targetsNamed(files) : new Map<string, string>();
+  const { targets: named, notFetched } = await namedTargets(byFile, options.fetch !== false);
+  const outcomes = files.map((file): ReplayOutcome => {
+    const wanted = byFile.get(file);
+    if (wanted !== undefined && notFetched.has(wanted)) return { file, id: null, status: "skipped", problems: [`needs ${wanted}, which is not in the cache (--no-fetch)`] };
+    return replayOne(file, options, named);
+  });
   if (outcomes.length === 0) throw new UserError(`no scenario files (*.json) under ${paths.join(", ")}`);
   const count = (status: ReplayOutcome["status"]) => outcomes.filter((o) => o.status === status).length;
   if (options.json) {
-    process.stdout.write(JSON.stringify({ target: options.target?.name ?? null, passed: count("pass"), failed: count("fail"), updated: count("updated"), invalid: count("invalid"), scenarios: outcomes }, null, 2) + "\n");
+    process.stdout.write(JSON.stringify({ target: options.target?.name ?? null, passed: count("pass"), failed: count("fail"), updated: count("updated"), invalid: count("invalid"), skipped: count("skipped"), scenarios: outcomes }, null, 2) + "\n");
   } else {
     const lines: string[] = [];
     const problems: string[] = [];
@@ -126,13 +156,15 @@ export async function replayCommand(paths: readonly string[], options: ReplayOpt
       } else if (o.status === "fail") {
         lines.push(`${options.target === undefined ? "FAIL" : "DIFFERS"} ${o.file} (${o.id ?? ""})${against}`);
         lines.push(...(o.diff ?? []));
+      } else if (o.status === "skipped") {
+        lines.push(`SKIPPED ${o.file}: ${(o.problems ?? []).join("; ")}`);
       } else if (o.status === "updated") {
         lines.push(`UPDATED ${o.file}: expectation ${o.expectedDigest === undefined ? "recorded" : `changed ${o.expectedDigest.slice(0, 12)} -> ${o.digest?.slice(0, 12) ?? ""}`}`);
         const changed = o.changedFacts ?? [];
         if (o.expectedDigest !== undefined) lines.push(changed.length === 0 ? "  facts unchanged (messages, keys or timeline only)" : `  facts changed: ${changed.join("; ")}`);
       } else lines.push(`${options.target === undefined ? "PASS" : "SAME"} ${o.file}`);
     }
-    lines.push(`${count("pass")} passed, ${count("fail")} failed${count("updated") > 0 ? `, ${count("updated")} updated` : ""}${count("invalid") > 0 ? `, ${count("invalid")} invalid` : ""}`);
+    lines.push(`${count("pass")} passed, ${count("fail")} failed${count("updated") > 0 ? `, ${count("updated")} updated` : ""}${count("invalid") > 0 ? `, ${count("invalid")} invalid` : ""}${count("skipped") > 0 ? `, ${count("skipped")} skipped (--no-fetch)` : ""}`);
     process.stdout.write(lines.join("\n") + "\n");
     if (problems.length > 0) process.stderr.write(problems.join("\n") + "\n");
   }

@@ -9,6 +9,8 @@ import { ORACLE_TARGET, REFERENCE_TARGET } from "./reference.js";
 import { CONFIG_FIELDS, type Target } from "./target.js";
 import { ZOO_TARGETS } from "./zoo/variants.js";
 import { parameterisedPeer, PEER_TARGETS } from "./peers/index.js";
+import { readManifest } from "./openclaw/cache.js";
+import { readRuntimeManifest } from "./runtimes/packageCache.js";
 
 export const BUILT_IN_TARGETS: readonly Target[] = [REFERENCE_TARGET, ORACLE_TARGET, ...ZOO_TARGETS, ...PEER_TARGETS];
 
@@ -31,6 +33,18 @@ export function isModulePath(name: string): boolean {
 /** Every name `--target` accepts, for help texts and error messages. */
 export function targetNamesHelp(): string {
   return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, goose:N, openclaw@VERSION, openclaw@latest, gemini-cli@VERSION, gemini-cli@latest, or ./my-adapter.mjs`;
+}
+
+/**
+ * Whether loading the target would fetch something with npm first: a release or runtime that is
+ * not in the cache, or `@latest` (which asks the registry which version that is).
+ */
+export function needsFetch(name: string): boolean {
+  if (findBuiltInTarget(name) !== undefined) return false;
+  const version = name.slice(name.indexOf("@") + 1);
+  if (isReleaseName(name)) return version === "latest" || readManifest(version) === undefined;
+  if (isGeminiName(name)) return version === "latest" || readRuntimeManifest("gemini-cli", version) === undefined;
+  return false;
 }
 
 export async function resolveTarget(name: string): Promise<Target> {

@@ -2,7 +2,8 @@
 // "loopsim:", and `replay .` reading only scenario files (not node_modules, package.json...).
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { loopsim, tempDir } from "./run.js";
 
 describe("first contact", () => {
@@ -85,5 +86,16 @@ describe("orphan outcomes in a loopsim trace are counted, and the README's trace
     expect(orphansOf([call(undefined), outcome(undefined), outcome(undefined, "write")].join("\n") + "\n")).toBe(1);
     // The same callId in another run is another call.
     expect(orphansOf([call("c1"), JSON.stringify({ type: "outcome", runId: "other", callId: "c1", tool: "read", params: {}, result: "x" })].join("\n") + "\n")).toBe(1);
+  });
+});
+
+describe("a checkout that has not been built", () => {
+  it("says how to build instead of a module-not-found stack (exit 2)", () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "bin"));
+    copyFileSync(join(import.meta.dirname, "..", "..", "bin", "loopsim.js"), join(dir, "bin", "loopsim.js"));
+    const r = spawnSync(process.execPath, [join(dir, "bin", "loopsim.js"), "--version"], { encoding: "utf8" });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe("loopsim: not built yet: run `npm run build` (or `npm test`) in the checkout first\n");
   });
 });

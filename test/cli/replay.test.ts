@@ -69,3 +69,26 @@ function edit(path: string, change: (s: Record<string, unknown>) => void): void 
   change(s);
   writeFileSync(path, JSON.stringify(s));
 }
+
+describe("a replay that would fetch a release says so first, and --no-fetch skips instead", () => {
+  // A release no cache holds; the registry is a closed port, so nothing is ever downloaded here.
+  const env = { LOOPSIM_CACHE: tempDir(), npm_config_registry: "http://127.0.0.1:9/" };
+  const naming = () => copyOf(boundaries, (s) => (s.target = "openclaw@2026.1.99"));
+
+  it("--no-fetch: the scenario is SKIPPED with why, the others replay, exit 0", () => {
+    const file = naming();
+    const r = loopsim(["replay", "--no-fetch", file, boundaries], undefined, undefined, env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`SKIPPED ${file}: needs openclaw@2026.1.99, which is not in the cache (--no-fetch)`);
+    expect(r.stdout).toContain(`PASS ${boundaries}`);
+    expect(r.stdout).toMatch(/1 passed, 0 failed, 1 skipped \(--no-fetch\)/);
+    expect(r.stderr).toMatch(/--no-fetch: skipping 1 scenario that names openclaw@2026\.1\.99/);
+  });
+
+  it("without it, the note comes before npm is asked", () => {
+    const r = loopsim(["replay", naming()], undefined, undefined, env);
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines[0]).toMatch(/^loopsim: 1 scenario names openclaw@2026\.1\.99, not in the cache \(.*\): fetching it with npm once .*--no-fetch skips that scenario instead$/);
+  });
+});

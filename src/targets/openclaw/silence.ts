@@ -1,14 +1,14 @@
 // The logging trap: releases log every detection to /tmp/openclaw and the console (up to 2.17 on
 // stdout), and read ~/.openclaw/openclaw.json. Pointing OPENCLAW_CONFIG_PATH at a config of our
 // own with silent logging, before the first import, silences every release and keeps a user's
-// own config from changing results. HOME and the state folder point into the cache, so nothing
-// a release might write lands in the user's home.
+// own config from changing results. HOME and the state folder point into the cache (or, when the
+// cache is read-only, a private tmp folder), so nothing a release writes lands in the user's home.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cacheRoot } from "./cache.js";
+import { sandboxDir } from "../sandbox.js";
 
 function sandbox(): string {
-  const dir = join(cacheRoot(), "openclaw-sandbox");
+  const dir = sandboxDir("openclaw-sandbox");
   mkdirSync(join(dir, "home"), { recursive: true });
   mkdirSync(join(dir, "state"), { recursive: true });
   // logging.file: without it the logger makes /tmp/openclaw for its rolling file even when silent.

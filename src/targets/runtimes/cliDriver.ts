@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { execa, type ResultPromise } from "execa";
-import { cacheRoot } from "../openclaw/cache.js";
+import { sandboxDir } from "../sandbox.js";
 import type { DrivenObservation, DrivenScript, DriveOptions, PromptObservation, ToolNaming } from "./drivenRuntime.js";
 import { startScriptedModel, type ScriptedModel, type SeenRequest } from "./scriptedModel.js";
 
@@ -77,8 +77,7 @@ export function groupAlive(pid: number): boolean {
 
 export async function driveCli(adapter: CliAdapter, script: DrivenScript, options: DriveOptions = {}): Promise<DrivenObservation> {
   installSignalHandlers();
-  const sandboxRoot = join(cacheRoot(), "runtimes-sandbox");
-  mkdirSync(sandboxRoot, { recursive: true });
+  const sandboxRoot = sandboxDir("runtimes-sandbox");
   const scratch = mkdtempSync(join(sandboxRoot, "run-"));
   const work = join(scratch, "work");
   const home = join(scratch, "home");

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { UserError } from "../../cli/errors.js";
-import { cacheRoot } from "../openclaw/cache.js";
+import { sandboxDir } from "../sandbox.js";
 import { ALLOW, peerTarget, type PeerAction, type PeerCall } from "../peers/peerGuard.js";
 import { muteConsole } from "../muteConsole.js";
 import type { Target } from "../target.js";
@@ -59,7 +59,7 @@ function configStub(): Record<string, unknown> {
 }
 
 function sandboxHome(): void {
-  const home = join(cacheRoot(), "runtimes-sandbox", "home");
+  const home = join(sandboxDir("runtimes-sandbox"), "home");
   mkdirSync(home, { recursive: true });
   process.env.HOME = home;
   process.env.GEMINI_TELEMETRY_ENABLED = "false";

@@ -76,3 +76,68 @@ export class ContiguousStreakHistory extends ScanningHistory {
     return { ...counts, noProgress, noProgressResult: result };
   }
 }
+
+/**
+ * R3 missed across runs: an outcome with a callId fills the newest pending call with that callId,
+ * tool and args in any run. Runtimes number call ids per run (call_0, call_1, ...), so a second
+ * run's outcome lands in the first run's record.
+ */
+export class CallIdsAcrossRunsHistory implements HistoryIndex {
+  private pending: { run: string; tool: string; argsHash: string; callId: string }[] = [];
+
+  constructor(
+    private readonly inner: HistoryIndex,
+    private readonly historySize: number,
+  ) {}
+
+  appendCall(run: string, tool: string, argsHash: string, callId: string | undefined): void {
+    this.inner.appendCall(run, tool, argsHash, callId);
+    if (callId === undefined) return;
+    this.pending.push({ run, tool, argsHash, callId });
+    if (this.pending.length > this.historySize) this.pending.shift();
+  }
+
+  recordOutcome(run: string, tool: string, argsHash: string, callId: string | undefined, facts: OutcomeFacts): void {
+    if (callId !== undefined) {
+      for (let i = this.pending.length - 1; i >= 0; i--) {
+        const p = this.pending[i] as (typeof this.pending)[number];
+        if (p.callId !== callId || p.tool !== tool || p.argsHash !== argsHash) continue;
+        this.pending.splice(i, 1);
+        this.inner.recordOutcome(p.run, tool, argsHash, callId, facts);
+        return;
+      }
+    }
+    this.inner.recordOutcome(run, tool, argsHash, callId, facts);
+  }
+
+  countsFor(run: string, tool: string, argsHash: string): CallCounts {
+    return this.inner.countsFor(run, tool, argsHash);
+  }
+  clear(): void {
+    this.pending = [];
+    this.inner.clear();
+  }
+  size(): number {
+    return this.inner.size();
+  }
+  stateSize(): number {
+    return this.inner.stateSize() + this.pending.length;
+  }
+}
+
+/** S3 missed: the unknown-tool streak passes over pending records instead of stopping at one. */
+export class PendingBlindUnknownStreakHistory extends ScanningHistory {
+  override countsFor(run: string, tool: string, argsHash: string): CallCounts {
+    const counts = super.countsFor(run, tool, argsHash);
+    let unknownStreak = 0;
+    let unknownName: string | undefined;
+    for (const r of this.runRecords(run)) {
+      if (r.resultHash === undefined) continue;
+      if (r.tool !== tool || r.unknownTool === undefined) break;
+      unknownName ??= r.unknownTool;
+      if (r.unknownTool !== unknownName) break;
+      unknownStreak++;
+    }
+    return { ...counts, unknownStreak, unknownName: unknownStreak === 0 ? undefined : unknownName };
+  }
+}

@@ -8,7 +8,7 @@ import { IncrementalHistory } from "../../../models/history/incremental.js";
 import { WarningPolicy } from "../../../models/warningPolicy.js";
 import { EngineSession } from "../reference.js";
 import { FULL_CAPABILITIES, type Target, type TargetCapabilities, type TargetOutput, type TargetSession } from "../target.js";
-import { ContiguousStreakHistory, guardNeverDisarming, hashKeepingSendIds, hashRecordingVetoes, UnscopedHistory } from "./parts.js";
+import { CallIdsAcrossRunsHistory, ContiguousStreakHistory, guardNeverDisarming, hashKeepingSendIds, hashRecordingVetoes, PendingBlindUnknownStreakHistory, UnscopedHistory } from "./parts.js";
 
 export interface ZooVariant {
   readonly name: string;
@@ -47,6 +47,39 @@ class ClearingSession implements TargetSession {
   step(event: ToolEvent): TargetOutput[] {
     if (event.type === "compaction") this.inner.state.history.clear();
     return this.inner.step(event);
+  }
+  stateSize() {
+    return this.inner.stateSize();
+  }
+}
+
+/**
+ * G2 missed: the post-compaction guard takes a blocked call's loop veto for an observation. A
+ * veto inside the window uses up one of its places and, differing from the loop's results,
+ * keeps the window from ever being all identical: a loop that persists is not stopped.
+ */
+class VetoObservingSession implements TargetSession {
+  private readonly inner: EngineSession;
+  constructor(config: ResolvedConfig) {
+    this.inner = new EngineSession(config);
+  }
+  step(event: ToolEvent): TargetOutput[] {
+    const outputs = this.inner.step(event);
+    const state = this.inner.state;
+    const extra: TargetOutput[] = [];
+    for (const o of outputs) {
+      if (o.kind !== "call" || o.verdict !== "critical" || state.aborted.has(o.run)) continue;
+      const guard = state.guards.get(o.run);
+      if (guard === undefined) continue;
+      const step = state.guardStep(guard, { type: "observe", tool: o.tool, triple: `${o.tool}\u0000${o.argsHash}\u0000loop-veto`, windowSize: state.config.postCompactionGuard.windowSize });
+      if (step.state.phase === "idle") state.guards.delete(o.run);
+      else state.guards.set(o.run, step.state);
+      if (step.abort === undefined) continue;
+      state.aborted.add(o.run);
+      state.guards.delete(o.run);
+      extra.push({ kind: "abort", index: o.index, run: o.run, error: "compaction_loop_persisted", tool: step.abort.tool, count: step.abort.count, message: step.abort.message });
+    }
+    return [...outputs, ...extra];
   }
   stateSize() {
     return this.inner.stateSize();
@@ -117,6 +150,24 @@ export const ZOO_VARIANTS: readonly ZooVariant[] = [
     summary: "the no-progress streak resets when another call interleaves",
     breaks: ["S1", "K4", "#71671"],
     start: (config) => new EngineSession(config, { history: (size) => new ContiguousStreakHistory(size) }),
+  },
+  {
+    name: "call-ids-across-runs",
+    summary: "an outcome fills the pending call with its callId in any run (ids reused per run)",
+    breaks: ["R1", "R3"],
+    start: (config) => new EngineSession(config, { history: (size) => new CallIdsAcrossRunsHistory(new IncrementalHistory(size), size) }),
+  },
+  {
+    name: "pending-blind-unknown-streak",
+    summary: "the unknown-tool streak passes over pending calls instead of stopping at one",
+    breaks: ["S3"],
+    start: (config) => new EngineSession(config, { history: (size) => new PendingBlindUnknownStreakHistory(size) }),
+  },
+  {
+    name: "guard-counts-vetoes",
+    summary: "the post-compaction guard counts a blocked call's loop veto as an observation",
+    breaks: ["G2", "E4"],
+    start: (config) => new VetoObservingSession(config),
   },
 ];
 
