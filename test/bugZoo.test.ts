@@ -5,7 +5,8 @@
 // veto recorded as progress.
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { replayOne, scenarioFiles } from "../src/commands/replay.js";
+import { replayOne } from "../src/commands/replay.js";
+import { scenarioFiles } from "../src/scenario/files.js";
 import { ZOO_TARGETS } from "../src/targets/zoo/variants.js";
 import { SEMANTIC_LAWS } from "../properties/laws/index.js";
 import { runLaw } from "../properties/support.js";

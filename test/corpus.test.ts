@@ -2,7 +2,8 @@
 // behaviour family, every SPEC section, every upstream behaviour K1-K7 and every known anomaly.
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { scenarioFiles, replayOne } from "../src/commands/replay.js";
+import { replayOne } from "../src/commands/replay.js";
+import { scenarioFiles } from "../src/scenario/files.js";
 import { loadScenario } from "../src/scenario/load.js";
 import { FAMILY_NAMES } from "../src/sim/families.js";
 import { KNOWN_ANOMALIES } from "../properties/laws/anomalies.js";

@@ -7,8 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bootstrap, overlaps, wilson } from "../src/stats/interval.js";
 import { dominates, operatorFront, recommend, withoutIgnored } from "../src/tune/recommend.js";
-import type { ConfigRow } from "../src/tune/evaluate.js";
-import { computeMetrics } from "../src/tune/metrics.js";
+import type { ConfigRow } from "../src/evaluation/evaluate.js";
+import { computeMetrics } from "../src/evaluation/metrics.js";
 import { loopsim, tempDir } from "./cli/run.js";
 
 describe("Wilson intervals", () => {

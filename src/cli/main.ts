@@ -4,7 +4,7 @@ import { CommanderError } from "commander";
 import { buildProgram } from "./program.js";
 import { chosenDigest } from "../targets/digestChoice.js";
 import { fsUserError, isFsError } from "../io/fsErrors.js";
-import { CheckFailed, EXIT_INTERNAL, EXIT_USER_ERROR, UserError } from "./errors.js";
+import { CheckFailed, EXIT_INTERNAL, EXIT_USER_ERROR, UserError } from "../io/errors.js";
 
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EPIPE") process.exit(0); // `loopsim trace big.jsonl | head` is fine

@@ -1,11 +1,12 @@
 // The loopsim command line: argument parsing with commander, one file per command.
 import { Command, InvalidArgumentError } from "commander";
+import { boundedInt, MAX_DEPTH, nonNegativeInt, TARGET_HELP } from "./options.js";
 import { configFromOptions } from "../io/configFile.js";
 import { configCommand } from "../commands/config.js";
 import { traceCommand } from "../commands/trace.js";
 import { targetsFetchCommand, targetsListCommand } from "../commands/targets.js";
 import { agreementCommand } from "../commands/agreement.js";
-import { UserError } from "./errors.js";
+import { UserError } from "../io/errors.js";
 import { conformCommand, mergeConformance } from "../commands/conform.js";
 import { importCommand } from "../commands/import.js";
 import { scanCommand } from "../commands/scan.js";
@@ -13,51 +14,11 @@ import { scenarioRecordCommand } from "../commands/scenarioRecord.js";
 import { FORMATS, type SessionFormat } from "../import/types.js";
 import { FACT_HELP } from "../scenario/minimizeFact.js";
 import { readConfigFile } from "../io/configFile.js";
-import { registerSimulationCommands, TARGET_HELP } from "./simulationCommands.js";
+import { registerSimulationCommands } from "./simulationCommands.js";
 import { resolveTarget } from "../targets/registry.js";
 import { ORACLE_TARGET } from "../targets/reference.js";
 
-import { VERSION } from "./version.js";
-
-/** Above 2^53 a number no longer names one integer: a seed of 9007199254740993 would run as ...992. */
-function safe(name: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be at most ${Number.MAX_SAFE_INTEGER} (got "${value}")`);
-  return n;
-}
-
-export function positiveInt(name: string): (value: string) => number {
-  return (value: string) => {
-    if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError(`${name} must be a positive integer (got "${value}")`);
-    return safe(name, value);
-  };
-}
-
-/**
- * A positive integer no larger than max (a bound that keeps a run's memory and time sane). The
- * bound is checked on the digits, before any conversion, so a huge value names the real limit.
- */
-export function boundedInt(name: string, max: number): (value: string) => number {
-  return (value: string) => {
-    if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError(`${name} must be a positive integer (got "${value}")`);
-    if (BigInt(value) > BigInt(max)) throw new InvalidArgumentError(`${name} must be at most ${max} (got ${value})`);
-    return Number(value);
-  };
-}
-
-/** Simulated agents per config or guard: beyond this a run takes days, and its arrays exhaust memory. */
-export const MAX_AGENTS = 100_000;
-/** Law repetitions (conform --depth). */
-export const MAX_DEPTH = 1_000;
-/** Worker threads: more than cores only adds start-up cost; the bound keeps a typo from spawning thousands. */
-export const MAX_WORKERS = 256;
-
-export function nonNegativeInt(name: string): (value: string) => number {
-  return (value: string) => {
-    if (!/^(0|[1-9][0-9]*)$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number (got "${value}")`);
-    return safe(name, value);
-  };
-}
+import { VERSION } from "../io/version.js";
 
 function traceFormat(value: string): SessionFormat | "auto" | "trace" {
   return value === "trace" ? "trace" : sessionFormat(value);

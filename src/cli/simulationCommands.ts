@@ -9,11 +9,11 @@ import { mergeCommand, tuneCommand } from "../commands/tune.js";
 import { compareCommand, mergeCompare } from "../commands/compare.js";
 import { calibrateCommand } from "../commands/calibrate.js";
 import { LABEL_KEYS, type LabelKey } from "../sessions/recorded.js";
-import { POPULATION_PRESETS } from "../tune/population.js";
+import { POPULATION_PRESETS } from "../evaluation/population.js";
 import { DEFAULT_GRID } from "../tune/grid.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
 import { resolveTarget, targetNamesHelp } from "../targets/registry.js";
-import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt } from "./program.js";
+import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt, TARGET_HELP } from "./options.js";
 import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
 
 function familyName(value: string): string {
@@ -31,7 +31,6 @@ function variantName(value: string): string {
   return `zoo:${value}`;
 }
 
-export const TARGET_HELP = `loop guard to run: ${targetNamesHelp()}`;
 
 function labelKey(value: string): LabelKey {
   if (!(LABEL_KEYS as readonly string[]).includes(value)) throw new InvalidArgumentError(`unknown label key "${value}" (known: ${LABEL_KEYS.join(", ")})`);

@@ -3,7 +3,7 @@
 // runtime is paired with the model of the same name (gemini-cli@0.61.0 with gemini-cli). Writes
 // agreement.{md,json} with --out; exit 1 when any probe differs or could not be observed.
 import { join } from "node:path";
-import { CheckFailed, UserError } from "../cli/errors.js";
+import { CheckFailed, UserError } from "../io/errors.js";
 import { agreementLine, checkAgreement, drivenSubject, inProcessSubject, type AgreementReport, type RealSubject } from "../agreement/agreement.js";
 import { PROBES } from "../agreement/probeSet.js";
 import { renderAgreementMarkdown } from "../agreement/renderAgreement.js";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { configFrom } from "../../models/configResolution.js";
 import { bootstrap, type Interval } from "../stats/interval.js";
 import { ksDistance, runStats, STATISTIC_NAMES, STATISTICS, type RunStats, type Statistic } from "../calibrate/runStats.js";
-import { VERSION } from "../cli/version.js";
+import { VERSION } from "../io/version.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { ensureWritableDir } from "../io/writable.js";
@@ -14,8 +14,8 @@ import { forEachRecordedSession, failOnUnreadable } from "../sessions/recorded.j
 import type { BadFile } from "../import/sessionRefs.js";
 import { simulate } from "../sim/simulate.js";
 import { findBuiltInTarget } from "../targets/registry.js";
-import { nearestRank } from "../tune/metrics.js";
-import { loadPopulation, populationAgents } from "../tune/population.js";
+import { nearestRank } from "../evaluation/metrics.js";
+import { loadPopulation, populationAgents } from "../evaluation/population.js";
 
 export interface CalibrateOptions {
   readonly paths: readonly string[];

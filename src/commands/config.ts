@@ -2,7 +2,7 @@
 // agent: every value, where it came from, what was repaired and why, and what `enabled` switches on.
 import { enabledMode } from "../../models/config.js";
 import { formatIssue } from "../../models/configValidation.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 import { issuesMessage, loadConfig, readConfigFile } from "../io/configFile.js";
 
 export function configCommand(path: string, agentId: string | undefined, json: boolean): void {

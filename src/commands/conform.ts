@@ -4,10 +4,10 @@
 import { readTextFile } from "../io/textFile.js";
 import { join, relative } from "node:path";
 import cliProgress from "cli-progress";
-import { CheckFailed, UserError } from "../cli/errors.js";
-import { unknownName } from "../cli/didYouMean.js";
+import { CheckFailed, UserError } from "../io/errors.js";
+import { unknownName } from "../format/didYouMean.js";
 import { SEMANTIC_LAWS } from "../../properties/laws/index.js";
-import { VERSION } from "../cli/version.js";
+import { VERSION } from "../io/version.js";
 import { CONFORMANCE_SCHEMA, type ConformanceReport, type TargetConformance } from "../conform/matrix.js";
 import { renderConformanceHtml } from "../conform/renderHtml.js";
 import { renderConformanceMarkdown } from "../conform/renderMarkdown.js";

@@ -4,7 +4,7 @@
 import { createWriteStream, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { once } from "node:events";
-import { CheckFailed, UserError } from "../cli/errors.js";
+import { CheckFailed, UserError } from "../io/errors.js";
 import { openSession } from "../import/session.js";
 import { badFileLines, reasonOf, sessionRefs, type SessionRef } from "../import/sessionRefs.js";
 import { statsLine } from "../import/summary.js";

@@ -3,11 +3,10 @@
 // against another target (a bug-zoo variant, a shipped release) to show how it departs. A
 // scenario recorded from a target other than the reference names it (`target`), and replays
 // against it unless --target says otherwise.
-import { closeSync, openSync, readSync } from "node:fs";
-import { CheckFailed, UserError } from "../cli/errors.js";
+import { CheckFailed, UserError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
-import { recheckLaw } from "../scenario/lawReplay.js";
-import { filesUnder } from "../io/filesUnder.js";
+import { recheckLaw } from "../conform/lawReplay.js";
+import { scenarioFiles } from "../scenario/files.js";
 import { loadScenario, type LoadedScenario } from "../scenario/load.js";
 import { replayScenario, timelineDiff } from "../scenario/replay.js";
 import type { Scenario } from "../scenario/scenario.js";
@@ -44,23 +43,6 @@ function factChanges(before: Record<string, unknown> | undefined, after: Record<
   if (before === undefined) return [];
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   return keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).map((k) => `${k}: ${JSON.stringify(before[k])} -> ${JSON.stringify(after[k])}`);
-}
-
-/** In a folder, a .json file is a scenario only if it says so (package.json, reports... are not). */
-function looksLikeScenario(path: string): boolean {
-  const fd = openSync(path, "r");
-  try {
-    const buffer = Buffer.alloc(4096);
-    const n = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, n).toString("utf8").includes("loopsim/scenario@");
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Files named, and the scenario files below folders named, in a stable order. */
-export function scenarioFiles(paths: readonly string[]): string[] {
-  return filesUnder(paths, (path, name) => name.endsWith(".json") && looksLikeScenario(path));
 }
 
 /** Targets named by scenario files themselves, resolved once (a release loads in about a second). */

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import cliProgress from "cli-progress";
 import type { ResolvedConfig } from "../../models/config.js";
-import { CheckFailed, UserError } from "../cli/errors.js";
+import { CheckFailed, UserError } from "../io/errors.js";
 import { badFileLines, reasonOf, sessionRefs } from "../import/sessionRefs.js";
 import type { SessionFormat } from "../import/types.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";

@@ -3,7 +3,7 @@
 // delta debugging to the smallest sub-trace that keeps the chosen fact.
 import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 import { openSession } from "../import/session.js";
 import { statsLine } from "../import/summary.js";
 import { factPredicate, parseFact } from "../scenario/minimizeFact.js";

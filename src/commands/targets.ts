@@ -1,6 +1,6 @@
 // `loopsim targets`: the built-in targets and the releases in the cache; `loopsim targets fetch
 // openclaw@V...` fetches releases ahead of time (for CI or an offline machine).
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 import { BUILT_IN_TARGETS, isGeminiName, isReleaseName } from "../targets/registry.js";
 import { isDrivenRuntimeName } from "../targets/runtimes/drivenRuntimes.js";
 import { cachedReleases, cacheRoot } from "../targets/openclaw/cache.js";

@@ -2,7 +2,7 @@
 // through a target, streaming. For a session, outputs are numbered by imported event (0-based)
 // and a summary of the import goes to stderr.
 import type { ResolvedConfig } from "../../models/config.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 import { outputJsonLine } from "../format/outputJson.js";
 import { timelineLine } from "../format/timeline.js";
 import { detectFormat } from "../import/detect.js";

@@ -1,6 +1,6 @@
 // The comparison's pictures, as inline SVG (no scripts, no network): every guard on the plane of
 // waste against false positives, and a heatmap of families by guards.
-import { familyHeatmap } from "../format/familyHeatmap.js";
+import { familyHeatmap } from "../tune/familyHeatmap.js";
 import { errorBars, escapeXml as esc, fmt, pct, roundStep } from "../format/svgScale.js";
 import type { CompareReport } from "./report.js";
 
@@ -39,7 +39,7 @@ export function planeChart(report: CompareReport): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="waste against false positives">${parts.join("")}</svg>`;
 }
 
-/** Families by guards (see src/format/familyHeatmap.ts). */
+/** Families by guards (see src/tune/familyHeatmap.ts). */
 export function heatmap(report: CompareReport): string {
   return familyHeatmap(report.rows.map((r) => ({ name: r.name, byFamily: r.metrics.byFamily })), "families by guards");
 }

@@ -2,8 +2,8 @@
 // for every row. Rendered to Markdown and HTML from this object alone.
 import { numberCell, shareCell } from "../stats/interval.js";
 import { pct } from "../format/svgScale.js";
-import type { ConfigMetrics } from "../tune/metrics.js";
-import type { Population } from "../tune/population.js";
+import type { ConfigMetrics } from "../evaluation/metrics.js";
+import type { Population } from "../evaluation/population.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import type { RecordedSummary } from "../sessions/recorded.js";
 import type { CompareRow } from "./rows.js";

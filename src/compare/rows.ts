@@ -1,7 +1,7 @@
 // The rows of a comparison: a guard and the config it runs with. OpenClaw appears as shipped
 // (rolling detectors off, the post-compaction guard on), with `enabled: true`, and as any
 // release; the peers ignore the config (their numbers are their own).
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 import { GOOSE_COMPARED_LIMIT, PEER_TARGETS } from "../targets/peers/index.js";
 import { resolveTarget } from "../targets/registry.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { DEFAULT_CONFIG, type ResolvedConfig } from "../../models/config.js";
 import { resolveEffectiveConfig } from "../../models/configResolution.js";
 import type { ToolEvent } from "../../models/events.js";
-import { scenarioFiles } from "../commands/replay.js";
+import { scenarioFiles } from "../scenario/files.js";
 import { packageRoot } from "../io/packageRoot.js";
 import { loadScenario } from "../scenario/load.js";
 import { minimizeKeepingPairs } from "../scenario/eventPairs.js";

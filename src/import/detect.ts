@@ -1,7 +1,7 @@
 // Which format a session file is in, from its content (the first line, or the start of a single
 // JSON document), not from its name; a loopsim trace is recognised too.
 import { closeSync, openSync, readSync } from "node:fs";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 import { inputKind, withFsErrors } from "../io/fsErrors.js";
 import { adpImporter, splitAdpRef } from "./adp.js";
 import { claudeCodeImporter } from "./claudeCode.js";

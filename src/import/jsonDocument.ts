@@ -7,7 +7,7 @@ import { parser } from "stream-json";
 import { pick } from "stream-json/filters/pick.js";
 import { streamArray } from "stream-json/streamers/stream-array.js";
 import { streamValues } from "stream-json/streamers/stream-values.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 
 export async function* arrayElements(file: string, key: string): AsyncGenerator<{ index: number; value: unknown }> {
   const input = counted(file);

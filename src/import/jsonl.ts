@@ -1,7 +1,7 @@
 // Reading a JSONL session at the boundary: one object per line, blank lines skipped, a malformed
 // line is a user error naming file:line, and a malformed *last* line is a session still being
 // written: reported in the stats, everything before it used.
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
 import type { ImportStats } from "./types.js";
 

@@ -1,6 +1,6 @@
 // Any input a command accepts, as one stream of trace events with their places: a loopsim trace
 // (checked line by line as `trace` does) or a session in one of the importers' formats.
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 import { depthProblems, parseEventLine } from "../io/eventSchema.js";
 import { readLines } from "../io/lines.js";
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";

@@ -9,7 +9,7 @@ import { adpIds } from "./adp.js";
 import { detectFormat } from "./detect.js";
 import { filesUnder } from "../io/filesUnder.js";
 import { inputKind } from "../io/fsErrors.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 
 export interface SessionRef {
   /** What openSession takes: a file, or `file#id`. */

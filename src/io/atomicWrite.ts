@@ -2,7 +2,7 @@
 // full disk never leaves a half-written report, trace or scenario behind.
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "./errors.js";
 import { fsUserError, isFsError } from "./fsErrors.js";
 import type { Pieces } from "./spool.js";
 

@@ -7,7 +7,7 @@ import type { ResolvedConfig } from "../../models/config.js";
 import { DEFAULT_CONFIG } from "../../models/config.js";
 import { findAgentBlock, listAgentIds, resolveEffectiveConfig, type Resolution } from "../../models/configResolution.js";
 import { formatIssue, validateOpenClawConfig, type ConfigIssue } from "../../models/configValidation.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "./errors.js";
 
 export function readConfigFile(path: string): unknown {
   if (inputKind(path) === "folder") throw new UserError(`${path}: is a directory, not a config file`);

@@ -1,7 +1,7 @@
 // File-system failures are the user's to fix (a directory where a file was meant, a file where a
 // folder was meant, no permission, a full disk): one line naming the path, exit 2, no stack.
 import { statSync, type Stats } from "node:fs";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "./errors.js";
 
 const REASONS: Readonly<Record<string, string>> = {
   ENOENT: "no such file or folder",

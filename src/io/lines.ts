@@ -3,7 +3,7 @@
 // invalid bytes refused with their line), and a line may not exceed MAX_LINE_CHARS: one runaway
 // line would otherwise exhaust memory (a 600 MB line used to end in "Invalid string length").
 import { createReadStream } from "node:fs";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "./errors.js";
 import { fsUserError, inputKind, isFsError } from "./fsErrors.js";
 import { invalidUtf8Line, utf8Decoder } from "./textFile.js";
 

@@ -3,7 +3,7 @@
 // Checked before any work starts.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "./errors.js";
 
 export function refuseOverwrite(dir: string, files: readonly string[], force: boolean): void {
   if (force) return;

@@ -3,7 +3,7 @@
 // its shard's (a header is a claim, not a fact: an edited or cut file is refused); and every shard
 // is given once.
 import { isPlainObject } from "../../models/outcomeHash.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "./errors.js";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { inputKind } from "./fsErrors.js";

@@ -7,7 +7,7 @@
 // the environment); Slurm job arrays (SLURM_ARRAY_TASK_ID from SLURM_ARRAY_TASK_MIN, and
 // SLURM_ARRAY_TASK_COUNT); GitLab CI parallel jobs (CI_NODE_INDEX 1-based, CI_NODE_TOTAL); AWS
 // Batch array jobs (AWS_BATCH_JOB_ARRAY_INDEX, 0-based; the count as for Kubernetes).
-import { UserError } from "../cli/errors.js";
+import { UserError } from "./errors.js";
 
 export interface Shard {
   /** 1-based. */

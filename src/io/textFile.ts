@@ -2,7 +2,7 @@
 // populations, labels, report parts): UTF-8, a leading byte-order mark skipped, and invalid UTF-8
 // refused with the file and line, because a silently replaced byte changes the args a call hashes to.
 import { readFileSync } from "node:fs";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "./errors.js";
 import { withFsErrors } from "./fsErrors.js";
 
 /** A fatal decoder drops a leading BOM itself (ignoreBOM is false by default). */

@@ -1,6 +1,6 @@
 // Output folders are checked before any work starts, so a long run never fails at its last step.
 import { accessSync, constants, mkdirSync, statSync } from "node:fs";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "./errors.js";
 import { fsUserError, isFsError } from "./fsErrors.js";
 
 export function ensureWritableDir(dir: string): void {

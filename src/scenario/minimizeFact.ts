@@ -3,7 +3,7 @@
 // are judged on event identity, so a call keeps its meaning while the events around it go.
 import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 import type { Target } from "../targets/target.js";
 
 export type Fact =

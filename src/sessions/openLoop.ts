@@ -7,7 +7,7 @@ import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
 import { normalizeRunId } from "../../models/normalize.js";
 import { tokensOf } from "../sim/tokens.js";
-import { share } from "../tune/metrics.js";
+import { share } from "../evaluation/metrics.js";
 import { runTarget, type Target } from "../targets/target.js";
 import type { RecordedSession } from "./recorded.js";
 

@@ -10,7 +10,7 @@ import { inputKind } from "../io/fsErrors.js";
 import { basename } from "node:path";
 import type { ToolEvent } from "../../models/events.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
-import { CheckFailed, UserError } from "../cli/errors.js";
+import { CheckFailed, UserError } from "../io/errors.js";
 import { openSession } from "../import/session.js";
 import { reasonOf, sessionRefs, type BadFile } from "../import/sessionRefs.js";
 

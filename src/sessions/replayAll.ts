@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { configFrom } from "../../models/configResolution.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 import { sessionRefs, type SessionRef } from "../import/sessionRefs.js";
 import { targetRef, type Target } from "../targets/target.js";
 import { replayOpenLoop, SessionTally, type SessionTotals, type SessionVerdicts } from "./openLoop.js";

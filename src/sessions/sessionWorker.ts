@@ -3,7 +3,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { configFrom } from "../../models/configResolution.js";
 import type { ToolEvent } from "../../models/events.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 import { openSession } from "../import/session.js";
 import { reasonOf } from "../import/sessionRefs.js";
 import { resolveTarget } from "../targets/registry.js";

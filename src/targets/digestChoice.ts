@@ -2,7 +2,7 @@
 // the fast one; LOOPSIM_DIGEST=sha256 gives the SHA-256 that OpenClaw uses. Verdicts depend only
 // on digest equality, so every trace, verdict and report is byte-identical with either.
 import { DEFAULT_DIGEST, DIGEST_NAMES, isDigestName, type DigestName } from "../../models/digest.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 
 export function chosenDigest(): DigestName {
   const name = process.env.LOOPSIM_DIGEST;

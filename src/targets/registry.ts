@@ -4,7 +4,7 @@
 import { inputKind } from "../io/fsErrors.js";
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 import { ORACLE_TARGET, REFERENCE_TARGET } from "./reference.js";
 import { CONFIG_FIELDS, type Target } from "./target.js";
 import { ZOO_TARGETS } from "./zoo/variants.js";

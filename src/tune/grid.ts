@@ -1,7 +1,7 @@
 // The grid a sweep varies: `field=v1,v2;field=v1,...`, crossed. Combinations that break the
 // ordering warning < critical < global are listed as skipped, with the reason.
 import { isPlainObject } from "../../models/outcomeHash.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 
 export const GRID_FIELDS = [
   "enabled",

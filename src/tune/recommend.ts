@@ -7,8 +7,8 @@
 // stuck families it still misses, and a snippet without the fields the guard ignores.
 // (The chart's two-axis front, wasted tokens against the false-positive rate, is `paretoFront`.)
 import JSON5 from "json5";
-import type { ConfigRow } from "./evaluate.js";
-import { round4 } from "./metrics.js";
+import type { ConfigRow } from "../evaluation/evaluate.js";
+import { round4 } from "../evaluation/metrics.js";
 import { findFamily } from "../sim/families.js";
 import { overlaps, percentWithInterval, type Interval } from "../stats/interval.js";
 

@@ -1,9 +1,9 @@
 // The tuning report's source of truth (report.json) and the partial results of a shard.
 // A sharded sweep and an unsharded one go through the same finishReport, so merging the parts
 // gives exactly the unsharded report.
-import type { ConfigRow } from "./evaluate.js";
-import { METRIC_DEFINITIONS } from "./metrics.js";
-import type { Population } from "./population.js";
+import type { ConfigRow } from "../evaluation/evaluate.js";
+import { METRIC_DEFINITIONS } from "../evaluation/metrics.js";
+import type { Population } from "../evaluation/population.js";
 import type { RecordedSummary } from "../sessions/recorded.js";
 import { paretoFront, recommend, type Recommendation } from "./recommend.js";
 

@@ -2,7 +2,7 @@
 // show the same numbers the JSON holds.
 import { numberCell, shareCell } from "../stats/interval.js";
 import { unreadableNote } from "../format/unreadableNote.js";
-import type { ConfigRow } from "./evaluate.js";
+import type { ConfigRow } from "../evaluation/evaluate.js";
 import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
 

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { UserError } from "../../cli/errors.js";
+import { UserError } from "../../io/errors.js";
 import { cachedReleases, cacheRoot, MANIFEST_FILE, readManifest, releaseDir, type ReleaseManifest } from "./cache.js";
 import { locateChunks } from "./locate.js";
 import { silencingEnv } from "./silence.js";

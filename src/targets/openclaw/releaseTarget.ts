@@ -9,7 +9,7 @@ import type { ResolvedConfig } from "../../../models/config.js";
 import type { ToolEvent } from "../../../models/events.js";
 import { normalizeRunId, normalizeToolName } from "../../../models/normalize.js";
 import { loopVetoResult } from "../../../models/verdict.js";
-import { UserError } from "../../cli/errors.js";
+import { UserError } from "../../io/errors.js";
 import { muteConsole } from "../muteConsole.js";
 import type { Target, TargetOutput, TargetSession } from "../target.js";
 import { releaseDir, type ReleaseManifest } from "./cache.js";

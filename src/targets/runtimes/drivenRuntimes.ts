@@ -4,7 +4,7 @@
 // made with; other versions work when their CLI speaks the same way.
 import { chmodSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../../cli/errors.js";
+import { UserError } from "../../io/errors.js";
 import { driveCli, type CliAdapter } from "./cliDriver.js";
 import type { DrivenRuntime, DriveOptions, DrivenScript } from "./drivenRuntime.js";
 import { KILO_FLAVOUR, OPENCODE_FLAVOUR, opencodeAdapter, type OpencodeFlavour } from "./opencodeCli.js";

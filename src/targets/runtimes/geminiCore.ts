@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { UserError } from "../../cli/errors.js";
+import { UserError } from "../../io/errors.js";
 import { sandboxDir } from "../sandbox.js";
 import { ALLOW, peerTarget, type PeerAction, type PeerCall } from "../peers/peerGuard.js";
 import { muteConsole } from "../muteConsole.js";

@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { UserError } from "../../cli/errors.js";
+import { UserError } from "../../io/errors.js";
 import { cacheRoot } from "../openclaw/cache.js";
 
 const run = promisify(execFile);

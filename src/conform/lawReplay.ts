@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { ALL_LAWS } from "../../properties/laws/index.js";
 import { Coverage } from "../../properties/laws/coverage.js";
 import type { Target } from "../targets/target.js";
-import type { LawReplay } from "./scenario.js";
+import type { LawReplay } from "../scenario/scenario.js";
 
 /** The law's failure message on target, or undefined when the law holds on that case. */
 export function recheckLaw(law: LawReplay, target: Target): string | undefined {

@@ -2,8 +2,8 @@
 // Stuck families show the share stopped (greener is better); progressing and recovering
 // families the share stopped wrongly (redder is worse).
 import { FAMILIES } from "../sim/families.js";
-import type { FamilyNumbers } from "../tune/metrics.js";
-import { escapeXml as esc, fmt, pct } from "./svgScale.js";
+import type { FamilyNumbers } from "../evaluation/metrics.js";
+import { escapeXml as esc, fmt, pct } from "../format/svgScale.js";
 
 export interface HeatmapColumn {
   readonly name: string;

@@ -6,7 +6,7 @@ import { inputProblem } from "../io/fsErrors.js";
 import JSON5 from "json5";
 import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
-import { UserError } from "../cli/errors.js";
+import { UserError } from "../io/errors.js";
 import { isModelPreset, MODEL_PRESETS, type ModelPreset } from "../sim/agentModel.js";
 import { FAMILIES, FAMILY_NAMES } from "../sim/families.js";
 import type { FamilyLabel } from "../sim/behaviour.js";
