@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "threads",
+    // Most test files wait on the CLI in a child process, so two workers keep both cores busy
+    // (vitest's default on a 2-core machine is one).
+    maxWorkers: 2,
     // The default reporter, then every SKIPPED line of the run repeated in one box at the end.
     reporters: ["default", "./test/skippedSummary.ts"],
   },

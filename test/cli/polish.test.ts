@@ -47,9 +47,9 @@ describe("boundaries", () => {
   });
 });
 
-describe("the README's examples work as written", () => {
+describe("the guide's examples work as written", () => {
   it("the hand-written scenario needs only family and seed, records with --update and then passes", () => {
-    const readme = readFileSync(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
+    const readme = readFileSync(join(import.meta.dirname, "..", "..", "docs", "guide", "replay-a-session.md"), "utf8");
     const block = /cat > \/tmp\/my-scenario\.json <<'EOF'\n([\s\S]*?)\nEOF\n/.exec(readme)?.[1];
     expect(block).toBeDefined();
     const file = join(tempDir(), "my-scenario.json");
@@ -61,7 +61,7 @@ describe("the README's examples work as written", () => {
   });
 });
 
-describe("orphan outcomes in a loopsim trace are counted, and the README's trace has none", () => {
+describe("orphan outcomes in a loopsim trace are counted, and the guide's trace has none", () => {
   const orphansOf = (text: string): number => {
     const file = join(tempDir(), "t.jsonl");
     writeFileSync(file, text);
@@ -70,8 +70,8 @@ describe("orphan outcomes in a loopsim trace are counted, and the README's trace
     return (JSON.parse(r.stdout) as { sessions: { stats: { orphanOutcomes: number } }[] }).sessions[0]?.stats.orphanOutcomes ?? -1;
   };
 
-  it("the README's example trace gives every outcome its call", () => {
-    const readme = readFileSync(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
+  it("the guide's example trace gives every outcome its call", () => {
+    const readme = readFileSync(join(import.meta.dirname, "..", "..", "docs", "guide", "replay-a-session.md"), "utf8");
     const block = /cat > \/tmp\/t\.jsonl <<'EOF'\n([\s\S]*?)\nEOF\n/.exec(readme)?.[1];
     expect(block).toBeDefined();
     expect(orphansOf(`${block ?? ""}\n`)).toBe(0);
