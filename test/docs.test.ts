@@ -3,13 +3,17 @@
 // shared: a config written in one guide is used in the next). A line whose comment says
 // "# exit N" must exit N; any other failing line fails its block. A block preceded by
 // `<!-- docs-test: slow (WHY) -->` runs only with LOOPSIM_DOCS=all (it takes minutes, fetches
-// runtimes, or regenerates a committed report), and `<!-- docs-test: never (WHY) -->` marks the
-// set-up commands this suite is itself run by; both print SKIPPED with the reason. Blocks that
-// read ../shared/corpus say SKIPPED when it is not there.
+// runtimes, or regenerates a committed report), `<!-- docs-test: cached (TARGET) -->` runs when
+// that release or runtime is in loopsim's cache (it would fetch it otherwise), and
+// `<!-- docs-test: never (WHY) -->` marks the set-up commands this suite is itself run by; each
+// prints SKIPPED with the reason when it does not run. Blocks that read ../shared/corpus say
+// SKIPPED when it is not there.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { cacheRoot } from "../src/targets/openclaw/cache.js";
+import { needsFetch } from "../src/targets/registry.js";
 import { tempDir } from "./cli/run.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -22,15 +26,15 @@ interface Block {
   readonly page: string;
   readonly line: number;
   readonly script: string;
-  readonly mark?: { readonly kind: "slow" | "never"; readonly why: string };
+  readonly mark?: { readonly kind: "slow" | "never" | "cached"; readonly why: string };
 }
 
 function blocksOf(page: string): Block[] {
   const text = readFileSync(join(ROOT, page), "utf8");
   const out: Block[] = [];
-  for (const m of text.matchAll(/(?:<!-- docs-test: (slow|never) \(([^)]*)\) -->\n[ ]*)?```sh\n([\s\S]*?)```/g)) {
+  for (const m of text.matchAll(/(?:<!-- docs-test: (slow|never|cached) \(([^)]*)\) -->\n[ ]*)?```sh\n([\s\S]*?)```/g)) {
     const line = text.slice(0, m.index).split("\n").length + (m[1] === undefined ? 0 : 1);
-    out.push({ page, line, script: m[3] as string, ...(m[1] === undefined ? {} : { mark: { kind: m[1] as "slow" | "never", why: m[2] as string } }) });
+    out.push({ page, line, script: m[3] as string, ...(m[1] === undefined ? {} : { mark: { kind: m[1] as "slow" | "never" | "cached", why: m[2] as string } }) });
   }
   return out;
 }
@@ -68,9 +72,17 @@ function asScript(block: string, tmp: string): string {
 
 const pages = ["README.md", ...GUIDE_ORDER.filter((p) => readdirSync(join(ROOT, "docs", "guide")).includes(p)).map((p) => join("docs", "guide", p))];
 const blocks = pages.flatMap(blocksOf);
+/** Whether a marked block runs here, or why not. */
+function skipReason(b: Block): string | undefined {
+  if (b.mark === undefined) return undefined;
+  if (b.mark.kind === "cached") return needsFetch(b.mark.why) ? `needs ${b.mark.why} in loopsim's cache (${cacheRoot()}), and would fetch it` : undefined;
+  if (b.mark.kind === "slow") return ALL ? undefined : `${b.mark.why} (LOOPSIM_DOCS=all runs it)`;
+  return b.mark.why;
+}
 const tmp = tempDir();
 for (const b of blocks) {
-  if (b.mark !== undefined && !(ALL && b.mark.kind === "slow")) console.log(`SKIPPED: the example at ${b.page}:${b.line}: ${b.mark.why}${b.mark.kind === "slow" ? " (LOOPSIM_DOCS=all runs it)" : ""}`);
+  const why = skipReason(b);
+  if (why !== undefined) console.log(`SKIPPED: the example at ${b.page}:${b.line}: ${why}`);
   else if (!HAVE_CORPUS && b.script.includes("../shared/corpus")) console.log(`SKIPPED: the example at ${b.page}:${b.line} reads ../shared/corpus, which is not here`);
 }
 
@@ -81,9 +93,9 @@ describe("every command example in the README and the guides", () => {
   });
 
   // One test, in page order: later examples use files earlier ones wrote.
-  it("runs as written", { timeout: ALL ? 3_600_000 : 240_000 }, () => {
+  it("runs as written", { timeout: ALL ? 3_600_000 : 420_000 }, () => {
     for (const b of blocks) {
-      if (b.mark !== undefined && !(ALL && b.mark.kind === "slow")) continue;
+      if (skipReason(b) !== undefined) continue;
       if (!HAVE_CORPUS && b.script.includes("../shared/corpus")) continue;
       const started = process.hrtime.bigint();
       const r = spawnSync("bash", ["-c", asScript(b.script, tmp)], { cwd: ROOT, encoding: "utf8", timeout: ALL ? 3_600_000 : 120_000, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, FORCE_COLOR: "0" } });
