@@ -6,6 +6,15 @@
 import type { ToolEvent } from "../../models/events.js";
 import { normalizeRunId } from "../../models/normalize.js";
 
+/**
+ * What pairs an outcome with its call in a loopsim trace: the run and the callId, or, without a
+ * callId, the run and the tool. An outcome answers the oldest open call with its key.
+ */
+export function answerKey(event: Exclude<ToolEvent, { type: "compaction" }>): string {
+  const run = normalizeRunId(event.runId);
+  return event.callId === undefined ? JSON.stringify([run, "tool", event.tool]) : JSON.stringify([run, "id", event.callId]);
+}
+
 export class TraceOrphans {
   private readonly open = new Map<string, number>();
   count = 0;
@@ -13,8 +22,7 @@ export class TraceOrphans {
   /** Notes the event; true when it is an orphan outcome. */
   see(event: ToolEvent): boolean {
     if (event.type === "compaction") return false;
-    const run = normalizeRunId(event.runId);
-    const key = event.callId === undefined ? JSON.stringify([run, "tool", event.tool]) : JSON.stringify([run, "id", event.callId]);
+    const key = answerKey(event);
     const waiting = this.open.get(key) ?? 0;
     if (event.type === "call") {
       this.open.set(key, waiting + 1);

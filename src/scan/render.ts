@@ -45,6 +45,11 @@ export class ScanTally {
     this.calls += s.stats.calls;
   }
 
+  /** Sessions added so far. */
+  get count(): number {
+    return this.sessions;
+  }
+
   summary(unreadable: number): ScanSummary {
     return { sessions: this.sessions, warned: this.warned, blocked: this.blocked, aborted: this.aborted, blockedBy: { ...this.blockedBy }, warnedBy: { ...this.warnedBy }, calls: this.calls, unreadable };
   }

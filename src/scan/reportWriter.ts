@@ -44,7 +44,7 @@ export class ScanReportWriter {
   }
 
   get sessions(): number {
-    return this.tally.summary(0).sessions;
+    return this.tally.count;
   }
 
   documents(unreadable: readonly BadFile[]): ScanDocuments {

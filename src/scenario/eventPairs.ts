@@ -3,23 +3,22 @@
 // would show something no runtime can do. The events are grouped into units (a call with the
 // outcomes that answer it; anything else alone), and delta debugging removes whole units.
 import type { ToolEvent } from "../../models/events.js";
-import { normalizeRunId } from "../../models/normalize.js";
+import { answerKey } from "../import/orphans.js";
 import { minimizeEvents } from "./minimize.js";
 
 /**
- * Each unit is a list of event positions, in order. An outcome answers the oldest open call of its
- * run with its callId, or, without a callId, with its tool (as a trace names calls).
+ * Each unit is a list of event positions, in order. An outcome answers the oldest open call with
+ * its key (answerKey: the run and the callId, or else the tool), as orphan counting pairs them.
  */
 export function callUnits(events: readonly ToolEvent[]): number[][] {
   const units: number[][] = [];
   const open = new Map<string, number[][]>();
-  const keyOf = (e: Exclude<ToolEvent, { type: "compaction" }>): string => JSON.stringify([normalizeRunId(e.runId), e.callId === undefined ? "tool" : "id", e.callId ?? e.tool]);
   events.forEach((event, index) => {
     if (event.type === "compaction") {
       units.push([index]);
       return;
     }
-    const key = keyOf(event);
+    const key = answerKey(event);
     if (event.type === "call") {
       const unit = [index];
       units.push(unit);
