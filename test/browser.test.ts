@@ -1,8 +1,8 @@
-// The HTML reports of `conform`, `scan`, `compare` and `tune`, opened in a real browser (Debian's headless Chromium):
+// The HTML reports of `conform`, `scan`, `compare` and `tune` (simulated, and with real sessions as agents), opened in a real browser (Debian's headless Chromium):
 // the page loads from the file alone, the matrix and the strips are laid out, and a screenshot is
 // taken. Skipped, saying so, where Chromium is not installed.
 import { describe, expect, it } from "vitest";
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { loopsim, tempDir } from "./cli/run.js";
@@ -79,6 +79,29 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     expect((dom.stdout.match(/<g class="error-bar"/g) ?? []).length).toBeGreaterThanOrEqual(2);
     const shot = join(out, "report.png");
     chromium(["--window-size=1200,3000", `--screenshot=${shot}`, page], join(out, "profile"));
+    expect(statSync(shot).size).toBeGreaterThan(50_000);
+  });
+
+  it("report.html with real sessions as agents shows the grounded table, the per-shape table and where the evidences disagree", () => {
+    const out = tempDir();
+    const sessions = tempDir();
+    for (const f of ["swe-agent-example.traj", "pi-tree.jsonl", "mini-timeouts.traj.json"]) copyFileSync(join(import.meta.dirname, "fixtures", "sessions", f), join(sessions, f));
+    const r = loopsim(["tune", "--agents", "48", "--grid", "criticalThreshold=10,20", "--sessions", sessions, "--inject", "default@5-12", "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    const page = `file://${join(out, "report.html")}`;
+    const dom = chromium(["--dump-dom", page], join(out, "profile"));
+    expect(dom.status).toBe(0);
+    expect(dom.stdout).toContain("<h2>Real sessions as agents, with injected loops</h2>");
+    expect(dom.stdout).toMatch(/<caption>Every config on real sessions/);
+    expect(dom.stdout).toMatch(/<caption>By injected shape: /);
+    expect(dom.stdout).toContain("<h2>Where they disagree</h2>");
+    // One row per config in the grounded table (the defaults and criticalThreshold=10: 20 is the default), one per shape in the per-shape table (7).
+    const grounded = dom.stdout.slice(dom.stdout.indexOf("<caption>Every config on real sessions"));
+    expect((grounded.slice(0, grounded.indexOf("</table>")).match(/<tr>/g) ?? []).length).toBe(1 + 2);
+    const shapes = dom.stdout.slice(dom.stdout.indexOf("<caption>By injected shape"));
+    expect((shapes.slice(0, shapes.indexOf("</table>")).match(/<tr>/g) ?? []).length).toBe(1 + 7);
+    const shot = join(out, "grounded.png");
+    chromium(["--window-size=1200,4000", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(50_000);
   });
 });

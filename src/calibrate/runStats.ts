@@ -6,6 +6,7 @@ import type { ToolEvent } from "../../models/events.js";
 import { normalizeRunId, normalizeToolName } from "../../models/normalize.js";
 import { hashOutcome } from "../../models/outcomeHash.js";
 import { stableSerialize } from "../../models/stableSerialize.js";
+import { tokensOf } from "../sim/tokens.js";
 
 export const STATISTICS = {
   callsPerRun: "tool calls in the run",
@@ -15,6 +16,7 @@ export const STATISTICS = {
   identicalResultRepeats: "most calls in the run sharing one tool, args and result (SPEC H2's progress value): how often the same thing came back",
   pingPongShare: "share of calls that continue an A,B,A,B alternation (same call as two before, not the one before)",
   errorRate: "share of the run's outcomes that failed: an error, a non-zero exit code or a timeout (the importers' definition)",
+  resultTokens: "median size of the run's results and errors in tokens (about 4 characters a token, the simulator's token model)",
 } as const;
 export type Statistic = keyof typeof STATISTICS;
 export const STATISTIC_NAMES = Object.keys(STATISTICS) as Statistic[];
@@ -50,6 +52,7 @@ function statsOf(events: readonly ToolEvent[]): RunStats | undefined {
   let pingPong = 0;
   let outcomes = 0;
   let errors = 0;
+  const resultSizes: number[] = [];
   const triples = new Map<string, number>();
   for (const e of events) {
     if (e.type === "compaction") continue;
@@ -69,6 +72,7 @@ function statsOf(events: readonly ToolEvent[]): RunStats | undefined {
     const hasError = "error" in e && e.error !== undefined;
     // Failed by the importers' one definition: an error, a non-zero exit code, or a timeout.
     if (outcomeFailed(e)) errors++;
+    resultSizes.push(tokensOf(hasError ? e.error : e.result));
     const result = hashOutcome({ tool, params: e.params, result: e.result, error: e.error, hasError }, digest).resultHash;
     if (result === undefined) continue;
     const triple = `${key}\u0000${result}`;
@@ -84,7 +88,15 @@ function statsOf(events: readonly ToolEvent[]): RunStats | undefined {
     identicalResultRepeats: Math.max(0, ...triples.values()),
     pingPongShare: pingPong / calls,
     errorRate: outcomes === 0 ? 0 : errors / outcomes,
+    resultTokens: medianOf(resultSizes),
   };
+}
+
+/** The lower median (a value that occurred); 0 for none. */
+function medianOf(values: number[]): number {
+  if (values.length === 0) return 0;
+  values.sort((a, b) => a - b);
+  return values[Math.floor((values.length - 1) / 2)] as number;
 }
 
 /** Kolmogorov-Smirnov distance: the largest gap between two empirical distribution functions. */

@@ -10,6 +10,8 @@ import { compareCommand, mergeCompare } from "../commands/compare.js";
 import { calibrateCommand } from "../commands/calibrate.js";
 import { LABEL_KEYS, type LabelKey } from "../sessions/recorded.js";
 import { POPULATION_PRESETS } from "../evaluation/population.js";
+import { DEFAULT_LENGTHS, INJECT_SHAPES } from "../grounded/injection.js";
+import { DEFAULT_SESSION_REACTION, reactionSpec } from "../grounded/reaction.js";
 import { DEFAULT_GRID } from "../tune/grid.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
 import { resolveTarget, targetNamesHelp } from "../targets/registry.js";
@@ -37,14 +39,18 @@ function labelKey(value: string): LabelKey {
   return value as LabelKey;
 }
 
+const POPULATION_HELP = `population: a preset (${Object.keys(POPULATION_PRESETS).join(", ")}), a JSON5 population file, or sessions:PATH (real sessions run as closed-loop agents)`;
+const INJECT_HELP = `loops injected into real sessions run as agents: default (every shape), none, or some of ${INJECT_SHAPES.join(", ")}; @MIN-MAX sets their lengths (default @${DEFAULT_LENGTHS.min}-${DEFAULT_LENGTHS.max})`;
+const REACTION_HELP = `how a real session run as an agent reacts: SIGNAL=GO/SKIP/END for warning, block, stop (default ${reactionSpec(DEFAULT_SESSION_REACTION)})`;
+
 export function registerSimulationCommands(program: Command): void {
   program
     .command("tune")
-    .description("sweep configs over a simulated population and write a tuning report (json, md, html)")
+    .description("sweep configs over a simulated population or real sessions run as agents, and write a tuning report (json, md, html)")
     .option("--config <file>", "OpenClaw config whose effective block is the baseline the grid varies")
     .option("--agent <id>", "agent whose agents.list override applies")
     .option("--grid <spec>", `fields to vary, e.g. "${DEFAULT_GRID}"`)
-    .option("--population <preset|file>", `population preset (${Object.keys(POPULATION_PRESETS).join(", ")}) or JSON5 file`, "default")
+    .option("--population <spec>", POPULATION_HELP, "default")
     .option("--agents <n>", `simulated agents per config (at most ${MAX_AGENTS})`, boundedInt("--agents", MAX_AGENTS), 480)
     .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
     .option("--out <dir>", "output folder", "reports/latest")
@@ -58,7 +64,9 @@ export function registerSimulationCommands(program: Command): void {
     .option("--label-key <key>", "how the labels file names sessions: id (the session's path relative to the folder given, default), instance (file name without extensions, or the #id), file", labelKey)
     .option("--label-map <map>", "label values mapped to resolved or unresolved, e.g. empty_patch=unresolved,submitted=resolved")
     .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
-    .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean }) => {
+    .option("--inject <spec>", `${INJECT_HELP}; with --sessions, those sessions also run as agents beside the simulated population`)
+    .option("--reaction <spec>", REACTION_HELP)
+    .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; inject?: string; reaction?: string }) => {
       await tuneCommand({ ...opts, force: opts.force === true, json: opts.json === true, strict: opts.strict === true });
     });
 
@@ -66,7 +74,7 @@ export function registerSimulationCommands(program: Command): void {
     .command("compare")
     .description("several loop guards (OpenClaw and other runtimes) on the same simulated agents and recorded sessions (json, md, html)")
     .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also openclaw@VERSION, zoo:NAME, goose:N, ./adapter.mjs", "all")
-    .option("--population <preset|file>", `population preset (${Object.keys(POPULATION_PRESETS).join(", ")}) or JSON5 file`, "default")
+    .option("--population <spec>", POPULATION_HELP, "default")
     .option("--agents <n>", `simulated agents per guard (at most ${MAX_AGENTS})`, boundedInt("--agents", MAX_AGENTS), 480)
     .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
     .option("--sessions <paths...>", "recorded sessions (files or folders) replayed open-loop under every guard")
@@ -80,7 +88,9 @@ export function registerSimulationCommands(program: Command): void {
     .option("--merge <parts...>", "join the partials of --shard I/N into the whole report (no guard is run)")
     .option("--json", "print compare.json to stdout")
     .option("--force", "overwrite the reports already in --out")
-    .action(async (opts: { targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; merge?: string[]; json?: boolean; force?: boolean }) => {
+    .option("--inject <spec>", INJECT_HELP)
+    .option("--reaction <spec>", REACTION_HELP)
+    .action(async (opts: { targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; merge?: string[]; json?: boolean; force?: boolean; inject?: string; reaction?: string }) => {
       if (opts.merge !== undefined) mergeCompare(opts.merge, opts.out, opts.json === true, opts.force === true);
       else await compareCommand({ ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true });
     });
@@ -88,16 +98,19 @@ export function registerSimulationCommands(program: Command): void {
   program
     .command("calibrate")
     .description("the simulated population and recorded sessions side by side on the statistics a loop guard sees, with a distance for each")
-    .argument("<paths...>", "recorded sessions: files or folders (any supported format)")
-    .option("--population <preset|file>", `population preset (${Object.keys(POPULATION_PRESETS).join(", ")}) or JSON5 file`, "default")
+    .argument("[paths...]", "recorded sessions: files or folders (any supported format); a fitted population file names its own")
+    .option("--population <spec>", POPULATION_HELP, "default")
     .option("--agents <n>", `simulated agents (at most ${MAX_AGENTS})`, boundedInt("--agents", MAX_AGENTS), 480)
     .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
-    .option("--out <dir>", "also write calibration.{json,md} here")
+    .option("--out <path>", "also write calibration.{json,md} in this folder; with --fit, the fitted population file")
+    .option("--fit", "fit the simulated population to the sessions (family weights and per-family parameters) and write it to --out FILE; fitted on one half, checked on the other")
+    .option("--inject <spec>", INJECT_HELP)
+    .option("--reaction <spec>", REACTION_HELP)
     .option("--json", "print calibration.json instead of the Markdown table")
     .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
     .option("--force", "overwrite calibration.{json,md} already in --out")
-    .action(async (paths: string[], opts: { population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean; force?: boolean }) => {
-      await calibrateCommand({ paths, ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true });
+    .action(async (paths: string[], opts: { population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean; force?: boolean; fit?: boolean; inject?: string; reaction?: string }) => {
+      await calibrateCommand({ paths, ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true, fit: opts.fit === true });
     });
 
   program

@@ -1,21 +1,35 @@
-// `loopsim calibrate PATH...`: the simulated population and recorded sessions side by side on
-// the statistics a loop guard sees (src/calibrate/runStats.ts), with a distance for each. The
-// simulated agents run without a guard (target `none`), as the recorded agents of the corpus did,
-// so what is compared is how agents behave, not what a guard made of them.
-import { join } from "node:path";
+// `loopsim calibrate PATH...`: a population and recorded sessions side by side on the statistics
+// a loop guard sees (src/calibrate/runStats.ts), with a distance for each. The population's agents
+// run without a guard (target `none`), as the recorded agents of the corpus did, so what is
+// compared is how agents behave, not what a guard made of them. `--fit --out FILE` fits a
+// population to the sessions (src/calibrate/fit.ts), writes it, and checks the fit on a held-out
+// half. `--population sessions:PATH` compares real sessions run as agents, injected loops and all.
+import { dirname, join, relative, resolve } from "node:path";
+import { existsSync } from "node:fs";
 import { configFrom } from "../../models/configResolution.js";
-import { bootstrap, type Interval } from "../stats/interval.js";
+import type { ToolEvent } from "../../models/events.js";
+import { bootstrap } from "../stats/interval.js";
 import { ksDistance, runStats, STATISTIC_NAMES, STATISTICS, type RunStats, type Statistic } from "../calibrate/runStats.js";
+import { calibrationMarkdown, DISTANCE_GOAL, WHY_ABOVE, WHY_ABOVE_FITTED, isHeldOut, type CalibrationReport, type CalibrationRow, type FailedShare, type HeldOut, type Side } from "../calibrate/report.js";
+import { countTools, distances, fitPopulation, ksCritical, simulatedStats } from "../calibrate/fit.js";
 import { VERSION } from "../io/version.js";
+import { UserError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { ensureWritableDir } from "../io/writable.js";
+import { outcomeFailed } from "../import/failure.js";
 import { forEachRecordedSession, failOnUnreadable } from "../sessions/recorded.js";
-import type { BadFile } from "../import/sessionRefs.js";
-import { simulate } from "../sim/simulate.js";
-import { findBuiltInTarget } from "../targets/registry.js";
 import { nearestRank } from "../evaluation/metrics.js";
-import { loadPopulation, populationAgents } from "../evaluation/population.js";
+import type { Population } from "../evaluation/population.js";
+import { makeRng } from "../sim/rng.js";
+import { FITTED_FAMILY } from "../sim/fittedFamily.js";
+import { findBuiltInTarget } from "../targets/registry.js";
+import { sessionAgents, type GroundedPopulation } from "../grounded/groundedPopulation.js";
+import { runSessionAgent } from "../grounded/sessionAgent.js";
+import { resolvePopulation } from "../grounded/populationSpec.js";
+
+export type { CalibrationReport } from "../calibrate/report.js";
+export { calibrationMarkdown } from "../calibrate/report.js";
 
 export interface CalibrateOptions {
   readonly paths: readonly string[];
@@ -27,37 +41,10 @@ export interface CalibrateOptions {
   /** Stop at the first unreadable file instead of reporting it and going on. */
   readonly strict?: boolean;
   readonly force?: boolean;
-}
-
-interface Side {
-  readonly runs: number;
-  readonly median: number;
-  readonly p90: number;
-  /** The median's 95% interval (seeded bootstrap over runs). */
-  readonly medianInterval: Interval;
-}
-
-export interface CalibrationRow {
-  readonly statistic: Statistic;
-  readonly definition: string;
-  readonly recorded: Side;
-  readonly simulated: Side;
-  readonly simulatedProgressing: Side;
-  /** Kolmogorov-Smirnov distance, recorded against all simulated agents / the progressing ones. */
-  readonly distance: number;
-  readonly distanceProgressing: number;
-}
-
-export interface CalibrationReport {
-  readonly schema: "loopsim/calibration@1";
-  readonly loopsimVersion: string;
-  readonly reproduce: string;
-  readonly sessions: { readonly paths: readonly string[]; readonly files: number; readonly runs: number; readonly unreadable: readonly BadFile[] };
-  readonly simulation: { readonly population: string; readonly agents: number; readonly seed: number };
-  readonly rows: readonly CalibrationRow[];
-  /** Mean distance over the statistics, against the progressing families: the gap that remains. */
-  readonly gapProgressing: number;
-  readonly gapAll: number;
+  /** Fit a population to the sessions and write it to `out` (a file). */
+  readonly fit?: boolean;
+  readonly inject?: string;
+  readonly reaction?: string;
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -66,27 +53,90 @@ const side = (stats: readonly RunStats[], s: Statistic, name: string): Side => {
   return { runs: stats.length, median: round(nearestRank(values, 0.5)), p90: round(nearestRank(values, 0.9)), medianInterval: bootstrap(values, (xs) => nearestRank(xs, 0.5), `calibrate/${name}/${s}`, round) };
 };
 
+class FailedTally {
+  failed = 0;
+  outcomes = 0;
+  add(events: readonly ToolEvent[]): void {
+    for (const e of events) {
+      if (e.type !== "outcome") continue;
+      this.outcomes++;
+      if (outcomeFailed(e)) this.failed++;
+    }
+  }
+  share(): FailedShare {
+    return { failed: this.failed, outcomes: this.outcomes, share: this.outcomes === 0 ? 0 : Math.round((this.failed / this.outcomes) * 10_000) / 10_000 };
+  }
+}
+
+/** One recorded session's share of the calibration: its runs' statistics and its calls per tool. */
+interface SessionStats {
+  readonly id: string;
+  readonly runs: RunStats[];
+  readonly tools: Map<string, number>;
+}
+
 export async function calibrateCommand(options: CalibrateOptions): Promise<void> {
-  if (options.out !== undefined) {
+  if (options.fit === true) {
+    if (options.out === undefined) throw new UserError("--fit needs --out FILE: where to write the fitted population (e.g. --out pop.json)");
+    if (options.population !== "default") throw new UserError("--fit fits a new population; leave out --population (it is for checking one)");
+    if (existsSync(options.out) && !options.force) throw new UserError(`${options.out} exists; pass --force to overwrite it`);
+    ensureWritableDir(dirname(resolve(options.out)));
+  } else if (options.out !== undefined) {
     ensureWritableDir(options.out);
     refuseOverwrite(options.out, ["calibration.json", "calibration.md"], options.force === true);
   }
-  const recorded: RunStats[] = [];
-  const read = await forEachRecordedSession(options.paths, { strict: options.strict === true }, (s) => {
-    recorded.push(...runStats(s.events));
+  const flags = { ...(options.inject === undefined ? {} : { inject: options.inject }), ...(options.reaction === undefined ? {} : { reaction: options.reaction }) };
+  const chosen = options.fit === true ? undefined : resolvePopulation(options.population, flags);
+  const fittedOn = chosen?.kind === "simulated" ? chosen.population.fittedOn : undefined;
+  const paths = options.paths.length > 0 ? options.paths : (fittedOn?.paths ?? (chosen?.kind === "sessions" ? chosen.grounded.paths : []));
+  if (paths.length === 0) throw new UserError("name the recorded sessions to calibrate against (files or folders), or give a population fitted by calibrate --fit, which names its own");
+
+  const sessions: SessionStats[] = [];
+  const recordedFailed = new FailedTally();
+  const read = await forEachRecordedSession(paths, { strict: options.strict === true }, (s) => {
+    const tools = new Map<string, number>();
+    countTools(s.events, tools);
+    sessions.push({ id: s.id, runs: runStats(s.events), tools });
+    recordedFailed.add(s.events);
   });
-  const population = loadPopulation(options.population);
-  const none = findBuiltInTarget("none");
-  if (none === undefined) throw new Error("the none target is missing");
-  const config = configFrom({});
-  const simulated: RunStats[] = [];
-  const progressing: RunStats[] = [];
-  for (const agent of populationAgents(population, options.agents, options.seed)) {
-    const result = simulate({ family: agent.family, seed: agent.seed, calls: population.calls, model: agent.model }, config, none);
-    const stats = runStats(result.events);
-    simulated.push(...stats);
-    if (agent.label === "progressing") progressing.push(...stats);
+  const recorded = sessions.flatMap((s) => s.runs);
+
+  let population: Population | undefined;
+  let heldOut: HeldOut | undefined;
+  let wrote: string | undefined;
+  if (options.fit === true && options.out !== undefined) {
+    const name = `fitted to ${paths.join(" ")}`;
+    const fit = fitPopulation({ runs: recorded, tools: mergeTools(sessions), seed: options.seed, agents: options.agents, name });
+    population = fit.population;
+    heldOut = heldOutCheck(sessions, options.seed, options.agents);
+    const file = resolve(options.out);
+    const fileJson = {
+      ...population,
+      // Relative to the file, so it works from any folder (population files resolve them so).
+      fittedOn: { paths: paths.map((p) => relative(dirname(file), resolve(p)) || "."), sessions: read.count, runs: recorded.length, seed: options.seed },
+      // Kept with the fit, so checking the file later need not fit the held-out half again.
+      heldOut,
+    };
+    writeFileAtomic(options.out, JSON.stringify(fileJson, null, 2) + "\n");
+    process.stderr.write(`loopsim: wrote the fitted population to ${options.out} (${fit.evaluations} candidates tried)\n`);
+    wrote = options.out;
+  } else if (chosen?.kind === "simulated") {
+    population = chosen.population;
+    // A fitted population shows the held-out check its fit made; a file without one is checked again (the same split, by its seed).
+    const stored = chosen.population.heldOut;
+    if (isHeldOut(stored)) heldOut = stored;
+    else if (fittedOn !== undefined) heldOut = heldOutCheck(sessions, fittedOn.seed, options.agents);
   }
+
+  const simulatedFailed = new FailedTally();
+  let simulated: RunStats[];
+  let progressing: RunStats[];
+  if (population !== undefined) {
+    ({ all: simulated, progressing } = simulatedStatsWithFailures(population, options.agents, options.seed, simulatedFailed));
+  } else if (chosen?.kind === "sessions") {
+    ({ all: simulated, progressing } = await groundedStats(chosen.grounded, options.seed, options.strict === true, simulatedFailed));
+  } else throw new Error("no population to calibrate");
+
   const rows: CalibrationRow[] = STATISTIC_NAMES.map((s) => ({
     statistic: s,
     definition: STATISTICS[s],
@@ -97,18 +147,23 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
     distanceProgressing: ksDistance(recorded.map((r) => r[s]), progressing.map((r) => r[s])),
   }));
   const mean = (xs: number[]) => round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
+  const populationName = population?.name ?? (chosen?.kind === "sessions" ? chosen.grounded.name : options.population);
   const report: CalibrationReport = {
     schema: "loopsim/calibration@1",
     loopsimVersion: VERSION,
-    reproduce: `loopsim calibrate ${options.paths.join(" ")} --seed ${options.seed} --agents ${options.agents}${options.population === "default" ? "" : ` --population ${options.population}`}`,
-    sessions: { paths: options.paths, files: read.count, runs: recorded.length, unreadable: read.bad },
-    simulation: { population: population.name, agents: options.agents, seed: options.seed },
+    reproduce: `loopsim calibrate ${options.paths.join(" ")}${options.paths.length > 0 ? " " : ""}--seed ${options.seed} --agents ${options.agents}${options.fit === true ? ` --fit --out ${options.out}` : options.population === "default" ? "" : ` --population ${options.population}`}${options.inject === undefined ? "" : ` --inject ${options.inject}`}${options.reaction === undefined ? "" : ` --reaction ${options.reaction}`}`,
+    sessions: { paths, files: read.count, runs: recorded.length, unreadable: read.bad },
+    simulation: { population: populationName, agents: options.agents, seed: options.seed, kind: population === undefined ? "sessions" : "simulated" },
     rows,
     gapProgressing: mean(rows.map((r) => r.distanceProgressing)),
     gapAll: mean(rows.map((r) => r.distance)),
+    aboveGoal: rows.filter((r) => r.distanceProgressing > DISTANCE_GOAL).map((r) => ({ statistic: r.statistic, distance: r.distanceProgressing, why: population === undefined ? "the injected loops are not real work: they repeat by design" : population.members.some((m) => m.family === FITTED_FAMILY) ? WHY_ABOVE_FITTED[r.statistic] : WHY_ABOVE[r.statistic] })),
+    failedOutcomes: { recorded: recordedFailed.share(), simulated: simulatedFailed.share() },
+    ...(heldOut === undefined ? {} : { heldOut }),
+    ...(wrote === undefined ? {} : { wrote }),
   };
   const json = JSON.stringify(report, null, 2) + "\n";
-  if (options.out !== undefined) {
+  if (options.out !== undefined && options.fit !== true) {
     writeFileAtomic(join(options.out, "calibration.json"), json);
     writeFileAtomic(join(options.out, "calibration.md"), calibrationMarkdown(report));
     process.stderr.write(`loopsim: wrote ${join(options.out, "calibration.{json,md}")}\n`);
@@ -117,26 +172,68 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
   failOnUnreadable(read);
 }
 
-export function calibrationMarkdown(r: CalibrationReport): string {
-  const cell = (s: Side) => `${s.median} [${s.medianInterval.low}-${s.medianInterval.high}] (p90 ${s.p90})`;
-  return [
-    "# loopsim calibration: simulated agents against recorded sessions",
-    "",
-    `loopsim ${r.loopsimVersion}. Recorded: ${r.sessions.runs} runs in ${r.sessions.files} sessions from ${r.sessions.paths.map((p) => `\`${p}\``).join(", ")}. Simulated: ${r.simulation.agents} agents of population \`${r.simulation.population}\`, seed ${r.simulation.seed}, run without a guard (target \`none\`), as the recorded agents were.`,
-    "",
-    `Reproduce: \`${r.reproduce}\``,
-    "",
-    "Distance: Kolmogorov-Smirnov, the largest gap between the two distributions (0: the same, 1: disjoint). Medians and p90 are nearest-rank; brackets are the medians' 95% intervals (a seeded percentile bootstrap over runs), and each side's number of runs is in the table.",
-    "",
-    `| statistic | recorded median [95%] (p90), n=${r.rows[0]?.recorded.runs ?? 0} runs | simulated, all families, n=${r.rows[0]?.simulated.runs ?? 0} | simulated, progressing families, n=${r.rows[0]?.simulatedProgressing.runs ?? 0} | distance (all) | distance (progressing) |`,
-    "|---|---|---|---|---|---|",
-    ...r.rows.map((row) => `| ${row.statistic} | ${cell(row.recorded)} | ${cell(row.simulated)} | ${cell(row.simulatedProgressing)} | ${row.distance} | ${row.distanceProgressing} |`),
-    "",
-    `**The gap that remains**: a mean distance of ${r.gapProgressing} between the progressing families and recorded work (${r.gapAll} against all families, stuck ones included).`,
-    "",
-    "## Definitions",
-    "",
-    ...r.rows.map((row) => `- **${row.statistic}**: ${row.definition}.`),
-    "",
-  ].join("\n");
+function mergeTools(sessions: readonly SessionStats[]): Map<string, number> {
+  const all = new Map<string, number>();
+  for (const s of sessions) for (const [tool, n] of s.tools) all.set(tool, (all.get(tool) ?? 0) + n);
+  return all;
+}
+
+function simulatedStatsWithFailures(population: Population, agents: number, seed: number, failed: FailedTally): { all: RunStats[]; progressing: RunStats[] } {
+  const stats = simulatedStats(population, agents, seed, (events, label) => {
+    if (label === "progressing") failed.add(events);
+  });
+  return { all: stats.all, progressing: stats.progressing };
+}
+
+/** Real sessions run as agents without a guard: the recorded runs themselves, and the injected copies as the stuck side. */
+async function groundedStats(grounded: GroundedPopulation, seed: number, strict: boolean, failed: FailedTally): Promise<{ all: RunStats[]; progressing: RunStats[] }> {
+  const none = findBuiltInTarget("none");
+  if (none === undefined) throw new Error("the none target is missing");
+  const config = configFrom({});
+  const all: RunStats[] = [];
+  const progressing: RunStats[] = [];
+  await forEachRecordedSession(grounded.paths, { strict }, (session) => {
+    for (const agent of sessionAgents(session, grounded.inject, seed)) {
+      const run = runSessionAgent(agent, config, none, grounded.reaction);
+      if (agent.label === "progressing") failed.add(run.events);
+      const stats = runStats(run.events);
+      all.push(...stats);
+      if (agent.label === "progressing") progressing.push(...stats);
+    }
+  });
+  return { all, progressing };
+}
+
+/**
+ * The fit checked on sessions it never saw: the sessions are split in two by a seeded draw per
+ * session (runs of one session stay together), a population is fitted on one half, and its
+ * distances are measured on both.
+ */
+function heldOutCheck(sessions: readonly SessionStats[], seed: number, agents: number): HeldOut {
+  // Split folder by folder, so each half holds as many sessions of each source as the other.
+  const folders = new Map<string, SessionStats[]>();
+  for (const s of sessions) {
+    const folder = s.id.includes("/") ? s.id.slice(0, s.id.lastIndexOf("/")) : "";
+    folders.set(folder, [...(folders.get(folder) ?? []), s]);
+  }
+  const fitHalf: SessionStats[] = [];
+  const checkHalf: SessionStats[] = [];
+  for (const folder of [...folders.keys()].sort()) {
+    const order = (folders.get(folder) ?? []).map((s) => ({ s, key: makeRng(`${seed}:held-out:${s.id}`).next() })).sort((a, b) => a.key - b.key || (a.s.id < b.s.id ? -1 : 1));
+    const half = Math.ceil(order.length / 2);
+    fitHalf.push(...order.slice(0, half).map((o) => o.s));
+    checkHalf.push(...order.slice(half).map((o) => o.s));
+  }
+  const fitRuns = fitHalf.flatMap((s) => s.runs);
+  const checkRuns = checkHalf.flatMap((s) => s.runs);
+  const fit = fitPopulation({ runs: fitRuns, tools: mergeTools(fitHalf), seed, agents, name: "held-out fit" });
+  const simulated = simulatedStats(fit.population, agents, seed, undefined, true).progressing;
+  const inSample = distances(fitRuns, simulated);
+  const outSample = distances(checkRuns, simulated);
+  return {
+    fittedOn: { sessions: fitHalf.length, runs: fitRuns.length },
+    checkedOn: { sessions: checkHalf.length, runs: checkRuns.length },
+    rows: STATISTIC_NAMES.map((s) => ({ statistic: s, inSample: inSample[s], heldOut: outSample[s], chance: ksCritical(checkRuns.length, simulated.length) })),
+    how: `The sessions were split in two halves by a seeded draw per session (seed ${seed}), folder by folder; a population was fitted on the first half as --fit does, and its ${agents} agents' progressing runs compared with each half. Runs of one session are not independent, so where a few sessions hold many runs the halves differ more than "by chance" says.`,
+  };
 }

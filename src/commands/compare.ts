@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../io/errors.js";
+import { plural } from "../format/words.js";
 import { VERSION } from "../io/version.js";
 import { COMPARE_PARTIAL_SCHEMA, finishCompare, type CompareInputs, type CompareReport, type CompareRowResult } from "../compare/report.js";
 import { renderCompareHtml } from "../compare/renderHtml.js";
@@ -18,7 +19,11 @@ import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded } from "../sessions/replayAll.js";
 import { failOnUnreadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type RecordedRead } from "../sessions/recorded.js";
 import { evaluateAll } from "../evaluation/parallel.js";
-import { loadPopulation, populationAgents } from "../evaluation/population.js";
+import { populationAgents, type Population } from "../evaluation/population.js";
+import type { ConfigMetrics } from "../evaluation/metrics.js";
+import { groundedSummary, type GroundedSummary } from "../grounded/groundedPopulation.js";
+import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
+import { resolvePopulation } from "../grounded/populationSpec.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import { parseShard } from "../io/shardSpec.js";
 
@@ -37,6 +42,9 @@ export interface CompareOptions {
   readonly shard?: string;
   readonly json: boolean;
   readonly force?: boolean;
+  /** Loops injected into the real sessions of --population sessions:PATH. */
+  readonly inject?: string;
+  readonly reaction?: string;
 }
 
 interface ComparePartial {
@@ -51,12 +59,14 @@ function reproduceLine(o: CompareOptions): string {
     "loopsim compare",
     `--targets ${o.targets}`,
     `--seed ${o.seed}`,
-    `--agents ${o.agents}`,
+    ...(o.population.startsWith("sessions:") ? [] : [`--agents ${o.agents}`]),
     ...(o.population === "default" ? [] : [`--population ${o.population}`]),
     ...(o.sessions === undefined ? [] : [`--sessions ${o.sessions.join(" ")}`]),
     ...(o.labels === undefined ? [] : [`--labels ${o.labels}`]),
     ...(o.labelKey === undefined || o.labelKey === "id" ? [] : [`--label-key ${o.labelKey}`]),
     ...(o.labelMap === undefined ? [] : [`--label-map ${o.labelMap}`]),
+    ...(o.inject === undefined ? [] : [`--inject ${o.inject}`]),
+    ...(o.reaction === undefined ? [] : [`--reaction ${o.reaction}`]),
   ].join(" ");
 }
 
@@ -66,13 +76,24 @@ export async function compareCommand(options: CompareOptions): Promise<void> {
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   if (options.out !== undefined) refuseOverwrite(options.out, shard === undefined ? ["compare.json", "compare.md", "compare.html"] : [`compare-partial-${shard.index}-of-${shard.of}.json`], options.force === true);
   const names = rowNames(options.targets);
-  const population = loadPopulation(options.population);
+  const chosen = resolvePopulation(options.population, { ...(options.inject === undefined ? {} : { inject: options.inject }), ...(options.reaction === undefined ? {} : { reaction: options.reaction }) });
+  const population: Population = chosen.kind === "simulated" ? chosen.population : { name: chosen.grounded.name, calls: 0, members: [] };
   const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
   const { rows, targets } = await resolveRows(names);
   const mine = rows.map((row, index) => ({ row, index })).filter(({ index }) => shard === undefined || index % shard.of === shard.index - 1);
-  const agents = populationAgents(population, options.agents, options.seed);
+  const agents = chosen.kind === "simulated" ? populationAgents(population, options.agents, options.seed) : [];
   const jobs = mine.map(({ row, index }) => ({ index, label: row.name, block: row.block, target: row.target }));
-  const evaluated = await evaluateAll(jobs, agents, population.calls, REFERENCE_TARGET, options.workers ?? availableParallelism(), () => undefined, targets);
+  let evaluated: readonly { readonly label: string; readonly metrics: ConfigMetrics }[];
+  let grounded: GroundedSummary | undefined;
+  let groundedRead: RecordedRead | undefined;
+  if (chosen.kind === "simulated") evaluated = await evaluateAll(jobs, agents, population.calls, REFERENCE_TARGET, options.workers ?? availableParallelism(), () => undefined, targets);
+  else {
+    // Real sessions as closed-loop agents: every guard on the same sessions and the same injected loops.
+    const run = await evaluateGroundedInThreads(chosen.grounded, mine.map(({ row, index }) => ({ index, target: targets.get(row.target) ?? REFERENCE_TARGET, block: row.block })), options.seed, { ...(labels === undefined ? {} : { labels }), strict: options.strict === true }, options.workers ?? availableParallelism());
+    evaluated = jobs.map((job, k) => ({ label: job.label, metrics: run.metrics[k] as ConfigMetrics }));
+    grounded = groundedSummary(chosen.grounded, run, true);
+    groundedRead = run.read;
+  }
   // Recorded sessions stream: each is read, replayed under every guard of this shard, and dropped.
   const guards = mine.map(({ row }) => ({ target: targets.get(row.target) ?? REFERENCE_TARGET, block: row.block }));
   const replayed = options.sessions === undefined ? undefined : await replayRecorded(options.sessions, { ...(labels === undefined ? {} : { labels }), strict: options.strict === true }, guards, options.workers ?? availableParallelism());
@@ -83,6 +104,7 @@ export async function compareCommand(options: CompareOptions): Promise<void> {
     seed: options.seed,
     agents: options.agents,
     population,
+    ...(grounded === undefined ? {} : { grounded }),
     rowNames: names,
     ...(read === undefined ? {} : { sessions: recordedSummary(options.sessions ?? [], labels, read) }),
     reproduce: reproduceLine(options),
@@ -107,11 +129,13 @@ export async function compareCommand(options: CompareOptions): Promise<void> {
       writeFileAtomic(file, text);
       process.stderr.write(`loopsim: wrote shard ${shard.index}/${shard.of} (${results.length} of ${rows.length} guards) to ${file}\n`);
     }
-    if (read !== undefined) failOnUnreadable(read, labels);
+    const skipped = read ?? groundedRead;
+    if (skipped !== undefined) failOnUnreadable(skipped, labels);
     return;
   }
   emit(finishCompare(inputs, results), options.out, options.json);
-  if (read !== undefined) failOnUnreadable(read, labels);
+  const skipped = read ?? groundedRead;
+  if (skipped !== undefined) failOnUnreadable(skipped, labels);
 }
 
 function emit(report: CompareReport, out: string | undefined, json: boolean): void {
@@ -120,7 +144,7 @@ function emit(report: CompareReport, out: string | undefined, json: boolean): vo
     writeFileAtomic(join(out, "compare.json"), text);
     writeFileAtomic(join(out, "compare.md"), renderCompareMarkdown(report));
     writeFileAtomic(join(out, "compare.html"), renderCompareHtml(report));
-    process.stderr.write(`loopsim: ${report.rows.length} guards x ${report.agents} agents${report.sessions === undefined ? "" : ` and ${report.sessions.count} sessions`}; wrote ${join(out, "compare.{json,md,html}")}\n`);
+    process.stderr.write(`loopsim: ${report.rows.length} guards x ${report.grounded === undefined ? `${report.agents} agents` : `${plural(report.grounded.sessions, "session")} as agents`}${report.sessions === undefined ? "" : ` and ${report.sessions.count} sessions`}; wrote ${join(out, "compare.{json,md,html}")}\n`);
   }
   if (json) process.stdout.write(text);
   else if (out === undefined) process.stdout.write(renderCompareMarkdown(report));

@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG } from "../../models/config.js";
 import { validateOpenClawConfig } from "../../models/configValidation.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../io/errors.js";
+import { plural } from "../format/words.js";
 import { VERSION } from "../io/version.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { ensureWritableDir } from "../io/writable.js";
@@ -18,7 +19,11 @@ import { issuesMessage, loadConfig, readConfigFile } from "../io/configFile.js";
 import type { ConfigJob, ConfigRow } from "../evaluation/evaluate.js";
 import { DEFAULT_GRID, expandGrid, parseGrid } from "../tune/grid.js";
 import { evaluateAll } from "../evaluation/parallel.js";
-import { loadPopulation, populationAgents } from "../evaluation/population.js";
+import { populationAgents, type Population } from "../evaluation/population.js";
+import type { ConfigMetrics } from "../evaluation/metrics.js";
+import { groundedSummary, type GroundedPopulation } from "../grounded/groundedPopulation.js";
+import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
+import { groundedFrom, resolvePopulation, type AnyPopulation } from "../grounded/populationSpec.js";
 import { PARTIAL_SCHEMA, finishReport, reportJson, type TuneInputs, type TunePartial, type TuneReport } from "../tune/report.js";
 import { renderHtml } from "../tune/renderHtml.js";
 import { renderMarkdown } from "../tune/renderMarkdown.js";
@@ -26,7 +31,7 @@ import { resolveTarget } from "../targets/registry.js";
 import { CONFIG_FIELDS } from "../targets/target.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded } from "../sessions/replayAll.js";
-import { failOnUnreadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type RecordedRead } from "../sessions/recorded.js";
+import { failOnUnreadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type Labels, type RecordedRead } from "../sessions/recorded.js";
 
 export interface TuneOptions {
   readonly config?: string;
@@ -51,7 +56,24 @@ export interface TuneOptions {
   readonly labelMap?: string;
   /** Stop at the first unreadable session file. */
   readonly strict?: boolean;
+  /** Loops injected into real sessions run as agents (src/grounded/injection.ts): default, none, shapes. */
+  readonly inject?: string;
+  /** How a real session run as an agent reacts to warnings, blocks and stops. */
+  readonly reaction?: string;
 }
+
+/** The population a sweep runs: simulated, or real sessions (primary); and real sessions beside a simulated one. */
+export function choosePopulations(options: Pick<TuneOptions, "population" | "sessions" | "inject" | "reaction">): { primary: AnyPopulation; beside?: GroundedPopulation } {
+  const flags = { ...(options.inject === undefined ? {} : { inject: options.inject }), ...(options.reaction === undefined ? {} : { reaction: options.reaction }) };
+  const plain = resolvePopulation(options.population);
+  if (plain.kind === "sessions") return { primary: resolvePopulation(options.population, flags) };
+  if (options.inject === undefined && options.reaction === undefined) return { primary: plain };
+  if (options.sessions === undefined) return { primary: resolvePopulation(options.population, flags) }; // says what --inject needs
+  return { primary: plain, beside: groundedFrom(options.sessions, `sessions:${options.sessions.join(" ")}`, flags) };
+}
+
+/** The report's population line for a grounded primary: no simulated members. */
+const groundedAsPopulation = (g: GroundedPopulation): Population => ({ name: g.name, calls: 0, members: [] });
 
 function baselineOf(options: TuneOptions): TuneInputs["baseline"] {
   if (options.config === undefined) {
@@ -67,7 +89,7 @@ function baselineOf(options: TuneOptions): TuneInputs["baseline"] {
   return { source: `${options.config}${options.agent === undefined ? "" : ` (agent ${options.agent})`}`, block };
 }
 
-export function tuneInputs(options: TuneOptions): TuneInputs {
+export function tuneInputs(options: TuneOptions, chosen = choosePopulations(options)): TuneInputs {
   const baseline = baselineOf(options);
   const gridSpec = options.grid ?? DEFAULT_GRID;
   const num = (k: string, d: number) => (typeof baseline.block[k] === "number" ? (baseline.block[k] as number) : d);
@@ -86,7 +108,7 @@ export function tuneInputs(options: TuneOptions): TuneInputs {
   const reproduce = [
     "loopsim tune",
     `--seed ${options.seed}`,
-    `--agents ${options.agents}`,
+    ...(chosen.primary.kind === "sessions" ? [] : [`--agents ${options.agents}`]),
     `--grid "${gridSpec}"`,
     ...(options.population === "default" ? [] : [`--population ${options.population}`]),
     ...(options.config === undefined ? [] : [`--config ${options.config}`]),
@@ -96,6 +118,8 @@ export function tuneInputs(options: TuneOptions): TuneInputs {
     ...(options.labels === undefined ? [] : [`--labels ${options.labels}`]),
     ...(options.labelKey === undefined || options.labelKey === "id" ? [] : [`--label-key ${options.labelKey}`]),
     ...(options.labelMap === undefined ? [] : [`--label-map ${options.labelMap}`]),
+    ...(options.inject === undefined ? [] : [`--inject ${options.inject}`]),
+    ...(options.reaction === undefined ? [] : [`--reaction ${options.reaction}`]),
   ].join(" ");
   return {
     loopsimVersion: VERSION,
@@ -103,7 +127,7 @@ export function tuneInputs(options: TuneOptions): TuneInputs {
     reproduce,
     seed: options.seed,
     agents: options.agents,
-    population: loadPopulation(options.population),
+    population: chosen.primary.kind === "simulated" ? chosen.primary.population : groundedAsPopulation(chosen.primary.grounded),
     baseline,
     grid: { spec: gridSpec, skipped: grid.skipped },
     configs,
@@ -123,8 +147,9 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   const guard = await resolveTarget(options.target ?? "reference");
   const ignores = CONFIG_FIELDS.filter((f) => !guard.capabilities.honours.includes(f));
   const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
+  const chosen = choosePopulations(options);
   const baseInputs: TuneInputs = {
-    ...tuneInputs(options),
+    ...tuneInputs(options, chosen),
     ...(ignores.length > 0 ? { targetIgnores: ignores } : {}),
   };
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
@@ -132,7 +157,8 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   const target = shard === undefined ? join(options.out, "report.json") : join(options.out, `partial-${shard.index}-of-${shard.of}.json`);
   refuseOverwrite(options.out, [basename(target)], options.force);
   const jobs = inputs.configs.filter((c) => shard === undefined || c.index % shard.of === shard.index - 1);
-  const agents = populationAgents(inputs.population, inputs.agents, inputs.seed);
+  const grounding = chosen.primary.kind === "sessions" ? chosen.primary.grounded : chosen.beside;
+  const agents = chosen.primary.kind === "simulated" ? populationAgents(inputs.population, inputs.agents, inputs.seed) : [];
   const showBar = process.stderr.isTTY === true && !options.json;
   // etaBuffer: the ETA averages the last 200 ticks, so worker start-up does not skew the first one.
   const bar = showBar ? new cliProgress.SingleBar({ stream: process.stderr, format: "tune [{bar}] {percentage}% | {value}/{total} simulations | ETA {eta_formatted}", hideCursor: true, etaBuffer: 200 }, cliProgress.Presets.shades_classic) : undefined;
@@ -144,9 +170,21 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   };
   if (bar !== undefined) process.once("SIGINT", interrupted);
   bar?.start(jobs.length * agents.length, 0);
-  const simulated = await evaluateAll(jobs, agents, inputs.population.calls, guard, options.workers ?? availableParallelism(), (n) => bar?.increment(n));
+  let simulated: ConfigRow[] = await evaluateAll(jobs, agents, inputs.population.calls, guard, options.workers ?? availableParallelism(), (n) => bar?.increment(n));
   bar?.stop();
   process.removeListener("SIGINT", interrupted);
+  // Real sessions as closed-loop agents, with injected loops: every config on the same agents.
+  let groundedRead: RecordedRead | undefined;
+  if (grounding !== undefined) {
+    const evaluation = await evaluateGroundedInThreads(grounding, jobs.map((job) => ({ index: job.index, target: guard, block: job.block })), inputs.seed, { ...(labels === undefined ? {} : { labels }), strict: options.strict === true }, options.workers ?? availableParallelism());
+    groundedRead = evaluation.read;
+    const primary = chosen.primary.kind === "sessions";
+    inputs = { ...inputs, grounded: groundedSummary(grounding, evaluation, primary), ...(primary ? { agents: evaluation.read.count } : {}) };
+    simulated = jobs.map((job, k) => {
+      const metrics = evaluation.metrics[k] as ConfigMetrics;
+      return primary ? { ...job, metrics } : { ...(simulated[k] as ConfigRow), grounded: metrics };
+    });
+  }
   // Recorded sessions: the same guard, each config, open-loop (see src/sessions/openLoop.ts). They
   // stream: each session is read, replayed under every config, and dropped; only its verdicts stay.
   let rows = simulated;
@@ -164,13 +202,18 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
     writeFileAtomic(target, text);
     if (options.json) process.stdout.write(text);
     else process.stderr.write(`loopsim: wrote shard ${shard.index}/${shard.of} (${rows.length} of ${inputs.configs.length} configs) to ${target}\n`);
-    if (read !== undefined) failOnUnreadable(read, labels);
+    failOnSkipped(read ?? groundedRead, labels);
     return;
   }
   const report = finishReport(inputs, rows);
   writeReport(options.out, report);
   if (options.json) process.stdout.write(reportJson(report));
-  else process.stderr.write(`loopsim: ${rows.length} configs x ${agents.length} agents; wrote ${join(options.out, "report.{json,md,html}")}\n`);
+  else process.stderr.write(`loopsim: ${rows.length} configs x ${chosen.primary.kind === "simulated" ? `${agents.length} agents` : `${plural(inputs.grounded?.sessions ?? 0, "session")} as agents`}; wrote ${join(options.out, "report.{json,md,html}")}\n`);
+  failOnSkipped(read ?? groundedRead, labels);
+}
+
+/** Unreadable files are reported once, from whichever pass read the sessions. */
+function failOnSkipped(read: RecordedRead | undefined, labels: Labels | undefined): void {
   if (read !== undefined) failOnUnreadable(read, labels);
 }
 

@@ -1,6 +1,6 @@
 // compare.html: self-contained (inline CSS and SVG, no scripts, no network), from the report alone.
 import { planeChart, heatmap } from "./charts.js";
-import { headline, sessionCells, type CompareReport } from "./report.js";
+import { headline, populationSentence, sessionCells, type CompareReport } from "./report.js";
 import { sessionLabels } from "./renderMarkdown.js";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -22,7 +22,7 @@ table{border-collapse:collapse;margin:1rem 0;font-size:13px}td,th{border:1px sol
 figure{margin:1rem 0}figcaption{font-size:12px;color:#555}dt{font-weight:600}code{background:#f6f8fa;padding:0 .2rem}
 </style></head><body>
 <h1>loopsim compare: loop guards side by side</h1>
-<p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${report.agents} simulated agents per guard (${report.population.calls} calls each), population <code>${esc(report.population.name)}</code>. Reproduce: <code>${esc(report.reproduce)}</code>.</p>
+<p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${esc(populationSentence(report).replace(/`/g, ""))}. Reproduce: <code>${esc(report.reproduce)}</code>.</p>
 <h2>Simulated agents</h2>
 ${table(report.rows.map(headline))}
 <figure>${planeChart(report)}<figcaption>Each guard on the plane of waste (median tokens a stuck agent spends in its loop before the stop; further left is better) against false positives (progressing agents stopped wrongly; lower is better). Red: OpenClaw, blue: other runtimes. Bars: 95% intervals (bootstrap for the median, Wilson for the share).</figcaption></figure>

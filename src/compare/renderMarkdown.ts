@@ -1,8 +1,7 @@
 // compare.md: the table first, then the sessions, the families, and every choice made.
 import { unreadableNote } from "../format/unreadableNote.js";
-import { FAMILIES } from "../sim/families.js";
 import { pct } from "../format/svgScale.js";
-import { headline, sessionCells, type CompareReport } from "./report.js";
+import { familiesIn, headline, populationSentence, sessionCells, type CompareReport } from "./report.js";
 
 function table(rows: readonly Record<string, string>[]): string {
   const first = rows[0];
@@ -18,11 +17,12 @@ export function sessionLabels(report: CompareReport): string[] {
 export function renderCompareMarkdown(report: CompareReport): string {
   const lines: string[] = [];
   lines.push("# loopsim compare: loop guards side by side", "");
-  lines.push(`loopsim ${report.loopsimVersion}, seed ${report.seed}, ${report.agents} simulated agents per guard (${report.population.calls} calls each), population \`${report.population.name}\`.`, "");
+  lines.push(`loopsim ${report.loopsimVersion}, seed ${report.seed}, ${populationSentence(report)}.`, "");
   lines.push(`Reproduce: \`${report.reproduce}\``, "");
   const first = report.rows[0]?.metrics;
-  lines.push("## Simulated agents", "");
-  if (first !== undefined) lines.push(`Sample sizes per guard: ${first.overall.agents} simulated agents (${first.stuck.agents} stuck, ${first.progressing.agents} progressing, ${first.recovering.agents} recovering). Brackets are 95% intervals: Wilson for shares, a seeded percentile bootstrap over agents (400 resamples) for medians; two guards whose intervals overlap may not differ.`, "");
+  const agentsWord = report.grounded === undefined ? "simulated agents" : "agents from real sessions (stuck: with an injected loop)";
+  lines.push(`## ${report.grounded === undefined ? "Simulated agents" : "Real sessions as agents"}`, "");
+  if (first !== undefined) lines.push(`Sample sizes per guard: ${first.overall.agents} ${agentsWord} (${first.stuck.agents} stuck, ${first.progressing.agents} progressing, ${first.recovering.agents} recovering). Brackets are 95% intervals: Wilson for shares, a seeded percentile bootstrap over agents (400 resamples) for medians; two guards whose intervals overlap may not differ.`, "");
   lines.push(table(report.rows.map(headline)), "");
   if (report.sessions !== undefined) {
     const labels = sessionLabels(report);
@@ -33,7 +33,7 @@ export function renderCompareMarkdown(report: CompareReport): string {
   lines.push("## By family (stuck families: stopped; others: stopped wrongly)", "");
   lines.push(
     table(
-      FAMILIES.filter((f) => report.rows.some((r) => r.metrics.byFamily[f.name] !== undefined)).map((f) => {
+      familiesIn(report).map((f) => {
         const row: Record<string, string> = { family: f.name, kind: f.label };
         for (const r of report.rows) {
           const n = r.metrics.byFamily[f.name];

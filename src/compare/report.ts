@@ -1,10 +1,13 @@
 // The comparison report: one row per guard, the same simulated agents (and recorded sessions)
 // for every row. Rendered to Markdown and HTML from this object alone.
+import { plural } from "../format/words.js";
 import { numberCell, shareCell } from "../stats/interval.js";
 import { pct } from "../format/svgScale.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
 import type { Population } from "../evaluation/population.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
+import { injectedFamily, SESSION_FAMILY, type GroundedSummary } from "../grounded/groundedPopulation.js";
+import { FAMILIES } from "../sim/families.js";
 import type { RecordedSummary } from "../sessions/recorded.js";
 import type { CompareRow } from "./rows.js";
 
@@ -46,6 +49,8 @@ export interface CompareInputs {
   readonly population: Population;
   readonly rowNames: readonly string[];
   readonly sessions?: RecordedSummary;
+  /** When the agents are real sessions run closed-loop (--population sessions:PATH). */
+  readonly grounded?: GroundedSummary;
   readonly reproduce: string;
 }
 
@@ -86,4 +91,19 @@ export function sessionCells(r: CompareRowResult, labels: readonly string[]): Re
     cells[`${label}: stopped`] = l === undefined ? "-" : `${l.stopped}/${l.sessions}`;
   }
   return cells;
+}
+
+/** The families a report's rows have numbers for: the simulator's, then real sessions and each injected shape. */
+export function familiesIn(report: CompareReport): { readonly name: string; readonly label: string }[] {
+  const present = (name: string) => report.rows.some((r) => r.metrics.byFamily[name] !== undefined);
+  const simulated = FAMILIES.filter((f) => present(f.name)).map((f) => ({ name: f.name, label: f.label as string }));
+  const grounded = (report.grounded === undefined ? [] : [SESSION_FAMILY, ...report.grounded.inject.shapes.map(injectedFamily)]).filter(present).map((name) => ({ name, label: name === SESSION_FAMILY ? "progressing" : "stuck" }));
+  return [...simulated, ...grounded];
+}
+
+/** Who the numbers are about, in one sentence. */
+export function populationSentence(report: CompareReport): string {
+  const g = report.grounded;
+  if (g !== undefined) return `${plural(g.sessions, "real session")} run as closed-loop agents per guard (${Object.values(g.agents).reduce((a, b) => a + b, 0)} agents with the injected copies: ${g.inject.shapes.length === 0 ? "none injected" : `${g.inject.shapes.join(", ")}, ${g.inject.lengths.distribution}`}), population \`${report.population.name}\`; reaction: ${g.reactionText}`;
+  return `${report.agents} simulated agents per guard (${report.population.calls} calls each), population \`${report.population.name}\``;
 }

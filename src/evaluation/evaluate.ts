@@ -3,7 +3,7 @@
 import { configFrom } from "../../models/configResolution.js";
 import { simulate } from "../sim/simulate.js";
 import type { Target } from "../targets/target.js";
-import type { AgentSpec } from "./population.js";
+import { simulationOf, type AgentSpec } from "./population.js";
 import { computeMetrics, type ConfigMetrics } from "./metrics.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 
@@ -19,12 +19,14 @@ export interface ConfigRow extends ConfigJob {
   readonly metrics: ConfigMetrics;
   /** What the config would have done to the recorded sessions (tune --sessions). */
   readonly sessions?: SessionTotals;
+  /** The same config on real sessions run as closed-loop agents, with injected loops (tune --sessions PATH --inject SPEC). */
+  readonly grounded?: ConfigMetrics;
 }
 
 export function evaluateConfig(job: ConfigJob, agents: readonly AgentSpec[], calls: number, target: Target, onAgent?: () => void): ConfigRow {
   const config = configFrom(job.block);
   const summaries = agents.map((agent) => {
-    const result = simulate({ family: agent.family, seed: agent.seed, calls, model: agent.model }, config, target);
+    const result = simulate(simulationOf(agent, calls), config, target);
     onAgent?.();
     return result.summary;
   });

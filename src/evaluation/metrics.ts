@@ -31,6 +31,7 @@ export interface FamilyNumbers {
   readonly warnedShare: number;
   readonly wronglyBlockedShare: number;
   readonly medianWastedTokens: number;
+  readonly medianWastedCalls: number;
 }
 
 export interface ConfigMetrics {
@@ -102,6 +103,7 @@ export function computeMetrics(summaries: readonly SimulationSummary[], seed = "
       warnedShare: share(mine.filter((s) => s.emittedWarnings > 0).length, mine.length),
       wronglyBlockedShare: share(mine.filter(falselyStopped).length, mine.length),
       medianWastedTokens: nearestRank(mine.map((s) => s.wastedTokens), 0.5),
+      medianWastedCalls: nearestRank(mine.map((s) => s.wastedCalls), 0.5),
     };
   }
   return {

@@ -4,7 +4,9 @@
 import { readTextFile } from "../io/textFile.js";
 import { inputProblem } from "../io/fsErrors.js";
 import JSON5 from "json5";
-import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
+import { MAX_SIMULATED_CALLS, type SimulationSpec } from "../sim/simulate.js";
+import { FITTED_FAMILY, fittedParamsProblems, type FittedParams } from "../sim/fittedFamily.js";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../io/errors.js";
 import { isModelPreset, MODEL_PRESETS, type ModelPreset } from "../sim/agentModel.js";
@@ -15,6 +17,17 @@ export interface PopulationMember {
   readonly family: string;
   readonly model: ModelPreset;
   readonly weight: number;
+  /** The fitted family's parameters (loopsim calibrate --fit). */
+  readonly params?: FittedParams;
+}
+
+/** Where a fitted population came from (loopsim calibrate --fit): calibrate reads these sessions when given none. */
+export interface FittedOn {
+  /** Relative to the population file's folder, or absolute. */
+  readonly paths: readonly string[];
+  readonly sessions: number;
+  readonly runs: number;
+  readonly seed: number;
 }
 
 export interface Population {
@@ -22,6 +35,9 @@ export interface Population {
   /** Calls each agent may attempt. */
   readonly calls: number;
   readonly members: readonly PopulationMember[];
+  readonly fittedOn?: FittedOn;
+  /** What calibrate --fit measured on the held-out half; calibrate reads it back (src/calibrate/report.ts says its shape). */
+  readonly heldOut?: unknown;
 }
 
 export interface AgentSpec {
@@ -29,6 +45,12 @@ export interface AgentSpec {
   readonly label: FamilyLabel;
   readonly model: ModelPreset;
   readonly seed: number;
+  readonly params?: FittedParams;
+}
+
+/** The simulation of one agent of a population. */
+export function simulationOf(agent: AgentSpec, calls: number): SimulationSpec {
+  return { family: agent.family, seed: agent.seed, calls, model: agent.model, ...(agent.params === undefined ? {} : { params: agent.params }) };
 }
 
 /**
@@ -99,7 +121,8 @@ export function loadPopulation(spec: string): Population {
   }
   const problems: string[] = [];
   if (!isPlainObject(raw)) throw new UserError(`${spec}: a population is an object {calls, members: [{family, model, weight}]}`);
-  for (const key of Object.keys(raw)) if (!["calls", "members", "name"].includes(key)) problems.push(`${key}: unknown key (allowed: name, calls, members)`);
+  for (const key of Object.keys(raw)) if (!["calls", "members", "name", "fittedOn", "heldOut"].includes(key)) problems.push(`${key}: unknown key (allowed: name, calls, members, fittedOn, heldOut; or sessions, inject, reaction for real sessions)`);
+  const fittedOn = fittedOnOf(raw.fittedOn, spec, problems);
   const calls = raw.calls ?? 80;
   if (!Number.isInteger(calls) || (calls as number) <= 0 || (calls as number) > MAX_SIMULATED_CALLS) problems.push(`calls: must be a positive integer of at most ${MAX_SIMULATED_CALLS} (got ${JSON.stringify(raw.calls)})`);
   const members: PopulationMember[] = [];
@@ -108,17 +131,32 @@ export function loadPopulation(spec: string): Population {
     raw.members.forEach((m: unknown, i: number) => {
       const at = `members[${i}]`;
       if (!isPlainObject(m)) return problems.push(`${at}: must be an object {family, model, weight}`);
-      for (const key of Object.keys(m)) if (!["family", "model", "weight"].includes(key)) problems.push(`${at}.${key}: unknown key (allowed: family, model, weight)`);
-      if (typeof m.family !== "string" || !FAMILY_NAMES.includes(m.family)) problems.push(`${at}.family: unknown family ${JSON.stringify(m.family)} (known: ${FAMILY_NAMES.join(", ")})`);
+      for (const key of Object.keys(m)) if (!["family", "model", "weight", "params"].includes(key)) problems.push(`${at}.${key}: unknown key (allowed: family, model, weight, params)`);
+      const fitted = m.family === FITTED_FAMILY;
+      if (typeof m.family !== "string" || (!fitted && !FAMILY_NAMES.includes(m.family))) problems.push(`${at}.family: unknown family ${JSON.stringify(m.family)} (known: ${[...FAMILY_NAMES, FITTED_FAMILY].join(", ")})`);
+      if (fitted) problems.push(...fittedParamsProblems(m.params, `${at}.params`));
+      else if (m.params !== undefined) problems.push(`${at}.params: only the ${FITTED_FAMILY} family takes params`);
       if (typeof m.model !== "string" || !isModelPreset(m.model)) problems.push(`${at}.model: must be "small" or "flagship" (got ${JSON.stringify(m.model)})`);
       const weight = m.weight ?? 1;
       if (typeof weight !== "number" || !Number.isFinite(weight) || weight <= 0) problems.push(`${at}.weight: must be a positive number (got ${JSON.stringify(m.weight)})`);
-      if (problems.length === 0) members.push({ family: m.family as string, model: m.model as ModelPreset, weight: weight as number });
+      if (problems.length === 0) members.push({ family: m.family as string, model: m.model as ModelPreset, weight: weight as number, ...(fitted ? { params: m.params as FittedParams } : {}) });
       return undefined;
     });
   }
   if (problems.length > 0) throw new UserError(`${spec}: invalid population:\n${problems.map((p) => `  ${spec}: ${p}`).join("\n")}`);
-  return { name: typeof raw.name === "string" ? raw.name : spec, calls: calls as number, members };
+  return { name: typeof raw.name === "string" ? raw.name : spec, calls: calls as number, members, ...(fittedOn === undefined ? {} : { fittedOn }), ...(raw.heldOut === undefined ? {} : { heldOut: raw.heldOut }) };
+}
+
+function fittedOnOf(raw: unknown, spec: string, problems: string[]): FittedOn | undefined {
+  if (raw === undefined) return undefined;
+  const f = raw as Record<string, unknown>;
+  if (!isPlainObject(raw) || !Array.isArray(f.paths) || f.paths.some((p) => typeof p !== "string") || typeof f.sessions !== "number" || typeof f.runs !== "number" || typeof f.seed !== "number") {
+    problems.push("fittedOn: {paths: [...], sessions, runs, seed}, as loopsim calibrate --fit writes it");
+    return undefined;
+  }
+  // Paths are written relative to the file, so the file works from any folder.
+  // Shown relative to where loopsim runs, so reports name them as a user would type them.
+  return { paths: (f.paths as string[]).map((p) => (isAbsolute(p) ? p : relative(process.cwd(), resolve(dirname(spec), p)) || ".")), sessions: f.sessions, runs: f.runs, seed: f.seed };
 }
 
 /** Splits `total` agents over the members by weight (largest remainder), then seeds them. */
@@ -132,7 +170,7 @@ export function populationAgents(population: Population, total: number, seed: nu
   const agents: AgentSpec[] = [];
   population.members.forEach((m, i) => {
     const label = FAMILIES.find((f) => f.name === m.family)?.label ?? "progressing";
-    for (let k = 0; k < (counts[i] ?? 0); k++) agents.push({ family: m.family, label, model: m.model, seed: seed * 10_000 + i * 1_000 + k });
+    for (let k = 0; k < (counts[i] ?? 0); k++) agents.push({ family: m.family, label, model: m.model, seed: seed * 10_000 + i * 1_000 + k, ...(m.params === undefined ? {} : { params: m.params }) });
   });
   return agents;
 }

@@ -9,6 +9,7 @@ import type { Target } from "../targets/target.js";
 import { REACTION_MODELS, type ModelPreset } from "./agentModel.js";
 import type { FamilyLabel } from "./behaviour.js";
 import { findFamily } from "./families.js";
+import { FITTED_FAMILY, fittedFamily, type FittedParams } from "./fittedFamily.js";
 import { makeRng } from "./rng.js";
 import { tokensOf } from "./tokens.js";
 
@@ -26,12 +27,14 @@ export interface SimulationSpec {
   /** Calls the agent may attempt (blocked attempts count). */
   readonly calls: number;
   readonly model: ModelPreset;
+  /** The fitted family's parameters (src/sim/fittedFamily.ts); absent for every other family. */
+  readonly params?: FittedParams;
 }
 
 export interface SimulationSummary {
   readonly family: string;
   readonly label: FamilyLabel;
-  readonly model: ModelPreset;
+  readonly model: ModelPreset | "recorded";
   readonly seed: number;
   readonly attempts: number;
   readonly executed: number;
@@ -66,7 +69,7 @@ export interface SimulationResult {
 
 /** One agent against one target (the reference unless another is named). */
 export function simulate(spec: SimulationSpec, config: ResolvedConfig, target: Target = REFERENCE_TARGET): SimulationResult {
-  const family = findFamily(spec.family);
+  const family = spec.params !== undefined && spec.family === FITTED_FAMILY ? fittedFamily(spec.params) : findFamily(spec.family);
   if (family === undefined) throw new Error(`unknown family ${spec.family}`);
   const reaction = REACTION_MODELS[spec.model];
   const world = makeRng(`${spec.seed}:${spec.family}:world`);

@@ -11,7 +11,13 @@ export interface HeatmapColumn {
 }
 
 export function familyHeatmap(columns: readonly HeatmapColumn[], label: string): string {
-  const families = FAMILIES.filter((f) => columns.some((c) => c.byFamily[f.name] !== undefined));
+  // Then real sessions run as agents (progressing) and their injected loops (stuck), when present.
+  const others = [...new Set(columns.flatMap((c) => Object.keys(c.byFamily)))].filter((name) => !FAMILIES.some((f) => f.name === name)).sort();
+  const families: { name: string; label: string }[] = [
+    ...FAMILIES.filter((f) => columns.some((c) => c.byFamily[f.name] !== undefined)),
+    ...others.map((name) => ({ name, label: name.startsWith("inject:") ? "stuck" : "progressing" })),
+  ];
+  if (families.length === 0) return "";
   const cellW = 64;
   const cellH = 22;
   // Room for the longest family label at about 6.5 px a character (11 px system-ui).

@@ -155,7 +155,14 @@ export function snippet(block: Record<string, unknown>): string {
 }
 
 /** Recommendations come from every row, the defaults included; the defaults row is also the yardstick. */
-export function recommend(rows: readonly ConfigRow[], defaultsRow: ConfigRow, ignored: readonly string[] = []): Recommendation[] {
+/** Stuck families: the simulator's stuck ones, and every injected loop shape (inject:SHAPE). */
+const isStuckFamily = (family: string) => findFamily(family)?.label === "stuck" || family.startsWith("inject:");
+
+/** What the agents behind a report's numbers are, in the words the advice uses. */
+export type Evidence = "simulated" | "grounded";
+const AGENTS_WORD: Readonly<Record<Evidence, string>> = { simulated: "simulated agents", grounded: "agents grounded in real sessions" };
+
+export function recommend(rows: readonly ConfigRow[], defaultsRow: ConfigRow, ignored: readonly string[] = [], kind: Evidence = "simulated"): Recommendation[] {
   // OpenClaw's defaults are a candidate too: where nothing on the front beats them, keep them.
   const candidates = rows;
   const picks = pickAll(candidates);
@@ -165,7 +172,7 @@ export function recommend(rows: readonly ConfigRow[], defaultsRow: ConfigRow, ig
     const m = row.metrics;
     const d = defaultsRow.metrics;
     const stillMissed = Object.entries(m.byFamily)
-      .filter(([family, f]) => f.caughtShare < 0.5 && findFamily(family)?.label === "stuck")
+      .filter(([family, f]) => f.caughtShare < 0.5 && isStuckFamily(family))
       .map(([family, f]) => ({ family, caughtShare: f.caughtShare }))
       .sort((a, b) => a.caughtShare - b.caughtShare || (a.family < b.family ? -1 : 1));
     const mi = m.intervals;
@@ -173,13 +180,15 @@ export function recommend(rows: readonly ConfigRow[], defaultsRow: ConfigRow, ig
     const tradeOff =
       `catches ${percentWithInterval(m.stuck.caughtShare, mi.caughtShare)} of stuck agents (OpenClaw defaults: ${percentWithInterval(d.stuck.caughtShare, di.caughtShare)}; ${overlapNote(mi.caughtShare, di.caughtShare)}), ` +
       `wastes a mean ${m.stuck.wastedTokens.mean} tokens per stuck agent [${mi.wastedTokensMean.low}-${mi.wastedTokensMean.high}] (defaults: ${d.stuck.wastedTokens.mean} [${di.wastedTokensMean.low}-${di.wastedTokensMean.high}]; ${overlapNote(mi.wastedTokensMean, di.wastedTokensMean)}), ` +
-      `stops ${percentWithInterval(m.overall.falsePositiveRate, mi.falsePositiveRate)} of simulated agents doing real work (defaults: ${percentWithInterval(d.overall.falsePositiveRate, di.falsePositiveRate)}; ${overlapNote(mi.falsePositiveRate, di.falsePositiveRate)})` +
+      `stops ${percentWithInterval(m.overall.falsePositiveRate, mi.falsePositiveRate)} of ${kind === "grounded" ? "real sessions (as closed-loop agents) doing their own work" : "simulated agents doing real work"} (defaults: ${percentWithInterval(d.overall.falsePositiveRate, di.falsePositiveRate)}; ${overlapNote(mi.falsePositiveRate, di.falsePositiveRate)})` +
       (sessionsStopped(row) === undefined ? "" : `, would have stopped ${percent(sessionsStopped(row) ?? 0)} of the recorded ${row.sessions?.byLabel.resolved !== undefined ? "resolved " : ""}sessions (defaults: ${percent(sessionsStopped(defaultsRow) ?? 0)})`) +
       ` and warns ${percent(m.progressing.warnedShare)} of progressing agents (defaults: ${percent(d.progressing.warnedShare)}).`;
     const recorded = row.sessions;
     const evidence =
-      `Caught, waste, warnings and the simulated false-positive rate rest on ${m.overall.agents} simulated agents (${m.stuck.agents} stuck, ${m.progressing.agents + m.recovering.agents} progressing or recovering). ` +
-      (recorded === undefined
+      `Caught, waste, warnings and the ${kind === "grounded" ? "" : "simulated "}false-positive rate rest on ${m.overall.agents} ${AGENTS_WORD[kind]} (${m.stuck.agents} stuck${kind === "grounded" ? ": real sessions with an injected loop" : ""}, ${m.progressing.agents + m.recovering.agents} progressing or recovering). ` +
+      (kind === "grounded"
+        ? "Every agent is a real recorded session replayed closed-loop (with the stated reaction model), or a copy of one with an injected loop: the backgrounds are real work, the loops are injected."
+        : recorded === undefined
         ? "No recorded sessions were given: nothing here is measured on real work."
         : `The recorded-sessions figure rests on ${recorded.sessions} real sessions replayed open-loop${recorded.byLabel.resolved !== undefined ? ` (${recorded.byLabel.resolved.sessions} labelled resolved)` : " (unlabelled: every stop counts as stopping good work)"}.`);
     return {

@@ -4,10 +4,23 @@ import { FAMILIES } from "../sim/families.js";
 import { caughtChart, familyChart, paretoChart, wasteChart, warnedChart } from "./charts.js";
 import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
-import { goalGroups } from "./renderMarkdown.js";
+import { goalGroups, populationLine } from "./renderMarkdown.js";
+import { disagreementSection, groundedSection, type GroundedSection } from "./groundedSection.js";
 import { SESSION_HEADER, rowCells, rowLabel, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** A section of text and tables; `code` in the text becomes <code>. */
+function sectionHtml(section: GroundedSection): string {
+  const inline = (t: string) => esc(t).replace(/`([^`]+)`/g, "<code>$1</code>").replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
+  const items = section.paragraphs.filter((p) => p.startsWith("- "));
+  return [
+    `<h2>${esc(section.title)}</h2>`,
+    ...section.paragraphs.filter((p) => !p.startsWith("- ")).map((p) => `<p>${inline(p)}</p>`),
+    items.length === 0 ? "" : `<ul>${items.map((p) => `<li>${inline(p.slice(2))}</li>`).join("")}</ul>`,
+    ...section.tables.map(({ caption, table }) => `<div class="wide"><table><caption>${esc(caption)}</caption><thead><tr>${table.header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>\n${table.rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n")}\n</tbody></table></div>`),
+  ].join("\n");
+}
 
 export function renderHtml(report: TuneReport): string {
   const fields = variedFields(report.rows);
@@ -49,10 +62,11 @@ ${r.alternatives.length === 0 ? "" : `<p class="alternatives">Nearest alternativ
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#111}
 table{border-collapse:collapse;margin:1rem 0;font-size:13px}td,th{border:1px solid #ddd;padding:3px 7px;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}
 tr.defaults{background:#fef2f2}tr.group th{background:#f3f4f6;text-align:left}.evidence{color:#555;font-size:13px}th{position:sticky;top:0;background:#fff}pre{background:#f6f8fa;padding:.75rem;overflow:auto}.rec{border-left:4px solid #2563eb;padding-left:1rem;margin:1rem 0}
+.wide{overflow-x:auto}.wide td{white-space:nowrap}.wide td:nth-child(2){white-space:normal;min-width:14rem}caption{text-align:left;font-weight:600;padding:.25rem 0}
 .charts{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:12px;color:#555}dt{font-weight:600}
 </style></head><body>
 <h1>loopsim tuning report</h1>
-<p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${report.rows.length} configs, ${report.agents} simulated agents per config (${report.population.calls} calls each), population <code>${esc(report.population.name)}</code>. Baseline: ${esc(report.baseline.source)}. Grid: <code>${esc(report.grid.spec)}</code>. Reproduce: <code>${esc(report.reproduce)}</code>.</p>${report.target === undefined ? "" : `<p>Guard under test: <code>${esc(report.target)}</code>${report.targetIgnores === undefined ? "." : `, which ignores ${esc(report.targetIgnores.join(", "))}: grid points that differ only in those fields give identical rows.`}</p>`}
+<p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${report.rows.length} configs, ${esc(populationLine(report).replace(/`/g, ""))}. Baseline: ${esc(report.baseline.source)}. Grid: <code>${esc(report.grid.spec)}</code>. Reproduce: <code>${esc(report.reproduce)}</code>.</p>${report.target === undefined ? "" : `<p>Guard under test: <code>${esc(report.target)}</code>${report.targetIgnores === undefined ? "." : `, which ignores ${esc(report.targetIgnores.join(", "))}: grid points that differ only in those fields give identical rows.`}</p>`}
 <h2>Recommendations</h2>
 ${recs}
 <h2>Charts</h2>
@@ -73,14 +87,15 @@ ${report.sessions === undefined ? "" : `<h2>Recorded sessions</h2>
 <table><thead><tr>${SESSION_HEADER.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>
 ${report.rows.map((r) => `<tr${r.index === 0 ? ' class="defaults"' : ""}>${sessionCells(r).map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n")}
 </tbody></table>`}
-<h2>By family (caught / warned / stopped wrongly)</h2>
+${[groundedSection(report), disagreementSection(report)].map((section) => (section === undefined ? "" : sectionHtml(section))).join("\n")}
+${report.grounded?.primary === true ? "" : `<h2>By family (caught / warned / stopped wrongly)</h2>
 <table><thead><tr><th>family</th><th>kind</th>${shown.map((r) => `<th>${esc(r === undefined ? "" : rowLabel(r))}</th>`).join("")}</tr></thead><tbody>
 ${families}
 </tbody></table>
 <h2>Population</h2>
 <table><thead><tr><th>family</th><th>model</th><th>weight</th></tr></thead><tbody>
 ${report.population.members.map((m) => `<tr><td>${esc(m.family)}</td><td>${m.model}</td><td>${m.weight}</td></tr>`).join("\n")}
-</tbody></table>
+</tbody></table>`}
 <h2>Definitions</h2><dl>${definitions}</dl>
 </body></html>
 `;

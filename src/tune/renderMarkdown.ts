@@ -1,7 +1,9 @@
 // report.md: the tables a person reads first, rendered from report.json alone.
+import { plural } from "../format/words.js";
 import { FAMILIES } from "../sim/families.js";
 import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
+import { disagreementSection, groundedSection } from "./groundedSection.js";
 import { SESSION_HEADER, rowCells, rowLabel, sampleSizes, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
 
 const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`;
@@ -21,7 +23,7 @@ export function renderMarkdown(report: TuneReport): string {
   const out: string[] = [];
   const defaults = report.rows[0];
   out.push("# loopsim tuning report", "");
-  out.push(`loopsim ${report.loopsimVersion}, seed ${report.seed}, ${report.rows.length} configs, ${report.agents} simulated agents per config (${report.population.calls} calls each), population \`${report.population.name}\`.`);
+  out.push(`loopsim ${report.loopsimVersion}, seed ${report.seed}, ${report.rows.length} configs, ${populationLine(report)}.`);
   out.push(`Baseline the grid varies: ${report.baseline.source}. Grid: \`${report.grid.spec}\`. Reproduce: \`${report.reproduce}\`.`, "");
   if (report.target !== undefined) {
     out.push(`Guard under test: \`${report.target}\`${report.targetIgnores === undefined ? "." : `, which ignores ${report.targetIgnores.join(", ")}: grid points that differ only in those fields give identical rows, which is what this release does with them.`}`, "");
@@ -39,7 +41,7 @@ export function renderMarkdown(report: TuneReport): string {
     if (r.ignoredFields.length > 0) out.push(`Left out of the snippet: ${r.ignoredFields.join(", ")}, which ${report.target ?? "the guard"} ignores (setting them would change nothing).`, "");
   }
   out.push("## Every config", "");
-  out.push(sampleSizes(report.rows[0]), "");
+  out.push(sampleSizes(report.rows[0], report.grounded?.primary === true), "");
   const fields = variedFields(report.rows);
   const header = tableHeader(fields);
   out.push(line(header), line(header.map(() => "---")));
@@ -57,6 +59,13 @@ export function renderMarkdown(report: TuneReport): string {
     for (const row of report.rows) out.push(line(sessionCells(row)));
     out.push("");
   }
+  for (const section of [groundedSection(report), disagreementSection(report)]) {
+    if (section === undefined) continue;
+    out.push(`## ${section.title}`, "", ...section.paragraphs.flatMap((p) => (p.startsWith("- ") ? [p] : [p, ""])));
+    if (section.paragraphs.at(-1)?.startsWith("- ") === true) out.push("");
+    for (const { caption, table } of section.tables) out.push(`**${caption}**`, "", line(table.header), line(table.header.map(() => "---")), ...table.rows.map(line), "");
+  }
+  if (report.grounded?.primary === true) return finish(out, report);
   out.push("## By family", "");
   const shown = [defaults, ...report.recommendations.map((r) => report.rows.find((x) => x.index === r.index))].filter((r, i, all) => r !== undefined && all.indexOf(r) === i);
   out.push(line(["family", "kind", ...shown.map((r) => `${r === undefined ? "" : rowLabel(r)} caught / warned / stopped wrongly`)]), line(["---", "---", ...shown.map(() => "---")]));
@@ -70,8 +79,20 @@ export function renderMarkdown(report: TuneReport): string {
   out.push("", "## Population", "");
   out.push(line(["family", "model", "weight"]), line(["---", "---", "---"]));
   for (const m of report.population.members) out.push(line([m.family, m.model, String(m.weight)]));
-  out.push("", "## Definitions", "");
+  out.push("");
+  return finish(out, report);
+}
+
+function finish(out: string[], report: TuneReport): string {
+  out.push("## Definitions", "");
   for (const [name, text] of Object.entries(report.definitions)) out.push(`- **${name}**: ${text}.`);
   out.push("");
   return out.join("\n");
+}
+
+/** Who the numbers are about: simulated agents, or real sessions run as agents. */
+export function populationLine(report: TuneReport): string {
+  const g = report.grounded;
+  if (g?.primary === true) return `${plural(g.sessions, "real session")} run as closed-loop agents per config (${Object.values(g.agents).reduce((a, b) => a + b, 0)} agents with the injected copies), population \`${report.population.name}\``;
+  return `${report.agents} simulated agents per config (${report.population.calls} calls each), population \`${report.population.name}\``;
 }

@@ -5,6 +5,8 @@ import type { ConfigRow } from "../evaluation/evaluate.js";
 import { METRIC_DEFINITIONS } from "../evaluation/metrics.js";
 import type { Population } from "../evaluation/population.js";
 import type { RecordedSummary } from "../sessions/recorded.js";
+import type { GroundedSummary } from "../grounded/groundedPopulation.js";
+import { disagreements, type Disagreements } from "./disagreements.js";
 import { paretoFront, recommend, type Recommendation } from "./recommend.js";
 
 export const REPORT_SCHEMA = "loopsim/tune-report@1";
@@ -26,6 +28,8 @@ export interface TuneInputs {
   readonly grid: { readonly spec: string; readonly skipped: readonly { readonly label: string; readonly reason: string }[] };
   /** Recorded sessions replayed open-loop under every config (tune --sessions). */
   readonly sessions?: RecordedSummary;
+  /** Real sessions as closed-loop agents, with injected loops: the main numbers, or beside a simulated population's. */
+  readonly grounded?: GroundedSummary;
   /** Every config of the sweep, by index: 0 is OpenClaw's defaults. */
   readonly configs: readonly { readonly index: number; readonly label: string; readonly block: Record<string, unknown> }[];
 }
@@ -36,6 +40,8 @@ export interface TuneReport extends TuneInputs {
   readonly rows: readonly ConfigRow[];
   readonly pareto: readonly number[];
   readonly recommendations: readonly Recommendation[];
+  /** Where the simulated and the grounded evidence rank the configs differently (both present only). */
+  readonly disagreements?: Disagreements;
 }
 
 export interface TunePartial {
@@ -55,7 +61,8 @@ export function finishReport(inputs: TuneInputs, rows: readonly ConfigRow[]): Tu
     definitions: METRIC_DEFINITIONS,
     rows: sorted,
     pareto: paretoFront(sorted),
-    recommendations: recommend(sorted, defaults, inputs.targetIgnores ?? []),
+    recommendations: recommend(sorted, defaults, inputs.targetIgnores ?? [], inputs.grounded?.primary === true ? "grounded" : "simulated"),
+    ...(inputs.grounded !== undefined && !inputs.grounded.primary ? { disagreements: disagreements(sorted, inputs.targetIgnores ?? []) } : {}),
   };
 }
 

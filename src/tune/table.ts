@@ -123,8 +123,8 @@ export function sessionsIntro(report: TuneReport): string {
 }
 
 /** The sample sizes a table rests on, and what its brackets mean: printed beside every table. */
-export function sampleSizes(row: ConfigRow | undefined): string {
+export function sampleSizes(row: ConfigRow | undefined, grounded = false): string {
   if (row === undefined) return "";
   const m = row.metrics;
-  return `Sample sizes per config: ${m.overall.agents} simulated agents (${m.stuck.agents} stuck, ${m.progressing.agents} progressing, ${m.recovering.agents} recovering). Brackets are 95% intervals: Wilson for shares, a seeded percentile bootstrap over agents (400 resamples) for means and medians; two numbers whose intervals overlap may not differ.`;
+  return `Sample sizes per config: ${m.overall.agents} ${grounded ? "agents from real sessions (stuck: with an injected loop)" : "simulated agents"} (${m.stuck.agents} stuck, ${m.progressing.agents} progressing, ${m.recovering.agents} recovering). Brackets are 95% intervals: Wilson for shares, a seeded percentile bootstrap over agents (400 resamples) for means and medians; two numbers whose intervals overlap may not differ.`;
 }

@@ -1,9 +1,12 @@
-// `loopsim calibrate`: the seven statistics side by side with their distances, deterministic,
-// and the distance itself checked on known distributions.
+// `loopsim calibrate`: the eight statistics side by side with their distances, deterministic,
+// the distance itself checked on known distributions, and --fit: a population fitted to sessions
+// comes within 0.15 on every statistic, is written as a file calibrate reads back, and is
+// checked on a held-out half.
 import { describe, expect, it } from "vitest";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { ksDistance, runStats } from "../../src/calibrate/runStats.js";
-import { loopsim } from "./run.js";
+import { loopsim, tempDir, tempFile } from "./run.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures", "sessions");
 const SESSIONS = [join(FIXTURES, "swe-agent-example.traj"), join(FIXTURES, "pi-tree.jsonl"), join(FIXTURES, "claude-parallel.jsonl")];
@@ -14,19 +17,63 @@ describe("loopsim calibrate", () => {
     expect(a.code, a.stderr).toBe(0);
     expect(loopsim(["calibrate", ...SESSIONS, "--agents", "48", "--json"]).stdout).toBe(a.stdout);
     const report = JSON.parse(a.stdout) as { rows: { statistic: string; distance: number; distanceProgressing: number }[]; gapProgressing: number };
-    expect(report.rows.map((r) => r.statistic)).toEqual(["callsPerRun", "distinctTools", "repeatedArgsShare", "longestSameArgsStreak", "identicalResultRepeats", "pingPongShare", "errorRate"]);
+    expect(report.rows.map((r) => r.statistic)).toEqual(["callsPerRun", "distinctTools", "repeatedArgsShare", "longestSameArgsStreak", "identicalResultRepeats", "pingPongShare", "errorRate", "resultTokens"]);
     for (const r of report.rows) {
       expect(r.distance).toBeGreaterThanOrEqual(0);
       expect(r.distance).toBeLessThanOrEqual(1);
     }
     const md = loopsim(["calibrate", ...SESSIONS, "--agents", "48"]).stdout;
-    expect(md).toMatch(/\*\*The gap that remains\*\*: a mean distance of [\d.]+ between the progressing families and recorded work/);
+    expect(md).toMatch(/The gap that remains: a mean distance of [\d.]+ between the progressing agents and recorded work/);
+    // The default population is far from recorded work: each statistic above 0.15 is named with why.
+    expect(md).toMatch(/\*\*\d of 8 statistics are above 0.15\*\*/);
+    expect(md).toMatch(/- repeatedArgsShare \([\d.]+\): the hand-written families repeat calls by design/);
   });
 
   it("refuses a path with no sessions, with exit 2 and one line", () => {
     const r = loopsim(["calibrate", join(FIXTURES, "nothing-here")]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
+
+describe("loopsim calibrate --fit", () => {
+  it("fits a population, names each statistic above 0.15 with why, writes it, reads it back with the same numbers, and checks a held-out half", () => {
+    const dir = tempDir();
+    const pop = join(dir, "pop.json");
+    const fit = loopsim(["calibrate", FIXTURES, "--fit", "--out", pop, "--agents", "160", "--json"]);
+    expect(fit.code, fit.stderr).toBe(1); // the fixtures hold malformed files on purpose: reported, skipped, exit 1
+    const report = JSON.parse(fit.stdout) as { rows: { statistic: string; distanceProgressing: number }[]; aboveGoal: { statistic: string; why: string }[]; heldOut: { rows: { heldOut: number; chance: number }[] }; wrote: string };
+    // Eleven recorded runs: a distance moves in steps of 0.09 here, so the goal is met or named
+    // (test/groundedCorpus.test.ts holds the fit to 0.15 on the 60 runs of a real corpus).
+    const chance = 1.358 * Math.sqrt((11 + 80) / (11 * 80));
+    for (const row of report.rows) {
+      expect(row.distanceProgressing, row.statistic).toBeLessThanOrEqual(chance);
+      if (row.distanceProgressing > 0.15) expect(report.aboveGoal.find((a) => a.statistic === row.statistic)?.why, row.statistic).toMatch(/\w+ \w+/);
+    }
+    expect(report.heldOut.rows).toHaveLength(8);
+    expect(report.wrote).toBe(pop);
+    const written = JSON.parse(readFileSync(pop, "utf8")) as { members: { family: string; params?: unknown }[]; fittedOn: { paths: string[] } };
+    expect(written.members.some((m) => m.family === "fitted" && m.params !== undefined)).toBe(true);
+    expect(written.members.some((m) => m.family === "poller-stuck")).toBe(true); // the stuck side stays, for tuning
+    expect(written.fittedOn.paths).toEqual([relative(dir, FIXTURES)]);
+    // Read back from another folder: the file names its own sessions, relative to itself.
+    const again = loopsim(["calibrate", "--population", pop, "--agents", "160", "--json"], undefined, tempDir());
+    const check = JSON.parse(again.stdout) as { rows: { distanceProgressing: number }[] };
+    expect(check.rows.map((r) => r.distanceProgressing)).toEqual(report.rows.map((r) => r.distanceProgressing));
+    const md = loopsim(["calibrate", "--population", pop, "--agents", "160"], undefined, dir).stdout;
+    expect(md).toMatch(/\*\*Every statistic is within 0.15\*\*|\*\*\d of 8 statistics are above 0.15\*\*/);
+    expect(md).toContain("## Held-out check");
+    expect(loopsim(["calibrate", FIXTURES, "--fit", "--out", pop]).stderr).toMatch(/pop\.json exists; pass --force/);
+    expect(loopsim(["calibrate", FIXTURES, "--fit"]).stderr).toMatch(/--fit needs --out FILE/);
+  });
+
+  it("refuses a population file whose fitted params are broken, naming the JSON path", () => {
+    const pop = tempFile("bad.json", JSON.stringify({ members: [{ family: "fitted", model: "small", weight: 1, params: { callsPerRun: [3, 1], tools: [] } }] }));
+    const r = loopsim(["calibrate", FIXTURES, "--population", pop]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/members\[0\]\.params\.callsPerRun: quantiles must not decrease/);
+    expect(r.stderr).toMatch(/members\[0\]\.params\.tools: a non-empty list/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
 

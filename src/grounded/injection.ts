@@ -1,0 +1,222 @@
+// Loops with known labels, injected into real sessions. A recorded session is real work (the
+// background); at a seeded point between its calls, one stretch of a loop shape the simulated
+// families know is put in, built from the session's own calls and results where the shape allows.
+// Every injected event is labelled stuck (inLoop), every recorded one progressing, so a guard's
+// catch rate, its waste and the good work it stops can be measured on real backgrounds.
+import type { CallEvent, ToolEvent } from "../../models/events.js";
+import { UserError } from "../io/errors.js";
+import { callUnits } from "../scenario/eventPairs.js";
+import { makeRng, type Rng } from "../sim/rng.js";
+
+export const INJECT_SHAPES = ["repeat", "volatile", "poll", "ping-pong", "unknown-tool", "overflow-relapse", "near-duplicate"] as const;
+export type InjectShape = (typeof INJECT_SHAPES)[number];
+
+export const SHAPE_SUMMARIES: Readonly<Record<InjectShape, string>> = {
+  repeat: "one of the session's calls repeated with its recorded result, identical every time",
+  volatile: "one of the session's calls repeated; its result is the recorded one plus a timestamp, a line number and a pid that change every time",
+  poll: "polls of a background process (OpenClaw's process tool) whose output, the tail of a recorded result, never changes",
+  "ping-pong": "two of the session's calls alternated, A B A B, each with its recorded result",
+  "unknown-tool": "retries of a tool the session does not have (its most used tool's name with a suffix), the recorded args with a changing attempt number",
+  "overflow-relapse": "one of the session's calls repeated with a result grown to about 8,000 tokens, a compaction half way, and the same call and result after it",
+  "near-duplicate": "one of the session's calls repeated with args that differ only in a retry counter, and its recorded result",
+};
+
+/** Lengths of injected stretches, in calls: uniform on [min, max]. */
+export interface LengthRange {
+  readonly min: number;
+  readonly max: number;
+}
+/** Long enough that OpenClaw's default thresholds (10, 20, 30) can all be reached, short enough to leave some loops under them. */
+export const DEFAULT_LENGTHS: LengthRange = { min: 10, max: 50 };
+
+export interface InjectSpec {
+  /** What the user wrote (for reproduce lines). */
+  readonly spec: string;
+  /** Empty for `none`. Each session gets one injected copy per shape. */
+  readonly shapes: readonly InjectShape[];
+  readonly lengths: LengthRange;
+}
+
+export const NO_INJECTION: InjectSpec = { spec: "none", shapes: [], lengths: DEFAULT_LENGTHS };
+
+/** `default` (every shape), `none`, or shapes separated by commas; `@MIN-MAX` sets the lengths. */
+export function parseInject(spec: string): InjectSpec {
+  const [list = "", range] = spec.split("@");
+  let lengths = DEFAULT_LENGTHS;
+  if (range !== undefined) {
+    const m = /^(\d+)-(\d+)$/.exec(range.trim());
+    const min = Number(m?.[1]);
+    const max = Number(m?.[2]);
+    if (m === null || min < 2 || max < min || max > 10_000) throw new UserError(`--inject ${spec}: lengths are @MIN-MAX calls with 2 <= MIN <= MAX <= 10000 (got "@${range}")`);
+    lengths = { min, max };
+  }
+  const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (names.length === 1 && names[0] === "none") return { spec, shapes: [], lengths };
+  if (names.length === 1 && names[0] === "default") return { spec, shapes: INJECT_SHAPES, lengths };
+  const unknown = names.filter((n) => !(INJECT_SHAPES as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0) throw new UserError(`--inject ${spec}: ${names.length === 0 ? "no shape named" : `unknown shape ${unknown.map((u) => JSON.stringify(u)).join(", ")}`} (use default, none, or some of ${INJECT_SHAPES.join(", ")}, then @MIN-MAX for lengths)`);
+  return { spec, shapes: INJECT_SHAPES.filter((s) => names.includes(s)), lengths };
+}
+
+/** An event of a session agent's script, with its ground truth. */
+export interface LabelledEvent {
+  readonly event: ToolEvent;
+  /** Part of an injected loop. */
+  readonly inLoop: boolean;
+}
+
+export interface Injected {
+  readonly shape: InjectShape;
+  readonly events: readonly LabelledEvent[];
+  /** The injected stretch: events[start, end) are exactly the injected ones. */
+  readonly start: number;
+  readonly end: number;
+  readonly length: number;
+}
+
+/** A recorded call with the outcome that answered it (undefined when none did). */
+interface Template {
+  readonly call: CallEvent;
+  readonly result?: unknown;
+  readonly error?: unknown;
+}
+
+export const recordedScript = (events: readonly ToolEvent[]): LabelledEvent[] => events.map((event) => ({ event, inLoop: false }));
+
+/** Positions where a stretch can go in without splitting a call from its outcome: no call is open there. */
+export function insertionPoints(events: readonly ToolEvent[]): number[] {
+  const closesAt = new Array<number>(events.length + 1).fill(0);
+  const opensAt = new Array<number>(events.length + 1).fill(0);
+  for (const unit of callUnits(events)) {
+    const first = unit[0] as number;
+    const last = unit[unit.length - 1] as number;
+    if (last > first) {
+      opensAt[first + 1]++;
+      closesAt[last + 1]++;
+    }
+  }
+  const points: number[] = [];
+  let open = 0;
+  for (let p = 0; p <= events.length; p++) {
+    open += (opensAt[p] as number) - (closesAt[p] as number);
+    if (open === 0) points.push(p);
+  }
+  return points;
+}
+
+function templates(events: readonly ToolEvent[]): Template[] {
+  const out: Template[] = [];
+  for (const unit of callUnits(events)) {
+    const call = events[unit[0] as number];
+    if (call?.type !== "call") continue;
+    const outcome = unit.length > 1 ? events[unit[1] as number] : undefined;
+    if (outcome?.type === "outcome") out.push({ call, ...(outcome.result === undefined ? {} : { result: outcome.result }), ...(outcome.error === undefined ? {} : { error: outcome.error }) });
+    else out.push({ call });
+  }
+  return out;
+}
+
+const keyOf = (c: CallEvent) => `${c.tool}\u0000${JSON.stringify(c.params ?? null)}`;
+
+/** The text of a recorded result, for shapes that show it again. */
+function textOf(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined) return "";
+  const content = (value as { content?: unknown }).content;
+  if (Array.isArray(content)) return content.map((c) => (typeof (c as { text?: unknown }).text === "string" ? (c as { text: string }).text : "")).join("\n");
+  return JSON.stringify(value) ?? "";
+}
+
+const text = (body: string, details?: Record<string, unknown>) => ({ content: [{ type: "text", text: body }], ...(details === undefined ? {} : { details }) });
+
+/** Args that differ from the recorded ones only in a counter. */
+function withCounter(params: unknown, field: string, n: number): unknown {
+  if (typeof params === "object" && params !== null && !Array.isArray(params)) return { ...(params as Record<string, unknown>), [field]: n };
+  return { input: params ?? null, [field]: n };
+}
+
+/**
+ * One copy of the session with one stretch of `shape` put in at a seeded insertion point, its
+ * length drawn uniformly from `lengths`. The same session, shape, lengths and seed give the same
+ * events, byte for byte.
+ */
+export function injectLoop(events: readonly ToolEvent[], shape: InjectShape, lengths: LengthRange, seed: number | string, sessionId: string): Injected {
+  const rng = makeRng(`${seed}:${sessionId}:inject:${shape}`);
+  const length = rng.int(lengths.min, lengths.max);
+  const points = insertionPoints(events);
+  const at = rng.pick(points);
+  const pool = templates(events);
+  const answered = pool.filter((t) => t.result !== undefined || t.error !== undefined);
+  const source = answered.length > 0 ? answered : pool;
+  const template = rng.pick(source);
+  const runId = [...events.slice(0, at)].reverse().find((e) => e.runId !== undefined)?.runId ?? events.find((e) => e.runId !== undefined)?.runId;
+  const stretch = buildStretch(shape, length, template, source, pool, rng, runId);
+  const labelled: LabelledEvent[] = [...recordedScript(events.slice(0, at)), ...stretch.map((event) => ({ event, inLoop: true })), ...recordedScript(events.slice(at))];
+  return { shape, events: labelled, start: at, end: at + stretch.length, length };
+}
+
+function buildStretch(shape: InjectShape, length: number, template: Template, source: readonly Template[], pool: readonly Template[], rng: Rng, runId: string | undefined): ToolEvent[] {
+  const run = runId === undefined ? {} : { runId };
+  const out: ToolEvent[] = [];
+  let n = 0;
+  const add = (tool: string, params: unknown, answer: { result?: unknown; error?: unknown }, step?: string) => {
+    const callId = `loopsim-injected-${++n}`;
+    out.push({ type: "call", ...run, callId, tool, params, ...(step === undefined ? {} : { step }) });
+    out.push({ type: "outcome", ...run, callId, tool, params, ...("error" in answer && answer.error !== undefined ? { error: answer.error } : { result: answer.result }) });
+  };
+  const recorded = (t: Template) => (t.error !== undefined ? { error: t.error } : { result: t.result ?? text("") });
+  const { tool, params } = template.call;
+  switch (shape) {
+    case "repeat":
+      for (let i = 0; i < length; i++) add(tool, params, recorded(template));
+      break;
+    case "volatile": {
+      const base = textOf(template.error ?? template.result).slice(0, 2000);
+      const startLine = rng.int(10, 900);
+      for (let i = 0; i < length; i++) {
+        const stamp = `2026-12-03T10:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z`;
+        add(tool, params, { result: text(`${base}\n[${stamp}] line ${startLine + i * rng.int(1, 9)} pid ${rng.int(1000, 65000)}`) });
+      }
+      break;
+    }
+    case "poll": {
+      const sessionId = `proc-${rng.id(6)}`;
+      const tail = textOf(template.result ?? template.error).slice(-400);
+      for (let i = 0; i < length; i++) add("process", { action: "poll", sessionId }, { result: text("", { status: "running", exitCode: null, aggregated: tail }) });
+      break;
+    }
+    case "ping-pong": {
+      const others = source.filter((t) => keyOf(t.call) !== keyOf(template.call));
+      const other = others.length > 0 ? rng.pick(others) : { call: { type: "call", tool: "read", params: { path: "README.md" } } as CallEvent, result: text("# README") };
+      for (let i = 0; i < length; i++) {
+        const t = i % 2 === 0 ? template : other;
+        add(t.call.tool, t.call.params, recorded(t));
+      }
+      break;
+    }
+    case "unknown-tool": {
+      const counts = new Map<string, number>();
+      for (const t of pool) counts.set(t.call.tool, (counts.get(t.call.tool) ?? 0) + 1);
+      const most = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? tool;
+      let name = `${most}_v2`;
+      while (counts.has(name)) name += "x";
+      for (let i = 0; i < length; i++) add(name, withCounter(params, "attempt", i + 1), { error: `Unknown tool: ${name}` });
+      break;
+    }
+    case "overflow-relapse": {
+      const body = textOf(template.result ?? template.error) || "no output";
+      let big = body;
+      while (big.length < 32_000) big += `\n${body}`;
+      const result = text(big.slice(0, 32_000));
+      const before = Math.ceil(length / 2);
+      for (let i = 0; i < before; i++) add(tool, params, { result });
+      out.push({ type: "compaction", ...run });
+      for (let i = before; i < length; i++) add(tool, params, { result });
+      break;
+    }
+    case "near-duplicate":
+      for (let i = 0; i < length; i++) add(tool, withCounter(params, "retry", i + 1), recorded(template));
+      break;
+  }
+  return out;
+}

@@ -1,0 +1,76 @@
+// What `--population` names: a simulated population (a preset or a population file of families),
+// or one grounded in real sessions, `sessions:PATH` or a population file with a `sessions` key.
+// The flags --inject and --reaction apply to grounded populations and override the file's values.
+import { dirname, isAbsolute, relative, resolve } from "node:path";
+import JSON5 from "json5";
+import { isPlainObject } from "../../models/outcomeHash.js";
+import { UserError } from "../io/errors.js";
+import { inputProblem } from "../io/fsErrors.js";
+import { readTextFile } from "../io/textFile.js";
+import { loadPopulation, type Population } from "../evaluation/population.js";
+import { SESSIONS_PREFIX, type GroundedPopulation } from "./groundedPopulation.js";
+import { NO_INJECTION, parseInject, type InjectSpec } from "./injection.js";
+import { DEFAULT_SESSION_REACTION, parseReaction, reactionFromJson, type SessionReaction } from "./reaction.js";
+
+export type AnyPopulation = { readonly kind: "simulated"; readonly population: Population } | { readonly kind: "sessions"; readonly grounded: GroundedPopulation };
+
+export interface GroundingFlags {
+  readonly inject?: string;
+  readonly reaction?: string;
+}
+
+export function groundedFrom(paths: readonly string[], name: string, flags: GroundingFlags, fromFile: { inject?: InjectSpec; reaction?: SessionReaction } = {}): GroundedPopulation {
+  return {
+    name,
+    paths,
+    inject: flags.inject !== undefined ? parseInject(flags.inject) : (fromFile.inject ?? NO_INJECTION),
+    reaction: flags.reaction !== undefined ? parseReaction(flags.reaction) : (fromFile.reaction ?? DEFAULT_SESSION_REACTION),
+  };
+}
+
+/** A population file whose top level has `sessions`: read here; any other goes to loadPopulation. */
+function groundedFile(spec: string, flags: GroundingFlags): GroundedPopulation | undefined {
+  if (inputProblem(spec) !== undefined) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON5.parse(readTextFile(spec, "population file"));
+  } catch {
+    return undefined; // loadPopulation reports the syntax error with its line
+  }
+  if (!isPlainObject(raw) || !("sessions" in raw)) return undefined;
+  const problems: string[] = [];
+  for (const key of Object.keys(raw)) if (!["name", "sessions", "inject", "reaction"].includes(key)) problems.push(`${key}: unknown key (a sessions population allows name, sessions, inject, reaction)`);
+  const list = Array.isArray(raw.sessions) ? raw.sessions : [raw.sessions];
+  if (list.length === 0 || list.some((p) => typeof p !== "string" || p === "")) problems.push("sessions: a path or a list of paths to session files or folders");
+  let inject: InjectSpec | undefined;
+  if (raw.inject !== undefined) {
+    if (typeof raw.inject !== "string") problems.push(`inject: a string such as "default", "none" or "repeat,poll@10-40" (got ${JSON.stringify(raw.inject)})`);
+    else {
+      try {
+        inject = parseInject(raw.inject);
+      } catch (error) {
+        problems.push(`inject: ${(error as Error).message.replace(/^--inject /, "")}`);
+      }
+    }
+  }
+  const reaction = raw.reaction === undefined ? undefined : reactionFromJson(raw.reaction, "reaction", problems);
+  if (problems.length > 0) throw new UserError(`${spec}: invalid population:\n${problems.map((p) => `  ${spec}: ${p}`).join("\n")}`);
+  // Paths in the file are relative to the file, so it works from any folder.
+  const paths = (list as string[]).map((p) => (isAbsolute(p) ? p : relative(process.cwd(), resolve(dirname(spec), p)) || "."));
+  const name = typeof raw.name === "string" ? raw.name : spec;
+  return groundedFrom(paths, name, flags, { ...(inject === undefined ? {} : { inject }), ...(reaction === undefined ? {} : { reaction }) });
+}
+
+export function resolvePopulation(spec: string, flags: GroundingFlags = {}): AnyPopulation {
+  if (spec.startsWith(SESSIONS_PREFIX)) {
+    const path = spec.slice(SESSIONS_PREFIX.length);
+    if (path === "") throw new UserError(`--population ${spec}: name the sessions, e.g. sessions:../shared/corpus`);
+    return { kind: "sessions", grounded: groundedFrom([path], spec, flags) };
+  }
+  const grounded = groundedFile(spec, flags);
+  if (grounded !== undefined) return { kind: "sessions", grounded };
+  if (flags.inject !== undefined || flags.reaction !== undefined) {
+    throw new UserError(`${flags.inject !== undefined ? `--inject ${flags.inject}` : `--reaction ${flags.reaction}`}: applies to real sessions: --population sessions:PATH (or --sessions PATH with tune)`);
+  }
+  return { kind: "simulated", population: loadPopulation(spec) };
+}
