@@ -15,6 +15,7 @@ import { FAMILY_NAMES } from "../src/sim/families.js";
 import { simulate } from "../src/sim/simulate.js";
 import { loopHeavyTrace, manyRunsTrace, mixedTrace, mixedTraceLines } from "./traces.js";
 import { sessionsAtScale } from "./sessionsAtScale.js";
+import { groundedAtScale } from "./groundedAtScale.js";
 import { cachedReleases, cacheRoot } from "../src/targets/openclaw/cache.js";
 import { loadReleaseTarget } from "../src/targets/openclaw/releaseTarget.js";
 import { REFERENCE_TARGET } from "../src/targets/reference.js";
@@ -158,6 +159,10 @@ async function main(): Promise<void> {
     mergeResults({ sessionsAtScale: only });
     return;
   }
+  if (process.env.BENCH_ONLY === "grounded") {
+    mergeResults({ groundedAtScale: await groundedAtScale(log) });
+    return;
+  }
   if (process.env.BENCH_ONLY === "stream") {
     const only = await streamPeakRss();
     log(`streamPeakRssMB         ${only.peakRssMB}  (loopsim trace --json over ${only.events} events, ${only.eventsPerSec} events/s; goal under 200)`);
@@ -216,8 +221,9 @@ async function main(): Promise<void> {
   log(`streamPeakRssMB         ${stream.peakRssMB}  (loopsim trace --json over ${stream.events} events, ${stream.eventsPerSec} events/s; goal under 200)`);
 
   const atScale = await sessionsAtScale(log);
+  const grounded = await groundedAtScale(log);
 
-  const results = { node: process.version, repetitions: REPS, engineCallsPerSec, engineVsOracle, sha256VsWalk128, engineVsSerialization, historyGrowth, simulateCallsPerSec, tuneDefaultSeconds, vsOpenClaw: versus, streamPeakRssMB: stream.peakRssMB, streamEventsPerSec: stream.eventsPerSec, sessionsAtScale: atScale };
+  const results = { node: process.version, repetitions: REPS, engineCallsPerSec, engineVsOracle, sha256VsWalk128, engineVsSerialization, historyGrowth, simulateCallsPerSec, tuneDefaultSeconds, vsOpenClaw: versus, streamPeakRssMB: stream.peakRssMB, streamEventsPerSec: stream.eventsPerSec, sessionsAtScale: atScale, groundedAtScale: grounded };
   writeFileAtomic(join(ROOT, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
   log("wrote bench/results.json");
 }

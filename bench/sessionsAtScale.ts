@@ -31,7 +31,7 @@ export interface SessionsAtScale {
 const round = (x: number, places = 2): number => Math.round(x * 10 ** places) / 10 ** places;
 
 /** A folder holding at least `wanted` sessions: copies of the corpus, each file a symlink. */
-async function farm(wanted: number): Promise<{ dir: string; sessions: number }> {
+export async function farm(wanted: number): Promise<{ dir: string; sessions: number }> {
   const perCopy = (await sessionRefs([CORPUS])).refs.length;
   const copies = Math.ceil(wanted / perCopy);
   const dir = mkdtempSync(join(tmpdir(), "loopsim-bench-sessions-"));
@@ -46,7 +46,7 @@ async function farm(wanted: number): Promise<{ dir: string; sessions: number }> 
   return { dir, sessions: copies * perCopy };
 }
 
-function measure(args: readonly string[], sessions: number): ScaleRun {
+export function measure(args: readonly string[], sessions: number): ScaleRun {
   const start = process.hrtime.bigint();
   const run = spawnSync(process.execPath, [join(ROOT, "bin", "loopsim.js"), ...args], { encoding: "utf8", env: { ...process.env, LOOPSIM_REPORT_RSS: "1" }, maxBuffer: 1024 * 1024 * 1024 });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;

@@ -5,8 +5,9 @@
 // a greedy search tries adding each hand-written progressing family, keeping a weight only when it
 // brings the distances down. The objective is the largest Kolmogorov-Smirnov distance over every
 // statistic plus their mean, progressing agents against the recorded runs. The stuck side is the default
-// population's, in equal measure: the corpus is real work with almost no loops, and a tuning
-// sweep needs loops to catch (real backgrounds with known loops are --inject's job).
+// population's, in equal measure unless --stuck-share says otherwise: the corpus is real work with
+// almost no loops, and a tuning sweep needs loops to catch (real backgrounds with known loops are
+// --inject's job).
 import { configFrom } from "../../models/configResolution.js";
 import { normalizeToolName } from "../../models/normalize.js";
 import type { ToolEvent } from "../../models/events.js";
@@ -54,7 +55,7 @@ export function distances(recorded: readonly RunStats[], simulated: readonly Run
 /** The search's objective: the largest distance, plus the mean so that a change raising the others does not pass for a gain. */
 const worst = (d: Readonly<Record<string, number>>) => Math.max(...Object.values(d)) + Object.values(d).reduce((a, b) => a + b, 0) / Object.values(d).length;
 /** Agents per candidate in the searches (the final check uses all the agents asked for). */
-const SEARCH_AGENTS = 240;
+const SEARCH_AGENTS = 160;
 
 /** Nearest-rank quantiles at evenly spaced points, smallest first. */
 export function quantileTable(values: readonly number[], points = TABLE_POINTS): number[] {
@@ -79,6 +80,8 @@ export interface FitInput {
   /** Simulated agents per evaluation of a candidate. */
   readonly agents: number;
   readonly name: string;
+  /** The share of the population's weight on the default's stuck families (0: none, a population of the corpus's kind of work alone). */
+  readonly stuckShare?: number;
 }
 
 export interface FitResult {
@@ -94,15 +97,19 @@ const MODEL_SPLIT: readonly { model: PopulationMember["model"]; weight: number }
   { model: "flagship", weight: 1 },
 ];
 
-function populationWith(progressing: readonly { family: string; weight: number; params?: FittedParams }[], calls: number, name: string, withStuck: boolean): Population {
+/** The share of stuck agents a fitted population has unless told otherwise: as in the default population. */
+export const DEFAULT_STUCK_SHARE = 0.5;
+
+function populationWith(progressing: readonly { family: string; weight: number; params?: FittedParams }[], calls: number, name: string, stuckShare: number): Population {
   const members: PopulationMember[] = [];
   for (const p of progressing) for (const m of MODEL_SPLIT) members.push({ family: p.family, model: m.model, weight: Math.round(p.weight * m.weight * 1000) / 1000, ...(p.params === undefined ? {} : { params: p.params }) });
-  if (withStuck) {
-    // The default's stuck families, scaled so stuck and progressing weigh the same (as in the default).
+  if (stuckShare > 0) {
+    // The default's stuck families, scaled so that they are `stuckShare` of the weight.
     const stuck = (POPULATION_PRESETS.default as Population).members.filter((m) => FAMILIES.find((f) => f.name === m.family)?.label === "stuck");
     const stuckTotal = stuck.reduce((s, m) => s + m.weight, 0);
     const progressingTotal = members.reduce((s, m) => s + m.weight, 0);
-    for (const m of stuck) members.push({ ...m, weight: Math.round(((m.weight * progressingTotal) / stuckTotal) * 1000) / 1000 });
+    const wanted = (progressingTotal * stuckShare) / (1 - stuckShare);
+    for (const m of stuck) members.push({ ...m, weight: Math.round(((m.weight * wanted) / stuckTotal) * 1000) / 1000 });
   }
   return { name, calls, members };
 }
@@ -131,7 +138,7 @@ export function fitPopulation(input: FitInput): FitResult {
   let evaluations = 0;
   const score = (progressing: readonly { family: string; weight: number; params?: FittedParams }[]) => {
     evaluations++;
-    const stats = simulatedStats(populationWith(progressing, calls, input.name, false), Math.min(SEARCH_AGENTS, input.agents), input.seed).progressing;
+    const stats = simulatedStats(populationWith(progressing, calls, input.name, 0), Math.min(SEARCH_AGENTS, input.agents), input.seed).progressing;
     return distances(runs, stats);
   };
   const fittedOnly = (p: FittedParams) => [{ family: FITTED_FAMILY, weight: 1, params: p }];
@@ -173,7 +180,7 @@ export function fitPopulation(input: FitInput): FitResult {
       }
     }
   }
-  const population = populationWith(progressing, calls, input.name, true);
+  const population = populationWith(progressing, calls, input.name, input.stuckShare ?? DEFAULT_STUCK_SHARE);
   const final = simulatedStats(population, input.agents, input.seed, undefined, true).progressing;
   return { population, distances: distances(runs, final), evaluations };
 }

@@ -37,3 +37,12 @@ export function nonNegativeInt(name: string): (value: string) => number {
     return safe(name, value);
   };
 }
+
+/** A share below 1: 0 allowed, 1 not (a population all of one side has nothing to weigh against). */
+export function shareArg(name: string): (value: string) => number {
+  return (value: string) => {
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n >= 1) throw new InvalidArgumentError(`${name} must be a number from 0 up to (not including) 1 (got "${value}")`);
+    return n;
+  };
+}

@@ -15,7 +15,7 @@ import { DEFAULT_SESSION_REACTION, reactionSpec } from "../grounded/reaction.js"
 import { DEFAULT_GRID } from "../tune/grid.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
 import { resolveTarget, targetNamesHelp } from "../targets/registry.js";
-import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt, TARGET_HELP } from "./options.js";
+import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt, shareArg, TARGET_HELP } from "./options.js";
 import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
 
 function familyName(value: string): string {
@@ -104,12 +104,13 @@ export function registerSimulationCommands(program: Command): void {
     .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
     .option("--out <path>", "also write calibration.{json,md} in this folder; with --fit, the fitted population file")
     .option("--fit", "fit the simulated population to the sessions (family weights and per-family parameters) and write it to --out FILE; fitted on one half, checked on the other")
+    .option("--stuck-share <x>", "with --fit: the share of the population on the default's stuck families (default 0.5; 0 for the corpus's kind of work alone)", shareArg("--stuck-share"))
     .option("--inject <spec>", INJECT_HELP)
     .option("--reaction <spec>", REACTION_HELP)
     .option("--json", "print calibration.json instead of the Markdown table")
     .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
     .option("--force", "overwrite calibration.{json,md} already in --out")
-    .action(async (paths: string[], opts: { population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean; force?: boolean; fit?: boolean; inject?: string; reaction?: string }) => {
+    .action(async (paths: string[], opts: { population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean; force?: boolean; fit?: boolean; stuckShare?: number; inject?: string; reaction?: string }) => {
       await calibrateCommand({ paths, ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true, fit: opts.fit === true });
     });
 

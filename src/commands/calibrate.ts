@@ -43,6 +43,8 @@ export interface CalibrateOptions {
   readonly force?: boolean;
   /** Fit a population to the sessions and write it to `out` (a file). */
   readonly fit?: boolean;
+  /** With --fit: the share of the fitted population's weight on stuck families. */
+  readonly stuckShare?: number;
   readonly inject?: string;
   readonly reaction?: string;
 }
@@ -76,6 +78,7 @@ interface SessionStats {
 }
 
 export async function calibrateCommand(options: CalibrateOptions): Promise<void> {
+  if (options.stuckShare !== undefined && options.fit !== true) throw new UserError("--stuck-share applies to --fit");
   if (options.fit === true) {
     if (options.out === undefined) throw new UserError("--fit needs --out FILE: where to write the fitted population (e.g. --out pop.json)");
     if (options.population !== "default") throw new UserError("--fit fits a new population; leave out --population (it is for checking one)");
@@ -106,7 +109,7 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
   let wrote: string | undefined;
   if (options.fit === true && options.out !== undefined) {
     const name = `fitted to ${paths.join(" ")}`;
-    const fit = fitPopulation({ runs: recorded, tools: mergeTools(sessions), seed: options.seed, agents: options.agents, name });
+    const fit = fitPopulation({ runs: recorded, tools: mergeTools(sessions), seed: options.seed, agents: options.agents, name, ...(options.stuckShare === undefined ? {} : { stuckShare: options.stuckShare }) });
     population = fit.population;
     heldOut = heldOutCheck(sessions, options.seed, options.agents);
     const file = resolve(options.out);
@@ -151,7 +154,7 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
   const report: CalibrationReport = {
     schema: "loopsim/calibration@1",
     loopsimVersion: VERSION,
-    reproduce: `loopsim calibrate ${options.paths.join(" ")}${options.paths.length > 0 ? " " : ""}--seed ${options.seed} --agents ${options.agents}${options.fit === true ? ` --fit --out ${options.out}` : options.population === "default" ? "" : ` --population ${options.population}`}${options.inject === undefined ? "" : ` --inject ${options.inject}`}${options.reaction === undefined ? "" : ` --reaction ${options.reaction}`}`,
+    reproduce: `loopsim calibrate ${options.paths.join(" ")}${options.paths.length > 0 ? " " : ""}--seed ${options.seed} --agents ${options.agents}${options.fit === true ? ` --fit --out ${options.out}${options.stuckShare === undefined ? "" : ` --stuck-share ${options.stuckShare}`}` : options.population === "default" ? "" : ` --population ${options.population}`}${options.inject === undefined ? "" : ` --inject ${options.inject}`}${options.reaction === undefined ? "" : ` --reaction ${options.reaction}`}`,
     sessions: { paths, files: read.count, runs: recorded.length, unreadable: read.bad },
     simulation: { population: populationName, agents: options.agents, seed: options.seed, kind: population === undefined ? "sessions" : "simulated" },
     rows,

@@ -52,22 +52,95 @@ export interface GroundedEvaluation {
 
 export async function evaluateGrounded(population: GroundedPopulation, guards: readonly GuardUnderTest[], seed: number, options: ReadOptions, onSession?: () => void): Promise<GroundedEvaluation> {
   const configs = guards.map((g) => configFrom(g.block));
-  const summaries: SimulationSummary[][] = guards.map(() => []);
+  const stores = guards.map(() => new SummaryStore());
+  const families: string[] = [];
+  const familyOf: number[] = [];
   const agents: Record<string, number> = {};
   const read = await forEachRecordedSession(population.paths, options, (session) => {
     for (const agent of sessionAgents(session, population.inject, seed)) {
       agents[agent.family] = (agents[agent.family] ?? 0) + 1;
+      let f = families.indexOf(agent.family);
+      if (f < 0) f = families.push(agent.family) - 1;
+      familyOf.push(f);
       guards.forEach((guard, k) => {
-        (summaries[k] as SimulationSummary[]).push(runSessionAgent(agent, configs[k] as ReturnType<typeof configFrom>, guard.target, population.reaction).summary);
+        (stores[k] as SummaryStore).add(runSessionAgent(agent, configs[k] as ReturnType<typeof configFrom>, guard.target, population.reaction).summary);
       });
     }
     onSession?.();
   });
   return {
-    metrics: guards.map((g, k) => computeMetrics(summaries[k] as SimulationSummary[], `grounded-config-${g.index}`)),
+    // One config's summaries at a time are made whole again, measured and dropped.
+    metrics: guards.map((g, k) => computeMetrics((stores[k] as SummaryStore).summaries(families, familyOf), `grounded-config-${g.index}`)),
     read,
     agents: Object.fromEntries(Object.keys(agents).sort().map((f) => [f, agents[f] as number])),
   };
+}
+
+/** The yes/no facts of a summary the metrics read, as bits. */
+export function packFlags(s: SimulationSummary): number {
+  return (s.caught ? 1 : 0) | (s.escapedAfterWarning ? 2 : 0) | (s.falseBlocks > 0 ? 4 : 0) | (s.falseAborts > 0 ? 8 : 0) | (s.aborts > 0 ? 16 : 0) | (s.label === "stuck" ? 32 : 0);
+}
+
+/**
+ * A config's agent summaries, kept as the few numbers the metrics read (17 bytes an agent, not a
+ * few hundred as objects), so a large folder run under many configs fits in memory.
+ */
+export class SummaryStore {
+  private n = 0;
+  private flags = new Uint8Array(1024);
+  private numbers = new Int32Array(1024 * 4);
+
+  add(s: SimulationSummary): void {
+    this.addPacked(packFlags(s), s.attempts, s.emittedWarnings, s.wastedCalls, s.wastedTokens);
+  }
+
+  /** The same, from what a worker thread sent (packFlags and the four numbers). */
+  addPacked(flags: number, attempts: number, emittedWarnings: number, wastedCalls: number, wastedTokens: number): void {
+    if (this.n === this.flags.length) {
+      const flags = new Uint8Array(this.flags.length * 2);
+      flags.set(this.flags);
+      this.flags = flags;
+      const numbers = new Int32Array(this.numbers.length * 2);
+      numbers.set(this.numbers);
+      this.numbers = numbers;
+    }
+    this.flags[this.n] = flags;
+    this.numbers.set([attempts, emittedWarnings, wastedCalls, wastedTokens], this.n * 4);
+    this.n++;
+  }
+
+  /** Summaries with every field the metrics read (counts that are only compared with 0 come back as 0 or 1). */
+  summaries(families: readonly string[], familyOf: readonly number[]): SimulationSummary[] {
+    return Array.from({ length: this.n }, (_, i): SimulationSummary => {
+      const flags = this.flags[i] as number;
+      const at = i * 4;
+      const bit = (b: number) => (flags & b) !== 0;
+      return {
+        family: families[familyOf[i] as number] as string,
+        label: bit(32) ? "stuck" : "progressing",
+        model: "recorded",
+        seed: 0,
+        attempts: this.numbers[at] as number,
+        executed: 0,
+        loopCalls: 0,
+        wastedCalls: this.numbers[at + 2] as number,
+        wastedTokens: this.numbers[at + 3] as number,
+        totalTokens: 0,
+        emittedWarnings: this.numbers[at + 1] as number,
+        warnings: 0,
+        blocks: 0,
+        falseBlocks: bit(4) ? 1 : 0,
+        aborts: bit(16) ? 1 : 0,
+        falseAborts: bit(8) ? 1 : 0,
+        compactions: 0,
+        firstWarning: -1,
+        firstBlock: -1,
+        firstAbort: -1,
+        caught: bit(1),
+        escapedAfterWarning: bit(2),
+      };
+    });
+  }
 }
 
 /** What a report says about the grounded population it ran. */

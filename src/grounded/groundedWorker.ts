@@ -1,28 +1,71 @@
-// A worker thread of a grounded evaluation: it reads every session and runs its share of the
-// guards (configs) on them, then posts their metrics. Errors come back as messages, so a user's
-// mistake (an unreadable file under --strict) still reaches the user as one line.
+// A worker thread of a grounded evaluation: asks for agents a few at a time (a session, or one of
+// its injected copies), runs each under every config, and posts the few numbers per config that
+// the metrics read. It keeps only the session it read last, whose agents come one after another.
 import { parentPort, workerData } from "node:worker_threads";
+import { configFrom } from "../../models/configResolution.js";
+import type { ToolEvent } from "../../models/events.js";
 import { UserError } from "../io/errors.js";
-import type { ReadOptions } from "../sessions/recorded.js";
+import { openSession } from "../import/session.js";
+import { reasonOf } from "../import/sessionRefs.js";
 import { resolveTarget } from "../targets/registry.js";
-import { evaluateGrounded, type GroundedPopulation } from "./groundedPopulation.js";
-
-export interface GroundedWorkerInput {
-  readonly population: GroundedPopulation;
-  readonly guards: readonly { readonly index: number; readonly target: string; readonly block: Record<string, unknown> }[];
-  readonly seed: number;
-  readonly options: ReadOptions;
-}
+import type { Target } from "../targets/target.js";
+import { packFlags, sessionAgents } from "./groundedPopulation.js";
+import type { GroundedResult, GroundedTask, GroundedWorkerInput } from "./threadMessages.js";
+import { runSessionAgent } from "./sessionAgent.js";
 
 const input = workerData as GroundedWorkerInput;
 const port = parentPort;
 if (port !== null) {
-  try {
-    const guards = [];
-    for (const g of input.guards) guards.push({ index: g.index, target: await resolveTarget(g.target), block: g.block });
-    const result = await evaluateGrounded(input.population, guards, input.seed, input.options);
-    port.postMessage({ type: "done", result });
-  } catch (error) {
-    port.postMessage({ type: "error", user: error instanceof UserError, message: error instanceof Error ? error.message : String(error) });
+  const resolved = new Map<string, Target>();
+  const guards: { target: Target; config: ReturnType<typeof configFrom> }[] = [];
+  for (const g of input.guards) {
+    const target = resolved.get(g.target) ?? (await resolveTarget(g.target));
+    resolved.set(g.target, target);
+    guards.push({ target, config: configFrom(g.block) });
   }
+  const batches = async function* (): AsyncGenerator<readonly GroundedTask[]> {
+    for (;;) {
+      const batch = await new Promise<readonly GroundedTask[]>((resolve) => {
+        port.once("message", (tasks: readonly GroundedTask[]) => resolve(tasks));
+        port.postMessage({ type: "more" });
+      });
+      if (batch.length === 0) return;
+      yield batch;
+    }
+  };
+  let last: { index: number; agents: ReturnType<typeof sessionAgents> | "empty" | { bad: string } } | undefined;
+  const agentsOf = async (task: GroundedTask): Promise<ReturnType<typeof sessionAgents> | "empty" | { bad: string }> => {
+    if (last?.index === task.index) return last.agents;
+    let agents: ReturnType<typeof sessionAgents> | "empty" | { bad: string };
+    try {
+      const opened = await openSession(task.ref);
+      const events: ToolEvent[] = [];
+      for await (const { event } of opened.events) events.push(event);
+      agents = events.some((e) => e.type === "call") ? sessionAgents({ id: task.id, events }, input.population.inject, input.seed) : "empty";
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      agents = { bad: reasonOf(error, task.ref) };
+    }
+    last = { index: task.index, agents };
+    return agents;
+  };
+  const run = async (task: GroundedTask): Promise<GroundedResult> => {
+    const agents = await agentsOf(task);
+    if (agents === "empty") return { type: "empty", index: task.index, agent: task.agent };
+    if (!Array.isArray(agents)) return { type: "bad", index: task.index, agent: task.agent, reason: agents.bad };
+    const agent = agents[task.agent];
+    if (agent === undefined) return { type: "empty", index: task.index, agent: task.agent };
+    const flags = new Uint8Array(guards.length);
+    const numbers = new Int32Array(guards.length * 4);
+    guards.forEach((g, k) => {
+      const s = runSessionAgent(agent, g.config, g.target, input.population.reaction).summary;
+      flags[k] = packFlags(s);
+      numbers.set([s.attempts, s.emittedWarnings, s.wastedCalls, s.wastedTokens], k * 4);
+    });
+    return { type: "row", index: task.index, agent: task.agent, family: agent.family, flags, numbers };
+  };
+  for await (const batch of batches()) {
+    for (const task of batch) port.postMessage(await run(task));
+  }
+  port.postMessage({ type: "done" });
 }

@@ -1,47 +1,101 @@
-// A grounded evaluation spread over worker threads by guard: each thread reads the sessions and
-// runs its share of the configs; metrics come back in config order, so the report is the same
-// bytes for any number of threads (each config's agents and draws do not depend on the others).
+// A grounded evaluation spread over worker threads by agent: a thread asks for one agent at a time
+// (a session, or one of its injected copies), runs it under every config and posts a few numbers
+// per config. One agent, not one session, is the unit because a few long sessions are most of the
+// work: dealt whole, they would leave the other threads idle. A thread keeps the session it read
+// last, since a session's agents are dealt one after another. The main thread puts the agents back
+// in their listed order before measuring, so the report is the same bytes for any number of
+// threads, and the same as the in-process evaluation.
 import { Worker } from "node:worker_threads";
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../io/errors.js";
-import type { ConfigMetrics } from "../evaluation/metrics.js";
-import type { ReadOptions } from "../sessions/recorded.js";
+import { computeMetrics } from "../evaluation/metrics.js";
+import { sessionRefs, type SessionRef } from "../import/sessionRefs.js";
+import { labelOf, ReadTally, type ReadOptions } from "../sessions/recorded.js";
 import { targetRef } from "../targets/target.js";
-import { evaluateGrounded, type GroundedEvaluation, type GroundedPopulation, type GuardUnderTest } from "./groundedPopulation.js";
-import type { GroundedWorkerInput } from "./groundedWorker.js";
+import { evaluateGrounded, SummaryStore, type GroundedEvaluation, type GroundedPopulation, type GuardUnderTest } from "./groundedPopulation.js";
+import type { GroundedResult, GroundedTask, GroundedWorkerInput, GroundedWorkerMessage } from "./threadMessages.js";
 
-type WorkerMessage = { readonly type: "done"; readonly result: GroundedEvaluation } | { readonly type: "error"; readonly user: boolean; readonly message: string };
+/** Agents a thread is sent at a time: few, so that the threads stay even to the end. */
+const BATCH = 2;
 
 export async function evaluateGroundedInThreads(population: GroundedPopulation, guards: readonly GuardUnderTest[], seed: number, options: ReadOptions, workers: number): Promise<GroundedEvaluation> {
   const workerFile = fileURLToPath(new URL("./groundedWorker.js", import.meta.url));
-  const count = Math.min(workers, guards.length, availableParallelism());
   // In-process for one thread, or when running from TypeScript sources (tests).
-  if (count <= 1 || !existsSync(workerFile)) return evaluateGrounded(population, guards, seed, options);
-  const shares = Array.from({ length: count }, (_, w) => guards.map((g, k) => ({ g, k })).filter((_, k) => k % count === w));
+  if (workers <= 1 || availableParallelism() <= 1 || !existsSync(workerFile)) return evaluateGrounded(population, guards, seed, options);
+  const { refs, bad } = await sessionRefs(population.paths, options.strict === true);
+  if (refs.length === 0 && bad.length === 0) throw new UserError(`--population sessions:${population.paths.join(" ")}: no session files (.jsonl, .traj, .traj.json, .json) found`);
+  const count = Math.min(workers, availableParallelism(), Math.max(1, refs.length));
+  const perSession = 1 + population.inject.shapes.length;
+  const rows = new Array<Extract<GroundedResult, { type: "row" }> | undefined>(refs.length * perSession);
+  const badAt = new Set<number>();
+  const taskAt = (n: number): GroundedTask => {
+    const index = Math.floor(n / perSession);
+    const r = refs[index] as SessionRef;
+    return { index, ref: r.ref, id: r.id, agent: n % perSession };
+  };
+  let next = 0;
+  const deal = (): GroundedTask[] => {
+    const batch: GroundedTask[] = [];
+    while (batch.length < BATCH && next < rows.length) batch.push(taskAt(next++));
+    return batch;
+  };
+  const data: GroundedWorkerInput = { population, guards: guards.map((g) => ({ target: targetRef(g.target), block: g.block })), seed };
   const threads: Worker[] = [];
   try {
-    const results = await Promise.all(
-      shares.map(
-        (share) =>
-          new Promise<{ share: typeof share; result: GroundedEvaluation }>((resolve, reject) => {
-            const data: GroundedWorkerInput = { population, guards: share.map(({ g }) => ({ index: g.index, target: targetRef(g.target), block: g.block })), seed, options };
+    await Promise.all(
+      Array.from(
+        { length: count },
+        () =>
+          new Promise<void>((resolve, reject) => {
             const worker = new Worker(workerFile, { workerData: data });
             threads.push(worker);
-            worker.on("message", (message: WorkerMessage) => {
-              if (message.type === "done") resolve({ share, result: message.result });
-              else reject(message.user ? new UserError(message.message) : new Error(message.message));
+            worker.on("message", (message: GroundedWorkerMessage) => {
+              if (message.type === "more") worker.postMessage(deal());
+              else if (message.type === "done") void worker.terminate().then(() => resolve());
+              else if (message.type === "bad") {
+                const ref = (refs[message.index] as SessionRef).ref;
+                if (options.strict === true) reject(new UserError(`${ref}: ${message.reason} (--strict stops at the first unreadable file)`));
+                else if (!badAt.has(message.index)) {
+                  badAt.add(message.index);
+                  bad.push({ file: ref, reason: message.reason });
+                }
+              } else if (message.type === "row") rows[message.index * perSession + message.agent] = message;
             });
             worker.on("error", reject);
           }),
       ),
     );
-    const metrics: ConfigMetrics[] = new Array<ConfigMetrics>(guards.length);
-    for (const { share, result } of results) share.forEach(({ k }, j) => (metrics[k] = result.metrics[j] as ConfigMetrics));
-    const first = results[0]?.result as GroundedEvaluation;
-    return { metrics, read: first.read, agents: first.agents };
   } finally {
     await Promise.all(threads.map((t) => t.terminate()));
   }
+  // The sessions in their listed order: the agents, their summaries and the read tally as in-process.
+  const stores = guards.map(() => new SummaryStore());
+  const families: string[] = [];
+  const familyOf: number[] = [];
+  const agents: Record<string, number> = {};
+  const read = new ReadTally(options.labels);
+  for (let index = 0; index < refs.length; index++) {
+    // Array.from, not slice: a slice keeps the holes of agents never answered, and some() skips holes.
+    const mine = Array.from({ length: perSession }, (_, a) => rows[index * perSession + a]);
+    if (mine.some((row) => row === undefined)) continue; // no call in it, or unreadable
+    const id = (refs[index] as SessionRef).id;
+    read.session(id, labelOf(id, options.labels));
+    for (const row of mine as Extract<GroundedResult, { type: "row" }>[]) {
+      agents[row.family] = (agents[row.family] ?? 0) + 1;
+      let f = families.indexOf(row.family);
+      if (f < 0) f = families.push(row.family) - 1;
+      familyOf.push(f);
+      guards.forEach((_, k) => {
+        const n = k * 4;
+        (stores[k] as SummaryStore).addPacked(row.flags[k] as number, row.numbers[n] as number, row.numbers[n + 1] as number, row.numbers[n + 2] as number, row.numbers[n + 3] as number);
+      });
+    }
+  }
+  return {
+    metrics: guards.map((g, k) => computeMetrics((stores[k] as SummaryStore).summaries(families, familyOf), `grounded-config-${g.index}`)),
+    read: read.read(bad),
+    agents: Object.fromEntries(Object.keys(agents).sort().map((f) => [f, agents[f] as number])),
+  };
 }

@@ -63,6 +63,12 @@ describe("loopsim calibrate --fit", () => {
     const md = loopsim(["calibrate", "--population", pop, "--agents", "160"], undefined, dir).stdout;
     expect(md).toMatch(/\*\*Every statistic is within 0.15\*\*|\*\*\d of 8 statistics are above 0.15\*\*/);
     expect(md).toContain("## Held-out check");
+    // --stuck-share 0: the corpus's kind of work alone, so every agent is compared and both columns agree.
+    const alone = join(dir, "alone.json");
+    const onlyWork = JSON.parse(loopsim(["calibrate", FIXTURES, "--fit", "--stuck-share", "0", "--out", alone, "--agents", "160", "--json"]).stdout) as { rows: { distance: number; distanceProgressing: number }[] };
+    expect(onlyWork.rows.every((r) => r.distance === r.distanceProgressing)).toBe(true);
+    expect((JSON.parse(readFileSync(alone, "utf8")) as { members: { family: string }[] }).members.every((m) => m.family === "fitted" || !/stuck|poller|loop|volatile|relapse|unknown/.test(m.family))).toBe(true);
+    expect(loopsim(["calibrate", FIXTURES, "--fit", "--stuck-share", "1", "--out", alone, "--force"]).stderr).toMatch(/--stuck-share must be a number from 0 up to \(not including\) 1/);
     expect(loopsim(["calibrate", FIXTURES, "--fit", "--out", pop]).stderr).toMatch(/pop\.json exists; pass --force/);
     expect(loopsim(["calibrate", FIXTURES, "--fit"]).stderr).toMatch(/--fit needs --out FILE/);
   });

@@ -10,9 +10,11 @@ import { loopsim, tempDir, tempFile } from "./run.js";
 const FIXTURES = join(import.meta.dirname, "..", "fixtures", "sessions");
 const GOOD = ["swe-agent-example.traj", "pi-tree.jsonl", "claude-parallel.jsonl", "mini-timeouts.traj.json", "codex-outstanding.jsonl"];
 
+/** The good fixtures, and a session with no call at all (nothing to run as an agent: passed over, in threads too). */
 function sessionsDir(): string {
   const dir = tempDir();
   for (const f of GOOD) copyFileSync(join(FIXTURES, f), join(dir, f));
+  writeFileSync(join(dir, "a-no-call.jsonl"), `${readFileSync(join(FIXTURES, "claude-parallel.jsonl"), "utf8").split("\n")[0]}\n`);
   return dir;
 }
 
@@ -81,6 +83,22 @@ describe("tune --sessions PATH --inject SPEC beside the simulated population", (
     for (const section of ["## Recorded sessions", "## Real sessions as agents, with injected loops", "## Where they disagree", "## By family"]) expect(md).toContain(section);
     const html = readFileSync(join(out, "report.html"), "utf8");
     expect(html).toContain("<h2>Where they disagree</h2>");
+  });
+});
+
+describe("tune --shard on real sessions as agents", () => {
+  it("merges into exactly the unsharded report", () => {
+    const dir = tempDir();
+    copyFileSync(join(FIXTURES, "swe-agent-example.traj"), join(dir, "swe-agent-example.traj"));
+    const args = ["tune", "--population", `sessions:${dir}`, "--inject", "repeat,poll@5-12", "--grid", "criticalThreshold=10,16"];
+    const full = tempDir();
+    const parts = tempDir();
+    const merged = tempDir();
+    expect(loopsim([...args, "--out", full]).code).toBe(0);
+    expect(loopsim([...args, "--shard", "1/2", "--out", parts]).code).toBe(0);
+    expect(loopsim([...args, "--shard", "2/2", "--out", parts]).code).toBe(0);
+    expect(loopsim(["merge", parts, "--out", merged]).code).toBe(0);
+    for (const f of ["report.json", "report.md", "report.html"]) expect(readFileSync(join(merged, f), "utf8")).toBe(readFileSync(join(full, f), "utf8"));
   });
 });
 

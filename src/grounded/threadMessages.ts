@@ -1,0 +1,25 @@
+// What the main thread and a grounded evaluation's worker threads send each other: the worker's
+// start-up data, the tasks (one agent of one session each) and the results.
+import type { GroundedPopulation } from "./groundedPopulation.js";
+
+export interface GroundedWorkerInput {
+  readonly population: GroundedPopulation;
+  /** Targets by name: a target is code, not data, so the thread resolves it again. */
+  readonly guards: readonly { readonly target: string; readonly block: Record<string, unknown> }[];
+  readonly seed: number;
+}
+
+export interface GroundedTask {
+  readonly index: number;
+  readonly ref: string;
+  readonly id: string;
+  /** Which of the session's agents: 0 the session itself, then one per injected shape. */
+  readonly agent: number;
+}
+
+export type GroundedResult =
+  | { readonly type: "row"; readonly index: number; readonly agent: number; readonly family: string; readonly flags: Uint8Array; readonly numbers: Int32Array }
+  | { readonly type: "empty"; readonly index: number; readonly agent: number }
+  | { readonly type: "bad"; readonly index: number; readonly agent: number; readonly reason: string };
+
+export type GroundedWorkerMessage = GroundedResult | { readonly type: "more" } | { readonly type: "done" };
