@@ -2,13 +2,11 @@
 // its injected copies), runs each under every config, and posts the few numbers per config that
 // the metrics read. It keeps only the session it read last, whose agents come one after another.
 import { parentPort, workerData } from "node:worker_threads";
-import { configFrom } from "../../models/configResolution.js";
 import type { ToolEvent } from "../../models/events.js";
 import { UserError } from "../io/errors.js";
 import { openSession } from "../import/session.js";
 import { reasonOf } from "../import/sessionRefs.js";
-import { resolveTarget } from "../targets/registry.js";
-import type { Target } from "../targets/target.js";
+import { batchesFrom, resolveGuards } from "../sessions/threadWork.js";
 import { packFlags, sessionAgents } from "./groundedPopulation.js";
 import type { GroundedResult, GroundedTask, GroundedWorkerInput } from "./threadMessages.js";
 import { runSessionAgent } from "./sessionAgent.js";
@@ -16,23 +14,7 @@ import { runSessionAgent } from "./sessionAgent.js";
 const input = workerData as GroundedWorkerInput;
 const port = parentPort;
 if (port !== null) {
-  const resolved = new Map<string, Target>();
-  const guards: { target: Target; config: ReturnType<typeof configFrom> }[] = [];
-  for (const g of input.guards) {
-    const target = resolved.get(g.target) ?? (await resolveTarget(g.target));
-    resolved.set(g.target, target);
-    guards.push({ target, config: configFrom(g.block) });
-  }
-  const batches = async function* (): AsyncGenerator<readonly GroundedTask[]> {
-    for (;;) {
-      const batch = await new Promise<readonly GroundedTask[]>((resolve) => {
-        port.once("message", (tasks: readonly GroundedTask[]) => resolve(tasks));
-        port.postMessage({ type: "more" });
-      });
-      if (batch.length === 0) return;
-      yield batch;
-    }
-  };
+  const guards = await resolveGuards(input.guards);
   let last: { index: number; agents: ReturnType<typeof sessionAgents> | "empty" | { bad: string } } | undefined;
   const agentsOf = async (task: GroundedTask): Promise<ReturnType<typeof sessionAgents> | "empty" | { bad: string }> => {
     if (last?.index === task.index) return last.agents;
@@ -64,7 +46,7 @@ if (port !== null) {
     });
     return { type: "row", index: task.index, agent: task.agent, family: agent.family, flags, numbers };
   };
-  for await (const batch of batches()) {
+  for await (const batch of batchesFrom<GroundedTask>(port)) {
     for (const task of batch) port.postMessage(await run(task));
   }
   port.postMessage({ type: "done" });

@@ -1,13 +1,11 @@
 // A worker thread of a session replay: asks for sessions a batch at a time, reads each, replays it
 // under every guard, posts one row per session (or why it could not be read), and keeps none.
 import { parentPort, workerData } from "node:worker_threads";
-import { configFrom } from "../../models/configResolution.js";
 import type { ToolEvent } from "../../models/events.js";
 import { UserError } from "../io/errors.js";
 import { openSession } from "../import/session.js";
 import { reasonOf } from "../import/sessionRefs.js";
-import { resolveTarget } from "../targets/registry.js";
-import type { Target } from "../targets/target.js";
+import { batchesFrom, resolveGuards } from "./threadWork.js";
 import { replayOpenLoop } from "./openLoop.js";
 import type { SessionResult, SessionTask } from "./replayAll.js";
 
@@ -19,24 +17,7 @@ interface WorkerInput {
 const input = workerData as WorkerInput;
 const port = parentPort;
 if (port !== null) {
-  const resolved = new Map<string, Target>();
-  const guards: { target: Target; config: ReturnType<typeof configFrom> }[] = [];
-  for (const g of input.guards) {
-    const target = resolved.get(g.target) ?? (await resolveTarget(g.target));
-    resolved.set(g.target, target);
-    guards.push({ target, config: configFrom(g.block) });
-  }
-  // Asks for a batch, works through it, asks again; an empty batch means the sessions are done.
-  const batches = async function* (): AsyncGenerator<readonly SessionTask[]> {
-    for (;;) {
-      const batch = await new Promise<readonly SessionTask[]>((resolve) => {
-        port.once("message", (tasks: readonly SessionTask[]) => resolve(tasks));
-        port.postMessage({ type: "more" });
-      });
-      if (batch.length === 0) return;
-      yield batch;
-    }
-  };
+  const guards = await resolveGuards(input.guards);
   const replay = async (task: SessionTask): Promise<SessionResult> => {
     try {
       const opened = await openSession(task.ref);
@@ -50,7 +31,7 @@ if (port !== null) {
       return { type: "bad", index: task.index, reason: reasonOf(error, task.ref) };
     }
   };
-  for await (const batch of batches()) {
+  for await (const batch of batchesFrom<SessionTask>(port)) {
     for (const task of batch) port.postMessage(await replay(task));
   }
   port.postMessage({ type: "done" });
