@@ -23,7 +23,7 @@ figure{margin:1rem 0}figcaption{font-size:12px;color:#555}dt{font-weight:600}cod
 </style></head><body>
 <h1>loopsim compare: loop guards side by side</h1>
 <p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${esc(populationSentence(report).replace(/`/g, ""))}. Reproduce: <code>${esc(report.reproduce)}</code>.</p>
-<h2>Simulated agents</h2>
+<h2>${report.grounded === undefined ? "Simulated agents" : "Real sessions as agents"}</h2>
 ${table(report.rows.map(headline))}
 <figure>${planeChart(report)}<figcaption>Each guard on the plane of waste (median tokens a stuck agent spends in its loop before the stop; further left is better) against false positives (progressing agents stopped wrongly; lower is better). Red: OpenClaw, blue: other runtimes. Bars: 95% intervals (bootstrap for the median, Wilson for the share).</figcaption></figure>
 <figure>${heatmap(report)}<figcaption>Families by guards. Stuck families: the share stopped (greener is better). Progressing and recovering families: the share stopped wrongly (redder is worse).</figcaption></figure>
