@@ -76,7 +76,7 @@ export function paretoChart(report: TuneReport): string {
   const yAxis = roundAxis(Math.max(0.05, ...report.rows.map(fp)));
   const { parts, sx, sy } = frame(
     { ...xAxis, label: (x) => fmt(x), title: "mean wasted tokens per stuck agent" },
-    { ...yAxis, label: pct, title: "false-positive rate (simulated)" },
+    { ...yAxis, label: pct, title: report.grounded?.primary === true ? "false-positive rate (real sessions)" : "false-positive rate (simulated)" },
   );
   const front = report.rows.filter((r) => report.pareto.includes(r.index)).sort((a, b) => waste(a) - waste(b));
   parts.push(`<path d="${front.map((r, i) => `${i === 0 ? "M" : "L"}${fmt(sx(waste(r)))},${fmt(sy(fp(r)))}`).join(" ")}" fill="none" stroke="#2563eb" stroke-dasharray="4 3"/>`);

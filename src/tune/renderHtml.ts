@@ -71,7 +71,7 @@ tr.defaults{background:#fef2f2}tr.group th{background:#f3f4f6;text-align:left}.e
 ${recs}
 <h2>Charts</h2>
 <div class="charts">
-<figure>${paretoChart(report)}<figcaption>Pareto front: mean tokens wasted in loops (the statistic the recommendations quote) against the simulated false-positive rate; OpenClaw's defaults and each recommendation ringed, with bars for their 95% intervals (bootstrap for the mean, Wilson for the rate).</figcaption></figure>
+<figure>${paretoChart(report)}<figcaption>Pareto front: mean tokens wasted in loops (the statistic the recommendations quote) against the ${report.grounded?.primary === true ? "" : "simulated "}false-positive rate; OpenClaw's defaults and each recommendation ringed, with bars for their 95% intervals (bootstrap for the mean, Wilson for the rate).</figcaption></figure>
 <figure>${caughtChart(report)}<figcaption>Stuck agents caught against the threshold, ticks at the tested values.</figcaption></figure>
 <figure>${wasteChart(report)}<figcaption>Wasted tokens per stuck agent, cumulative on a log scale: a line further up and to the left wastes less.</figcaption></figure>
 <figure>${warnedChart(report)}<figcaption>Warnings: progressing agents warned, stuck agents stopped by a warning (they changed approach, so no block was needed), and stuck agents caught.</figcaption></figure>
