@@ -6,8 +6,8 @@ import { pct } from "../format/svgScale.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
 import type { Population } from "../evaluation/population.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
-import { injectedFamily, SESSION_FAMILY, type GroundedSummary } from "../grounded/groundedPopulation.js";
-import { FAMILIES } from "../sim/families.js";
+import type { GroundedSummary } from "../grounded/groundedPopulation.js";
+import { familyList } from "../tune/familyList.js";
 import type { RecordedSummary } from "../sessions/recorded.js";
 import type { CompareRow } from "./rows.js";
 
@@ -93,12 +93,9 @@ export function sessionCells(r: CompareRowResult, labels: readonly string[]): Re
   return cells;
 }
 
-/** The families a report's rows have numbers for: the simulator's, then real sessions and each injected shape. */
+/** The families a report's rows have numbers for: the simulator's, then the fitted family, real sessions and each injected shape. */
 export function familiesIn(report: CompareReport): { readonly name: string; readonly label: string }[] {
-  const present = (name: string) => report.rows.some((r) => r.metrics.byFamily[name] !== undefined);
-  const simulated = FAMILIES.filter((f) => present(f.name)).map((f) => ({ name: f.name, label: f.label as string }));
-  const grounded = (report.grounded === undefined ? [] : [SESSION_FAMILY, ...report.grounded.inject.shapes.map(injectedFamily)]).filter(present).map((name) => ({ name, label: name === SESSION_FAMILY ? "progressing" : "stuck" }));
-  return [...simulated, ...grounded];
+  return familyList(report.rows.map((r) => r.metrics.byFamily), false);
 }
 
 /** Who the numbers are about, in one sentence. */

@@ -1,7 +1,7 @@
 // A heatmap of behaviour families (rows) by columns (guards in `compare`, configs in `tune`).
 // Stuck families show the share stopped (greener is better); progressing and recovering
 // families the share stopped wrongly (redder is worse).
-import { FAMILIES } from "../sim/families.js";
+import { familyList } from "./familyList.js";
 import type { FamilyNumbers } from "../evaluation/metrics.js";
 import { escapeXml as esc, fmt, pct } from "../format/svgScale.js";
 
@@ -11,12 +11,7 @@ export interface HeatmapColumn {
 }
 
 export function familyHeatmap(columns: readonly HeatmapColumn[], label: string): string {
-  // Then real sessions run as agents (progressing) and their injected loops (stuck), when present.
-  const others = [...new Set(columns.flatMap((c) => Object.keys(c.byFamily)))].filter((name) => !FAMILIES.some((f) => f.name === name)).sort();
-  const families: { name: string; label: string }[] = [
-    ...FAMILIES.filter((f) => columns.some((c) => c.byFamily[f.name] !== undefined)),
-    ...others.map((name) => ({ name, label: name.startsWith("inject:") ? "stuck" : "progressing" })),
-  ];
+  const families = familyList(columns.map((c) => c.byFamily), false);
   if (families.length === 0) return "";
   const cellW = 64;
   const cellH = 22;

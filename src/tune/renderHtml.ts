@@ -1,6 +1,6 @@
 // report.html: self-contained (inline CSS and SVG, no scripts, no network), rendered from
 // report.json alone.
-import { FAMILIES } from "../sim/families.js";
+import { familyList } from "./familyList.js";
 import { caughtChart, familyChart, paretoChart, wasteChart, warnedChart } from "./charts.js";
 import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
@@ -48,7 +48,7 @@ ${r.alternatives.length === 0 ? "" : `<p class="alternatives">Nearest alternativ
     })
     .join("\n");
   const shown = [report.rows[0], ...report.recommendations.map((r) => report.rows.find((x) => x.index === r.index))].filter((r, i, all) => r !== undefined && all.indexOf(r) === i);
-  const families = FAMILIES.map(
+  const families = familyList(shown.map((r) => r?.metrics.byFamily ?? {}), true).map(
     (f) => `<tr><td>${esc(f.name)}</td><td>${f.label}</td>${shown.map((r) => {
       const n = r?.metrics.byFamily[f.name];
       return `<td>${n === undefined ? "-" : `${percent(n.caughtShare)} / ${percent(n.warnedShare)} / ${percent(n.wronglyBlockedShare)}`}</td>`;

@@ -1,6 +1,6 @@
 // report.md: the tables a person reads first, rendered from report.json alone.
 import { plural } from "../format/words.js";
-import { FAMILIES } from "../sim/families.js";
+import { familyList } from "./familyList.js";
 import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
 import { disagreementSection, groundedSection } from "./groundedSection.js";
@@ -69,7 +69,7 @@ export function renderMarkdown(report: TuneReport): string {
   out.push("## By family", "");
   const shown = [defaults, ...report.recommendations.map((r) => report.rows.find((x) => x.index === r.index))].filter((r, i, all) => r !== undefined && all.indexOf(r) === i);
   out.push(line(["family", "kind", ...shown.map((r) => `${r === undefined ? "" : rowLabel(r)} caught / warned / stopped wrongly`)]), line(["---", "---", ...shown.map(() => "---")]));
-  for (const family of FAMILIES) {
+  for (const family of familyList(shown.map((r) => r?.metrics.byFamily ?? {}), true)) {
     const cells = shown.map((r) => {
       const f = r?.metrics.byFamily[family.name];
       return f === undefined ? "-" : `${percent(f.caughtShare)} / ${percent(f.warnedShare)} / ${percent(f.wronglyBlockedShare)}`;
