@@ -53,7 +53,7 @@ export function distances(recorded: readonly RunStats[], simulated: readonly Run
 }
 
 /** The search's objective: the largest distance, plus the mean so that a change raising the others does not pass for a gain. */
-const worst = (d: Readonly<Record<string, number>>) => Math.max(...Object.values(d)) + Object.values(d).reduce((a, b) => a + b, 0) / Object.values(d).length;
+const objective = (d: Readonly<Record<string, number>>) => Math.max(...Object.values(d)) + Object.values(d).reduce((a, b) => a + b, 0) / Object.values(d).length;
 /** Agents per candidate in the searches (the final check uses all the agents asked for). */
 const SEARCH_AGENTS = 160;
 
@@ -148,7 +148,7 @@ export function fitPopulation(input: FitInput): FitResult {
   const small = (p: FittedParams): FittedParams => ({ ...p, resultTokens: [14, 14] });
   const shapeScore = (p: FittedParams) => {
     const { resultTokens: _sizes, ...rest } = score(fittedOnly(small(p)));
-    return worst(rest);
+    return objective(rest);
   };
   let shapeBest = shapeScore(params);
   for (let pass = 0; pass < 2; pass++) {
@@ -165,14 +165,14 @@ export function fitPopulation(input: FitInput): FitResult {
       }
     }
   }
-  let best = worst(score(fittedOnly(params)));
+  let best = objective(score(fittedOnly(params)));
   // Family weights: a hand-written progressing family stays only if it brings the objective down.
   let progressing: { family: string; weight: number; params?: FittedParams }[] = fittedOnly(params);
   const others = FAMILIES.filter((f) => f.label === "progressing").map((f) => f.name);
   for (const family of others) {
     for (const weight of [0.05, 0.15]) {
       const candidate = [...progressing, { family, weight }];
-      const d = worst(score(candidate));
+      const d = objective(score(candidate));
       if (d < best - 0.005) {
         best = d;
         progressing = candidate;

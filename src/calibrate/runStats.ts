@@ -6,7 +6,7 @@ import type { ToolEvent } from "../../models/events.js";
 import { normalizeRunId, normalizeToolName } from "../../models/normalize.js";
 import { hashOutcome } from "../../models/outcomeHash.js";
 import { stableSerialize } from "../../models/stableSerialize.js";
-import { tokensOf } from "../sim/tokens.js";
+import { eventTokens } from "../sim/tokens.js";
 
 export const STATISTICS = {
   callsPerRun: "tool calls in the run",
@@ -72,7 +72,7 @@ function statsOf(events: readonly ToolEvent[]): RunStats | undefined {
     const hasError = "error" in e && e.error !== undefined;
     // Failed by the importers' one definition: an error, a non-zero exit code, or a timeout.
     if (outcomeFailed(e)) errors++;
-    resultSizes.push(tokensOf(hasError ? e.error : e.result));
+    resultSizes.push(eventTokens(e));
     const result = hashOutcome({ tool, params: e.params, result: e.result, error: e.error, hasError }, digest).resultHash;
     if (result === undefined) continue;
     const triple = `${key}\u0000${result}`;

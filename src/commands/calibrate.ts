@@ -26,7 +26,7 @@ import { FITTED_FAMILY } from "../sim/fittedFamily.js";
 import { findBuiltInTarget } from "../targets/registry.js";
 import { sessionAgents, type GroundedPopulation } from "../grounded/groundedPopulation.js";
 import { runSessionAgent } from "../grounded/sessionAgent.js";
-import { resolvePopulation } from "../grounded/populationSpec.js";
+import { groundingFlags, refuseGroundingFlags, resolvePopulation } from "../grounded/populationSpec.js";
 
 export type { CalibrationReport } from "../calibrate/report.js";
 export { calibrationMarkdown } from "../calibrate/report.js";
@@ -88,8 +88,9 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
     ensureWritableDir(options.out);
     refuseOverwrite(options.out, ["calibration.json", "calibration.md"], options.force === true);
   }
-  const flags = { ...(options.inject === undefined ? {} : { inject: options.inject }), ...(options.reaction === undefined ? {} : { reaction: options.reaction }) };
+  const flags = groundingFlags(options);
   const chosen = options.fit === true ? undefined : resolvePopulation(options.population, flags);
+  if (chosen?.kind !== "sessions") refuseGroundingFlags(flags);
   const fittedOn = chosen?.kind === "simulated" ? chosen.population.fittedOn : undefined;
   const paths = options.paths.length > 0 ? options.paths : (fittedOn?.paths ?? (chosen?.kind === "sessions" ? chosen.grounded.paths : []));
   if (paths.length === 0) throw new UserError("name the recorded sessions to calibrate against (files or folders), or give a population fitted by calibrate --fit, which names its own");

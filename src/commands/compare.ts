@@ -23,7 +23,7 @@ import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
 import { groundedSummary, type GroundedSummary } from "../grounded/groundedPopulation.js";
 import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
-import { resolvePopulation } from "../grounded/populationSpec.js";
+import { groundingFlags, refuseGroundingFlags, resolvePopulation } from "../grounded/populationSpec.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import { parseShard } from "../io/shardSpec.js";
 
@@ -76,7 +76,9 @@ export async function compareCommand(options: CompareOptions): Promise<void> {
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   if (options.out !== undefined) refuseOverwrite(options.out, shard === undefined ? ["compare.json", "compare.md", "compare.html"] : [`compare-partial-${shard.index}-of-${shard.of}.json`], options.force === true);
   const names = rowNames(options.targets);
-  const chosen = resolvePopulation(options.population, { ...(options.inject === undefined ? {} : { inject: options.inject }), ...(options.reaction === undefined ? {} : { reaction: options.reaction }) });
+  const flags = groundingFlags(options);
+  const chosen = resolvePopulation(options.population, flags);
+  if (chosen.kind === "simulated") refuseGroundingFlags(flags);
   const population: Population = chosen.kind === "simulated" ? chosen.population : { name: chosen.grounded.name, calls: 0, members: [] };
   const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
   const { rows, targets } = await resolveRows(names);

@@ -23,7 +23,7 @@ import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
 import { groundedSummary, type GroundedPopulation } from "../grounded/groundedPopulation.js";
 import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
-import { groundedFrom, resolvePopulation, type AnyPopulation } from "../grounded/populationSpec.js";
+import { groundedFrom, groundingFlags, refuseGroundingFlags, resolvePopulation, type AnyPopulation } from "../grounded/populationSpec.js";
 import { PARTIAL_SCHEMA, finishReport, reportJson, type TuneInputs, type TunePartial, type TuneReport } from "../tune/report.js";
 import { renderHtml } from "../tune/renderHtml.js";
 import { renderMarkdown } from "../tune/renderMarkdown.js";
@@ -64,12 +64,11 @@ export interface TuneOptions {
 
 /** The population a sweep runs: simulated, or real sessions (primary); and real sessions beside a simulated one. */
 export function choosePopulations(options: Pick<TuneOptions, "population" | "sessions" | "inject" | "reaction">): { primary: AnyPopulation; beside?: GroundedPopulation } {
-  const flags = { ...(options.inject === undefined ? {} : { inject: options.inject }), ...(options.reaction === undefined ? {} : { reaction: options.reaction }) };
-  const plain = resolvePopulation(options.population);
-  if (plain.kind === "sessions") return { primary: resolvePopulation(options.population, flags) };
-  if (options.inject === undefined && options.reaction === undefined) return { primary: plain };
-  if (options.sessions === undefined) return { primary: resolvePopulation(options.population, flags) }; // says what --inject needs
-  return { primary: plain, beside: groundedFrom(options.sessions, `sessions:${options.sessions.join(" ")}`, flags) };
+  const flags = groundingFlags(options);
+  const primary = resolvePopulation(options.population, flags);
+  if (primary.kind === "sessions" || (flags.inject === undefined && flags.reaction === undefined)) return { primary };
+  if (options.sessions === undefined) refuseGroundingFlags(flags);
+  return { primary, beside: groundedFrom(options.sessions ?? [], `sessions:${(options.sessions ?? []).join(" ")}`, flags) };
 }
 
 /** The report's population line for a grounded primary: no simulated members. */

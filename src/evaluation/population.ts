@@ -106,19 +106,25 @@ export const POPULATION_PRESETS: Readonly<Record<string, Population>> = {
 };
 
 export function loadPopulation(spec: string): Population {
-  const presetPopulation = POPULATION_PRESETS[spec];
-  if (presetPopulation !== undefined) return presetPopulation;
+  return POPULATION_PRESETS[spec] ?? populationFromJson(readPopulationFile(spec), spec);
+}
+
+/** A population file's JSON5, read once; its kind (families, or real sessions) is the caller's to tell. */
+export function readPopulationFile(spec: string): unknown {
   const problem = inputProblem(spec);
-  if (problem?.code === "ENOENT") throw new UserError(`--population ${spec}: neither a preset (${Object.keys(POPULATION_PRESETS).join(", ")}) nor a file`);
+  if (problem?.code === "ENOENT") throw new UserError(`--population ${spec}: neither a preset (${Object.keys(POPULATION_PRESETS).join(", ")}), sessions:PATH, nor a file`);
   if (problem !== undefined) throw new UserError(`--population ${spec}: ${problem.reason}`);
-  let raw: unknown;
   const text = readTextFile(spec, "population file");
   try {
-    raw = JSON5.parse(text);
+    return JSON5.parse(text);
   } catch (error) {
     const e = error as Error & { lineNumber?: number; columnNumber?: number };
     throw new UserError(`${spec}${e.lineNumber === undefined ? "" : `:${e.lineNumber}:${e.columnNumber ?? 0}`}: not valid JSON5 (${e.message.replace(/^JSON5: /, "")})`);
   }
+}
+
+/** A simulated population from a population file's JSON; every problem names its JSON path. */
+export function populationFromJson(raw: unknown, spec: string): Population {
   const problems: string[] = [];
   if (!isPlainObject(raw)) throw new UserError(`${spec}: a population is an object {calls, members: [{family, model, weight}]}`);
   for (const key of Object.keys(raw)) if (!["calls", "members", "name", "fittedOn", "heldOut"].includes(key)) problems.push(`${key}: unknown key (allowed: name, calls, members, fittedOn, heldOut; or sessions, inject, reaction for real sessions)`);

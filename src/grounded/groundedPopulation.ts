@@ -52,28 +52,47 @@ export interface GroundedEvaluation {
 
 export async function evaluateGrounded(population: GroundedPopulation, guards: readonly GuardUnderTest[], seed: number, options: ReadOptions, onSession?: () => void): Promise<GroundedEvaluation> {
   const configs = guards.map((g) => configFrom(g.block));
-  const stores = guards.map(() => new SummaryStore());
-  const families: string[] = [];
-  const familyOf: number[] = [];
-  const agents: Record<string, number> = {};
+  const tally = new GroundedTally(guards);
   const read = await forEachRecordedSession(population.paths, options, (session) => {
     for (const agent of sessionAgents(session, population.inject, seed)) {
-      agents[agent.family] = (agents[agent.family] ?? 0) + 1;
-      let f = families.indexOf(agent.family);
-      if (f < 0) f = families.push(agent.family) - 1;
-      familyOf.push(f);
-      guards.forEach((guard, k) => {
-        (stores[k] as SummaryStore).add(runSessionAgent(agent, configs[k] as ReturnType<typeof configFrom>, guard.target, population.reaction).summary);
-      });
+      tally.agent(agent.family, (store, k) => store.add(runSessionAgent(agent, configs[k] as ReturnType<typeof configFrom>, (guards[k] as GuardUnderTest).target, population.reaction).summary));
     }
     onSession?.();
   });
-  return {
-    // One config's summaries at a time are made whole again, measured and dropped.
-    metrics: guards.map((g, k) => computeMetrics((stores[k] as SummaryStore).summaries(families, familyOf), `grounded-config-${g.index}`)),
-    read,
-    agents: Object.fromEntries(Object.keys(agents).sort().map((f) => [f, agents[f] as number])),
-  };
+  return tally.finish(read);
+}
+
+/**
+ * Every agent's results under every guard, added in the agents' listed order (in-process, or put
+ * back in order from worker threads), then measured one guard at a time.
+ */
+export class GroundedTally {
+  private readonly stores: SummaryStore[];
+  private readonly families: string[] = [];
+  private readonly familyOf: number[] = [];
+  private readonly agents: Record<string, number> = {};
+
+  constructor(private readonly guards: readonly GuardUnderTest[]) {
+    this.stores = guards.map(() => new SummaryStore());
+  }
+
+  /** The next agent: its family, and its result under each guard, put into that guard's store. */
+  agent(family: string, resultUnder: (store: SummaryStore, guard: number) => void): void {
+    this.agents[family] = (this.agents[family] ?? 0) + 1;
+    let f = this.families.indexOf(family);
+    if (f < 0) f = this.families.push(family) - 1;
+    this.familyOf.push(f);
+    this.stores.forEach(resultUnder);
+  }
+
+  finish(read: RecordedRead): GroundedEvaluation {
+    return {
+      // One guard's summaries at a time are made whole again, measured and dropped.
+      metrics: this.guards.map((g, k) => computeMetrics((this.stores[k] as SummaryStore).summaries(this.families, this.familyOf), `grounded-config-${g.index}`)),
+      read,
+      agents: Object.fromEntries(Object.keys(this.agents).sort().map((f) => [f, this.agents[f] as number])),
+    };
+  }
 }
 
 /** The yes/no facts of a summary the metrics read, as bits. */
@@ -85,7 +104,7 @@ export function packFlags(s: SimulationSummary): number {
  * A config's agent summaries, kept as the few numbers the metrics read (17 bytes an agent, not a
  * few hundred as objects), so a large folder run under many configs fits in memory.
  */
-export class SummaryStore {
+class SummaryStore {
   private n = 0;
   private flags = new Uint8Array(1024);
   private numbers = new Int32Array(1024 * 4);

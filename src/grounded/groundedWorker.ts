@@ -2,11 +2,10 @@
 // its injected copies), runs each under every config, and posts the few numbers per config that
 // the metrics read. It keeps only the session it read last, whose agents come one after another.
 import { parentPort, workerData } from "node:worker_threads";
-import type { ToolEvent } from "../../models/events.js";
 import { UserError } from "../io/errors.js";
-import { openSession } from "../import/session.js";
 import { reasonOf } from "../import/sessionRefs.js";
 import { batchesFrom, resolveGuards } from "../sessions/threadWork.js";
+import { readSessionEvents } from "../sessions/recorded.js";
 import { packFlags, sessionAgents } from "./groundedPopulation.js";
 import type { GroundedResult, GroundedTask, GroundedWorkerInput } from "./threadMessages.js";
 import { runSessionAgent } from "./sessionAgent.js";
@@ -20,9 +19,7 @@ if (port !== null) {
     if (last?.index === task.index) return last.agents;
     let agents: ReturnType<typeof sessionAgents> | "empty" | { bad: string };
     try {
-      const opened = await openSession(task.ref);
-      const events: ToolEvent[] = [];
-      for await (const { event } of opened.events) events.push(event);
+      const { events } = await readSessionEvents(task.ref);
       agents = events.some((e) => e.type === "call") ? sessionAgents({ id: task.id, events }, input.population.inject, input.seed) : "empty";
     } catch (error) {
       if (!(error instanceof UserError)) throw error;

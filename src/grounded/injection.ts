@@ -6,6 +6,7 @@
 import type { CallEvent, ToolEvent } from "../../models/events.js";
 import { UserError } from "../io/errors.js";
 import { callUnits } from "../scenario/eventPairs.js";
+import { text } from "../sim/behaviour.js";
 import { makeRng, type Rng } from "../sim/rng.js";
 
 export const INJECT_SHAPES = ["repeat", "volatile", "poll", "ping-pong", "unknown-tool", "overflow-relapse", "near-duplicate"] as const;
@@ -127,7 +128,6 @@ function textOf(value: unknown): string {
   return JSON.stringify(value) ?? "";
 }
 
-const text = (body: string, details?: Record<string, unknown>) => ({ content: [{ type: "text", text: body }], ...(details === undefined ? {} : { details }) });
 
 /** Args that differ from the recorded ones only in a counter. */
 function withCounter(params: unknown, field: string, n: number): unknown {

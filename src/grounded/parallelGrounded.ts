@@ -10,11 +10,10 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../io/errors.js";
-import { computeMetrics } from "../evaluation/metrics.js";
 import { sessionRefs, type SessionRef } from "../import/sessionRefs.js";
 import { labelOf, ReadTally, type ReadOptions } from "../sessions/recorded.js";
 import { targetRef } from "../targets/target.js";
-import { evaluateGrounded, SummaryStore, type GroundedEvaluation, type GroundedPopulation, type GuardUnderTest } from "./groundedPopulation.js";
+import { evaluateGrounded, GroundedTally, type GroundedEvaluation, type GroundedPopulation, type GuardUnderTest } from "./groundedPopulation.js";
 import type { GroundedResult, GroundedTask, GroundedWorkerInput, GroundedWorkerMessage } from "./threadMessages.js";
 
 /** Agents a thread is sent at a time: few, so that the threads stay even to the end. */
@@ -70,11 +69,8 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
   } finally {
     await Promise.all(threads.map((t) => t.terminate()));
   }
-  // The sessions in their listed order: the agents, their summaries and the read tally as in-process.
-  const stores = guards.map(() => new SummaryStore());
-  const families: string[] = [];
-  const familyOf: number[] = [];
-  const agents: Record<string, number> = {};
+  // The agents in their listed order: the summaries and the read tally as in-process.
+  const tally = new GroundedTally(guards);
   const read = new ReadTally(options.labels);
   for (let index = 0; index < refs.length; index++) {
     // Array.from, not slice: a slice keeps the holes of agents never answered, and some() skips holes.
@@ -83,19 +79,8 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
     const id = (refs[index] as SessionRef).id;
     read.session(id, labelOf(id, options.labels));
     for (const row of mine as Extract<GroundedResult, { type: "row" }>[]) {
-      agents[row.family] = (agents[row.family] ?? 0) + 1;
-      let f = families.indexOf(row.family);
-      if (f < 0) f = families.push(row.family) - 1;
-      familyOf.push(f);
-      guards.forEach((_, k) => {
-        const n = k * 4;
-        (stores[k] as SummaryStore).addPacked(row.flags[k] as number, row.numbers[n] as number, row.numbers[n + 1] as number, row.numbers[n + 2] as number, row.numbers[n + 3] as number);
-      });
+      tally.agent(row.family, (store, k) => store.addPacked(row.flags[k] as number, row.numbers[k * 4] as number, row.numbers[k * 4 + 1] as number, row.numbers[k * 4 + 2] as number, row.numbers[k * 4 + 3] as number));
     }
   }
-  return {
-    metrics: guards.map((g, k) => computeMetrics((stores[k] as SummaryStore).summaries(families, familyOf), `grounded-config-${g.index}`)),
-    read: read.read(bad),
-    agents: Object.fromEntries(Object.keys(agents).sort().map((f) => [f, agents[f] as number])),
-  };
+  return tally.finish(read.read(bad));
 }

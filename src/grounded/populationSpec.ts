@@ -2,12 +2,9 @@
 // or one grounded in real sessions, `sessions:PATH` or a population file with a `sessions` key.
 // The flags --inject and --reaction apply to grounded populations and override the file's values.
 import { dirname, isAbsolute, relative, resolve } from "node:path";
-import JSON5 from "json5";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../io/errors.js";
-import { inputProblem } from "../io/fsErrors.js";
-import { readTextFile } from "../io/textFile.js";
-import { loadPopulation, type Population } from "../evaluation/population.js";
+import { POPULATION_PRESETS, populationFromJson, readPopulationFile, type Population } from "../evaluation/population.js";
 import { SESSIONS_PREFIX, type GroundedPopulation } from "./groundedPopulation.js";
 import { NO_INJECTION, parseInject, type InjectSpec } from "./injection.js";
 import { DEFAULT_SESSION_REACTION, parseReaction, reactionFromJson, type SessionReaction } from "./reaction.js";
@@ -28,16 +25,8 @@ export function groundedFrom(paths: readonly string[], name: string, flags: Grou
   };
 }
 
-/** A population file whose top level has `sessions`: read here; any other goes to loadPopulation. */
-function groundedFile(spec: string, flags: GroundingFlags): GroundedPopulation | undefined {
-  if (inputProblem(spec) !== undefined) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON5.parse(readTextFile(spec, "population file"));
-  } catch {
-    return undefined; // loadPopulation reports the syntax error with its line
-  }
-  if (!isPlainObject(raw) || !("sessions" in raw)) return undefined;
+/** A sessions population file ({sessions, inject, reaction}); paths in it are relative to the file. */
+function groundedFile(spec: string, raw: Record<string, unknown>, flags: GroundingFlags): GroundedPopulation {
   const problems: string[] = [];
   for (const key of Object.keys(raw)) if (!["name", "sessions", "inject", "reaction"].includes(key)) problems.push(`${key}: unknown key (a sessions population allows name, sessions, inject, reaction)`);
   const list = Array.isArray(raw.sessions) ? raw.sessions : [raw.sessions];
@@ -55,22 +44,38 @@ function groundedFile(spec: string, flags: GroundingFlags): GroundedPopulation |
   }
   const reaction = raw.reaction === undefined ? undefined : reactionFromJson(raw.reaction, "reaction", problems);
   if (problems.length > 0) throw new UserError(`${spec}: invalid population:\n${problems.map((p) => `  ${spec}: ${p}`).join("\n")}`);
-  // Paths in the file are relative to the file, so it works from any folder.
+  // Shown relative to where loopsim runs, so reports name them as a user would type them.
   const paths = (list as string[]).map((p) => (isAbsolute(p) ? p : relative(process.cwd(), resolve(dirname(spec), p)) || "."));
   const name = typeof raw.name === "string" ? raw.name : spec;
   return groundedFrom(paths, name, flags, { ...(inject === undefined ? {} : { inject }), ...(reaction === undefined ? {} : { reaction }) });
 }
 
+/**
+ * The population `spec` names. `flags` (--inject, --reaction) shape a sessions population; with a
+ * simulated one they are left for the caller (tune puts real sessions beside it, the others refuse
+ * them with refuseGroundingFlags).
+ */
 export function resolvePopulation(spec: string, flags: GroundingFlags = {}): AnyPopulation {
   if (spec.startsWith(SESSIONS_PREFIX)) {
     const path = spec.slice(SESSIONS_PREFIX.length);
     if (path === "") throw new UserError(`--population ${spec}: name the sessions, e.g. sessions:../shared/corpus`);
     return { kind: "sessions", grounded: groundedFrom([path], spec, flags) };
   }
-  const grounded = groundedFile(spec, flags);
-  if (grounded !== undefined) return { kind: "sessions", grounded };
+  const preset = POPULATION_PRESETS[spec];
+  if (preset !== undefined) return { kind: "simulated", population: preset };
+  const raw = readPopulationFile(spec);
+  if (isPlainObject(raw) && "sessions" in raw) return { kind: "sessions", grounded: groundedFile(spec, raw, flags) };
+  return { kind: "simulated", population: populationFromJson(raw, spec) };
+}
+
+/** --inject and --reaction need real sessions to act on. */
+export function refuseGroundingFlags(flags: GroundingFlags): void {
   if (flags.inject !== undefined || flags.reaction !== undefined) {
     throw new UserError(`${flags.inject !== undefined ? `--inject ${flags.inject}` : `--reaction ${flags.reaction}`}: applies to real sessions: --population sessions:PATH (or --sessions PATH with tune)`);
   }
-  return { kind: "simulated", population: loadPopulation(spec) };
+}
+
+/** The flags as given, without the ones left out. */
+export function groundingFlags(options: { readonly inject?: string | undefined; readonly reaction?: string | undefined }): GroundingFlags {
+  return { ...(options.inject === undefined ? {} : { inject: options.inject }), ...(options.reaction === undefined ? {} : { reaction: options.reaction }) };
 }

@@ -11,7 +11,7 @@ import { callUnits } from "../scenario/eventPairs.js";
 import { makeRng } from "../sim/rng.js";
 import type { FamilyLabel } from "../sim/behaviour.js";
 import type { SimulationSummary } from "../sim/simulate.js";
-import { tokensOf } from "../sim/tokens.js";
+import { eventTokens, tokensOf } from "../sim/tokens.js";
 import type { Target } from "../targets/target.js";
 import type { LabelledEvent } from "./injection.js";
 import type { Reaction, SessionReaction, Signal } from "./reaction.js";
@@ -63,7 +63,7 @@ function prepared(script: readonly LabelledEvent[]): Prepared {
   for (const unit of callUnits(raw)) if (raw[unit[0] as number]?.type === "call") outcomeOf.set(unit[0] as number, unit.slice(1));
   const callOf = new Map<number, number>();
   for (const [call, outs] of outcomeOf) for (const o of outs) callOf.set(o, call);
-  const tokens = raw.map((e) => (e.type === "call" ? tokensOf(e.params) : e.type === "outcome" ? tokensOf(e.error !== undefined ? e.error : e.result) : 0));
+  const tokens = raw.map(eventTokens);
   const shapes = raw.map((e) => (e.type === "call" ? shapeKey(e) : ""));
   const made = { raw, outcomeOf, callOf, tokens, shapes };
   preparedScripts.set(script, made);

@@ -6,7 +6,7 @@ import { wilson, type Interval } from "../stats/interval.js";
 import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
 import { normalizeRunId } from "../../models/normalize.js";
-import { tokensOf } from "../sim/tokens.js";
+import { eventTokens } from "../sim/tokens.js";
 import { share } from "../evaluation/metrics.js";
 import { runTarget, type Target } from "../targets/target.js";
 import type { RecordedSession } from "./recorded.js";
@@ -43,7 +43,7 @@ export function replayOpenLoop(target: Target, config: ResolvedConfig, session: 
   let cutTokens = 0;
   session.events.forEach((event: ToolEvent, index) => {
     if (event.type === "compaction") return;
-    const cost = event.type === "call" ? tokensOf(event.params) : tokensOf("error" in event && event.error !== undefined ? event.error : event.result);
+    const cost = eventTokens(event);
     if (event.type === "call") calls++;
     tokens += cost;
     const from = cutFrom.get(normalizeRunId(event.runId));

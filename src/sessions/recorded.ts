@@ -137,6 +137,14 @@ export class ReadTally {
   }
 }
 
+/** A whole session's events through its importer (a session is held at a time, never a folder). */
+export async function readSessionEvents(ref: string): Promise<{ events: ToolEvent[]; format: string }> {
+  const opened = await openSession(ref);
+  const events: ToolEvent[] = [];
+  for await (const { event } of opened.events) events.push(event);
+  return { events, format: opened.format };
+}
+
 /**
  * Streams every session with at least one call to `each`, one at a time, in a stable order.
  * Sessions with no call are passed over (nothing a guard could act on).
@@ -149,10 +157,7 @@ export async function forEachRecordedSession(paths: readonly string[], options: 
     let events: ToolEvent[];
     let format: string;
     try {
-      const opened = await openSession(ref);
-      events = [];
-      for await (const { event } of opened.events) events.push(event);
-      format = opened.format;
+      ({ events, format } = await readSessionEvents(ref));
     } catch (error) {
       if (options.strict === true || !(error instanceof UserError)) throw error;
       bad.push({ file: ref, reason: reasonOf(error, ref) });

@@ -1,12 +1,11 @@
 // A worker thread of a session replay: asks for sessions a batch at a time, reads each, replays it
 // under every guard, posts one row per session (or why it could not be read), and keeps none.
 import { parentPort, workerData } from "node:worker_threads";
-import type { ToolEvent } from "../../models/events.js";
 import { UserError } from "../io/errors.js";
-import { openSession } from "../import/session.js";
 import { reasonOf } from "../import/sessionRefs.js";
 import { batchesFrom, resolveGuards } from "./threadWork.js";
 import { replayOpenLoop } from "./openLoop.js";
+import { readSessionEvents } from "./recorded.js";
 import type { SessionResult, SessionTask } from "./replayAll.js";
 
 interface WorkerInput {
@@ -20,11 +19,9 @@ if (port !== null) {
   const guards = await resolveGuards(input.guards);
   const replay = async (task: SessionTask): Promise<SessionResult> => {
     try {
-      const opened = await openSession(task.ref);
-      const events: ToolEvent[] = [];
-      for await (const { event } of opened.events) events.push(event);
+      const { events, format } = await readSessionEvents(task.ref);
       if (!events.some((e) => e.type === "call")) return { type: "empty", index: task.index };
-      const session = { id: task.id, file: task.ref, format: opened.format, label: task.label, events };
+      const session = { id: task.id, file: task.ref, format, label: task.label, events };
       return { type: "row", index: task.index, verdicts: guards.map((g) => replayOpenLoop(g.target, g.config, session)) };
     } catch (error) {
       if (!(error instanceof UserError)) throw error;

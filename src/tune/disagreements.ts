@@ -7,7 +7,7 @@
 import type { ConfigRow } from "../evaluation/evaluate.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
 import { round4 } from "../evaluation/metrics.js";
-import { GOALS, recommend, type Goal } from "./recommend.js";
+import { GOALS, recommend, type Goal, type Recommendation } from "./recommend.js";
 import { findFamily } from "../sim/families.js";
 
 export const DISAGREEMENT_RULE =
@@ -47,15 +47,14 @@ function ranks(rows: readonly ConfigRow[], metricsOf: (r: ConfigRow) => ConfigMe
   return new Map(sorted.map((r, i) => [r.index, i + 1]));
 }
 
-/** Rows that have grounded metrics as well as simulated ones. */
-export function disagreements(rows: readonly ConfigRow[], ignored: readonly string[]): Disagreements {
+/** Rows that have grounded metrics as well as simulated ones, and the report's picks on the simulated ones. */
+export function disagreements(rows: readonly ConfigRow[], simPicks: readonly Recommendation[], ignored: readonly string[]): Disagreements {
   const both = rows.filter((r): r is ConfigRow & { grounded: ConfigMetrics } => r.grounded !== undefined);
   const places = Math.max(3, Math.ceil(both.length / 10));
   const simulated = ranks(both, (r) => r.metrics);
   const grounded = ranks(both, (r) => r.grounded as ConfigMetrics);
   const groundedRows = both.map((r) => ({ ...r, metrics: r.grounded, sessions: undefined }));
   const defaults = groundedRows.find((r) => r.index === 0);
-  const simPicks = recommend(both, both.find((r) => r.index === 0) ?? (both[0] as ConfigRow), ignored);
   const groundedPicks = defaults === undefined ? [] : recommend(groundedRows, defaults, ignored, "grounded");
   const labelOf = (index: number) => (index === 0 ? "OpenClaw defaults" : (both.find((r) => r.index === index)?.label ?? String(index)));
   const picks = GOALS.flatMap((goal) => {

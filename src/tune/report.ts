@@ -55,14 +55,15 @@ export function finishReport(inputs: TuneInputs, rows: readonly ConfigRow[]): Tu
   const sorted = [...rows].sort((a, b) => a.index - b.index);
   const defaults = sorted.find((r) => r.index === 0);
   if (defaults === undefined) throw new Error("the OpenClaw defaults row (index 0) is missing");
+  const recommendations = recommend(sorted, defaults, inputs.targetIgnores ?? [], inputs.grounded?.primary === true ? "grounded" : "simulated");
   return {
     schema: REPORT_SCHEMA,
     ...inputs,
     definitions: METRIC_DEFINITIONS,
     rows: sorted,
     pareto: paretoFront(sorted),
-    recommendations: recommend(sorted, defaults, inputs.targetIgnores ?? [], inputs.grounded?.primary === true ? "grounded" : "simulated"),
-    ...(inputs.grounded !== undefined && !inputs.grounded.primary ? { disagreements: disagreements(sorted, inputs.targetIgnores ?? []) } : {}),
+    recommendations,
+    ...(inputs.grounded !== undefined && !inputs.grounded.primary ? { disagreements: disagreements(sorted, recommendations, inputs.targetIgnores ?? []) } : {}),
   };
 }
 
