@@ -7,7 +7,7 @@ const LAYERS = [
   ["base: errors, files, statistics, wording", ["src/io", "src/stats", "src/format"]],
   ["inputs: session importers", ["src/import"]],
   ["targets: every guard under test", ["src/targets"]],
-  ["agents and evaluation", ["src/sim", "src/arbitraries", "src/sessions", "src/scenario", "src/evaluation", "src/grounded"]],
+  ["agents and evaluation", ["src/sim", "src/arbitraries", "src/sessions", "src/scenario", "src/evaluation", "src/grounded", "src/realLoops"]],
   ["checks: laws, conformance, agreement", ["properties", "src/conform", "src/agreement", "src/contract"]],
   ["reports", ["src/tune", "src/compare", "src/calibrate", "src/scan"]],
   ["commands", ["src/commands"]],

@@ -15,6 +15,7 @@ import { FORMATS, type SessionFormat } from "../import/types.js";
 import { FACT_HELP } from "../scenario/minimizeFact.js";
 import { readConfigFile } from "../io/configFile.js";
 import { registerSimulationCommands } from "./simulationCommands.js";
+import { registerLoopsCommand } from "./loopsProgram.js";
 import { resolveTarget } from "../targets/registry.js";
 import { ORACLE_TARGET } from "../targets/reference.js";
 
@@ -161,5 +162,6 @@ export function buildProgram(): Command {
     });
 
   registerSimulationCommands(program);
+  registerLoopsCommand(program);
   return program;
 }
