@@ -41,6 +41,7 @@ function labelKey(value: string): LabelKey {
 
 const POPULATION_HELP = `population: a preset (${Object.keys(POPULATION_PRESETS).join(", ")}), a JSON5 population file, or sessions:PATH (real sessions run as closed-loop agents)`;
 const INJECT_HELP = `loops injected into real sessions run as agents: default (every shape), none, or some of ${INJECT_SHAPES.join(", ")}; @MIN-MAX sets their lengths (default @${DEFAULT_LENGTHS.min}-${DEFAULT_LENGTHS.max})`;
+const LOOPS_HELP = "real: the stuck stretches mined from the sessions (loopsim loops) are stuck agents too, each guard's catch rate on them reported beside the injected shapes; injected (default): only --inject's";
 const REACTION_HELP = `how a real session run as an agent reacts: SIGNAL=GO/SKIP/END for warning, block, stop (default ${reactionSpec(DEFAULT_SESSION_REACTION)})`;
 
 export function registerSimulationCommands(program: Command): void {
@@ -66,7 +67,8 @@ export function registerSimulationCommands(program: Command): void {
     .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
     .option("--inject <spec>", `${INJECT_HELP}; with --sessions, those sessions also run as agents beside the simulated population`)
     .option("--reaction <spec>", REACTION_HELP)
-    .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; inject?: string; reaction?: string }) => {
+    .option("--loops <kind>", LOOPS_HELP)
+    .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; inject?: string; reaction?: string; loops?: string }) => {
       await tuneCommand({ ...opts, force: opts.force === true, json: opts.json === true, strict: opts.strict === true });
     });
 
@@ -90,7 +92,8 @@ export function registerSimulationCommands(program: Command): void {
     .option("--force", "overwrite the reports already in --out")
     .option("--inject <spec>", INJECT_HELP)
     .option("--reaction <spec>", REACTION_HELP)
-    .action(async (opts: { targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; merge?: string[]; json?: boolean; force?: boolean; inject?: string; reaction?: string }) => {
+    .option("--loops <kind>", LOOPS_HELP)
+    .action(async (opts: { targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; merge?: string[]; json?: boolean; force?: boolean; inject?: string; reaction?: string; loops?: string }) => {
       if (opts.merge !== undefined) mergeCompare(opts.merge, opts.out, opts.json === true, opts.force === true);
       else await compareCommand({ ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true });
     });

@@ -45,6 +45,8 @@ export interface CompareOptions {
   /** Loops injected into the real sessions of --population sessions:PATH. */
   readonly inject?: string;
   readonly reaction?: string;
+  /** `real`: the stretches mined from the sessions are stuck agents too. */
+  readonly loops?: string;
 }
 
 interface ComparePartial {
@@ -67,6 +69,7 @@ function reproduceLine(o: CompareOptions): string {
     ...(o.labelMap === undefined ? [] : [`--label-map ${o.labelMap}`]),
     ...(o.inject === undefined ? [] : [`--inject ${o.inject}`]),
     ...(o.reaction === undefined ? [] : [`--reaction ${o.reaction}`]),
+    ...(o.loops === undefined ? [] : [`--loops ${o.loops}`]),
   ].join(" ");
 }
 

@@ -60,13 +60,15 @@ export interface TuneOptions {
   readonly inject?: string;
   /** How a real session run as an agent reacts to warnings, blocks and stops. */
   readonly reaction?: string;
+  /** `real`: the stretches mined from the sessions are stuck agents too. */
+  readonly loops?: string;
 }
 
 /** The population a sweep runs: simulated, or real sessions (primary); and real sessions beside a simulated one. */
-export function choosePopulations(options: Pick<TuneOptions, "population" | "sessions" | "inject" | "reaction">): { primary: AnyPopulation; beside?: GroundedPopulation } {
+export function choosePopulations(options: Pick<TuneOptions, "population" | "sessions" | "inject" | "reaction" | "loops">): { primary: AnyPopulation; beside?: GroundedPopulation } {
   const flags = groundingFlags(options);
   const primary = resolvePopulation(options.population, flags);
-  if (primary.kind === "sessions" || (flags.inject === undefined && flags.reaction === undefined)) return { primary };
+  if (primary.kind === "sessions" || (flags.inject === undefined && flags.reaction === undefined && flags.loops === undefined)) return { primary };
   if (options.sessions === undefined) refuseGroundingFlags(flags);
   return { primary, beside: groundedFrom(options.sessions ?? [], `sessions:${(options.sessions ?? []).join(" ")}`, flags) };
 }
@@ -119,6 +121,7 @@ export function tuneInputs(options: TuneOptions, chosen = choosePopulations(opti
     ...(options.labelMap === undefined ? [] : [`--label-map ${options.labelMap}`]),
     ...(options.inject === undefined ? [] : [`--inject ${options.inject}`]),
     ...(options.reaction === undefined ? [] : [`--reaction ${options.reaction}`]),
+    ...(options.loops === undefined ? [] : [`--loops ${options.loops}`]),
   ].join(" ");
   return {
     loopsimVersion: VERSION,

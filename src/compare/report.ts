@@ -10,6 +10,7 @@ import type { GroundedSummary } from "../grounded/groundedPopulation.js";
 import { familyList } from "../tune/familyList.js";
 import type { RecordedSummary } from "../sessions/recorded.js";
 import type { CompareRow } from "./rows.js";
+import { realVsInjected, type RealVsInjected } from "../grounded/realVsInjected.js";
 
 export const COMPARE_SCHEMA = "loopsim/compare-report@1";
 export const COMPARE_PARTIAL_SCHEMA = "loopsim/compare-partial@1";
@@ -59,12 +60,15 @@ export interface CompareReport extends CompareInputs {
   readonly choices: readonly string[];
   readonly definitions: Readonly<Record<string, string>>;
   readonly rows: readonly CompareRowResult[];
+  /** With --loops real: each guard on the mined stretches beside the injected loops, and where they disagree. */
+  readonly realLoops?: RealVsInjected;
 }
 
 export function finishCompare(inputs: CompareInputs, rows: readonly CompareRowResult[]): CompareReport {
   const order = new Map(inputs.rowNames.map((n, i) => [n, i]));
   const sorted = [...rows].sort((a, b) => (order.get(a.name) ?? 0) - (order.get(b.name) ?? 0));
-  return { schema: COMPARE_SCHEMA, ...inputs, choices: MODELLING_CHOICES, definitions: COMPARE_DEFINITIONS, rows: sorted };
+  const real = inputs.grounded?.loops === undefined ? undefined : realVsInjected(sorted, inputs.grounded.inject.shapes);
+  return { schema: COMPARE_SCHEMA, ...inputs, choices: MODELLING_CHOICES, definitions: COMPARE_DEFINITIONS, rows: sorted, ...(real === undefined ? {} : { realLoops: real }) };
 }
 
 

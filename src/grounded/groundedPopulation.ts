@@ -11,6 +11,7 @@ import { forEachRecordedSession, type ReadOptions, type RecordedRead, type Recor
 import type { Target } from "../targets/target.js";
 import { injectLoop, recordedScript, SHAPE_SUMMARIES, type InjectSpec } from "./injection.js";
 import { describeReaction, type SessionReaction } from "./reaction.js";
+import { MAX_REAL_PER_SESSION, REAL_LOOPS_SUMMARY, realLoopAgents, scriptWithRealLoops, type LoopsChoice } from "./realLoopAgents.js";
 import { runSessionAgent, type SessionAgentSpec } from "./sessionAgent.js";
 
 export const SESSIONS_PREFIX = "sessions:";
@@ -20,19 +21,25 @@ export interface GroundedPopulation {
   readonly paths: readonly string[];
   readonly inject: InjectSpec;
   readonly reaction: SessionReaction;
+  /** `real`: the stuck stretches mined from the sessions are stuck agents too (realLoopAgents.ts). */
+  readonly loops?: LoopsChoice;
 }
 
 /** The family every un-injected session agent is counted under. */
 export const SESSION_FAMILY = "session";
 export const injectedFamily = (shape: string) => `inject:${shape}`;
 
-/** The agents one session gives: itself, then one injected copy per shape. */
-export function sessionAgents(session: Pick<RecordedSession, "id" | "events">, inject: InjectSpec, seed: number): SessionAgentSpec[] {
-  const agents: SessionAgentSpec[] = [{ family: SESSION_FAMILY, label: "progressing", name: `${session.id}:recorded`, seed, script: recordedScript(session.events) }];
+/** Agents a session can give: itself, one per injected shape, and with --loops real one per mined stretch (at most). */
+export const agentsPerSession = (inject: InjectSpec, loops: LoopsChoice | undefined): number => 1 + inject.shapes.length + (loops === "real" ? MAX_REAL_PER_SESSION : 0);
+
+/** The agents one session gives: itself, then one injected copy per shape, then (--loops real) one per mined stretch. */
+export function sessionAgents(session: Pick<RecordedSession, "id" | "events">, inject: InjectSpec, seed: number, loops?: LoopsChoice): SessionAgentSpec[] {
+  const agents: SessionAgentSpec[] = [{ family: SESSION_FAMILY, label: "progressing", name: `${session.id}:recorded`, seed, script: loops === "real" ? scriptWithRealLoops(session.events) : recordedScript(session.events) }];
   for (const shape of inject.shapes) {
     const injected = injectLoop(session.events, shape, inject.lengths, seed, session.id);
     agents.push({ family: injectedFamily(shape), label: "stuck", name: `${session.id}:${shape}`, seed, script: injected.events });
   }
+  if (loops === "real") agents.push(...realLoopAgents(session, seed));
   return agents;
 }
 
@@ -54,7 +61,7 @@ export async function evaluateGrounded(population: GroundedPopulation, guards: r
   const configs = guards.map((g) => configFrom(g.block));
   const tally = new GroundedTally(guards);
   const read = await forEachRecordedSession(population.paths, options, (session) => {
-    for (const agent of sessionAgents(session, population.inject, seed)) {
+    for (const agent of sessionAgents(session, population.inject, seed, population.loops)) {
       tally.agent(agent.family, (store, k) => store.add(runSessionAgent(agent, configs[k] as ReturnType<typeof configFrom>, (guards[k] as GuardUnderTest).target, population.reaction).summary));
     }
     onSession?.();
@@ -175,6 +182,8 @@ export interface GroundedSummary {
   readonly reactionText: string;
   /** Agents per family: `session` (each recorded session) and `inject:SHAPE` (its injected copies). */
   readonly agents: Readonly<Record<string, number>>;
+  /** With --loops real: what the `real` family is, and how many stretches of a session run at most. */
+  readonly loops?: { readonly spec: LoopsChoice; readonly what: string; readonly maxPerSession: number };
 }
 
 export function groundedSummary(population: GroundedPopulation, evaluation: Pick<GroundedEvaluation, "read" | "agents">, primary: boolean): GroundedSummary {
@@ -193,5 +202,6 @@ export function groundedSummary(population: GroundedPopulation, evaluation: Pick
     reaction: population.reaction,
     reactionText: describeReaction(population.reaction),
     agents: evaluation.agents,
+    ...(population.loops === "real" ? { loops: { spec: "real" as const, what: REAL_LOOPS_SUMMARY, maxPerSession: MAX_REAL_PER_SESSION } } : {}),
   };
 }

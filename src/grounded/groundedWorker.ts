@@ -20,7 +20,7 @@ if (port !== null) {
     let agents: ReturnType<typeof sessionAgents> | "empty" | { bad: string };
     try {
       const { events } = await readSessionEvents(task.ref);
-      agents = events.some((e) => e.type === "call") ? sessionAgents({ id: task.id, events }, input.population.inject, input.seed) : "empty";
+      agents = events.some((e) => e.type === "call") ? sessionAgents({ id: task.id, events }, input.population.inject, input.seed, input.population.loops) : "empty";
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       agents = { bad: reasonOf(error, task.ref) };

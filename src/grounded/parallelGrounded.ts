@@ -13,7 +13,7 @@ import { UserError } from "../io/errors.js";
 import { sessionRefs, type SessionRef } from "../import/sessionRefs.js";
 import { labelOf, ReadTally, type ReadOptions } from "../sessions/recorded.js";
 import { targetRef } from "../targets/target.js";
-import { evaluateGrounded, GroundedTally, type GroundedEvaluation, type GroundedPopulation, type GuardUnderTest } from "./groundedPopulation.js";
+import { agentsPerSession, evaluateGrounded, GroundedTally, type GroundedEvaluation, type GroundedPopulation, type GuardUnderTest } from "./groundedPopulation.js";
 import type { GroundedResult, GroundedTask, GroundedWorkerInput, GroundedWorkerMessage } from "./threadMessages.js";
 
 /** Agents a thread is sent at a time: few, so that the threads stay even to the end. */
@@ -26,9 +26,11 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
   const { refs, bad } = await sessionRefs(population.paths, options.strict === true);
   if (refs.length === 0 && bad.length === 0) throw new UserError(`--population sessions:${population.paths.join(" ")}: no session files (.jsonl, .traj, .traj.json, .json) found`);
   const count = Math.min(workers, availableParallelism(), Math.max(1, refs.length));
-  const perSession = 1 + population.inject.shapes.length;
+  const perSession = agentsPerSession(population.inject, population.loops);
   const rows = new Array<Extract<GroundedResult, { type: "row" }> | undefined>(refs.length * perSession);
   const badAt = new Set<number>();
+  // A session gives fewer agents than perSession when it has fewer mined stretches: those are absent, not missing.
+  const absent = new Set<number>();
   const taskAt = (n: number): GroundedTask => {
     const index = Math.floor(n / perSession);
     const r = refs[index] as SessionRef;
@@ -61,6 +63,7 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
                   bad.push({ file: ref, reason: message.reason });
                 }
               } else if (message.type === "row") rows[message.index * perSession + message.agent] = message;
+              else if (message.type === "empty" && message.agent > 0) absent.add(message.index * perSession + message.agent);
             });
             worker.on("error", reject);
           }),
@@ -75,10 +78,10 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
   for (let index = 0; index < refs.length; index++) {
     // Array.from, not slice: a slice keeps the holes of agents never answered, and some() skips holes.
     const mine = Array.from({ length: perSession }, (_, a) => rows[index * perSession + a]);
-    if (mine.some((row) => row === undefined)) continue; // no call in it, or unreadable
+    if (mine.some((row, a) => row === undefined && !absent.has(index * perSession + a)) || mine[0] === undefined) continue; // no call in it, or unreadable
     const id = (refs[index] as SessionRef).id;
     read.session(id, labelOf(id, options.labels));
-    for (const row of mine as Extract<GroundedResult, { type: "row" }>[]) {
+    for (const row of mine.filter((r) => r !== undefined)) {
       tally.agent(row.family, (store, k) => store.addPacked(row.flags[k] as number, row.numbers[k * 4] as number, row.numbers[k * 4 + 1] as number, row.numbers[k * 4 + 2] as number, row.numbers[k * 4 + 3] as number));
     }
   }

@@ -7,6 +7,7 @@ import { UserError } from "../io/errors.js";
 import { POPULATION_PRESETS, populationFromJson, readPopulationFile, type Population } from "../evaluation/population.js";
 import { SESSIONS_PREFIX, type GroundedPopulation } from "./groundedPopulation.js";
 import { NO_INJECTION, parseInject, type InjectSpec } from "./injection.js";
+import { parseLoops } from "./realLoopAgents.js";
 import { DEFAULT_SESSION_REACTION, parseReaction, reactionFromJson, type SessionReaction } from "./reaction.js";
 
 export type AnyPopulation = { readonly kind: "simulated"; readonly population: Population } | { readonly kind: "sessions"; readonly grounded: GroundedPopulation };
@@ -14,6 +15,8 @@ export type AnyPopulation = { readonly kind: "simulated"; readonly population: P
 export interface GroundingFlags {
   readonly inject?: string;
   readonly reaction?: string;
+  /** `real`: the mined stretches are stuck agents too (realLoopAgents.ts). */
+  readonly loops?: string;
 }
 
 export function groundedFrom(paths: readonly string[], name: string, flags: GroundingFlags, fromFile: { inject?: InjectSpec; reaction?: SessionReaction } = {}): GroundedPopulation {
@@ -22,6 +25,7 @@ export function groundedFrom(paths: readonly string[], name: string, flags: Grou
     paths,
     inject: flags.inject !== undefined ? parseInject(flags.inject) : (fromFile.inject ?? NO_INJECTION),
     reaction: flags.reaction !== undefined ? parseReaction(flags.reaction) : (fromFile.reaction ?? DEFAULT_SESSION_REACTION),
+    ...(flags.loops !== undefined && parseLoops(flags.loops) === "real" ? { loops: "real" as const } : {}),
   };
 }
 
@@ -70,12 +74,12 @@ export function resolvePopulation(spec: string, flags: GroundingFlags = {}): Any
 
 /** --inject and --reaction need real sessions to act on. */
 export function refuseGroundingFlags(flags: GroundingFlags): void {
-  if (flags.inject !== undefined || flags.reaction !== undefined) {
-    throw new UserError(`${flags.inject !== undefined ? `--inject ${flags.inject}` : `--reaction ${flags.reaction}`}: applies to real sessions: --population sessions:PATH (or --sessions PATH with tune)`);
+  if (flags.inject !== undefined || flags.reaction !== undefined || flags.loops !== undefined) {
+    throw new UserError(`${flags.inject !== undefined ? `--inject ${flags.inject}` : flags.reaction !== undefined ? `--reaction ${flags.reaction}` : `--loops ${flags.loops}`}: applies to real sessions: --population sessions:PATH (or --sessions PATH with tune)`);
   }
 }
 
 /** The flags as given, without the ones left out. */
-export function groundingFlags(options: { readonly inject?: string | undefined; readonly reaction?: string | undefined }): GroundingFlags {
-  return { ...(options.inject === undefined ? {} : { inject: options.inject }), ...(options.reaction === undefined ? {} : { reaction: options.reaction }) };
+export function groundingFlags(options: { readonly inject?: string | undefined; readonly reaction?: string | undefined; readonly loops?: string | undefined }): GroundingFlags {
+  return { ...(options.inject === undefined ? {} : { inject: options.inject }), ...(options.reaction === undefined ? {} : { reaction: options.reaction }), ...(options.loops === undefined ? {} : { loops: options.loops }) };
 }

@@ -1,0 +1,62 @@
+// `--loops real`: the stuck stretches mined from the sessions themselves (src/realLoops/mine.ts),
+// beside or instead of injected ones. Each mined stretch is one stuck agent: its session replayed
+// up to the stretch's last event, with only that stretch's calls and outcomes labelled stuck, so
+// a block or stop inside it is a catch, the loop calls run before it are the delay, and their
+// tokens the waste. The session's own agent keeps running whole, with every mined stretch
+// labelled stuck, so that a block inside a real loop is not counted as good work stopped.
+import type { ToolEvent } from "../../models/events.js";
+import { UserError } from "../io/errors.js";
+import { minedCalls, stretchesOf, type MinedCall } from "../realLoops/mine.js";
+import type { LabelledEvent } from "./injection.js";
+import type { SessionAgentSpec } from "./sessionAgent.js";
+
+export const LOOPS_CHOICES = ["injected", "real"] as const;
+export type LoopsChoice = (typeof LOOPS_CHOICES)[number];
+
+/** The family every mined stretch's agent is counted under. */
+export const REAL_FAMILY = "real";
+
+/**
+ * Stretches of one session run as agents, at most: worker threads deal a fixed number of agents
+ * per session, and no session in the corpus has more than one. Stretches past it are left out,
+ * as the report says.
+ */
+export const MAX_REAL_PER_SESSION = 8;
+
+export const REAL_LOOPS_SUMMARY =
+  "stretches mined from the sessions by `loopsim loops` (a definition of no guard's: repeats with nothing new, runs of one failing command, alternations; see reports/real-loops/); each runs as its session replayed up to the stretch's end, only that stretch labelled stuck";
+
+export function parseLoops(value: string): LoopsChoice {
+  if (!(LOOPS_CHOICES as readonly string[]).includes(value)) throw new UserError(`--loops ${value}: use real (the stuck stretches mined from the sessions) or injected (only --inject's, the default)`);
+  return value as LoopsChoice;
+}
+
+/** Each mined stretch of the session: the positions of its events, and its last event. */
+function stretchEvents(events: readonly ToolEvent[]): { positions: Set<number>; last: number }[] {
+  const calls = minedCalls(events);
+  return stretchesOf(calls).map((s) => {
+    const positions = new Set<number>();
+    for (let c = s.firstCall; c <= s.lastCall; c++) for (const p of (calls[c] as MinedCall).events) positions.add(p);
+    return { positions, last: s.lastEvent };
+  });
+}
+
+/** The session's own script with every mined stretch labelled stuck (the rest progressing). */
+export function scriptWithRealLoops(events: readonly ToolEvent[]): LabelledEvent[] {
+  const inside = new Set<number>();
+  for (const span of stretchEvents(events)) for (const p of span.positions) inside.add(p);
+  return events.map((event, i) => ({ event, inLoop: inside.has(i) }));
+}
+
+/** One stuck agent per mined stretch (the first MAX_REAL_PER_SESSION of them). */
+export function realLoopAgents(session: { readonly id: string; readonly events: readonly ToolEvent[] }, seed: number): SessionAgentSpec[] {
+  return stretchEvents(session.events)
+    .slice(0, MAX_REAL_PER_SESSION)
+    .map((span, k) => ({
+      family: REAL_FAMILY,
+      label: "stuck",
+      name: `${session.id}:real:${k}`,
+      seed,
+      script: session.events.slice(0, span.last + 1).map((event, i) => ({ event, inLoop: span.positions.has(i) })),
+    }));
+}
