@@ -21,7 +21,7 @@ export function renderCompareMarkdown(report: CompareReport): string {
   lines.push(`loopsim ${report.loopsimVersion}, seed ${report.seed}, ${populationSentence(report)}.`, "");
   lines.push(`Reproduce: \`${report.reproduce}\``, "");
   const first = report.rows[0]?.metrics;
-  const agentsWord = report.grounded === undefined ? "simulated agents" : "agents from real sessions (stuck: with an injected loop)";
+  const agentsWord = report.grounded === undefined ? "simulated agents" : `agents from real sessions (stuck: with an injected loop${report.grounded.loops === undefined ? "" : " or a mined stuck stretch"})`;
   lines.push(`## ${report.grounded === undefined ? "Simulated agents" : "Real sessions as agents"}`, "");
   if (first !== undefined) lines.push(`Sample sizes per guard: ${first.overall.agents} ${agentsWord} (${first.stuck.agents} stuck, ${first.progressing.agents} progressing, ${first.recovering.agents} recovering). Brackets are 95% intervals: Wilson for shares, a seeded percentile bootstrap over agents (400 resamples) for medians; two guards whose intervals overlap may not differ.`, "");
   lines.push(table(report.rows.map(headline)), "");

@@ -105,6 +105,6 @@ export function familiesIn(report: CompareReport): { readonly name: string; read
 /** Who the numbers are about, in one sentence. */
 export function populationSentence(report: CompareReport): string {
   const g = report.grounded;
-  if (g !== undefined) return `${plural(g.sessions, "real session")} run as closed-loop agents per guard (${Object.values(g.agents).reduce((a, b) => a + b, 0)} agents with the injected copies: ${g.inject.shapes.length === 0 ? "none injected" : `${g.inject.shapes.join(", ")}, ${g.inject.lengths.distribution}`}), population \`${report.population.name}\`; reaction: ${g.reactionText}`;
+  if (g !== undefined) return `${plural(g.sessions, "real session")} run as closed-loop agents per guard (${Object.values(g.agents).reduce((a, b) => a + b, 0)} agents with the injected copies: ${g.inject.shapes.length === 0 ? "none injected" : `${g.inject.shapes.join(", ")}, ${g.inject.lengths.distribution}`}), population \`${report.population.name}\`${g.loops === undefined ? "" : `, and the stuck stretches mined from them (--loops real, ${g.agents.real ?? 0} stretches) as stuck agents too`}; reaction: ${g.reactionText}`;
   return `${report.agents} simulated agents per guard (${report.population.calls} calls each), population \`${report.population.name}\``;
 }

@@ -58,7 +58,7 @@ export function groundedSection(report: TuneReport): GroundedSection | undefined
       : "No loops were injected (`--inject none`): the sessions measure only what a guard does to real work; the catch rate needs `--inject default`.",
     ...(injected ? shapes.map((s) => `- **${s}**: ${g.inject.what[s] ?? ""}.`) : []),
   ];
-  const header = ["#", "config", "real sessions stopped wrongly [95%]", "real sessions warned", ...(injected ? ["injected loops caught [95%]", ...shapes.map((s) => `${s} caught`), "wasted calls median", "wasted tokens median", "recorded work stopped around an injected loop [95%]"] : [])];
+  const header = ["#", "config", "real sessions stopped wrongly [95%]", "real sessions warned", ...(injected ? [g.loops === undefined ? "injected loops caught [95%]" : "stuck caught, injected and real [95%]", ...shapes.map((s) => `${s} caught`), "wasted calls median", "wasted tokens median", "recorded work stopped around an injected loop [95%]"] : [])];
   const rows = report.rows.map((row) => {
     const m = groundedOf(report, row);
     if (m === undefined) return [String(row.index), rowLabel(row), ...header.slice(2).map(() => "-")];

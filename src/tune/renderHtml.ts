@@ -6,6 +6,7 @@ import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
 import { goalGroups, populationLine } from "./renderMarkdown.js";
 import { disagreementSection, groundedSection, type GroundedSection } from "./groundedSection.js";
+import { realLoopsSection } from "./realLoopsSection.js";
 import { SESSION_HEADER, rowCells, rowLabel, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -87,7 +88,7 @@ ${report.sessions === undefined ? "" : `<h2>Recorded sessions</h2>
 <table><thead><tr>${SESSION_HEADER.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>
 ${report.rows.map((r) => `<tr${r.index === 0 ? ' class="defaults"' : ""}>${sessionCells(r).map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n")}
 </tbody></table>`}
-${[groundedSection(report), disagreementSection(report)].map((section) => (section === undefined ? "" : sectionHtml(section))).join("\n")}
+${[groundedSection(report), disagreementSection(report), realLoopsSection(report)].map((section) => (section === undefined ? "" : sectionHtml(section))).join("\n")}
 ${report.grounded?.primary === true ? "" : `<h2>By family (caught / warned / stopped wrongly)</h2>
 <table><thead><tr><th>family</th><th>kind</th>${shown.map((r) => `<th>${esc(r === undefined ? "" : rowLabel(r))}</th>`).join("")}</tr></thead><tbody>
 ${families}

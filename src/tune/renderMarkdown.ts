@@ -4,6 +4,7 @@ import { familyList } from "./familyList.js";
 import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
 import { disagreementSection, groundedSection } from "./groundedSection.js";
+import { realLoopsSection } from "./realLoopsSection.js";
 import { SESSION_HEADER, rowCells, rowLabel, sampleSizes, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
 
 const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`;
@@ -59,7 +60,7 @@ export function renderMarkdown(report: TuneReport): string {
     for (const row of report.rows) out.push(line(sessionCells(row)));
     out.push("");
   }
-  for (const section of [groundedSection(report), disagreementSection(report)]) {
+  for (const section of [groundedSection(report), disagreementSection(report), realLoopsSection(report)]) {
     if (section === undefined) continue;
     out.push(`## ${section.title}`, "", ...section.paragraphs.flatMap((p) => (p.startsWith("- ") ? [p] : [p, ""])));
     if (section.paragraphs.at(-1)?.startsWith("- ") === true) out.push("");

@@ -8,6 +8,7 @@ import type { RecordedSummary } from "../sessions/recorded.js";
 import type { GroundedSummary } from "../grounded/groundedPopulation.js";
 import { disagreements, type Disagreements } from "./disagreements.js";
 import { paretoFront, recommend, type Recommendation } from "./recommend.js";
+import { realVsInjected, type RealVsInjected } from "../grounded/realVsInjected.js";
 
 export const REPORT_SCHEMA = "loopsim/tune-report@1";
 export const PARTIAL_SCHEMA = "loopsim/tune-partial@1";
@@ -42,6 +43,8 @@ export interface TuneReport extends TuneInputs {
   readonly recommendations: readonly Recommendation[];
   /** Where the simulated and the grounded evidence rank the configs differently (both present only). */
   readonly disagreements?: Disagreements;
+  /** With --loops real: every config on the mined stretches beside the injected loops, and where they disagree. */
+  readonly realLoops?: RealVsInjected;
 }
 
 export interface TunePartial {
@@ -55,6 +58,8 @@ export function finishReport(inputs: TuneInputs, rows: readonly ConfigRow[]): Tu
   const sorted = [...rows].sort((a, b) => a.index - b.index);
   const defaults = sorted.find((r) => r.index === 0);
   if (defaults === undefined) throw new Error("the OpenClaw defaults row (index 0) is missing");
+  const g = inputs.grounded;
+  const real = g?.loops === undefined ? undefined : realVsInjected(sorted.flatMap((r) => ((g.primary ? r.metrics : r.grounded) === undefined ? [] : [{ name: r.index === 0 ? "OpenClaw defaults" : `#${r.index} ${r.label}`, metrics: (g.primary ? r.metrics : r.grounded) as ConfigRow["metrics"] }])), g.inject.shapes);
   const recommendations = recommend(sorted, defaults, inputs.targetIgnores ?? [], inputs.grounded?.primary === true ? "grounded" : "simulated");
   return {
     schema: REPORT_SCHEMA,
@@ -64,6 +69,7 @@ export function finishReport(inputs: TuneInputs, rows: readonly ConfigRow[]): Tu
     pareto: paretoFront(sorted),
     recommendations,
     ...(inputs.grounded !== undefined && !inputs.grounded.primary ? { disagreements: disagreements(sorted, recommendations, inputs.targetIgnores ?? []) } : {}),
+    ...(real === undefined ? {} : { realLoops: real }),
   };
 }
 
