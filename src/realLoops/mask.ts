@@ -16,7 +16,7 @@ const MASKS: readonly (readonly [RegExp, string])[] = [
   [/(?:\/tmp|\/var\/folders|\/private\/var\/folders|\/var\/tmp)(?:\/[\w.@+-]+)*/g, "<tmp>"],
   [/\btmp[\w-]{4,}\b/g, "<tmp>"],
   // hex ids of six or more characters with at least one digit and one letter (commit hashes, object addresses)
-  [/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])(?:0x)?[0-9a-f]{6,}\b/gi, "<id>"],
+  [/\b(?:0x)?(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}\b/gi, "<id>"],
   [/\d+/g, "#"],
 ];
 
