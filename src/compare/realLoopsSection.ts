@@ -12,7 +12,8 @@ export interface RealLoopsSection {
 }
 
 export function realLoopsSection(r: RealVsInjected | undefined, grounded: GroundedSummary | undefined): RealLoopsSection | undefined {
-  if (r === undefined || grounded?.loops === undefined) return undefined;
+  if (grounded?.loops === undefined) return undefined;
+  if (r === undefined) return { intro: `No stuck stretch in these sessions (${grounded.loops.what}): nothing to measure on real loops.`, table: { header: [], rows: [] }, disagreeTitle: "Where they disagree: injected and real loops", disagree: ["No real stretch, so nothing to set against the injected loops."] };
   const shapes = grounded.inject.shapes;
   const n = r.evidence[0]?.real.agents ?? 0;
   return {
@@ -26,7 +27,8 @@ export function realLoopsSection(r: RealVsInjected | undefined, grounded: Ground
 export function realLoopsMarkdown(section: RealLoopsSection | undefined): string[] {
   if (section === undefined) return [];
   const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
-  return ["## Real stuck stretches", "", section.intro, "", row(section.table.header), `|${section.table.header.map(() => "---").join("|")}|`, ...section.table.rows.map(row), "", `## ${section.disagreeTitle}`, "", ...section.disagree.flatMap((l) => [l, ""])];
+  const table = section.table.header.length === 0 ? [] : [row(section.table.header), `|${section.table.header.map(() => "---").join("|")}|`, ...section.table.rows.map(row), ""];
+  return ["## Real stuck stretches", "", section.intro, "", ...table, `## ${section.disagreeTitle}`, "", ...section.disagree.flatMap((l) => [l, ""])];
 }
 
 export function realLoopsHtml(section: RealLoopsSection | undefined, esc: (s: string) => string): string {
@@ -34,7 +36,7 @@ export function realLoopsHtml(section: RealLoopsSection | undefined, esc: (s: st
   const cells = (tag: string, xs: readonly string[]) => xs.map((x) => `<${tag}>${esc(x)}</${tag}>`).join("");
   return `<h2>Real stuck stretches</h2>
 <p>${esc(section.intro.replace(/`/g, ""))}</p>
-<table><thead><tr>${cells("th", section.table.header)}</tr></thead><tbody>${section.table.rows.map((r) => `<tr>${cells("td", r)}</tr>`).join("\n")}</tbody></table>
+${section.table.header.length === 0 ? "" : `<table><thead><tr>${cells("th", section.table.header)}</tr></thead><tbody>${section.table.rows.map((r) => `<tr>${cells("td", r)}</tr>`).join("\n")}</tbody></table>`}
 <h2>${esc(section.disagreeTitle)}</h2>
 ${section.disagree.map((l) => `<p>${esc(l.replace(/`/g, ""))}</p>`).join("\n")}
 `;

@@ -8,7 +8,8 @@ import type { TuneReport } from "./report.js";
 export function realLoopsSection(report: TuneReport): GroundedSection | undefined {
   const r = report.realLoops;
   const g = report.grounded;
-  if (r === undefined || g?.loops === undefined) return undefined;
+  if (g?.loops === undefined) return undefined;
+  if (r === undefined) return { title: "Real stuck stretches", paragraphs: [`No stuck stretch in these sessions (${g.loops.what}): nothing to measure on real loops, nothing to set against the injected ones.`], tables: [] };
   const n = r.evidence[0]?.real.agents ?? 0;
   const table = realVsInjectedTable(r, g.inject.shapes);
   return {
