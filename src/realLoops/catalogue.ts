@@ -9,7 +9,7 @@ import { plural } from "../format/words.js";
 import { nearestRank } from "../evaluation/metrics.js";
 import { percentWithInterval } from "../stats/interval.js";
 import { precisionOf, stretchId, type Judgements, type Precision, type Verdict } from "./judgements.js";
-import { minedCalls, stretchesOf, type MinedCall, type MineParameters, type StretchRule } from "./mine.js";
+import { minedCalls, stretchesOf, type MinedCall, type MineParameters, type Stretch } from "./mine.js";
 
 export const CATALOGUE_SCHEMA = "loopsim/real-loops@1";
 
@@ -17,16 +17,11 @@ export const CATALOGUE_SCHEMA = "loopsim/real-loops@1";
 const EXCERPT_CHARS = 160;
 const SHAPE_CHARS = 100;
 
-export interface CatalogueStretch {
+/** A mined stretch (its shape clipped for reading) with where it is, an excerpt and its verdict. */
+export interface CatalogueStretch extends Pick<Stretch, "rule" | "firstCall" | "lastCall" | "length" | "shape" | "repeats"> {
   readonly id: string;
   readonly session: string;
   readonly format: string;
-  readonly rule: StretchRule;
-  readonly firstCall: number;
-  readonly lastCall: number;
-  readonly length: number;
-  readonly shape: readonly string[];
-  readonly repeats: string;
   readonly excerpt: { readonly tool: string; readonly args: string; readonly first: string; readonly last: string };
   readonly judgement?: { readonly verdict: Verdict; readonly reason: string };
 }
