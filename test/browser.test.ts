@@ -67,6 +67,15 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     expect(statSync(shot).size).toBeGreaterThan(20_000);
   });
 
+  it("compare.html with --loops real shows each guard's row on the real stretches beside the injected loops", () => {
+    const out = tempDir();
+    expect(loopsim(["compare", "--population", "sessions:test/fixtures/real-loops", "--loops", "real", "--inject", "repeat", "--targets", "openclaw-enabled,none", "--out", out]).code).toBe(0);
+    const dom = chromium(["--dump-dom", `file://${join(out, "compare.html")}`], join(out, "profile"));
+    expect(dom.status).toBe(0);
+    expect(dom.stdout).toContain("<h2>Real stuck stretches</h2>");
+    expect(dom.stdout).toMatch(/<tr><td>none<\/td><td>0\.0% \[0\.0-65\.8\] \(n=2\)<\/td>/);
+  });
+
   it("report.html of tune lays out its five charts and the grouped table", () => {
     const out = tempDir();
     expect(loopsim(["tune", "--agents", "60", "--out", out]).code).toBe(0);
