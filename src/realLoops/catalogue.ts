@@ -159,7 +159,7 @@ export function catalogueMarkdown(c: Catalogue): string {
   const lines: string[] = [
     "# Real stuck stretches",
     "",
-    `Mined by \`loopsim loops ${c.paths.join(" ")}\` from ${plural(s.sessions, "session")} (${plural(s.calls, "call")}): ${plural(s.stretches, "stretch", "stretches")} in ${plural(s.sessionsWithStretches, "session")}. The definition belongs to no guard:`,
+    `Mined by \`loopsim loops ${c.paths.join(" ")}\` from ${plural(s.sessions, "session")} with calls (${plural(s.calls, "call")}; sessions without any are passed over): ${plural(s.stretches, "stretch", "stretches")} in ${plural(s.sessionsWithStretches, "session")}. The definition belongs to no guard:`,
     "",
     ...c.definition.map((d) => `- ${d}`),
     "",
