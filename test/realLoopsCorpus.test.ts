@@ -42,7 +42,8 @@ describe.skipIf(!HAVE_CORPUS)("the real stuck stretches of the corpus", () => {
     // The catalogue is up to date with the definition in the sessions it names.
     expect(foundInCatalogueSessions).toEqual(catalogue.stretches.map((s) => `${s.id} ${s.firstCall}-${s.lastCall}`).sort());
     const precision = precisionOf(found.map((f) => f.split(" ")[0] as string), judgements);
-    expect(precision.unjudged).toEqual([]);
+    // A stretch no one has read yet (after a change of the definition, an importer or the corpus): read it and judge it in judgements.json.
+    expect(precision.unjudged, "stretches to read and judge in reports/real-loops/judgements.json").toEqual([]);
     expect(precision.judged).toBeGreaterThanOrEqual(3);
     expect(precision.precision).toBeGreaterThanOrEqual(0.9);
   });
