@@ -9,7 +9,7 @@ import { PROBES } from "../agreement/probeSet.js";
 import { renderAgreementMarkdown } from "../agreement/renderAgreement.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
-import { ensureWritableDir } from "../io/writable.js";
+import { checkOutputDir } from "../io/writable.js";
 import { findBuiltInTarget, isGeminiName } from "../targets/registry.js";
 import { isDrivenRuntimeName, loadDrivenRuntime } from "../targets/runtimes/drivenRuntimes.js";
 
@@ -34,7 +34,7 @@ async function subjectFor(name: string, note: (line: string) => void): Promise<R
 
 export async function agreementCommand(options: AgreementOptions): Promise<void> {
   if (options.out !== undefined) {
-    ensureWritableDir(options.out);
+    checkOutputDir(options.out);
     refuseOverwrite(options.out, ["agreement.md", "agreement.json"], options.force === true);
   }
   const probes = options.probes === undefined || options.probes.length === 0 ? PROBES : options.probes.map((id) => PROBES.find((p) => p.id === id) ?? badProbe(id));

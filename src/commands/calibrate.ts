@@ -16,7 +16,7 @@ import { VERSION } from "../io/version.js";
 import { UserError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
-import { ensureWritableDir } from "../io/writable.js";
+import { checkOutputDir } from "../io/writable.js";
 import { outcomeFailed } from "../import/failure.js";
 import { forEachRecordedSession, failOnUnreadable } from "../sessions/recorded.js";
 import { nearestRank } from "../evaluation/metrics.js";
@@ -83,9 +83,9 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
     if (options.out === undefined) throw new UserError("--fit needs --out FILE: where to write the fitted population (e.g. --out pop.json)");
     if (options.population !== "default") throw new UserError("--fit fits a new population; leave out --population (it is for checking one)");
     if (existsSync(options.out) && !options.force) throw new UserError(`${options.out} exists; pass --force to overwrite it`);
-    ensureWritableDir(dirname(resolve(options.out)));
+    checkOutputDir(dirname(resolve(options.out)));
   } else if (options.out !== undefined) {
-    ensureWritableDir(options.out);
+    checkOutputDir(options.out);
     refuseOverwrite(options.out, ["calibration.json", "calibration.md"], options.force === true);
   }
   const flags = groundingFlags(options);

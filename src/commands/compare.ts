@@ -14,7 +14,7 @@ import { renderCompareMarkdown } from "../compare/renderMarkdown.js";
 import { resolveRows, rowNames } from "../compare/rows.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
-import { ensureWritableDir } from "../io/writable.js";
+import { checkOutputDir } from "../io/writable.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded } from "../sessions/replayAll.js";
 import { failOnUnreadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type RecordedRead } from "../sessions/recorded.js";
@@ -72,7 +72,7 @@ function reproduceLine(o: CompareOptions): string {
 
 export async function compareCommand(options: CompareOptions): Promise<void> {
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
-  if (options.out !== undefined) ensureWritableDir(options.out);
+  if (options.out !== undefined) checkOutputDir(options.out);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   if (options.out !== undefined) refuseOverwrite(options.out, shard === undefined ? ["compare.json", "compare.md", "compare.html"] : [`compare-partial-${shard.index}-of-${shard.of}.json`], options.force === true);
   const names = rowNames(options.targets);
@@ -164,7 +164,7 @@ const COMPARE_SHARDS: ShardLayout<CompareInputs, CompareRowResult> = {
 /** Joins the partials of `compare --shard I/N` into the whole report (src/io/shardParts.ts checks them). */
 export function mergeCompare(parts: readonly string[], out: string | undefined, json: boolean, force = false): void {
   if (out !== undefined) {
-    ensureWritableDir(out);
+    checkOutputDir(out);
     refuseOverwrite(out, ["compare.json", "compare.md", "compare.html"], force);
   }
   const partials = readShardParts(partsIn(parts, "compare-partial"), COMPARE_SHARDS);

@@ -10,7 +10,7 @@ import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { withScratchDir } from "../io/scratchDir.js";
 import { writePieces } from "../io/spool.js";
-import { ensureWritableDir } from "../io/writable.js";
+import { checkOutputDir } from "../io/writable.js";
 import { ScanReportWriter } from "../scan/reportWriter.js";
 import { scanSession } from "../scan/scanSession.js";
 import type { Target } from "../targets/target.js";
@@ -29,7 +29,7 @@ export interface ScanOptions {
 
 export async function scanCommand(paths: readonly string[], options: ScanOptions): Promise<void> {
   if (options.out !== undefined) {
-    ensureWritableDir(options.out);
+    checkOutputDir(options.out);
     refuseOverwrite(options.out, ["scan.json", "scan.md", "scan.html"], options.force === true);
   }
   const { refs, bad } = await sessionRefs(paths, options.strict === true);

@@ -14,7 +14,7 @@ import { UserError } from "../io/errors.js";
 import { plural } from "../format/words.js";
 import { VERSION } from "../io/version.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
-import { ensureWritableDir } from "../io/writable.js";
+import { checkOutputDir } from "../io/writable.js";
 import { issuesMessage, loadConfig, readConfigFile } from "../io/configFile.js";
 import type { ConfigJob, ConfigRow } from "../evaluation/evaluate.js";
 import { DEFAULT_GRID, expandGrid, parseGrid } from "../tune/grid.js";
@@ -142,7 +142,7 @@ export function writeReport(out: string, report: TuneReport): void {
 
 export async function tuneCommand(options: TuneOptions): Promise<void> {
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
-  ensureWritableDir(options.out); // before the sweep, so a long run never fails at its last step
+  checkOutputDir(options.out); // before the sweep, so a long run never fails at its last step
   const guard = await resolveTarget(options.target ?? "reference");
   const ignores = CONFIG_FIELDS.filter((f) => !guard.capabilities.honours.includes(f));
   const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
