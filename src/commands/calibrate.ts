@@ -18,7 +18,7 @@ import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { checkOutputDir } from "../io/writable.js";
 import { outcomeFailed } from "../import/failure.js";
-import { forEachRecordedSession, failOnUnreadable } from "../sessions/recorded.js";
+import { forEachRecordedSession, failOnUnreadable, refuseNoReadable } from "../sessions/recorded.js";
 import { nearestRank } from "../evaluation/metrics.js";
 import type { Population } from "../evaluation/population.js";
 import { makeRng } from "../sim/rng.js";
@@ -97,12 +97,13 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
 
   const sessions: SessionStats[] = [];
   const recordedFailed = new FailedTally();
-  const read = await forEachRecordedSession(paths, { strict: options.strict === true }, (s) => {
+  const read = await forEachRecordedSession(paths, { strict: options.strict === true, given: paths.join(" ") }, (s) => {
     const tools = new Map<string, number>();
     countTools(s.events, tools);
     sessions.push({ id: s.id, runs: runStats(s.events), tools });
     recordedFailed.add(s.events);
   });
+  refuseNoReadable(read, paths.join(" "));
   const recorded = sessions.flatMap((s) => s.runs);
 
   let population: Population | undefined;

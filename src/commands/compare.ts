@@ -17,7 +17,7 @@ import { refuseOverwrite } from "../io/overwrite.js";
 import { checkOutputDir } from "../io/writable.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded } from "../sessions/replayAll.js";
-import { failOnUnreadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type RecordedRead } from "../sessions/recorded.js";
+import { failOnUnreadable, refuseNoReadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type RecordedRead } from "../sessions/recorded.js";
 import { evaluateAll } from "../evaluation/parallel.js";
 import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
@@ -95,11 +95,13 @@ export async function compareCommand(options: CompareOptions): Promise<void> {
     evaluated = jobs.map((job, k) => ({ label: job.label, metrics: run.metrics[k] as ConfigMetrics }));
     grounded = groundedSummary(chosen.grounded, run, true);
     groundedRead = run.read;
+    refuseNoReadable(groundedRead, `--population sessions:${chosen.grounded.paths.join(" ")}`);
   }
   // Recorded sessions stream: each is read, replayed under every guard of this shard, and dropped.
   const guards = mine.map(({ row }) => ({ target: targets.get(row.target) ?? REFERENCE_TARGET, block: row.block }));
   const replayed = options.sessions === undefined ? undefined : await replayRecorded(options.sessions, { ...(labels === undefined ? {} : { labels }), strict: options.strict === true }, guards, options.workers ?? availableParallelism());
   const read: RecordedRead | undefined = replayed?.read;
+  refuseNoReadable(read, `--sessions ${(options.sessions ?? []).join(" ")}`);
   const perRow = replayed?.perGuard ?? [];
   const inputs: CompareInputs = {
     loopsimVersion: VERSION,

@@ -52,6 +52,7 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
         bar?.increment();
       }
       bar?.stop();
+      if (writer.sessions === 0 && bad.length > 0) throw new UserError(`${paths.join(" ")}: no readable sessions (${bad.length} file${bad.length === 1 ? "" : "s"} could not be read):\n${badFileLines(bad).join("\n")}`);
       const documents = writer.documents(bad);
       if (options.out !== undefined) {
         writeFileAtomic(join(options.out, "scan.json"), documents.json);
@@ -59,6 +60,7 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
         writeFileAtomic(join(options.out, "scan.html"), documents.html);
       }
       await writePieces(process.stdout, options.json ? documents.json : documents.markdown);
+      if (options.out !== undefined) process.stderr.write(`loopsim: wrote ${join(options.out, "scan.{json,md,html}")}\n`);
       return writer.sessions;
     } finally {
       bar?.stop();

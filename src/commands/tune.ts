@@ -31,7 +31,7 @@ import { resolveTarget } from "../targets/registry.js";
 import { CONFIG_FIELDS } from "../targets/target.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded } from "../sessions/replayAll.js";
-import { failOnUnreadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type Labels, type RecordedRead } from "../sessions/recorded.js";
+import { failOnUnreadable, refuseNoReadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type Labels, type RecordedRead } from "../sessions/recorded.js";
 
 export interface TuneOptions {
   readonly config?: string;
@@ -177,6 +177,7 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   if (grounding !== undefined) {
     const evaluation = await evaluateGroundedInThreads(grounding, jobs.map((job) => ({ index: job.index, target: guard, block: job.block })), inputs.seed, { ...(labels === undefined ? {} : { labels }), strict: options.strict === true }, options.workers ?? availableParallelism());
     groundedRead = evaluation.read;
+    refuseNoReadable(groundedRead, `--population sessions:${grounding.paths.join(" ")}`);
     const primary = chosen.primary.kind === "sessions";
     inputs = { ...inputs, grounded: groundedSummary(grounding, evaluation, primary), ...(primary ? { agents: evaluation.read.count } : {}) };
     simulated = jobs.map((job, k) => {
@@ -191,6 +192,7 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   if (options.sessions !== undefined) {
     const replayed = await replayRecorded(options.sessions, { ...(labels === undefined ? {} : { labels }), strict: options.strict === true }, simulated.map((row) => ({ target: guard, block: row.block })), options.workers ?? availableParallelism());
     read = replayed.read;
+    refuseNoReadable(read, `--sessions ${options.sessions.join(" ")}`);
     const perRow = replayed.perGuard;
     inputs = { ...inputs, sessions: recordedSummary(options.sessions, labels, read) };
     rows = simulated.map((row, i) => ({ ...row, sessions: perRow[i] as SessionTotals }));
