@@ -41,9 +41,10 @@ export async function agreementCommand(options: AgreementOptions): Promise<void>
   const note = (line: string) => process.stderr.write(line + "\n");
   const reports: AgreementReport[] = [];
   for (const name of options.against) {
+    if (name.lastIndexOf("@") <= 0) throw new UserError(`--against ${name}: name a version of the runtime, e.g. ${name}@latest or a version from \`loopsim targets\``);
     const modelName = options.model ?? name.slice(0, name.lastIndexOf("@"));
     const model = findBuiltInTarget(modelName);
-    if (model === undefined) throw new UserError(`--target ${modelName}: no built-in model of that name to check against ${name}`);
+    if (model === undefined) throw new UserError(`${options.model === undefined ? `--against ${name}` : `--target ${modelName}`}: no built-in model named ${modelName} to check ${name} against`);
     const subject = await subjectFor(name, note);
     const report = await checkAgreement(model, subject, probes, (done, id) => {
       if (process.stderr.isTTY === true) process.stderr.write(`\r${subject.name}: probe ${done}/${probes.length} (${id})\u001b[K`);

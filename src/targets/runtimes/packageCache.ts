@@ -73,9 +73,18 @@ export async function npm(args: readonly string[], cwd: string): Promise<string>
 export function npmProblem(spec: string, error: unknown): UserError {
   const text = `${(error as { stderr?: string }).stderr ?? ""} ${(error as Error).message ?? ""}`;
   if (/ETARGET|No matching version|E404|404 Not Found/.test(text)) return new UserError(`${spec}: no such version on the npm registry`);
-  if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|network|socket hang up/i.test(text)) {
-    return new UserError(`${spec}: the npm registry cannot be reached, and it is not in the cache (${cacheRoot()}); fetch it where the registry answers with: loopsim targets fetch ${spec}`);
-  }
+  if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|network|socket hang up/i.test(text)) return registryUnreachable(spec);
+  return otherNpmProblem(spec, text);
+}
+
+/** The registry did not answer about `name` (a runtime as `--target` names it, e.g. kilo@7.8.1). */
+export class RegistryUnreachable extends UserError {}
+
+function registryUnreachable(name: string): RegistryUnreachable {
+  return new RegistryUnreachable(`${name}: the npm registry cannot be reached, and it is not in the cache (${cacheRoot()}); fetch it where the registry answers with: loopsim targets fetch ${name}`);
+}
+
+function otherNpmProblem(spec: string, text: string): UserError {
   if (/ENOENT/.test(text) && /spawn npm/.test(text)) return new UserError(`${spec}: the npm client is not on PATH`);
   return new UserError(`${spec}: npm failed: ${text.trim().split("\n").slice(-3).join(" ")}`);
 }
@@ -129,7 +138,14 @@ export async function ensureRuntime(runtime: string, version: string, install: (
   process.once("exit", removeOnExit);
   try {
     onNote(`loopsim: fetching ${runtime}@${version} with npm into ${final} (once)`);
-    const installed = await install(tmp);
+    let installed: readonly string[];
+    try {
+      installed = await install(tmp);
+    } catch (error) {
+      // npm was asked about a package (e.g. @kilocode/cli-linux-x64@7.7.7); the user names the runtime.
+      if (error instanceof RegistryUnreachable) throw registryUnreachable(`${runtime}@${version}`);
+      throw error;
+    }
     const manifest: RuntimeManifest = { schema: "loopsim/runtime-package@1", runtime, version, installed };
     writeFileSync(join(tmp, MANIFEST), JSON.stringify(manifest, null, 2) + "\n");
     rmSync(final, { recursive: true, force: true });
@@ -138,6 +154,8 @@ export async function ensureRuntime(runtime: string, version: string, install: (
   } finally {
     process.removeListener("exit", removeOnExit);
     rmSync(tmp, { recursive: true, force: true });
+    // A first fetch that failed leaves no empty runtimes/NAME folder behind.
+    if (readdirSync(parent).length === 0) rmSync(parent, { recursive: true, force: true });
   }
 }
 
