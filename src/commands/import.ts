@@ -6,7 +6,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { once } from "node:events";
 import { CheckFailed, UserError } from "../io/errors.js";
 import { fsUserError, isFsError } from "../io/fsErrors.js";
-import { openSession } from "../import/session.js";
+import { openSession, STDIN } from "../import/session.js";
 import { badFileLines, reasonOf, sessionRefs, type SessionRef } from "../import/sessionRefs.js";
 import { statsLine } from "../import/summary.js";
 import type { SessionFormat } from "../import/types.js";
@@ -59,7 +59,7 @@ function checkOutputFile(out: string): void {
 async function importTo(file: string, format: SessionFormat | "auto", out: string | undefined): Promise<string> {
   // A file that fails half-way leaves no partial trace behind (the temporary file is removed).
   const opened = await openSession(file, format);
-  if (opened.format === "trace") throw new UserError(`${file}: already a loopsim trace`);
+  if (opened.format === "trace") throw new UserError(`${file === "-" ? STDIN : file}: already a loopsim trace`);
   if (out !== undefined) makeOutputDir(dirname(resolve(out)));
   const tmp = out === undefined ? undefined : join(dirname(out), `.${basename(out)}.tmp-${process.pid}`);
   // Opened here, so a folder that refuses the file is a user error before any event is read.
@@ -97,7 +97,7 @@ async function importTo(file: string, format: SessionFormat | "auto", out: strin
     renameSync(tmp, out);
   }
   await writer?.flush();
-  return statsLine(file, opened.format, opened.stats);
+  return statsLine(file === "-" ? STDIN : file, opened.format, opened.stats);
 }
 
 export async function importCommand(paths: readonly string[], options: ImportOptions): Promise<void> {

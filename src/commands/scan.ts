@@ -52,7 +52,7 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
         bar?.increment();
       }
       bar?.stop();
-      if (writer.sessions === 0 && bad.length > 0) throw new UserError(`${paths.join(" ")}: no readable sessions (${bad.length} file${bad.length === 1 ? "" : "s"} could not be read):\n${badFileLines(bad).join("\n")}`);
+      if (writer.sessions === 0 && bad.length > 0) throw new UserError(`${paths.map((p) => (p === "-" ? "<stdin>" : p)).join(" ")}: no readable sessions (${bad.length} file${bad.length === 1 ? "" : "s"} could not be read):\n${badFileLines(bad).join("\n")}`);
       const documents = writer.documents(bad);
       if (options.out !== undefined) {
         writeFileAtomic(join(options.out, "scan.json"), documents.json);

@@ -95,5 +95,5 @@ function looksBinary(file: string): boolean {
 
 /** The bad files as lines for stderr and reports. */
 export function badFileLines(bad: readonly BadFile[]): string[] {
-  return bad.map((b) => `${b.file}: skipped: ${b.reason}`);
+  return bad.map((b) => `${b.file === "-" ? "<stdin>" : b.file}: skipped: ${b.reason}`);
 }
