@@ -4,7 +4,7 @@ import { join } from "node:path";
 import cliProgress from "cli-progress";
 import type { ResolvedConfig } from "../../models/config.js";
 import { CheckFailed, UserError } from "../io/errors.js";
-import { badFileLines, reasonOf, sessionRefs } from "../import/sessionRefs.js";
+import { badFileLines, ignoredNote, reasonOf, sessionRefs } from "../import/sessionRefs.js";
 import type { SessionFormat } from "../import/types.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
@@ -32,7 +32,9 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
     checkOutputDir(options.out);
     refuseOverwrite(options.out, ["scan.json", "scan.md", "scan.html"], options.force === true);
   }
-  const { refs, bad } = await sessionRefs(paths, options.strict === true);
+  const { refs, bad, ignored } = await sessionRefs(paths, options.strict === true);
+  const passedOver = ignoredNote(ignored);
+  if (passedOver !== undefined) process.stderr.write(`loopsim: ${passedOver}\n`);
   if (refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
   const bar = process.stderr.isTTY === true && !options.json ? new cliProgress.SingleBar({ stream: process.stderr, format: "scan [{bar}] {value}/{total} sessions", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(refs.length, 0);
