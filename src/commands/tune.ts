@@ -101,6 +101,11 @@ export function tuneInputs(options: TuneOptions, chosen = choosePopulations(opti
     const first = grid.skipped[0];
     throw new UserError(`--grid "${gridSpec}": every point is skipped (${grid.skipped.length} of ${grid.skipped.length}), so nothing would be tuned; for example ${first === undefined ? "the grid is empty" : `${first.label}: ${first.reason}`}`);
   }
+  // A point the ordering rules out is said at once, not only in the report: a sweep of "10,20" that
+  // silently runs only 20 looks like a sweep of two.
+  if (grid.skipped.length > 0) {
+    process.stderr.write(`loopsim: --grid "${gridSpec}": ${grid.skipped.length} of ${grid.skipped.length + grid.points.length} points skipped (the report lists them): ${grid.skipped.slice(0, 3).map((s) => `${s.label} (${s.reason})`).join("; ")}${grid.skipped.length > 3 ? "; ..." : ""}\n`);
+  }
   const configs: ConfigJob[] = [{ index: 0, label: "OpenClaw defaults", block: {} }];
   if (options.config !== undefined) configs.push({ index: 1, label: `baseline: ${baseline.source}`, block: baseline.block });
   for (const point of grid.points) configs.push({ index: configs.length, label: point.label, block: point.block });
