@@ -2,6 +2,9 @@
 // and then used offline: one folder per runtime and version, a manifest written last (a folder
 // without it is an interrupted fetch, fetched again), npm's own cache kept under ours so nothing
 // lands in the user's ~/.npm. Interrupted fetches of earlier processes are cleaned up here.
+// A question to the registry runs in the system tmp: the cache folder may not exist yet (npm
+// started in a missing folder fails as if npm itself were missing).
+import { tmpdir } from "node:os";
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -91,8 +94,9 @@ function otherNpmProblem(spec: string, text: string): UserError {
 
 /** The newest published version of a package, or the newest cached one when the registry is silent. */
 export async function latestVersion(runtime: string, npmPackage: string, onNote: (line: string) => void): Promise<string> {
+  onNote(`loopsim: asking the npm registry which version ${runtime}@latest is`);
   try {
-    return (await npm(["view", npmPackage, "version"], cacheRoot())).trim();
+    return (await npm(["view", npmPackage, "version", "--fetch-retries=0", "--fetch-timeout=20000"], tmpdir())).trim();
   } catch (error) {
     const newest = cachedRuntimeVersions(runtime).at(-1);
     if (newest === undefined) throw npmProblem(`${runtime}@latest`, error);
