@@ -8,6 +8,7 @@
 import { readTextFile } from "../io/textFile.js";
 import { inputKind } from "../io/fsErrors.js";
 import { basename } from "node:path";
+import { jsonExcerpt } from "../format/words.js";
 import type { ToolEvent } from "../../models/events.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { CheckFailed, UserError } from "../io/errors.js";
@@ -79,7 +80,7 @@ export function loadLabels(file: string, key: LabelKey = "id", valueMap: Readonl
   for (const [id, value] of Object.entries(raw)) {
     const mapped = typeof value === "string" ? (valueMap.get(value) ?? (value === "resolved" || value === "unresolved" ? value : undefined)) : undefined;
     if (mapped !== undefined) byKey.set(id, mapped);
-    else unknownValues.push(`${file}: $[${JSON.stringify(id)}]: ${JSON.stringify(value)} is not resolved or unresolved (map it with --label-map VALUE=resolved|unresolved); left unlabelled`);
+    else unknownValues.push(`${file}: $[${JSON.stringify(id)}]: ${jsonExcerpt(value)} is not resolved or unresolved (map it with --label-map VALUE=resolved|unresolved); left unlabelled`);
   }
   return { file, key, byKey, unknownValues };
 }
