@@ -18,6 +18,7 @@ import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { checkOutputDir } from "../io/writable.js";
 import { outcomeFailed } from "../import/failure.js";
+import { inputProblem } from "../io/fsErrors.js";
 import { forEachRecordedSession, failOnUnreadable, refuseNoReadable } from "../sessions/recorded.js";
 import { nearestRank } from "../evaluation/metrics.js";
 import type { Population } from "../evaluation/population.js";
@@ -93,6 +94,13 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
   if (chosen?.kind !== "sessions") refuseGroundingFlags(flags);
   const fittedOn = chosen?.kind === "simulated" ? chosen.population.fittedOn : undefined;
   const paths = options.paths.length > 0 ? options.paths : (fittedOn?.paths ?? (chosen?.kind === "sessions" ? chosen.grounded.paths : []));
+  if (options.paths.length === 0 && fittedOn !== undefined) {
+    // The file names its sessions relative to itself: moved without them, it names paths that are gone.
+    fittedOn.paths.forEach((path, i) => {
+      const problem = inputProblem(path);
+      if (problem !== undefined) throw new UserError(`${options.population}: fittedOn.paths[${i}]: ${path}: ${problem.reason} (paths are relative to the population file; was it moved without its sessions? name the sessions to calibrate against on the command line)`);
+    });
+  }
   if (paths.length === 0) throw new UserError("name the recorded sessions to calibrate against (files or folders), or give a population fitted by calibrate --fit, which names its own");
 
   const sessions: SessionStats[] = [];
