@@ -1,6 +1,7 @@
 // The option parsers and limits every command group shares (program.ts and
 // simulationCommands.ts both import them; neither imports the other for them).
-import { InvalidArgumentError } from "commander";
+import { InvalidArgumentError, type Command } from "commander";
+import { UserError } from "../io/errors.js";
 import { targetNamesHelp } from "../targets/registry.js";
 
 export const TARGET_HELP = `loop guard to run: ${targetNamesHelp()}`;
@@ -46,3 +47,28 @@ export function shareArg(name: string): (value: string) => number {
     return n;
   };
 }
+
+/** Whether the user gave an option (on the command line), not its default. */
+function given(command: Command, key: string): boolean {
+  const source = command.getOptionValueSource(key);
+  return source !== undefined && source !== "default";
+}
+
+/**
+ * Options that mean nothing without another, or contradict one: refused with both named, never
+ * silently dropped (`--label-key` without `--labels` would label nothing).
+ */
+export function refuseOptionConflicts(command: Command, rules: readonly OptionRule[]): void {
+  const opts = command.opts<Record<string, unknown>>();
+  for (const rule of rules) {
+    if (!given(command, rule.option)) continue;
+    if ("needs" in rule && opts[rule.needs] === undefined) throw new UserError(`${flag(rule.option)} needs ${flag(rule.needs)}${rule.why === undefined ? "" : `: ${rule.why}`}`);
+    if ("notWith" in rule && (rule.when === undefined ? given(command, rule.notWith) : rule.when(opts))) throw new UserError(`${flag(rule.option)} and ${flag(rule.notWith)} cannot be given together: ${rule.why}`);
+  }
+}
+
+export type OptionRule =
+  | { readonly option: string; readonly needs: string; readonly why?: string }
+  | { readonly option: string; readonly notWith: string; readonly why: string; readonly when?: (opts: Record<string, unknown>) => boolean };
+
+const flag = (key: string): string => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

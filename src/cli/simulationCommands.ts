@@ -15,7 +15,7 @@ import { DEFAULT_SESSION_REACTION, reactionSpec } from "../grounded/reaction.js"
 import { DEFAULT_GRID } from "../tune/grid.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
 import { resolveTarget, targetNamesHelp } from "../targets/registry.js";
-import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt, shareArg, TARGET_HELP } from "./options.js";
+import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt, refuseOptionConflicts, shareArg, TARGET_HELP, type OptionRule } from "./options.js";
 import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
 
 function familyName(value: string): string {
@@ -39,6 +39,12 @@ function labelKey(value: string): LabelKey {
   return value as LabelKey;
 }
 
+const LABEL_RULES: readonly OptionRule[] = [
+  { option: "labelKey", needs: "labels", why: "it says how the labels file names sessions" },
+  { option: "labelMap", needs: "labels", why: "it maps the labels file's values" },
+];
+/** --agents counts simulated agents: with real sessions as the population, every session is one. */
+const AGENTS_RULE: OptionRule = { option: "agents", notWith: "population", why: "with --population sessions:PATH every recorded session is an agent (leave --agents out)", when: (o) => typeof o.population === "string" && o.population.startsWith("sessions:") };
 const POPULATION_HELP = `population: a preset (${Object.keys(POPULATION_PRESETS).join(", ")}), a JSON5 population file, or sessions:PATH (real sessions run as closed-loop agents)`;
 const INJECT_HELP = `loops injected into real sessions run as agents: default (every shape), none, or some of ${INJECT_SHAPES.join(", ")}; @MIN-MAX sets their lengths (default @${DEFAULT_LENGTHS.min}-${DEFAULT_LENGTHS.max})`;
 const LOOPS_HELP = "real: the stuck stretches mined from the sessions (loopsim loops) are stuck agents too, each guard's catch rate on them reported beside the injected shapes; injected (default): only --inject's";
@@ -68,7 +74,8 @@ export function registerSimulationCommands(program: Command): void {
     .option("--inject <spec>", `${INJECT_HELP}; with --sessions, those sessions also run as agents beside the simulated population`)
     .option("--reaction <spec>", REACTION_HELP)
     .option("--loops <kind>", LOOPS_HELP)
-    .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; inject?: string; reaction?: string; loops?: string }) => {
+    .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
+      refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
       await tuneCommand({ ...opts, force: opts.force === true, json: opts.json === true, strict: opts.strict === true });
     });
 
@@ -93,7 +100,8 @@ export function registerSimulationCommands(program: Command): void {
     .option("--inject <spec>", INJECT_HELP)
     .option("--reaction <spec>", REACTION_HELP)
     .option("--loops <kind>", LOOPS_HELP)
-    .action(async (opts: { targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; merge?: string[]; json?: boolean; force?: boolean; inject?: string; reaction?: string; loops?: string }) => {
+    .action(async (opts: { targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; merge?: string[]; json?: boolean; force?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
+      refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
       if (opts.merge !== undefined) mergeCompare(opts.merge, opts.out, opts.json === true, opts.force === true);
       else await compareCommand({ ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true });
     });
@@ -137,7 +145,8 @@ export function registerSimulationCommands(program: Command): void {
     .option("--target <name>", `replay against this target instead of the one each scenario names (${targetNamesHelp()})`)
     .option("--variant <name>", `short for --target zoo:NAME: ${ZOO_VARIANTS.map((v) => v.name).join(", ")}`, variantName)
     .option("--no-fetch", "skip scenarios that name a release or runtime not in the cache, instead of fetching it")
-    .action(async (paths: string[], opts: { json?: boolean; update?: boolean; variant?: string; target?: string; fetch: boolean }) => {
+    .action(async (paths: string[], opts: { json?: boolean; update?: boolean; variant?: string; target?: string; fetch: boolean }, command: Command) => {
+      refuseOptionConflicts(command, [{ option: "variant", notWith: "target", why: "--variant NAME is short for --target zoo:NAME; give one of them" }]);
       const name = opts.target ?? opts.variant;
       const target = name === undefined ? undefined : await resolveTarget(name);
       await replayCommand(paths, { json: opts.json === true, update: opts.update === true, target, fetch: opts.fetch });

@@ -9,7 +9,7 @@ import { PROBES } from "../agreement/probeSet.js";
 import { renderAgreementMarkdown } from "../agreement/renderAgreement.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
-import { ensureWritableDir } from "../io/writable.js";
+import { checkOutputDir } from "../io/writable.js";
 import { findBuiltInTarget, isGeminiName } from "../targets/registry.js";
 import { isDrivenRuntimeName, loadDrivenRuntime } from "../targets/runtimes/drivenRuntimes.js";
 
@@ -34,16 +34,17 @@ async function subjectFor(name: string, note: (line: string) => void): Promise<R
 
 export async function agreementCommand(options: AgreementOptions): Promise<void> {
   if (options.out !== undefined) {
-    ensureWritableDir(options.out);
+    checkOutputDir(options.out);
     refuseOverwrite(options.out, ["agreement.md", "agreement.json"], options.force === true);
   }
   const probes = options.probes === undefined || options.probes.length === 0 ? PROBES : options.probes.map((id) => PROBES.find((p) => p.id === id) ?? badProbe(id));
   const note = (line: string) => process.stderr.write(line + "\n");
   const reports: AgreementReport[] = [];
   for (const name of options.against) {
+    if (name.lastIndexOf("@") <= 0) throw new UserError(`--against ${name}: name a version of the runtime, e.g. ${name}@latest or a version from \`loopsim targets\``);
     const modelName = options.model ?? name.slice(0, name.lastIndexOf("@"));
     const model = findBuiltInTarget(modelName);
-    if (model === undefined) throw new UserError(`--target ${modelName}: no built-in model of that name to check against ${name}`);
+    if (model === undefined) throw new UserError(`${options.model === undefined ? `--against ${name}` : `--target ${modelName}`}: no built-in model named ${modelName} to check ${name} against`);
     const subject = await subjectFor(name, note);
     const report = await checkAgreement(model, subject, probes, (done, id) => {
       if (process.stderr.isTTY === true) process.stderr.write(`\r${subject.name}: probe ${done}/${probes.length} (${id})\u001b[K`);

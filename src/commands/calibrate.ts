@@ -16,9 +16,10 @@ import { VERSION } from "../io/version.js";
 import { UserError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
-import { ensureWritableDir } from "../io/writable.js";
+import { checkOutputDir } from "../io/writable.js";
 import { outcomeFailed } from "../import/failure.js";
-import { forEachRecordedSession, failOnUnreadable } from "../sessions/recorded.js";
+import { inputProblem } from "../io/fsErrors.js";
+import { forEachRecordedSession, failOnUnreadable, refuseNoReadable } from "../sessions/recorded.js";
 import { nearestRank } from "../evaluation/metrics.js";
 import type { Population } from "../evaluation/population.js";
 import { makeRng } from "../sim/rng.js";
@@ -83,9 +84,9 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
     if (options.out === undefined) throw new UserError("--fit needs --out FILE: where to write the fitted population (e.g. --out pop.json)");
     if (options.population !== "default") throw new UserError("--fit fits a new population; leave out --population (it is for checking one)");
     if (existsSync(options.out) && !options.force) throw new UserError(`${options.out} exists; pass --force to overwrite it`);
-    ensureWritableDir(dirname(resolve(options.out)));
+    checkOutputDir(dirname(resolve(options.out)));
   } else if (options.out !== undefined) {
-    ensureWritableDir(options.out);
+    checkOutputDir(options.out);
     refuseOverwrite(options.out, ["calibration.json", "calibration.md"], options.force === true);
   }
   const flags = groundingFlags(options);
@@ -93,16 +94,24 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
   if (chosen?.kind !== "sessions") refuseGroundingFlags(flags);
   const fittedOn = chosen?.kind === "simulated" ? chosen.population.fittedOn : undefined;
   const paths = options.paths.length > 0 ? options.paths : (fittedOn?.paths ?? (chosen?.kind === "sessions" ? chosen.grounded.paths : []));
+  if (options.paths.length === 0 && fittedOn !== undefined) {
+    // The file names its sessions relative to itself: moved without them, it names paths that are gone.
+    fittedOn.paths.forEach((path, i) => {
+      const problem = inputProblem(path);
+      if (problem !== undefined) throw new UserError(`${options.population}: fittedOn.paths[${i}]: ${path}: ${problem.reason} (paths are relative to the population file; was it moved without its sessions? name the sessions to calibrate against on the command line)`);
+    });
+  }
   if (paths.length === 0) throw new UserError("name the recorded sessions to calibrate against (files or folders), or give a population fitted by calibrate --fit, which names its own");
 
   const sessions: SessionStats[] = [];
   const recordedFailed = new FailedTally();
-  const read = await forEachRecordedSession(paths, { strict: options.strict === true }, (s) => {
+  const read = await forEachRecordedSession(paths, { strict: options.strict === true, given: paths.join(" ") }, (s) => {
     const tools = new Map<string, number>();
     countTools(s.events, tools);
     sessions.push({ id: s.id, runs: runStats(s.events), tools });
     recordedFailed.add(s.events);
   });
+  refuseNoReadable(read, paths.join(" "));
   const recorded = sessions.flatMap((s) => s.runs);
 
   let population: Population | undefined;

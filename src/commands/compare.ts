@@ -14,10 +14,10 @@ import { renderCompareMarkdown } from "../compare/renderMarkdown.js";
 import { resolveRows, rowNames } from "../compare/rows.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
-import { ensureWritableDir } from "../io/writable.js";
+import { checkOutputDir } from "../io/writable.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded } from "../sessions/replayAll.js";
-import { failOnUnreadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type RecordedRead } from "../sessions/recorded.js";
+import { failOnUnreadable, refuseNoReadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type RecordedRead } from "../sessions/recorded.js";
 import { evaluateAll } from "../evaluation/parallel.js";
 import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
@@ -75,7 +75,7 @@ function reproduceLine(o: CompareOptions): string {
 
 export async function compareCommand(options: CompareOptions): Promise<void> {
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
-  if (options.out !== undefined) ensureWritableDir(options.out);
+  if (options.out !== undefined) checkOutputDir(options.out);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   if (options.out !== undefined) refuseOverwrite(options.out, shard === undefined ? ["compare.json", "compare.md", "compare.html"] : [`compare-partial-${shard.index}-of-${shard.of}.json`], options.force === true);
   const names = rowNames(options.targets);
@@ -98,11 +98,13 @@ export async function compareCommand(options: CompareOptions): Promise<void> {
     evaluated = jobs.map((job, k) => ({ label: job.label, metrics: run.metrics[k] as ConfigMetrics }));
     grounded = groundedSummary(chosen.grounded, run, true);
     groundedRead = run.read;
+    refuseNoReadable(groundedRead, `--population sessions:${chosen.grounded.paths.join(" ")}`);
   }
   // Recorded sessions stream: each is read, replayed under every guard of this shard, and dropped.
   const guards = mine.map(({ row }) => ({ target: targets.get(row.target) ?? REFERENCE_TARGET, block: row.block }));
   const replayed = options.sessions === undefined ? undefined : await replayRecorded(options.sessions, { ...(labels === undefined ? {} : { labels }), strict: options.strict === true }, guards, options.workers ?? availableParallelism());
   const read: RecordedRead | undefined = replayed?.read;
+  refuseNoReadable(read, `--sessions ${(options.sessions ?? []).join(" ")}`);
   const perRow = replayed?.perGuard ?? [];
   const inputs: CompareInputs = {
     loopsimVersion: VERSION,
@@ -167,7 +169,7 @@ const COMPARE_SHARDS: ShardLayout<CompareInputs, CompareRowResult> = {
 /** Joins the partials of `compare --shard I/N` into the whole report (src/io/shardParts.ts checks them). */
 export function mergeCompare(parts: readonly string[], out: string | undefined, json: boolean, force = false): void {
   if (out !== undefined) {
-    ensureWritableDir(out);
+    checkOutputDir(out);
     refuseOverwrite(out, ["compare.json", "compare.md", "compare.html"], force);
   }
   const partials = readShardParts(partsIn(parts, "compare-partial"), COMPARE_SHARDS);

@@ -15,7 +15,7 @@ import { SPEC_RULES } from "../conform/rules.js";
 import { conformSteps, conformTarget } from "../conform/run.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
-import { ensureWritableDir } from "../io/writable.js";
+import { checkOutputDir } from "../io/writable.js";
 import { isReleaseName, resolveTarget } from "../targets/registry.js";
 import type { Target } from "../targets/target.js";
 import { compareReleases } from "../targets/openclaw/versions.js";
@@ -59,7 +59,7 @@ export function mergeConformance(files: readonly string[], out: string | undefin
   const command = ["loopsim conform", ...merged.targets.map((t) => `--target ${t.target}`), ...(out === undefined ? [] : [`--out ${out}`])].join(" ");
   const markdown = renderConformanceMarkdown(merged, command);
   if (out !== undefined) {
-    ensureWritableDir(out);
+    checkOutputDir(out);
     refuseOverwrite(out, ["conformance.md", "conformance.json", "conformance.html"], force);
     writeFileAtomic(join(out, "conformance.md"), markdown);
     writeFileAtomic(join(out, "conformance.json"), JSON.stringify(merged, null, 2) + "\n");
@@ -73,7 +73,7 @@ export async function conformCommand(options: ConformCommandOptions): Promise<vo
   // A law that does not exist would run 0 checks and pass: refuse it before anything runs.
   if (options.law !== undefined && !SEMANTIC_LAWS.some((l) => l.name === options.law)) throw new UserError(`--law ${unknownName("law", options.law, SEMANTIC_LAWS.map((l) => l.name))}`);
   if (options.out !== undefined) {
-    ensureWritableDir(options.out);
+    checkOutputDir(options.out);
     refuseOverwrite(options.out, ["conformance.md", "conformance.json", "conformance.html"], options.force === true);
   }
   // Releases load oldest first: a newer release's global singletons can break an older one loaded

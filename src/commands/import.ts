@@ -1,16 +1,17 @@
 // `loopsim import PATH... [--format F] [--out FILE|DIR]`: recorded sessions as loopsim traces,
 // one JSON event per line, each with meta.at = its place in the original file. One input goes to
 // --out FILE (or stdout); several, or a folder, go to --out DIR, one trace per session.
-import { createWriteStream, renameSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { createWriteStream, existsSync, openSync, renameSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { once } from "node:events";
 import { CheckFailed, UserError } from "../io/errors.js";
-import { openSession } from "../import/session.js";
+import { fsUserError, isFsError } from "../io/fsErrors.js";
+import { openSession, STDIN } from "../import/session.js";
 import { badFileLines, reasonOf, sessionRefs, type SessionRef } from "../import/sessionRefs.js";
 import { statsLine } from "../import/summary.js";
 import type { SessionFormat } from "../import/types.js";
 import { refuseOverwrite } from "../io/overwrite.js";
-import { ensureWritableDir } from "../io/writable.js";
+import { checkOutputDir, makeOutputDir } from "../io/writable.js";
 import { LineWriter } from "../io/bufferedOutput.js";
 
 export interface ImportOptions {
@@ -26,13 +27,48 @@ function traceName(id: string): string {
   return id.replace(/^(\.\.?[\\/])+/, "").replace(/[\\/#]/g, "__").replace(/\.(jsonl|traj\.json|traj|json)(?=__|$)/, "") + ".jsonl";
 }
 
+/**
+ * Session ids as trace names: an absolute id is named from the folder all the inputs share, so
+ * `import /work/data/swe --out d` writes `swe__ID.jsonl`, not a flattened copy of the whole path.
+ */
+function traceNames(ids: readonly string[]): string[] {
+  const files = ids.map((id) => id.split("#")[0] as string);
+  const absolute = files.filter((f) => isAbsolute(f));
+  if (absolute.length === 0) return ids.map(traceName);
+  let common = dirname(dirname(absolute[0] as string));
+  while (!absolute.every((f) => f.startsWith(common.endsWith(sep) ? common : common + sep)) && dirname(common) !== common) common = dirname(common);
+  return ids.map((id) => traceName(isAbsolute(id) ? relative(common, id) : id));
+}
+
+function openOutput(tmp: string, out: string): number {
+  try {
+    return openSync(tmp, "w");
+  } catch (error) {
+    if (isFsError(error)) throw fsUserError(Object.assign(error, { path: out }), out, "write");
+    throw error;
+  }
+}
+
+/** A single session's --out: a file whose folder can be made, never a folder. */
+function checkOutputFile(out: string): void {
+  if (existsSync(out) && statSync(out).isDirectory()) throw new UserError(`${out}: is a folder; give a file path for one session's trace (several sessions write into a folder)`);
+  checkOutputDir(dirname(resolve(out)));
+}
+
 /** Streams one session into a file, atomically (a temporary file, then a rename). */
 async function importTo(file: string, format: SessionFormat | "auto", out: string | undefined): Promise<string> {
   // A file that fails half-way leaves no partial trace behind (the temporary file is removed).
   const opened = await openSession(file, format);
-  if (opened.format === "trace") throw new UserError(`${file}: already a loopsim trace`);
-  const tmp = out === undefined ? undefined : `${out}.tmp-${process.pid}`;
-  const stream = tmp === undefined ? undefined : createWriteStream(tmp);
+  if (opened.format === "trace") throw new UserError(`${file === "-" ? STDIN : file}: already a loopsim trace`);
+  if (out !== undefined) makeOutputDir(dirname(resolve(out)));
+  const tmp = out === undefined ? undefined : join(dirname(out), `.${basename(out)}.tmp-${process.pid}`);
+  // Opened here, so a folder that refuses the file is a user error before any event is read.
+  const stream = tmp === undefined || out === undefined ? undefined : createWriteStream(tmp, { fd: openOutput(tmp, out) });
+  // An error of the stream (a full disk) is raised once the writes below are done.
+  let streamError: Error | undefined;
+  stream?.on("error", (error) => {
+    streamError = error;
+  });
   const writer = stream === undefined ? new LineWriter() : undefined;
   try {
     for await (const { event, at } of opened.events) {
@@ -53,28 +89,40 @@ async function importTo(file: string, format: SessionFormat | "auto", out: strin
   }
   if (stream !== undefined && tmp !== undefined && out !== undefined) {
     stream.end();
-    await once(stream, "finish");
+    if (streamError === undefined && !stream.closed) await Promise.race([once(stream, "finish"), once(stream, "close")]);
+    if (streamError !== undefined) {
+      rmSync(tmp, { force: true });
+      throw fsUserError(Object.assign(streamError, { path: out }), out, "write");
+    }
     renameSync(tmp, out);
   }
   await writer?.flush();
-  return statsLine(file, opened.format, opened.stats);
+  return statsLine(file === "-" ? STDIN : file, opened.format, opened.stats);
 }
 
 export async function importCommand(paths: readonly string[], options: ImportOptions): Promise<void> {
-  const { refs, bad } = await sessionRefs(paths, options.strict === true);
-  if (refs.length === 0 && bad.length === 0) throw new UserError(`no session files under ${paths.join(", ")}`);
-  const many = refs.length + bad.length > 1 || paths.some((p) => !refs.some((r) => r.ref === p));
+  // The same file named twice is one input, not two sessions.
+  const unique = paths.filter((p, i) => paths.findIndex((q) => resolve(q) === resolve(p)) === i);
+  const { refs, bad } = await sessionRefs(unique, options.strict === true);
+  if (refs.length === 0 && bad.length === 0) throw new UserError(`no session files under ${unique.join(", ")}`);
+  const many = refs.length + bad.length > 1 || unique.some((p) => !refs.some((r) => r.ref === p));
   if (!many) {
+    if (options.out !== undefined) checkOutputFile(options.out);
     process.stderr.write(`loopsim: ${await importTo((refs[0] as SessionRef).ref, options.format, options.out)}\n`);
+    if (options.out !== undefined) process.stderr.write(`loopsim: wrote ${options.out}\n`);
     return;
   }
   if (options.out === undefined) throw new UserError("several sessions need --out DIR (one trace per session)");
-  ensureWritableDir(options.out);
-  refuseOverwrite(options.out, refs.map((r) => traceName(r.id)), options.force === true);
+  if (!existsSync(options.out) && /\.jsonl?$/i.test(options.out)) {
+    throw new UserError(`--out ${options.out}: ${refs.length + bad.length} sessions need a folder (one trace per session), and this looks like a file name; give a folder`);
+  }
+  checkOutputDir(options.out);
+  const names = traceNames(refs.map((r) => r.id));
+  refuseOverwrite(options.out, names, options.force === true);
   let written = 0;
-  for (const { ref, id } of refs) {
+  for (const [i, { ref }] of refs.entries()) {
     try {
-      process.stderr.write(`loopsim: ${await importTo(ref, options.format, join(options.out, traceName(id)))}\n`);
+      process.stderr.write(`loopsim: ${await importTo(ref, options.format, join(options.out, names[i] as string))}\n`);
       written++;
     } catch (error) {
       // --format naming another format is the user's mistake about every file: stop there.
@@ -84,6 +132,7 @@ export async function importCommand(paths: readonly string[], options: ImportOpt
   }
   if (bad.length > 0) {
     for (const line of badFileLines(bad)) process.stderr.write(`loopsim: ${line}\n`);
-    throw new CheckFailed(`${bad.length} unreadable file${bad.length === 1 ? "" : "s"} skipped; ${written} sessions imported (--strict stops at the first)`);
+    throw new CheckFailed(`${bad.length} unreadable file${bad.length === 1 ? "" : "s"} skipped; ${written} sessions imported into ${options.out} (--strict stops at the first)`);
   }
+  process.stderr.write(`loopsim: wrote ${written} trace${written === 1 ? "" : "s"} into ${options.out}\n`);
 }

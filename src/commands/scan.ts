@@ -4,13 +4,13 @@ import { join } from "node:path";
 import cliProgress from "cli-progress";
 import type { ResolvedConfig } from "../../models/config.js";
 import { CheckFailed, UserError } from "../io/errors.js";
-import { badFileLines, reasonOf, sessionRefs } from "../import/sessionRefs.js";
+import { badFileLines, ignoredNote, reasonOf, sessionRefs } from "../import/sessionRefs.js";
 import type { SessionFormat } from "../import/types.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { withScratchDir } from "../io/scratchDir.js";
 import { writePieces } from "../io/spool.js";
-import { ensureWritableDir } from "../io/writable.js";
+import { checkOutputDir } from "../io/writable.js";
 import { ScanReportWriter } from "../scan/reportWriter.js";
 import { scanSession } from "../scan/scanSession.js";
 import type { Target } from "../targets/target.js";
@@ -29,10 +29,12 @@ export interface ScanOptions {
 
 export async function scanCommand(paths: readonly string[], options: ScanOptions): Promise<void> {
   if (options.out !== undefined) {
-    ensureWritableDir(options.out);
+    checkOutputDir(options.out);
     refuseOverwrite(options.out, ["scan.json", "scan.md", "scan.html"], options.force === true);
   }
-  const { refs, bad } = await sessionRefs(paths, options.strict === true);
+  const { refs, bad, ignored } = await sessionRefs(paths, options.strict === true);
+  const passedOver = ignoredNote(ignored);
+  if (passedOver !== undefined) process.stderr.write(`loopsim: ${passedOver}\n`);
   if (refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
   const bar = process.stderr.isTTY === true && !options.json ? new cliProgress.SingleBar({ stream: process.stderr, format: "scan [{bar}] {value}/{total} sessions", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(refs.length, 0);
@@ -52,6 +54,7 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
         bar?.increment();
       }
       bar?.stop();
+      if (writer.sessions === 0 && bad.length > 0) throw new UserError(`${paths.map((p) => (p === "-" ? "<stdin>" : p)).join(" ")}: no readable sessions (${bad.length} file${bad.length === 1 ? "" : "s"} could not be read):\n${badFileLines(bad).join("\n")}`);
       const documents = writer.documents(bad);
       if (options.out !== undefined) {
         writeFileAtomic(join(options.out, "scan.json"), documents.json);
@@ -59,6 +62,7 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
         writeFileAtomic(join(options.out, "scan.html"), documents.html);
       }
       await writePieces(process.stdout, options.json ? documents.json : documents.markdown);
+      if (options.out !== undefined) process.stderr.write(`loopsim: wrote ${join(options.out, "scan.{json,md,html}")}\n`);
       return writer.sessions;
     } finally {
       bar?.stop();

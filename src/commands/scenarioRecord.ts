@@ -7,6 +7,7 @@ import { UserError } from "../io/errors.js";
 import { openSession } from "../import/session.js";
 import { statsLine } from "../import/summary.js";
 import { factPredicate, parseFact } from "../scenario/minimizeFact.js";
+import { unknownName } from "../format/didYouMean.js";
 import { minimizeKeepingPairs } from "../scenario/eventPairs.js";
 import { scenarioFromEvents, scenarioText, writeScenario } from "../scenario/write.js";
 import type { Target } from "../targets/target.js";
@@ -24,6 +25,11 @@ export interface RecordOptions {
 
 export async function scenarioRecordCommand(input: string, options: RecordOptions): Promise<void> {
   const fact = options.minimize === undefined ? undefined : parseFact(options.minimize);
+  // A detector the target never answers with could never be found: say so before reading anything.
+  const detectors = options.target.capabilities.detectors;
+  if (fact !== undefined && "detector" in fact && fact.detector !== undefined && !detectors.includes(fact.detector)) {
+    throw new UserError(`--minimize ${options.minimize}: ${unknownName(`detector of ${options.target.name}`, fact.detector, detectors)}`);
+  }
   const opened = await openSession(input);
   const events: ToolEvent[] = [];
   for await (const { event } of opened.events) events.push(event);

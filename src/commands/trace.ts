@@ -37,6 +37,7 @@ export async function traceCommand(path: string, options: TraceOptions): Promise
   const render = options.json ? outputJsonLine : timelineLine;
   const source = path === "-" ? "<stdin>" : path;
   let lineIndex = -1;
+  let read = 0;
   const tally = new RunTally();
   try {
     for await (const line of readLines(path)) {
@@ -44,6 +45,7 @@ export async function traceCommand(path: string, options: TraceOptions): Promise
       if (line.trim() === "") continue;
       const parsed = parseEventLine(line, `${source}:${lineIndex + 1}`);
       if (!parsed.ok) throw new UserError(parsed.problems.join("\n"));
+      read++;
       // Outputs are numbered by input line (0-based), blank lines included.
       for (const output of session.step(parsed.event)) {
         tally.add(output);
@@ -53,6 +55,8 @@ export async function traceCommand(path: string, options: TraceOptions): Promise
   } finally {
     await writer.flush();
   }
+  // An empty trace is no finding: "0 events, 0 blocks" would read as a guard that passed it.
+  if (read === 0) throw new UserError(`${source}: no events in it (an empty trace: one JSON event per line; see docs/guide/formats.md)`);
   // The end-of-run summary goes to stderr, so stdout stays one line per event (JSON or timeline).
   process.stderr.write(`loopsim: ${tally.line(source)}\n`);
 }

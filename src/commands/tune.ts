@@ -14,7 +14,7 @@ import { UserError } from "../io/errors.js";
 import { plural } from "../format/words.js";
 import { VERSION } from "../io/version.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
-import { ensureWritableDir } from "../io/writable.js";
+import { checkOutputDir } from "../io/writable.js";
 import { issuesMessage, loadConfig, readConfigFile } from "../io/configFile.js";
 import type { ConfigJob, ConfigRow } from "../evaluation/evaluate.js";
 import { DEFAULT_GRID, expandGrid, parseGrid } from "../tune/grid.js";
@@ -31,7 +31,7 @@ import { resolveTarget } from "../targets/registry.js";
 import { CONFIG_FIELDS } from "../targets/target.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded } from "../sessions/replayAll.js";
-import { failOnUnreadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type Labels, type RecordedRead } from "../sessions/recorded.js";
+import { failOnUnreadable, refuseNoReadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type Labels, type RecordedRead } from "../sessions/recorded.js";
 
 export interface TuneOptions {
   readonly config?: string;
@@ -103,6 +103,11 @@ export function tuneInputs(options: TuneOptions, chosen = choosePopulations(opti
     const first = grid.skipped[0];
     throw new UserError(`--grid "${gridSpec}": every point is skipped (${grid.skipped.length} of ${grid.skipped.length}), so nothing would be tuned; for example ${first === undefined ? "the grid is empty" : `${first.label}: ${first.reason}`}`);
   }
+  // A point the ordering rules out is said at once, not only in the report: a sweep of "10,20" that
+  // silently runs only 20 looks like a sweep of two.
+  if (grid.skipped.length > 0) {
+    process.stderr.write(`loopsim: --grid "${gridSpec}": ${grid.skipped.length} of ${grid.skipped.length + grid.points.length} points skipped (the report lists them): ${grid.skipped.slice(0, 3).map((s) => `${s.label} (${s.reason})`).join("; ")}${grid.skipped.length > 3 ? "; ..." : ""}\n`);
+  }
   const configs: ConfigJob[] = [{ index: 0, label: "OpenClaw defaults", block: {} }];
   if (options.config !== undefined) configs.push({ index: 1, label: `baseline: ${baseline.source}`, block: baseline.block });
   for (const point of grid.points) configs.push({ index: configs.length, label: point.label, block: point.block });
@@ -145,7 +150,7 @@ export function writeReport(out: string, report: TuneReport): void {
 
 export async function tuneCommand(options: TuneOptions): Promise<void> {
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
-  ensureWritableDir(options.out); // before the sweep, so a long run never fails at its last step
+  checkOutputDir(options.out); // before the sweep, so a long run never fails at its last step
   const guard = await resolveTarget(options.target ?? "reference");
   const ignores = CONFIG_FIELDS.filter((f) => !guard.capabilities.honours.includes(f));
   const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
@@ -180,6 +185,7 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   if (grounding !== undefined) {
     const evaluation = await evaluateGroundedInThreads(grounding, jobs.map((job) => ({ index: job.index, target: guard, block: job.block })), inputs.seed, { ...(labels === undefined ? {} : { labels }), strict: options.strict === true }, options.workers ?? availableParallelism());
     groundedRead = evaluation.read;
+    refuseNoReadable(groundedRead, `--population sessions:${grounding.paths.join(" ")}`);
     const primary = chosen.primary.kind === "sessions";
     inputs = { ...inputs, grounded: groundedSummary(grounding, evaluation, primary), ...(primary ? { agents: evaluation.read.count } : {}) };
     simulated = jobs.map((job, k) => {
@@ -194,6 +200,7 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   if (options.sessions !== undefined) {
     const replayed = await replayRecorded(options.sessions, { ...(labels === undefined ? {} : { labels }), strict: options.strict === true }, simulated.map((row) => ({ target: guard, block: row.block })), options.workers ?? availableParallelism());
     read = replayed.read;
+    refuseNoReadable(read, `--sessions ${options.sessions.join(" ")}`);
     const perRow = replayed.perGuard;
     inputs = { ...inputs, sessions: recordedSummary(options.sessions, labels, read) };
     rows = simulated.map((row, i) => ({ ...row, sessions: perRow[i] as SessionTotals }));

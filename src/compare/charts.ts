@@ -28,12 +28,33 @@ export function planeChart(report: CompareReport): string {
   // Labels go in a column at the right, each joined to its dot, so close dots keep readable names.
   const order = report.rows.map((r, i) => ({ r, i, y: sy(ys[i] as number), x: sx(xs[i] as number) })).sort((a, b) => a.y - b.y || a.x - b.x);
   const gap = (H - P.top - P.bottom) / Math.max(1, order.length);
-  order.forEach(({ r, x, y }, k) => {
+  // Guards on the same point (five guards that never stop anything all sit at one spot) are spread
+  // on a small ring around it, each dot still joined to its name, and the point itself is marked:
+  // drawn on top of each other, all but the last would be hidden.
+  const sharing = new Map<string, number[]>();
+  order.forEach(({ x, y }, k) => {
+    const key = `${fmt(x)},${fmt(y)}`;
+    sharing.set(key, [...(sharing.get(key) ?? []), k]);
+  });
+  const placed = order.map(({ x, y }, k) => {
+    const group = sharing.get(`${fmt(x)},${fmt(y)}`) ?? [k];
+    if (group.length === 1) return { x, y, shared: 1 };
+    const angle = (2 * Math.PI * group.indexOf(k)) / group.length - Math.PI / 2;
+    return { x: x + 8 * Math.cos(angle), y: y + 8 * Math.sin(angle), shared: group.length };
+  });
+  for (const [key, group] of sharing) {
+    if (group.length < 2) continue;
+    const [cx, cy] = key.split(",");
+    parts.push(`<circle cx="${cx}" cy="${cy}" r="11" fill="none" stroke="#999" stroke-dasharray="2 2"><title>${group.length} guards on this point</title></circle>`);
+  }
+  order.forEach(({ r, x: trueX, y: trueY }, k) => {
+    const { x, y, shared } = placed[k] as { x: number; y: number; shared: number };
     const ly = P.top + gap * (k + 0.5);
     const colour = r.name.startsWith("openclaw") ? "#dc2626" : "#2563eb";
     const i = r.metrics.intervals;
-    if (i !== undefined) parts.push(errorBars(x, y, sx(i.wastedTokensMedian.low), sx(i.wastedTokensMedian.high), sy(i.stoppedWronglyShare.low), sy(i.stoppedWronglyShare.high), colour));
-    parts.push(`<circle cx="${fmt(x)}" cy="${fmt(y)}" r="5" fill="${colour}"><title>${esc(`${r.name}: ${r.metrics.stuck.wastedTokens.median} tokens, ${pct(r.metrics.progressing.stoppedWronglyShare)} stopped wrongly`)}</title></circle>`);
+    if (i !== undefined) parts.push(errorBars(trueX, trueY, sx(i.wastedTokensMedian.low), sx(i.wastedTokensMedian.high), sy(i.stoppedWronglyShare.low), sy(i.stoppedWronglyShare.high), colour));
+    const together = shared > 1 ? ` (one of ${shared} guards on this point)` : "";
+    parts.push(`<circle cx="${fmt(x)}" cy="${fmt(y)}" r="${shared > 1 ? 4 : 5}" fill="${colour}" stroke="#fff" stroke-width="1"><title>${esc(`${r.name}: ${r.metrics.stuck.wastedTokens.median} tokens, ${pct(r.metrics.progressing.stoppedWronglyShare)} stopped wrongly${together}`)}</title></circle>`);
     parts.push(`<line x1="${fmt(x)}" y1="${fmt(y)}" x2="${W - P.right + 6}" y2="${fmt(ly)}" stroke="#bbb" stroke-width="0.7"/><text x="${W - P.right + 10}" y="${fmt(ly + 4)}" font-size="11" fill="${colour}">${esc(r.name)}</text>`);
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="waste against false positives">${parts.join("")}</svg>`;

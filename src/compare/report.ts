@@ -15,13 +15,16 @@ import { realVsInjected, type RealVsInjected } from "../grounded/realVsInjected.
 export const COMPARE_SCHEMA = "loopsim/compare-report@1";
 export const COMPARE_PARTIAL_SCHEMA = "loopsim/compare-partial@1";
 
+const OPEN_LOOP_CHOICE = "Recorded sessions are replayed open-loop: the recorded agent never saw these verdicts, so after a run's first block or stop the rest of that run counts as cut.";
+const CLOSED_LOOP_CHOICE = "Recorded sessions given as the population (sessions:PATH) run closed-loop: each is an agent that replays its own calls and reacts to what the guard says under the stated reaction model.";
+
 /** How the actions of other runtimes' guards are read, printed in every report. */
 export const MODELLING_CHOICES: readonly string[] = [
   "A nudge, feedback message or warning for the model is a warning the simulated agent sees (and heeds with its model's probability).",
   "A denied or skipped call is a block: the call does not run and the agent sees the denial.",
   "A stop, STUCK, or a question to the user ends the run. There is no user in a simulation or a replayed session, so a question is never answered: it counts as the end of the run (../shared/targets/peers.md also allows reading it as a block).",
   "A trace's run stands for the unit each runtime counts in: one user prompt, turn, task or assistant message. Simulated agents work in one run.",
-  "Recorded sessions are replayed open-loop: the recorded agent never saw these verdicts, so after a run's first block or stop the rest of that run counts as cut.",
+  OPEN_LOOP_CHOICE,
   "Peers ignore tools.loopDetection; their thresholds are their own. Each peer's ambiguous points are listed with it below.",
 ];
 
@@ -68,7 +71,10 @@ export function finishCompare(inputs: CompareInputs, rows: readonly CompareRowRe
   const order = new Map(inputs.rowNames.map((n, i) => [n, i]));
   const sorted = [...rows].sort((a, b) => (order.get(a.name) ?? 0) - (order.get(b.name) ?? 0));
   const real = inputs.grounded?.loops === undefined ? undefined : realVsInjected(sorted, inputs.grounded.inject.shapes);
-  return { schema: COMPARE_SCHEMA, ...inputs, choices: MODELLING_CHOICES, definitions: COMPARE_DEFINITIONS, rows: sorted, ...(real === undefined ? {} : { realLoops: real }) };
+  // Each way recorded sessions were used is stated; a way that was not used is not.
+  const choices = MODELLING_CHOICES.filter((c) => c !== OPEN_LOOP_CHOICE || inputs.sessions !== undefined || inputs.grounded === undefined);
+  if (inputs.grounded !== undefined) choices.splice(choices.indexOf(OPEN_LOOP_CHOICE) === -1 ? choices.length - 1 : choices.indexOf(OPEN_LOOP_CHOICE) + 1, 0, CLOSED_LOOP_CHOICE);
+  return { schema: COMPARE_SCHEMA, ...inputs, choices, definitions: COMPARE_DEFINITIONS, rows: sorted, ...(real === undefined ? {} : { realLoops: real }) };
 }
 
 

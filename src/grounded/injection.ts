@@ -42,6 +42,10 @@ export const NO_INJECTION: InjectSpec = { spec: "none", shapes: [], lengths: DEF
 
 /** `default` (every shape), `none`, or shapes separated by commas; `@MIN-MAX` sets the lengths. */
 export function parseInject(spec: string): InjectSpec {
+  // One range for every shape: "repeat,poll@5-20" gives both shapes lengths 5 to 20.
+  if (spec.split("@").length > 2) {
+    throw new UserError(`--inject ${spec}: one length range applies to every shape listed; give it once, after the list (e.g. ${spec.split(",").map((p) => p.split("@")[0]?.trim()).join(",")}@${spec.slice(spec.lastIndexOf("@") + 1)})`);
+  }
   const [list = "", range] = spec.split("@");
   let lengths = DEFAULT_LENGTHS;
   if (range !== undefined) {

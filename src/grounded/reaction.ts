@@ -45,14 +45,22 @@ function odds(where: string, values: readonly unknown[]): ReactionOdds | string 
 export function parseReaction(spec: string, flag = "--reaction"): SessionReaction {
   const out: Record<Signal, ReactionOdds> = { ...DEFAULT_SESSION_REACTION };
   const problems: string[] = [];
+  const seen = new Set<string>();
   for (const part of spec.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
     const [signal, value] = part.split("=").map((x) => x.trim());
     if (!(SIGNALS as readonly string[]).includes(signal ?? "") || value === undefined) {
       problems.push(`"${part}": each entry is SIGNAL=GO/SKIP/END with SIGNAL one of ${SIGNALS.join(", ")}`);
       continue;
     }
-    const parsed = odds(signal as string, value.split("/").map((v) => (v.trim() === "" ? Number.NaN : Number(v))));
-    if (typeof parsed === "string") problems.push(parsed);
+    if (seen.has(signal as string)) {
+      problems.push(`${signal} is given twice: give each signal once`);
+      continue;
+    }
+    seen.add(signal as string);
+    const texts = value.split("/").map((v) => v.trim());
+    const parsed = odds(signal as string, texts.map((v) => (v === "" ? Number.NaN : Number(v))));
+    // The user's own spelling in the message ("NaN", "abc"), not JSON's null for a number that is none.
+    if (typeof parsed === "string") problems.push(parsed.includes("three chances") ? `${signal}: three chances between 0 and 1 (go on, skip, end), got ${texts.join("/")}` : parsed);
     else out[signal as Signal] = parsed;
   }
   if (problems.length > 0) throw new UserError(`${flag} ${spec}: ${problems.join("; ")}`);

@@ -62,15 +62,28 @@ async function* countFailures(events: AsyncGenerator<ImportedEvent>, stats: Impo
 export async function openSession(ref: string, format: SessionFormat | "auto" = "auto"): Promise<OpenedSession> {
   const spooled = ref === "-" ? await spoolStdin() : undefined;
   const file = spooled ?? ref;
-  const detected = formatOf(file, format);
-  if (format !== "auto") {
-    const found = detectFormat(file);
-    if (found !== undefined && found !== format) throw new UserError(`${ref === "-" ? "<stdin>" : ref}: --format ${format}, but the content is ${found === "trace" ? "a loopsim trace" : `${article(found)} session`} (leave --format out to detect it)`);
+  try {
+    const detected = formatOf(file, format);
+    if (format !== "auto") {
+      const found = detectFormat(file);
+      if (found !== undefined && found !== format) throw new UserError(`${ref === "-" ? STDIN : ref}: --format ${format}, but the content is ${found === "trace" ? "a loopsim trace" : `${article(found)} session`} (leave --format out to detect it)`);
+    }
+    const stats = emptyStats();
+    const raw = detected === "trace" ? traceEvents(file, stats) : IMPORTERS[detected].events(file, stats);
+    const events = countFailures(raw, stats);
+    return { file: ref, format: detected, stats, events: spooled === undefined ? events : renamed(events, spooled, STDIN) };
+  } catch (error) {
+    throw spooled === undefined ? error : stdinNamed(error, spooled);
   }
-  const stats = emptyStats();
-  const raw = detected === "trace" ? traceEvents(file, stats) : IMPORTERS[detected].events(file, stats);
-  const events = countFailures(raw, stats);
-  return { file: ref, format: detected, stats, events: spooled === undefined ? events : renamed(events, spooled, "<stdin>") };
+}
+
+/** Standard input, as every message and report names it (never "-", never the spool file). */
+export const STDIN = "<stdin>";
+
+/** An error about the spool file of standard input, reworded to name standard input. */
+function stdinNamed(error: unknown, spooled: string): unknown {
+  if (!(error instanceof UserError) || !error.message.includes(spooled)) return error;
+  return new UserError(error.message.split(spooled).join(STDIN));
 }
 
 async function spoolStdin(): Promise<string> {
@@ -82,5 +95,9 @@ async function spoolStdin(): Promise<string> {
 }
 
 async function* renamed(events: AsyncGenerator<ImportedEvent>, from: string, to: string): AsyncGenerator<ImportedEvent> {
-  for await (const e of events) yield e.at.startsWith(from) ? { ...e, at: to + e.at.slice(from.length) } : e;
+  try {
+    for await (const e of events) yield e.at.startsWith(from) ? { ...e, at: to + e.at.slice(from.length) } : e;
+  } catch (error) {
+    throw stdinNamed(error, from);
+  }
 }

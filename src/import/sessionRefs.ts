@@ -33,9 +33,11 @@ export function reasonOf(error: unknown, file?: string): string {
 }
 
 /** Refs and bad files, in a stable order; `strict` turns the first bad file into the error. */
-export async function sessionRefs(paths: readonly string[], strict = false): Promise<{ refs: SessionRef[]; bad: BadFile[] }> {
+export async function sessionRefs(paths: readonly string[], strict = false): Promise<{ refs: SessionRef[]; bad: BadFile[]; ignored: string[] }> {
   const refs: SessionRef[] = [];
   const bad: BadFile[] = [];
+  /** Plain .json files found in a folder whose content is no session (a labels file): not inputs. */
+  const ignored: string[] = [];
   for (const path of paths) {
     if (path === "-") {
       refs.push({ ref: "-", id: "<stdin>" });
@@ -47,6 +49,7 @@ export async function sessionRefs(paths: readonly string[], strict = false): Pro
       const id = isFolder ? relative(path, file) : file;
       try {
         const listed = await listFile(file, id, !isFolder);
+        if (listed.length === 0) ignored.push(file);
         refs.push(...listed);
       } catch (error) {
         const problem = { file, reason: reasonOf(error, file) };
@@ -55,7 +58,14 @@ export async function sessionRefs(paths: readonly string[], strict = false): Pro
       }
     }
   }
-  return { refs, bad };
+  return { refs, bad, ignored };
+}
+
+/** The note about plain .json files passed over in folders, or nothing. */
+export function ignoredNote(ignored: readonly string[]): string | undefined {
+  if (ignored.length === 0) return undefined;
+  const shown = ignored.slice(0, 3).join(", ");
+  return `${ignored.length} .json file${ignored.length === 1 ? "" : "s"} in the folders given ${ignored.length === 1 ? "is" : "are"} no session format and ${ignored.length === 1 ? "was" : "were"} passed over (a labels file, for example): ${shown}${ignored.length > 3 ? ", ..." : ""}; name a file directly to have it checked`;
 }
 
 async function listFile(file: string, id: string, named: boolean): Promise<SessionRef[]> {
@@ -95,5 +105,5 @@ function looksBinary(file: string): boolean {
 
 /** The bad files as lines for stderr and reports. */
 export function badFileLines(bad: readonly BadFile[]): string[] {
-  return bad.map((b) => `${b.file}: skipped: ${b.reason}`);
+  return bad.map((b) => `${b.file === "-" ? "<stdin>" : b.file}: skipped: ${b.reason}`);
 }

@@ -1,10 +1,11 @@
 // Outputs are written to a temp file beside the target and renamed over it, so a crash or a
 // full disk never leaves a half-written report, trace or scenario behind.
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
 import { UserError } from "./errors.js";
 import { fsUserError, isFsError } from "./fsErrors.js";
 import type { Pieces } from "./spool.js";
+import { makeOutputDir } from "./writable.js";
 
 let counter = 0;
 
@@ -15,7 +16,7 @@ export function writeFileAtomic(path: string, contents: string | Pieces): void {
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UserError(`${dir}: exists and is not a folder, so ${basename(path)} cannot be written in it`);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${counter++}.tmp`);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeOutputDir(dir);
     if (typeof contents === "string") writeFileSync(temp, contents);
     else writePiecesTo(temp, contents);
     renameSync(temp, path);

@@ -1,16 +1,24 @@
 // The files a command is given: those named, and below each folder named, the files a predicate
 // accepts, in a stable (sorted) order. Installed packages and hidden folders are never entered.
-import { readdirSync, statSync } from "node:fs";
+// Each real folder is walked once: a symbolic link back to a folder already on the walk (a loop)
+// or to one walked before is not followed again; a link that cannot be resolved is listed like a
+// file, when its name is one the predicate accepts, so the reader reports it by name.
+import { readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { inputKind } from "./fsErrors.js";
 
 export function filesUnder(paths: readonly string[], accept: (path: string, name: string) => boolean): string[] {
   const files: string[] = [];
+  const walked = new Set<string>();
   const walk = (dir: string): void => {
+    const real = realpathSync(dir);
+    if (walked.has(real)) return;
+    walked.add(real);
     for (const entry of readdirSync(dir).sort()) {
       if (entry === "node_modules" || entry.startsWith(".")) continue;
       const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
+      const stats = statOrUndefined(path);
+      if (stats?.isDirectory() === true) walk(path);
       else if (accept(path, entry)) files.push(path);
     }
   };
@@ -19,4 +27,15 @@ export function filesUnder(paths: readonly string[], accept: (path: string, name
     else files.push(path);
   }
   return files;
+}
+
+/** The stat of an entry, or undefined for a dangling link or a link loop. */
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP" || code === "ENOENT") return undefined;
+    throw error;
+  }
 }

@@ -14,6 +14,7 @@ const REASONS: Readonly<Record<string, string>> = {
   ENOSPC: "no space left on the device",
   EMFILE: "too many open files",
   ENAMETOOLONG: "name too long",
+  ELOOP: "a loop of symbolic links",
 };
 
 export function isFsError(error: unknown): error is NodeJS.ErrnoException {

@@ -5,7 +5,7 @@
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "./errors.js";
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { inputKind } from "./fsErrors.js";
 import { readTextFile } from "./textFile.js";
 
@@ -45,7 +45,7 @@ export function partsIn(paths: readonly string[], prefix: string): string[] {
       .map((name) => ({ name, m: pattern.exec(name) }))
       .filter((x): x is { name: string; m: RegExpExecArray } => x.m !== null)
       .sort((a, b) => Number(a.m[1]) - Number(b.m[1]));
-    if (parts.length === 0) throw new UserError(`${path}: no ${prefix}-I-of-N.json files in this folder`);
+    if (parts.length === 0) throw new UserError(`${path}: no ${prefix}-I-of-N.json files in this folder${otherKindHint(path, prefix)}`);
     found.push(...parts.map((x) => join(path, x.name)));
   }
   return found;
@@ -79,7 +79,15 @@ export function readShardParts<I, R>(paths: readonly string[], layout: ShardLayo
   });
   const seen = new Set(parts.map((p) => p.shard.index));
   const missing = Array.from({ length: first.shard.of }, (_, i) => i + 1).filter((i) => !seen.has(i));
-  if (missing.length > 0) throw new UserError(`missing shard${missing.length === 1 ? "" : "s"} ${missing.map((m) => `${m}/${first.shard.of}`).join(", ")}`);
+  if (missing.length > 0) throw new UserError(`${[...new Set(paths.map((p) => dirname(p)))].join(", ")}: missing shard${missing.length === 1 ? "" : "s"} ${missing.map((m) => `${m}/${first.shard.of}`).join(", ")} (found ${[...seen].sort((a, b) => a - b).map((m) => `${m}/${first.shard.of}`).join(", ")})`);
   if (seen.size !== parts.length) throw new UserError("a shard is given twice");
   return parts;
+}
+
+/** Parts of the other command in the folder: the merge that reads them. */
+function otherKindHint(path: string, prefix: string): string {
+  const names = readdirSync(path);
+  if (prefix === "partial" && names.some((n) => /^compare-partial-\d+-of-\d+\.json$/.test(n))) return "; it holds compare parts: merge them with loopsim compare --merge " + path;
+  if (prefix === "compare-partial" && names.some((n) => /^partial-\d+-of-\d+\.json$/.test(n))) return "; it holds tune parts: merge them with loopsim merge " + path;
+  return "";
 }

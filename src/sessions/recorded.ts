@@ -8,11 +8,12 @@
 import { readTextFile } from "../io/textFile.js";
 import { inputKind } from "../io/fsErrors.js";
 import { basename } from "node:path";
+import { jsonExcerpt } from "../format/words.js";
 import type { ToolEvent } from "../../models/events.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { CheckFailed, UserError } from "../io/errors.js";
 import { openSession } from "../import/session.js";
-import { reasonOf, sessionRefs, type BadFile } from "../import/sessionRefs.js";
+import { badFileLines, reasonOf, sessionRefs, type BadFile } from "../import/sessionRefs.js";
 
 export const SESSION_LABELS = ["resolved", "unresolved"] as const;
 export type SessionLabel = (typeof SESSION_LABELS)[number] | "unlabelled";
@@ -79,7 +80,7 @@ export function loadLabels(file: string, key: LabelKey = "id", valueMap: Readonl
   for (const [id, value] of Object.entries(raw)) {
     const mapped = typeof value === "string" ? (valueMap.get(value) ?? (value === "resolved" || value === "unresolved" ? value : undefined)) : undefined;
     if (mapped !== undefined) byKey.set(id, mapped);
-    else unknownValues.push(`${file}: $[${JSON.stringify(id)}]: ${JSON.stringify(value)} is not resolved or unresolved (map it with --label-map VALUE=resolved|unresolved); left unlabelled`);
+    else unknownValues.push(`${file}: $[${JSON.stringify(id)}]: ${jsonExcerpt(value)} is not resolved or unresolved (map it with --label-map VALUE=resolved|unresolved); left unlabelled`);
   }
   return { file, key, byKey, unknownValues };
 }
@@ -98,6 +99,8 @@ export interface RecordedRead {
 export interface ReadOptions {
   readonly labels?: Labels;
   readonly strict?: boolean;
+  /** How the command's user named the sessions, for messages (default: `--sessions PATH...`). */
+  readonly given?: string;
 }
 
 /** A session's label by the labels file, or unlabelled. */
@@ -151,7 +154,7 @@ export async function readSessionEvents(ref: string): Promise<{ events: ToolEven
  */
 export async function forEachRecordedSession(paths: readonly string[], options: ReadOptions, each: (session: RecordedSession) => void | Promise<void>): Promise<RecordedRead> {
   const { refs, bad } = await sessionRefs(paths, options.strict === true);
-  if (refs.length === 0 && bad.length === 0) throw new UserError(`--sessions ${paths.join(" ")}: no session files (.jsonl, .traj, .traj.json, .json) found`);
+  if (refs.length === 0 && bad.length === 0) throw new UserError(`${options.given ?? `--sessions ${paths.join(" ")}`}: no session files (.jsonl, .traj, .traj.json, .json) found`);
   const tally = new ReadTally(options.labels);
   for (const { ref, id } of refs) {
     let events: ToolEvent[];
@@ -181,6 +184,15 @@ export function readProblems(read: RecordedRead, labels: Labels | undefined): st
     if (read.ambiguousLabels.length > 0) lines.push(`--labels ${labels.file}: ${read.ambiguousLabels.length} label${read.ambiguousLabels.length === 1 ? "" : "s"} matched several sessions by --label-key ${labels.key} (e.g. ${read.ambiguousLabels.slice(0, 3).map((k) => JSON.stringify(k)).join(", ")}); --label-key id names one session each`);
   }
   return lines;
+}
+
+/**
+ * Before any report is written: sessions were asked for and not one could be read. A report of
+ * "0.0% (n=0)" would look like a finding; this is the user's input to fix (exit 2).
+ */
+export function refuseNoReadable(read: RecordedRead | undefined, given: string): void {
+  if (read === undefined || read.count > 0 || read.bad.length === 0) return;
+  throw new UserError(`${given}: no readable sessions (${read.bad.length} file${read.bad.length === 1 ? "" : "s"} could not be read):\n${badFileLines(read.bad).join("\n")}`);
 }
 
 /** After the report is out: the problems on stderr, and exit 1 when a file was skipped. */

@@ -52,19 +52,22 @@ export function overlaps(a: Interval, b: Interval): boolean {
   return a.low <= b.high && b.low <= a.high;
 }
 
-/** "64.2% (60.1-68.0%, n=300)" */
+/** "64.2% (60.1-68.0%, n=300)"; "n/a (n=0)" when it rests on no case (0% of nothing is no finding). */
 export function percentWithInterval(value: number, i: Interval): string {
+  if (i.n === 0) return "n/a (n=0)";
   const pct = (x: number) => (Math.round(x * 1000) / 10).toFixed(1);
   return `${pct(value)}% (${pct(i.low)}-${pct(i.high)}%, n=${i.n})`;
 }
 
-/** "67.4% [62.9-71.6]": a share with its interval, for table cells. */
+/** "67.4% [62.9-71.6]": a share with its interval, for table cells; "n/a" over no case. */
 export function shareCell(value: number, i: Interval | undefined): string {
+  if (i?.n === 0) return "n/a";
   const pct = (x: number) => `${(Math.round(x * 1000) / 10).toFixed(1)}`;
   return i === undefined ? `${pct(value)}%` : `${pct(value)}% [${pct(i.low)}-${pct(i.high)}]`;
 }
 
-/** "1519 [1402-1630]": a number with its interval, for table cells. */
+/** "1519 [1402-1630]": a number with its interval, for table cells; "n/a" over no case. */
 export function numberCell(value: number, i: Interval | undefined): string {
+  if (i?.n === 0) return "n/a";
   return i === undefined ? String(value) : `${value} [${i.low}-${i.high}]`;
 }

@@ -94,6 +94,6 @@ function finish(out: string[], report: TuneReport): string {
 /** Who the numbers are about: simulated agents, or real sessions run as agents. */
 export function populationLine(report: TuneReport): string {
   const g = report.grounded;
-  if (g?.primary === true) return `${plural(g.sessions, "real session")} run as closed-loop agents per config (${Object.values(g.agents).reduce((a, b) => a + b, 0)} agents with the injected copies), population \`${report.population.name}\``;
+  if (g?.primary === true) return `${plural(g.sessions, "real session")} run as closed-loop agents per config (${g.inject.shapes.length === 0 ? "no loops injected" : `${Object.values(g.agents).reduce((a, b) => a + b, 0)} agents with the injected copies`}), population \`${report.population.name}\``;
   return `${report.agents} simulated agents per config (${report.population.calls} calls each), population \`${report.population.name}\``;
 }

@@ -2,6 +2,9 @@
 // package.json and dist/, install the few packages the detector chunk imports at the versions the
 // release names, check in a child process that the chunk imports, then write the manifest.
 // Commands that do not name a release never come here, so they never touch the network.
+// A question to the registry runs in the system tmp: the cache folder may not exist yet (npm
+// started in a missing folder fails as if npm itself were missing).
+import { tmpdir } from "node:os";
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,6 +30,12 @@ function npmProblem(release: string, error: unknown): UserError {
   return new UserError(`openclaw@${release}: npm failed: ${text.trim().split("\n").slice(-3).join(" ")}`);
 }
 
+/**
+ * A question to the registry, not a download: one try of at most 20 s, so an unreachable registry
+ * is said in seconds (npm's own retries made it 72 s of silence).
+ */
+export const QUICK_QUESTION = ["--fetch-retries=0", "--fetch-timeout=20000"] as const;
+
 /** `latest` becomes the registry's newest release, or the newest cached one when offline. */
 export async function resolveReleaseSpec(spec: string, onNote: (line: string) => void): Promise<string> {
   if (spec !== "latest") {
@@ -35,8 +44,9 @@ export async function resolveReleaseSpec(spec: string, onNote: (line: string) =>
     if (compareReleases(spec, FIRST_DETECTOR_RELEASE) < 0) throw new UserError(`openclaw@${spec} has no loop detector: the first release with one is ${FIRST_DETECTOR_RELEASE}`);
     return spec;
   }
+  onNote("loopsim: asking the npm registry which release openclaw@latest is");
   try {
-    const out = await npm(["view", "openclaw", "version"], cacheRoot());
+    const out = await npm(["view", "openclaw", "version", ...QUICK_QUESTION], tmpdir());
     return out.trim();
   } catch (error) {
     const newest = cachedReleases().at(-1);

@@ -2,6 +2,9 @@
 // and then used offline: one folder per runtime and version, a manifest written last (a folder
 // without it is an interrupted fetch, fetched again), npm's own cache kept under ours so nothing
 // lands in the user's ~/.npm. Interrupted fetches of earlier processes are cleaned up here.
+// A question to the registry runs in the system tmp: the cache folder may not exist yet (npm
+// started in a missing folder fails as if npm itself were missing).
+import { tmpdir } from "node:os";
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -73,17 +76,27 @@ export async function npm(args: readonly string[], cwd: string): Promise<string>
 export function npmProblem(spec: string, error: unknown): UserError {
   const text = `${(error as { stderr?: string }).stderr ?? ""} ${(error as Error).message ?? ""}`;
   if (/ETARGET|No matching version|E404|404 Not Found/.test(text)) return new UserError(`${spec}: no such version on the npm registry`);
-  if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|network|socket hang up/i.test(text)) {
-    return new UserError(`${spec}: the npm registry cannot be reached, and it is not in the cache (${cacheRoot()}); fetch it where the registry answers with: loopsim targets fetch ${spec}`);
-  }
+  if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|network|socket hang up/i.test(text)) return registryUnreachable(spec);
+  return otherNpmProblem(spec, text);
+}
+
+/** The registry did not answer about `name` (a runtime as `--target` names it, e.g. kilo@7.8.1). */
+export class RegistryUnreachable extends UserError {}
+
+function registryUnreachable(name: string): RegistryUnreachable {
+  return new RegistryUnreachable(`${name}: the npm registry cannot be reached, and it is not in the cache (${cacheRoot()}); fetch it where the registry answers with: loopsim targets fetch ${name}`);
+}
+
+function otherNpmProblem(spec: string, text: string): UserError {
   if (/ENOENT/.test(text) && /spawn npm/.test(text)) return new UserError(`${spec}: the npm client is not on PATH`);
   return new UserError(`${spec}: npm failed: ${text.trim().split("\n").slice(-3).join(" ")}`);
 }
 
 /** The newest published version of a package, or the newest cached one when the registry is silent. */
 export async function latestVersion(runtime: string, npmPackage: string, onNote: (line: string) => void): Promise<string> {
+  onNote(`loopsim: asking the npm registry which version ${runtime}@latest is`);
   try {
-    return (await npm(["view", npmPackage, "version"], cacheRoot())).trim();
+    return (await npm(["view", npmPackage, "version", "--fetch-retries=0", "--fetch-timeout=20000"], tmpdir())).trim();
   } catch (error) {
     const newest = cachedRuntimeVersions(runtime).at(-1);
     if (newest === undefined) throw npmProblem(`${runtime}@latest`, error);
@@ -129,7 +142,14 @@ export async function ensureRuntime(runtime: string, version: string, install: (
   process.once("exit", removeOnExit);
   try {
     onNote(`loopsim: fetching ${runtime}@${version} with npm into ${final} (once)`);
-    const installed = await install(tmp);
+    let installed: readonly string[];
+    try {
+      installed = await install(tmp);
+    } catch (error) {
+      // npm was asked about a package (e.g. @kilocode/cli-linux-x64@7.7.7); the user names the runtime.
+      if (error instanceof RegistryUnreachable) throw registryUnreachable(`${runtime}@${version}`);
+      throw error;
+    }
     const manifest: RuntimeManifest = { schema: "loopsim/runtime-package@1", runtime, version, installed };
     writeFileSync(join(tmp, MANIFEST), JSON.stringify(manifest, null, 2) + "\n");
     rmSync(final, { recursive: true, force: true });
@@ -138,6 +158,8 @@ export async function ensureRuntime(runtime: string, version: string, install: (
   } finally {
     process.removeListener("exit", removeOnExit);
     rmSync(tmp, { recursive: true, force: true });
+    // A first fetch that failed leaves no empty runtimes/NAME folder behind.
+    if (readdirSync(parent).length === 0) rmSync(parent, { recursive: true, force: true });
   }
 }
 
