@@ -24,7 +24,8 @@ export interface RecordOptions {
 
 export async function scenarioRecordCommand(input: string, options: RecordOptions): Promise<void> {
   const fact = options.minimize === undefined ? undefined : parseFact(options.minimize);
-  const opened = await openSession(input);
+  // Model text is kept for a target that judges it; for the others it would only be dead weight.
+  const opened = await openSession(input, "auto", { text: options.target.capabilities.readsText === true });
   const events: ToolEvent[] = [];
   for await (const { event } of opened.events) events.push(event);
   process.stderr.write(`loopsim: ${statsLine(input, opened.format, opened.stats)}\n`);

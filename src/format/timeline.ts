@@ -24,5 +24,7 @@ export function timelineLine(output: EngineOutput<string, string>): string {
       return `${head}ABORT    ${pad(output.tool, 16)} ${output.error} x${output.count}  ${output.message}`;
     case "ignored":
       return `${head}${pad(output.eventType, 8)} ${pad("", 16)} ignored (run aborted)`;
+    case "text":
+      return `${head}${pad(output.textType, 8)} ${pad("", 16)} ${pad(output.verdict.toUpperCase(), 8)} ${output.detector} x${output.count}  ${output.message}`;
   }
 }

@@ -13,11 +13,13 @@
 //   empty observation and no execution time. A step with an empty action is one too. The
 //   harness's own bookkeeping steps (exit_cost, exit_context, exit_format, exit_api, exit_error,
 //   ...) are harness steps; both are counted;
+// - model text: a step's `thought` (its DISCUSSION) is a thought, also for a step the harness
+//   rejected (the model still wrote it); `response` (the whole reply, command included) is not;
 // - one run per file, named after the file; no compaction.
 import { isObject } from "./jsonl.js";
 import { arrayElements } from "./jsonDocument.js";
 import { instanceOf } from "./miniSweAgent.js";
-import { textResult, type ImportedEvent, type Importer } from "./types.js";
+import { textEvent, textResult, type ImportedEvent, type Importer } from "./types.js";
 
 const HARNESS_STEP = /^exit_[a-z_]+$/;
 /**
@@ -92,6 +94,10 @@ export const sweAgentImporter: Importer = {
       const action = typeof value.action === "string" ? value.action.trim() : "";
       const observation = typeof value.observation === "string" ? value.observation : JSON.stringify(value.observation ?? "");
       const kind = classifyStep(action, observation, typeof value.execution_time === "number" ? value.execution_time : undefined);
+      if (kind !== "harness") {
+        const thought = textEvent("thought", run, value.thought, at);
+        if (thought !== undefined) yield thought;
+      }
       if (kind === "format-error") {
         stats.formatErrors++;
         continue;
