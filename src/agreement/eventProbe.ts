@@ -43,6 +43,17 @@ export function runProbeOnTarget(target: Target, naming: ToolNaming, script: Dri
         else files.set(file, content);
       }
       const ran: { id: string; action: ProbeAction; tool: string; params: Record<string, unknown> }[] = [];
+      // The response's text streams first; a stop there ends the prompt, a cut refuses its calls.
+      for (const piece of step.text ?? []) {
+        const outputs = session.step({ type: piece.type, runId, text: piece.text, chunk: true, step: `${runId}/step-${s + 1}` });
+        const abort = outputs.find((o) => o.kind === "abort");
+        if (abort?.kind === "abort") {
+          stoppedAtStep = s;
+          stopMessage = abort.message;
+          break;
+        }
+      }
+      if (stoppedAtStep !== null) break;
       for (const call of step.calls) {
         const { name, args } = naming.toolCall(call.action, WORK);
         const outputs = session.step({ type: "call", runId, callId: call.id, tool: name, params: args, step: `${runId}/step-${s + 1}` });

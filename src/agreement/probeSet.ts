@@ -3,7 +3,7 @@
 // model of it, and the two observations are compared. The probes cover repeats, parallel calls,
 // alternations and cycles, changing results, errors, key order, interruptions, and prompts.
 // Edit with care: the committed agreement report names probes by id.
-import type { DrivenScript, DrivenStep, ProbeAction } from "../targets/runtimes/drivenRuntime.js";
+import type { DrivenScript, DrivenStep, DrivenText, ProbeAction } from "../targets/runtimes/drivenRuntime.js";
 
 export interface Probe {
   readonly id: string;
@@ -32,6 +32,25 @@ type Shape = readonly (readonly ProbeAction[])[];
 
 const times = (n: number, action: ProbeAction): Shape => Array.from({ length: n }, () => [action]);
 const cycle = (n: number, actions: readonly ProbeAction[]): Shape => Array.from({ length: n }, (_, i) => [actions[i % actions.length] as ProbeAction]);
+
+/** A shape whose responses stream text before their calls (content-loop probes). */
+type TextShape = readonly { readonly text: readonly DrivenText[]; readonly calls: readonly ProbeAction[] }[];
+
+function textProbe(id: string, what: string, prompts: readonly TextShape[]): Probe {
+  return {
+    id,
+    what,
+    script: {
+      files: FILES,
+      prompts: prompts.map((shape, p) => shape.map(({ text, calls }, s): DrivenStep => ({ text, calls: calls.map((action, c) => ({ id: `call_p${p + 1}s${s + 1}c${c + 1}`, action })) }))),
+    },
+  };
+}
+
+/** A sentence of exactly 50 characters: one content window of Gemini's rule. */
+export const CHANT = "I will check the configuration file once more now. ";
+const chant = (n: number, text: string = CHANT.slice(0, 50)): DrivenText[] => Array.from({ length: n }, () => ({ type: "message", text }));
+const thoughts = (n: number, text: string): DrivenText[] => Array.from({ length: n }, () => ({ type: "thought", text }));
 
 function probe(id: string, what: string, prompts: readonly Shape[], writes: (prompt: number, step: number) => Record<string, string | null> | undefined = () => undefined): Probe {
   return {
@@ -87,4 +106,15 @@ export const PROBES: readonly Probe[] = [
   probe("prompts-3-3", "the same read 3 times in each of 2 prompts", [times(3, A), times(3, A)]),
   probe("prompts-4-2", "the same read 4 times, then 2 more in the next prompt", [times(4, A), times(2, A)]),
   probe("prompts-2-parallel-3", "2 reads, then 3 identical reads in one response of the next prompt", [times(2, A), [[A, A, A]]]),
+  // Model text (content-loop rules). A chunk is one streamed piece of a message.
+  textProbe("chant-9", "one response streams the same 50-character sentence 9 times, then a read", [[{ text: chant(9), calls: [A] }]]),
+  textProbe("chant-10", "one response streams the same 50-character sentence 10 times, then a read", [[{ text: chant(10), calls: [A] }]]),
+  textProbe("chant-10-then-1", "10 repeats of a sentence and a read, then a response with the sentence once more and a read", [[{ text: chant(10), calls: [A] }, { text: chant(1), calls: [B] }]]),
+  textProbe("chant-6-read-6", "6 repeats of a sentence, a read, 6 more repeats, a read (a tool call between)", [[{ text: chant(6), calls: [A] }, { text: chant(6), calls: [B] }]]),
+  textProbe("chant-in-code-block", "a code block whose 12 lines repeat one 50-character line, then a read", [[{ text: [{ type: "message", text: "```\n" }, ...chant(12, "x = compute_the_value(x) + 1  # same line, again  \n"), { type: "message", text: "```\n" }], calls: [A] }]]),
+  textProbe("chant-list-items", "12 list items with one 50-character text, then a read", [[{ text: chant(12, "- check the configuration file once more, again.\n"), calls: [A] }]]),
+  textProbe("chant-whole-message", "one whole message holding the sentence 12 times, then a read", [[{ text: chant(1, CHANT.slice(0, 50).repeat(12)), calls: [A] }]]),
+  textProbe("thoughts-3", "3 identical thoughts in one response, then a read", [[{ text: thoughts(3, "I should read a.txt again to be sure."), calls: [A] }]]),
+  textProbe("thoughts-12", "12 identical thoughts in one response, then a read", [[{ text: thoughts(12, "I should read a.txt again to be sure."), calls: [A] }]]),
+  textProbe("thoughts-2-read-2", "2 identical thoughts, a read, 2 more, a read (a tool call between)", [[{ text: thoughts(2, "I should read a.txt again to be sure."), calls: [A] }, { text: thoughts(2, "I should read a.txt again to be sure."), calls: [B] }]]),
 ];

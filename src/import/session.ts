@@ -37,20 +37,39 @@ async function* traceEvents(file: string, stats: ImportStats): AsyncGenerator<Im
     } else if (e.type === "outcome") {
       stats.outcomes++;
       if (orphans.see(e)) stats.orphanOutcomes++;
-    } else stats.compactions++;
+    } else if (e.type === "compaction") stats.compactions++;
     stats.runs = runs.size;
     yield { event: e, at: `${file}:${n}` };
   }
 }
 
-/** Failed outcomes are counted here, by the one definition (failure.ts), for every format. */
-async function* countFailures(events: AsyncGenerator<ImportedEvent>, stats: ImportStats): AsyncGenerator<ImportedEvent> {
+/**
+ * Failed outcomes are counted here, by the one definition (failure.ts), for every format, and
+ * model text too; text is passed on only when the reader wants it.
+ */
+async function* counted(events: AsyncGenerator<ImportedEvent>, stats: ImportStats, text: boolean): AsyncGenerator<ImportedEvent> {
   for await (const imported of events) {
-    const deep = depthProblems(imported.event as unknown as Record<string, unknown>, imported.at);
+    const event = imported.event;
+    if (event.type === "message" || event.type === "thought") {
+      if (event.type === "message") stats.messages++;
+      else stats.thoughts++;
+      if (text) yield imported;
+      continue;
+    }
+    const deep = depthProblems(event as unknown as Record<string, unknown>, imported.at);
     if (deep.length > 0) throw new UserError(deep.join("\n"));
-    if (outcomeFailed(imported.event)) stats.errors++;
+    if (outcomeFailed(event)) stats.errors++;
     yield imported;
   }
+}
+
+export interface OpenOptions {
+  /**
+   * Whether model text (message and thought events) comes through. Readers that hold a whole
+   * session in memory and run only guards blind to text leave it out (see readSessionEvents):
+   * a session's text can outweigh its tool calls many times over.
+   */
+  readonly text?: boolean;
 }
 
 /**
@@ -59,7 +78,7 @@ async function* countFailures(events: AsyncGenerator<ImportedEvent>, stats: Impo
  * and streamed; places then name <stdin>. A format named with --format that the content
  * contradicts is the user's mistake (exit 2), never a silent empty import.
  */
-export async function openSession(ref: string, format: SessionFormat | "auto" = "auto"): Promise<OpenedSession> {
+export async function openSession(ref: string, format: SessionFormat | "auto" = "auto", options: OpenOptions = {}): Promise<OpenedSession> {
   const spooled = ref === "-" ? await spoolStdin() : undefined;
   const file = spooled ?? ref;
   try {
@@ -70,7 +89,7 @@ export async function openSession(ref: string, format: SessionFormat | "auto" = 
     }
     const stats = emptyStats();
     const raw = detected === "trace" ? traceEvents(file, stats) : IMPORTERS[detected].events(file, stats);
-    const events = countFailures(raw, stats);
+    const events = counted(raw, stats, options.text !== false);
     return { file: ref, format: detected, stats, events: spooled === undefined ? events : renamed(events, spooled, STDIN) };
   } catch (error) {
     throw spooled === undefined ? error : stdinNamed(error, spooled);

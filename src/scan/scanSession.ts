@@ -51,7 +51,8 @@ export function shortArgs(params: unknown): string {
 }
 
 export async function scanSession(file: string, config: ResolvedConfig, target: Target, id: string = file, format: SessionFormat | "auto" = "auto"): Promise<SessionScan> {
-  const opened = await openSession(file, format);
+  // Model text streams through only to a target that judges it; event numbers stay the same for the others.
+  const opened = await openSession(file, format, { text: target.capabilities.readsText === true });
   const session = target.start(config);
   const tools = new Set<string>();
   const byArgs = new Map<string, { tool: string; args: string; calls: number; results: Set<string> }>();

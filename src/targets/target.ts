@@ -42,6 +42,11 @@ export interface TargetCapabilities {
   readonly detectors: readonly string[];
   /** Engine internals for the bounded-state law (the reference and its variants only). */
   readonly stateSize: boolean;
+  /**
+   * Whether the guard judges model text (message and thought events): content loops, repeated
+   * thoughts. Absent is false: the guard is blind to text, and a text loop is n/a for it, not a miss.
+   */
+  readonly readsText?: boolean;
 }
 
 export interface StateSize {
@@ -125,4 +130,5 @@ const NEED_TEXT: Record<Exclude<Need, `honours:${string}`>, string> = {
   guard: "has no post-compaction guard (or it is not driven)",
   counts: "does not report SPEC counts",
   stateSize: "does not expose its state size",
+  readsText: "cannot see model text",
 };

@@ -122,6 +122,9 @@ class ReleaseSession implements TargetSession {
   step(event: ToolEvent): TargetOutput[] {
     const index = this.index++;
     const run = normalizeRunId(event.runId);
+    // A release's tool-loop detection sees tool calls only: model text takes its place in the
+    // stream and nothing else, as in the reference.
+    if (event.type === "message" || event.type === "thought") return [];
     if (this.aborted.has(run)) return [{ kind: "ignored", index, run, eventType: event.type }];
     switch (event.type) {
       case "call":

@@ -40,12 +40,27 @@ export type PeerAction =
 
 export const ALLOW: PeerAction = { kind: "allow" };
 
+/** Model text as a peer's guard sees it: a message (or one streamed chunk of it) or a thought. */
+export interface PeerText {
+  readonly type: "message" | "thought";
+  readonly text: string;
+  /** A streamed piece: consecutive chunks of one type make one message. */
+  readonly chunk: boolean;
+  readonly step?: string;
+}
+
 /** One run's guard: before a call runs, and after it ran. State is replaced, never shared. */
 export interface PeerReducer<S> {
   initial(): S;
   onCall(state: S, call: PeerCall): { state: S; action: PeerAction };
   /** Only "allow", "warn" and "stop" make sense after the call ran. */
   onOutcome(state: S, outcome: PeerOutcome): { state: S; action: PeerAction };
+  /**
+   * Model text, for the runtimes whose guard judges it ("block" cuts the response off: the rest
+   * of it never runs). A runtime that never sees text leaves it out: its guard is blind to text,
+   * and the compare report says so.
+   */
+  onText?(state: S, text: PeerText): { state: S; action: PeerAction };
 }
 
 export interface PeerDefinition<S> {
@@ -72,7 +87,7 @@ export function peerTarget<S>(definition: PeerDefinition<S>): Target {
   return {
     name: definition.name,
     summary: definition.summary,
-    capabilities: { ...PEER_CAPABILITIES, warningLevel: definition.warns, detectors: definition.detectors },
+    capabilities: { ...PEER_CAPABILITIES, warningLevel: definition.warns, detectors: definition.detectors, readsText: definition.reducer.onText !== undefined },
     notes: [...definition.notes, "ignores every tools.loopDetection field: its numbers are its own"],
     breaks: [],
     start: (_config: ResolvedConfig) => new PeerSession(definition),
@@ -95,6 +110,16 @@ class PeerSession<S> implements TargetSession {
     if (this.stopped.has(run)) return [{ kind: "ignored", index, run, eventType: event.type }];
     if (event.type === "compaction") return [{ kind: "compaction", index, run, armed: false }];
     const reducer = this.definition.reducer;
+    if (event.type === "message" || event.type === "thought") {
+      // A guard blind to text never starts a run's state for it: text alone changes nothing.
+      if (reducer.onText === undefined) return [];
+      const text: PeerText = { type: event.type, text: event.text, chunk: event.chunk === true, ...(event.step === undefined ? {} : { step: event.step }) };
+      const { state: next, action } = reducer.onText(this.states.get(run) ?? reducer.initial(), text);
+      this.states.set(run, next);
+      if (action.kind === "allow") return [];
+      if (action.kind === "stop") return [this.stop(index, run, event.type, action)];
+      return [{ kind: "text", index, run, textType: event.type, verdict: action.kind === "warn" ? "warning" : "critical", detector: action.detector, count: action.count, message: action.message }];
+    }
     const state = this.states.get(run) ?? reducer.initial();
     const tool = normalizeToolName(event.tool);
     const hash = argsHash(this.digest, tool, event.params);

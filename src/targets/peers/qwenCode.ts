@@ -8,6 +8,7 @@
 import { unorderedKey } from "./callKeys.js";
 import { extend, NO_STREAK, type Streak } from "./consecutive.js";
 import { ALLOW, peerTarget, type PeerAction, type PeerCall } from "./peerGuard.js";
+import { QWEN_THOUGHT_REPEATS } from "./qwenThoughts.js";
 
 export const QWEN_STOP_AT = 5;
 export const QWEN_OVERVIEW_GIT_RUN = 8;
@@ -50,6 +51,7 @@ export const QWEN_CODE_TARGET = peerTarget<QwenState>({
     "the stop is checked before the call runs: the stopping call and any pending calls do not run, no recovery turn",
     "its task_list tool (exempt while its result changes) is not modelled: no simulated agent calls it",
     "the heuristic tier is off by default (skipLoopDetection: true) and not modelled",
+    `model text: its repeated-thoughts rule (${QWEN_THOUGHT_REPEATS} identical thoughts since the last tool call, qwenThoughts.ts) is in that tier, so this model is blind to text`,
     "the long-turn rule is read as: a call beyond the 100th in the prompt, while some call has been made 6 times or more",
   ],
   detectors: [IDENTICAL, OVERVIEW, LONG_TURN, HARD],

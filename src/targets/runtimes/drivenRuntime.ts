@@ -14,7 +14,15 @@ export interface DrivenCall {
   readonly action: ProbeAction;
 }
 
+/** Model text a response streams before its calls: a message chunk, or a thought. */
+export interface DrivenText {
+  readonly type: "message" | "thought";
+  readonly text: string;
+}
+
 export interface DrivenStep {
+  /** Model text the response streams first, piece by piece (content-loop probes). */
+  readonly text?: readonly DrivenText[];
   /** One model response: its calls were proposed together (parallel calls). */
   readonly calls: readonly DrivenCall[];
   /** Files written (or deleted, with null) just before this response is served. */

@@ -6,6 +6,8 @@
 // - generations that count strikes (0.4x on): strike 1 cuts the response off at that call (it and
 //   the rest of the response never run), `clearDetection()` and a hidden feedback turn; strike 2
 //   stops the prompt.
+// Model text goes in as its stream events: a message as a Content event (its content-loop rule
+// reads it), a thought as a Thought event (which it passes over), with the same strike handling.
 // Its LLM-based check (`turnStarted`, after 30 turns) needs a model: it is never called, and the
 // report says so. Telemetry stays off (usage statistics false in the config stub), and HOME points
 // into loopsim's cache so nothing is written to the user's home.
@@ -14,7 +16,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { UserError } from "../../io/errors.js";
 import { sandboxDir } from "../sandbox.js";
-import { ALLOW, peerTarget, type PeerAction, type PeerCall } from "../peers/peerGuard.js";
+import { ALLOW, peerTarget, type PeerAction, type PeerCall, type PeerText } from "../peers/peerGuard.js";
 import { muteConsole } from "../muteConsole.js";
 import type { Target } from "../target.js";
 import { namedToolCall, type ProbeAction } from "./drivenRuntime.js";
@@ -26,6 +28,7 @@ const SERVICE = "dist/src/services/loopDetectionService.js";
 const TURN = "dist/src/core/turn.js";
 const DETECTOR = "gemini-cli:tool-call-loop";
 const CUT = "gemini-cli:response-cut";
+const CONTENT = "gemini-cli:content-loop";
 
 /** Gemini CLI's own tool names and args for a probe action. */
 export function geminiToolCall(action: ProbeAction, work: string): { name: string; args: Record<string, unknown> } {
@@ -97,15 +100,19 @@ export async function loadGeminiTarget(spec: string, onNote: (line: string) => v
   const root = join(dir, "node_modules", GEMINI_PACKAGE);
   let Service: ServiceClass;
   let toolCallType: string;
+  let contentType: string;
+  let thoughtType: string;
   // Its telemetry module registers OpenTelemetry globals at import and complains on the console
   // when another version already did (several versions in one process): keep that quiet.
   const restore = muteConsole();
   try {
     const serviceModule = (await import(pathToFileURL(join(root, SERVICE)).href)) as { LoopDetectionService?: ServiceClass };
-    const turnModule = (await import(pathToFileURL(join(root, TURN)).href)) as { GeminiEventType?: { ToolCallRequest?: string } };
+    const turnModule = (await import(pathToFileURL(join(root, TURN)).href)) as { GeminiEventType?: { ToolCallRequest?: string; Content?: string; Thought?: string } };
     if (serviceModule.LoopDetectionService === undefined) throw new Error("no LoopDetectionService export");
     Service = serviceModule.LoopDetectionService;
     toolCallType = turnModule.GeminiEventType?.ToolCallRequest ?? "tool_call_request";
+    contentType = turnModule.GeminiEventType?.Content ?? "content";
+    thoughtType = turnModule.GeminiEventType?.Thought ?? "thought";
   } catch (error) {
     restore();
     throw new UserError(`gemini-cli@${version}: its LoopDetectionService does not load (${(error as Error).message.split("\n")[0]})`);
@@ -117,16 +124,25 @@ export async function loadGeminiTarget(spec: string, onNote: (line: string) => v
     service.reset(run, "");
     return service;
   };
+  /** The client's handling of one addAndCheck answer: nothing, strike 1 (cut, clear, feedback) or a stop. */
+  const answer = (state: RunState, result: CheckResult, detector: string, step: string | undefined): { state: RunState; action: PeerAction } => {
+    if (result === false || (typeof result === "object" && result.count === 0)) return { state: { ...state, cutStep: undefined }, action: ALLOW };
+    if (result === true || result.count > 1) return { state, action: { kind: "stop", detector, count: typeof result === "object" ? result.count : 1, message: "Gemini CLI: Loop detected, stopping execution." } };
+    state.service.clearDetection?.();
+    const detail = result.detail ?? "Repetitive patterns identified";
+    return { state: { ...state, cutStep: step }, action: { kind: "block", detector, count: 1, message: `System: Potential loop detected. Details: ${detail}. Please take a step back and confirm you're making forward progress.` } };
+  };
   const onCall = (state: RunState, call: PeerCall): { state: RunState; action: PeerAction } => {
     if (state.cutStep !== undefined && call.step === state.cutStep) {
       return { state, action: { kind: "block", detector: CUT, count: 0, message: "Gemini CLI: the response was cut off at a detected loop; this call never ran." } };
     }
     const result = state.service.addAndCheck({ type: toolCallType, value: { callId: "loopsim", name: call.tool, args: call.params, isClientInitiated: false, prompt_id: "loopsim" } });
-    if (result === false || (typeof result === "object" && result.count === 0)) return { state: { ...state, cutStep: undefined }, action: ALLOW };
-    if (result === true || result.count > 1) return { state, action: { kind: "stop", detector: DETECTOR, count: typeof result === "object" ? result.count : 1, message: "Gemini CLI: Loop detected, stopping execution." } };
-    state.service.clearDetection?.();
-    const detail = result.detail ?? "Repetitive patterns identified";
-    return { state: { ...state, cutStep: call.step }, action: { kind: "block", detector: DETECTOR, count: 1, message: `System: Potential loop detected. Details: ${detail}. Please take a step back and confirm you're making forward progress.` } };
+    return answer(state, result, DETECTOR, call.step);
+  };
+  const onText = (state: RunState, text: PeerText): { state: RunState; action: PeerAction } => {
+    // Text of a response already cut off never arrives.
+    if (state.cutStep !== undefined && text.step === state.cutStep) return { state, action: ALLOW };
+    return answer(state, state.service.addAndCheck({ type: text.type === "message" ? contentType : thoughtType, value: text.type === "message" ? text.text : { subject: "", description: text.text } }), CONTENT, text.step);
   };
   let runs = 0;
   return peerTarget<RunState>({
@@ -137,13 +153,15 @@ export async function loadGeminiTarget(spec: string, onNote: (line: string) => v
       generation === "strikes" ? "strike handling as its client does it: count 1 cuts the response and clears the flag, count 2 stops" : "addAndCheck answers a boolean in this generation: the first detection stops the prompt",
       "a run stands for one user prompt: a fresh service, reset(prompt) when the run starts",
       "its LLM-based check needs a model: n/a here (turnStarted is never called)",
+      "model text: a message is a Content event, a thought a Thought event, given to the same service",
     ],
-    detectors: [DETECTOR, CUT],
+    detectors: [DETECTOR, CUT, CONTENT],
     warns: false,
     reducer: {
       initial: () => ({ service: fresh(`run-${runs++}`), cutStep: undefined }),
       onCall,
       onOutcome: (state) => ({ state, action: ALLOW }),
+      onText,
     },
   });
 }
