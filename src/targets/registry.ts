@@ -32,7 +32,7 @@ export function isModulePath(name: string): boolean {
 
 /** Every name `--target` accepts, for help texts and error messages. */
 export function targetNamesHelp(): string {
-  return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, goose:N, openclaw@VERSION, openclaw@latest, gemini-cli@VERSION, gemini-cli@latest, or ./my-adapter.mjs`;
+  return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, goose:N, qwen-code:heuristics, openclaw@VERSION, openclaw@latest, gemini-cli@VERSION, gemini-cli@latest, or ./my-adapter.mjs`;
 }
 
 /**

@@ -8,6 +8,7 @@
 // Pinned against the real LoopDetectionService of @google/gemini-cli-core by reports/peers.
 import { orderedKey } from "./callKeys.js";
 import { ALLOW, peerTarget } from "./peerGuard.js";
+import { GEMINI_NORMALIZATION } from "./normalization/geminiCli.js";
 
 export const GEMINI_KEYS_KEPT = 25;
 export const GEMINI_REPEATS = 5;
@@ -45,10 +46,11 @@ export const GEMINI_CLI_TARGET = peerTarget<GeminiState>({
     "args as given: the same args in another key order are another key",
     "checked as each call is requested; strike 1 cuts the response: the detecting call and the rest of its response (same step) do not run",
     "the key list is kept after strike 1 (only the detection flag is cleared), so one more identical call is strike 2 and stops the prompt",
-    "a run stands for one user prompt (reset per prompt)",
+    "a run stands for one user prompt: a fresh key list per run (the real client holds one service per session and resets it when a new prompt id starts; interleaved runs would share it there, never here)",
     "the LLM-based check (after 30 turns in a prompt, every 5-15 turns) needs a model: n/a here, never emulated",
   ],
   detectors: [DETECTOR, CUT],
+  normalization: GEMINI_NORMALIZATION,
   warns: false,
   reducer: {
     initial: () => ({ keys: [], strikes: 0, cutStep: undefined }),
