@@ -23,7 +23,7 @@ import { asGiven, type CallView } from "../peers/normalization/callView.js";
 import { GEMINI_NORMALIZATION } from "../peers/normalization/geminiCli.js";
 import { muteConsole } from "../muteConsole.js";
 import type { Target } from "../target.js";
-import { namedToolCall, type ProbeAction } from "./drivenRuntime.js";
+import { namedToolCall, type ProbeAction, type RawToolCall } from "./drivenRuntime.js";
 import { ensureRuntime, latestVersion, npmInstallInto } from "./packageCache.js";
 
 export const GEMINI_PACKAGE = "@google/gemini-cli-core";
@@ -34,7 +34,7 @@ const DETECTOR = "gemini-cli:tool-call-loop";
 const CUT = "gemini-cli:response-cut";
 
 /** Gemini CLI's own tool names and args for a probe action. */
-export function geminiToolCall(action: ProbeAction, work: string): { name: string; args: Record<string, unknown> } {
+export function geminiToolCall(action: ProbeAction, work: string): RawToolCall {
   return namedToolCall(action, work, { read: "read_file", pathKey: "file_path", shell: "run_shell_command" });
 }
 

@@ -1,5 +1,6 @@
-// Qwen Code's turn and loop key: the name as given (an empty one becomes `undefined_tool_name`;
-// no trimming, no lowercasing), `args || {}`; a call through its `tool_call` bridge counts as the
+// Qwen Code's turn and loop key: the name trimmed (the driven CLI showed a padded name reach its
+// loop key trimmed: probe name-padded-6; the line that trims it was not found in its bundle), an
+// empty one `undefined_tool_name`, no lowercasing; `args || {}`; a call through its `tool_call` bridge counts as the
 // target tool (lowercased) with the bridged args; the repeat key maps legacy names
 // (search_file_content→grep_search, replace→edit, task→agent) and sorts arg keys recursively.
 import { unorderedKey } from "../callKeys.js";
@@ -19,10 +20,10 @@ export function qwenCanonicalName(tool: string): string {
 
 export const QWEN_NORMALIZATION: CallNormalization = {
   runtime: "qwen-code",
-  rule: "name as given (empty: undefined_tool_name), args || {}, the tool_call bridge unwrapped; the key maps legacy names and sorts keys",
-  source: "@qwen-code/qwen-code@0.24.4 chunks/chunk-DPEB6S2R.js:32577-32578 (Turn.handlePendingFunctionCall), :37974 (getLoopDetectionToolCall), :32119 (getToolCallRepeatKey), chunk-RSWOFJBY.js:162 (canonicalToolName)",
+  rule: "name trimmed (empty: undefined_tool_name), never lowercased; args || {}, the tool_call bridge unwrapped; the key maps legacy names and sorts keys",
+  source: "@qwen-code/qwen-code@0.24.4 (trimming observed on the driven CLI, probe name-padded-6) chunks/chunk-DPEB6S2R.js:32577-32578 (Turn.handlePendingFunctionCall), :37974 (getLoopDetectionToolCall), :32119 (getToolCallRepeatKey), chunk-RSWOFJBY.js:162 (canonicalToolName)",
   view(tool, params) {
-    const name = tool === "" ? "undefined_tool_name" : tool;
+    const name = tool.trim() || "undefined_tool_name";
     const args = orEmpty(params);
     if (name !== "tool_call" || !isPlainObject(args) || typeof args.name !== "string") return { tool: name, params: args };
     const bridged = args.arguments;
