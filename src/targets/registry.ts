@@ -75,6 +75,19 @@ export async function resolveTarget(name: string): Promise<Target> {
   throw new UserError(`unknown target "${name}" (known: ${targetNamesHelp()})`);
 }
 
+/**
+ * A target for closed-loop agents (simulate, tune, compare's agents), which need a verdict before
+ * their next call: a driven CLI answers whole traces only, and is refused with the reason.
+ */
+export async function resolveStepwiseTarget(name: string): Promise<Target> {
+  const target = await resolveTarget(name);
+  if (target.wholeTrace !== undefined) {
+    const { closedLoopRefusal } = await import("./runtimes/drivenTarget.js");
+    throw new UserError(closedLoopRefusal(target.name));
+  }
+  return target;
+}
+
 /** A user's adapter: a module whose default export (or `target` export) is a Target. */
 async function loadModuleTarget(path: string): Promise<Target> {
   const file = resolve(path);

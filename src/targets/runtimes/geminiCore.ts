@@ -25,8 +25,9 @@ import { muteConsole } from "../muteConsole.js";
 import type { Target } from "../target.js";
 import { namedToolCall, type ProbeAction, type RawToolCall } from "./drivenRuntime.js";
 import { ensureRuntime, latestVersion, npmInstallInto } from "./packageCache.js";
+import { GEMINI_PACKAGE_NAME } from "./geminiPin.js";
 
-export const GEMINI_PACKAGE = "@google/gemini-cli-core";
+export const GEMINI_PACKAGE = GEMINI_PACKAGE_NAME;
 export const GEMINI_RUNTIME = "gemini-cli";
 const SERVICE = "dist/src/services/loopDetectionService.js";
 const TURN = "dist/src/core/turn.js";
