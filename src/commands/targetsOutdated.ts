@@ -6,10 +6,10 @@
 // 2 when the registry cannot be asked (offline: nothing was compared) or a report is missing.
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { CheckFailed, UserError } from "../io/errors.js";
+import { packageRoot } from "../io/packageRoot.js";
 import { compareReleases } from "../targets/openclaw/versions.js";
 import { compareSemver, npmEnv } from "../targets/runtimes/packageCache.js";
 import { runtimeListing } from "../targets/runtimes/runtimeList.js";
@@ -36,7 +36,7 @@ export interface OutdatedRow {
 
 /** The committed reports: beside the package (a checkout), or where --reports says. */
 export function defaultReportsDir(): string {
-  return resolve(fileURLToPath(new URL("../../../reports", import.meta.url)));
+  return join(packageRoot(), "reports");
 }
 
 function readJson(file: string): unknown {
