@@ -102,5 +102,8 @@ export const PROBES: readonly Probe[] = [
   probe("name-padded-parallel-3", "3 identical reads in one response, the middle one's tool name padded by spaces", [[[A, A_PADDED, A]]]),
   probe("name-alias-parallel-3", "the same command 3 times in one response, as bash, exec, bash", [[[BASH, EXEC, BASH]]]),
   probe("args-missing-null-empty-6", "the read tool 6 times with no args, null args and {} in turn", [cycle(6, NO_ARGS)]),
+  probe("duplicates-6-interleaved", "the same read 6 times, a different command between each two", [[A, shell("echo 1"), A, shell("echo 2"), A, shell("echo 3"), A, shell("echo 4"), A, shell("echo 5"), A].map((x) => [x])]),
+  probe("same-tool-8", "8 reads in a row of 4 different files", [cycle(8, [A, B, C, read("d.txt")])]),
+  probe("reads-8-of-10", "a command, 4 reads, a command, 4 reads: 8 reads among 10 calls", [[shell("echo 1"), A, B, C, read("d.txt"), shell("echo 2"), read("e.txt"), A, B, C].map((x) => [x])]),
   probe("args-missing-null-empty-parallel-3", "the read tool 3 times in one response, with no args, null args and {}", [[NO_ARGS]]),
 ];
