@@ -8,7 +8,7 @@ export function notesFor(model: string, against: string): string[] {
   const notes: string[] = [];
   if (model === "gemini-cli" && runtime === "gemini-cli" && major === 0 && minor < 50) {
     notes.push("This release counts consecutive identical calls only: its LoopDetectionService has no cycle rule yet, so A/B alternations and longer cycles run on (the differences on alternate-*, cycle-* and key-order-10). The model describes the current generation (0.5x on).");
-    if (minor < 40) notes.push("It also stops the prompt at the first detection: addAndCheck answers a boolean and its client has no recovery turn, so the 5th identical call ends the prompt instead of being cut off with feedback (the differences on repeat-*, changing-*, error-*, shell-*).");
+    if (minor < 40) notes.push("It also stops the prompt at the first detection: addAndCheck answers a boolean and its client has no recovery turn, so the 5th identical call ends the prompt instead of being cut off with feedback (the differences on repeat-*, changing-*, error-*, shell-*, and name-padded-6 and args-missing-null-empty-6, where its own turn makes the calls one: a trimmed name, args || {}).");
   }
   if (runtime === "opencode") notes.push("In the response where opencode stops, its output reports none of the calls of that response; a side-effect check (3 identical appends to a file in one response) found the first had run and the others not. Those calls are not compared (the model says they ran); the stop itself is.");
   if (runtime === "kilo") {
