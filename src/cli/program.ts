@@ -5,6 +5,7 @@ import { configFromOptions } from "../io/configFile.js";
 import { configCommand } from "../commands/config.js";
 import { traceCommand } from "../commands/trace.js";
 import { targetsFetchCommand, targetsListCommand } from "../commands/targets.js";
+import { targetsOutdatedCommand } from "../commands/targetsOutdated.js";
 import { agreementCommand } from "../commands/agreement.js";
 import { UserError } from "../io/errors.js";
 import { conformCommand, mergeConformance } from "../commands/conform.js";
@@ -17,6 +18,7 @@ import { readConfigFile } from "../io/configFile.js";
 import { registerSimulationCommands } from "./simulationCommands.js";
 import { registerLoopsCommand } from "./loopsProgram.js";
 import { resolveTarget } from "../targets/registry.js";
+import { isDrivenRuntimeName } from "../targets/runtimes/drivenRuntimes.js";
 import { ORACLE_TARGET } from "../targets/reference.js";
 
 import { VERSION } from "../io/version.js";
@@ -69,7 +71,7 @@ export function buildProgram(): Command {
 
   const targets = program
     .command("targets")
-    .description("list the built-in targets and the OpenClaw releases in the cache")
+    .description("list the built-in targets, the runtimes that run here (pinned and cached versions) and the OpenClaw releases in the cache")
     .option("--json", "machine-readable output")
     .action((opts: { json?: boolean }) => {
       targetsListCommand(opts.json === true);
@@ -77,9 +79,17 @@ export function buildProgram(): Command {
   targets
     .command("fetch")
     .description("fetch OpenClaw releases and other runtimes into the cache ahead of time (npm, once per version)")
-    .argument("<releases...>", "openclaw@VERSION, gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V (or @latest)")
+    .argument("<releases...>", "openclaw@VERSION, gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V, qwen-code:heuristics@V (or @latest)")
     .action(async (names: string[]) => {
       await targetsFetchCommand(names);
+    });
+  targets
+    .command("outdated")
+    .description("ask the npm registry for runtime versions and OpenClaw releases newer than the committed reports cover (exit 1 if any, 2 if the registry cannot be asked)")
+    .option("--json", "machine-readable output")
+    .option("--reports <dir>", "the committed reports folder (default: the checkout's reports/)")
+    .action(async (opts: { json?: boolean; reports?: string }) => {
+      await targetsOutdatedCommand({ json: opts.json === true, ...(opts.reports === undefined ? {} : { reportsDir: opts.reports }) });
     });
 
   program
@@ -94,12 +104,19 @@ export function buildProgram(): Command {
     .option("--path <path>", "fast-check path of a shrunk counterexample, printed by a failure")
     .option("--differential-seed <n>", "seed of the differential run (default: --seed)", nonNegativeInt("--differential-seed"))
     .option("--merge <reports...>", "render one matrix from the conformance.json of several runs (no target is run)")
-    .option("--against <runtime>", "check a peer model against the real runtime on the pinned probes, repeatable (gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V)", (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option("--against <runtime>", "check a peer model against the real runtime on the pinned probes, repeatable (gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V, qwen-code:heuristics@V); --target RUNTIME@V alone does the same", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--probe <id>", "with --against: run only this probe, repeatable", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--force", "overwrite the reports already in --out")
     .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[]; force?: boolean }) => {
       const force = opts.force === true;
       if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force);
+      // A driven CLI cannot run SPEC's laws (thousands of traces, each a CLI run): for it,
+      // conformance is its model's agreement with it on the pinned probes.
+      const driven = opts.target.filter(isDrivenRuntimeName);
+      if (driven.length > 0 && opts.against.length === 0) {
+        if (driven.length < opts.target.length) throw new UserError(`--target ${driven.join(", ")}: a driven runtime is checked against its model on the pinned probes (as --against); give it apart from other targets`);
+        return agreementCommand({ against: driven, out: opts.out, json: opts.json === true, probes: opts.probe, force });
+      }
       if (opts.against.length > 0) {
         if (opts.target.length > 1) throw new UserError("--against takes at most one --target (the model); without it each runtime is paired with the model of its name");
         return agreementCommand({ against: opts.against, model: opts.target[0], out: opts.out, json: opts.json === true, probes: opts.probe, force });

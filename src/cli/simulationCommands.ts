@@ -14,7 +14,7 @@ import { DEFAULT_LENGTHS, INJECT_SHAPES } from "../grounded/injection.js";
 import { DEFAULT_SESSION_REACTION, reactionSpec } from "../grounded/reaction.js";
 import { DEFAULT_GRID } from "../tune/grid.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
-import { resolveTarget, targetNamesHelp } from "../targets/registry.js";
+import { resolveStepwiseTarget, resolveTarget, targetNamesHelp } from "../targets/registry.js";
 import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt, refuseOptionConflicts, shareArg, TARGET_HELP, type OptionRule } from "./options.js";
 import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
 
@@ -167,7 +167,7 @@ export function registerSimulationCommands(program: Command): void {
     .option("--emit-scenario <file>", "also write a scenario file that replays this simulation")
     .action(async (opts: { family: string; seed: number; model: ModelPreset; config?: string; agent?: string; calls: number; json?: boolean; emitTrace?: string; emitScenario?: string; target: string }) => {
       const config = configFromOptions(opts.config, opts.agent);
-      const target = await resolveTarget(opts.target);
+      const target = await resolveStepwiseTarget(opts.target);
       await simulateCommand({ family: opts.family, seed: opts.seed, model: opts.model, calls: opts.calls, config, json: opts.json === true, emitTrace: opts.emitTrace, target, emitScenario: opts.emitScenario === undefined ? undefined : { file: opts.emitScenario, rawConfig: opts.config === undefined ? {} : readConfigFile(opts.config), agent: opts.agent } });
     });
 }

@@ -27,7 +27,7 @@ import { groundedFrom, groundingFlags, refuseGroundingFlags, resolvePopulation, 
 import { PARTIAL_SCHEMA, finishReport, reportJson, type TuneInputs, type TunePartial, type TuneReport } from "../tune/report.js";
 import { renderHtml } from "../tune/renderHtml.js";
 import { renderMarkdown } from "../tune/renderMarkdown.js";
-import { resolveTarget } from "../targets/registry.js";
+import { resolveStepwiseTarget } from "../targets/registry.js";
 import { CONFIG_FIELDS } from "../targets/target.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded } from "../sessions/replayAll.js";
@@ -151,7 +151,7 @@ export function writeReport(out: string, report: TuneReport): void {
 export async function tuneCommand(options: TuneOptions): Promise<void> {
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
   checkOutputDir(options.out); // before the sweep, so a long run never fails at its last step
-  const guard = await resolveTarget(options.target ?? "reference");
+  const guard = await resolveStepwiseTarget(options.target ?? "reference");
   const ignores = CONFIG_FIELDS.filter((f) => !guard.capabilities.honours.includes(f));
   const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
   const chosen = choosePopulations(options);

@@ -5,7 +5,7 @@ import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
 import { openSession } from "../import/session.js";
 import type { ImportStats, SessionFormat } from "../import/types.js";
-import type { Target } from "../targets/target.js";
+import { collect, sessionOver, type Target } from "../targets/target.js";
 
 export interface VerdictPlace {
   readonly at: string;
@@ -53,7 +53,9 @@ export function shortArgs(params: unknown): string {
 export async function scanSession(file: string, config: ResolvedConfig, target: Target, id: string = file, format: SessionFormat | "auto" = "auto"): Promise<SessionScan> {
   // Model text streams through only to a target that judges it; event numbers stay the same for the others.
   const opened = await openSession(file, format, { text: target.capabilities.readsText === true });
-  const session = target.start(config);
+  // A whole-trace target (a driven CLI) reads the session in full first; others stream it.
+  const whole = target.wholeTrace === undefined ? undefined : await collect(opened.events);
+  const session = whole === undefined ? target.start(config) : sessionOver(target, config, whole.map((e) => e.event));
   const tools = new Set<string>();
   const byArgs = new Map<string, { tool: string; args: string; calls: number; results: Set<string> }>();
   const blockDetectors: Record<string, number> = {};
@@ -67,7 +69,7 @@ export async function scanSession(file: string, config: ResolvedConfig, target: 
   let aborts = 0;
   let index = 0;
   const place = (event: ToolEvent, at: string, detector: string, count: number): VerdictPlace => ({ at, event: index, tool: "tool" in event ? event.tool : "", args: "params" in event ? shortArgs(event.params) : "", detector, count });
-  for await (const { event, at } of opened.events) {
+  for await (const { event, at } of whole ?? opened.events) {
     for (const o of session.step(event)) {
       if (o.kind === "call") {
         tools.add(o.tool);

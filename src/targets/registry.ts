@@ -1,6 +1,8 @@
 // Names a user can pass to `--target`: the built-in targets, every shipped OpenClaw release
-// (`openclaw@VERSION`, `openclaw@latest`), and a path to a module of one's own that exports a
-// target (see examples/custom-target). Built-ins resolve without touching the disk or network.
+// (`openclaw@VERSION`, `openclaw@latest`), every runtime that runs here (`gemini-cli@V` in-process;
+// `qwen-code@V`, `opencode@V`, `kilo@V` driven through their CLIs, whole traces only), and a path
+// to a module of one's own that exports a target (see examples/custom-target). Built-ins resolve
+// without touching the disk or network.
 import { inputKind } from "../io/fsErrors.js";
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,6 +13,7 @@ import { ZOO_TARGETS } from "./zoo/variants.js";
 import { parameterisedPeer, PEER_TARGETS } from "./peers/index.js";
 import { readManifest } from "./openclaw/cache.js";
 import { readRuntimeManifest } from "./runtimes/packageCache.js";
+import { DRIVEN_RUNTIME_NAMES, isDrivenRuntimeCached, isDrivenRuntimeName } from "./runtimes/drivenRuntimes.js";
 
 export const BUILT_IN_TARGETS: readonly Target[] = [REFERENCE_TARGET, ORACLE_TARGET, ...ZOO_TARGETS, ...PEER_TARGETS];
 
@@ -26,13 +29,18 @@ export function isGeminiName(name: string): boolean {
   return name.startsWith("gemini-cli@");
 }
 
+/** A runtime that runs here, by RUNTIME@VERSION: in-process or driven. */
+export function isRuntimeName(name: string): boolean {
+  return isGeminiName(name) || isDrivenRuntimeName(name);
+}
+
 export function isModulePath(name: string): boolean {
   return name.startsWith(".") || isAbsolute(name) || /\.(m?js|cjs)$/.test(name);
 }
 
 /** Every name `--target` accepts, for help texts and error messages. */
 export function targetNamesHelp(): string {
-  return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, goose:N, openclaw@VERSION, openclaw@latest, gemini-cli@VERSION, gemini-cli@latest, or ./my-adapter.mjs`;
+  return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, goose:N, qwen-code:heuristics, openclaw@VERSION, openclaw@latest, gemini-cli@VERSION, gemini-cli@latest, ${DRIVEN_RUNTIME_NAMES.map((r) => `${r}@VERSION`).join(", ")} (or @latest), or ./my-adapter.mjs`;
 }
 
 /**
@@ -44,6 +52,7 @@ export function needsFetch(name: string): boolean {
   const version = name.slice(name.indexOf("@") + 1);
   if (isReleaseName(name)) return version === "latest" || readManifest(version) === undefined;
   if (isGeminiName(name)) return version === "latest" || readRuntimeManifest("gemini-cli", version) === undefined;
+  if (isDrivenRuntimeName(name)) return !isDrivenRuntimeCached(name);
   return false;
 }
 
@@ -58,8 +67,25 @@ export async function resolveTarget(name: string): Promise<Target> {
     const { loadGeminiTarget } = await import("./runtimes/geminiCore.js");
     return loadGeminiTarget(name.slice("gemini-cli@".length));
   }
+  if (isDrivenRuntimeName(name)) {
+    const { loadDrivenTarget } = await import("./runtimes/drivenRuntimes.js");
+    return loadDrivenTarget(name);
+  }
   if (isModulePath(name)) return loadModuleTarget(name);
   throw new UserError(`unknown target "${name}" (known: ${targetNamesHelp()})`);
+}
+
+/**
+ * A target for closed-loop agents (simulate, tune, compare's agents), which need a verdict before
+ * their next call: a driven CLI answers whole traces only, and is refused with the reason.
+ */
+export async function resolveStepwiseTarget(name: string): Promise<Target> {
+  const target = await resolveTarget(name);
+  if (target.wholeTrace !== undefined) {
+    const { closedLoopRefusal } = await import("./runtimes/drivenTarget.js");
+    throw new UserError(closedLoopRefusal(target.name));
+  }
+  return target;
 }
 
 /** A user's adapter: a module whose default export (or `target` export) is a Target. */

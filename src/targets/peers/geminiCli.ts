@@ -12,6 +12,7 @@
 import { orderedKey } from "./callKeys.js";
 import { CONTENT_IDLE, contentDetail, contentStep, type ContentState } from "./geminiContent.js";
 import { ALLOW, peerTarget, type PeerAction } from "./peerGuard.js";
+import { GEMINI_NORMALIZATION } from "./normalization/geminiCli.js";
 
 export const GEMINI_KEYS_KEPT = 25;
 export const GEMINI_REPEATS = 5;
@@ -56,11 +57,12 @@ export const GEMINI_CLI_TARGET = peerTarget<GeminiState>({
     "args as given: the same args in another key order are another key",
     "checked as each call is requested; strike 1 cuts the response: the detecting call and the rest of its response (same step) do not run",
     "the key list is kept after strike 1 (only the detection flag is cleared), so one more identical call is strike 2 and stops the prompt",
-    "a run stands for one user prompt (reset per prompt)",
+    "a run stands for one user prompt: a fresh key list per run (the real client holds one service per session and resets it when a new prompt id starts; interleaved runs would share it there, never here)",
     "the LLM-based check (after 30 turns in a prompt, every 5-15 turns) needs a model: n/a here, never emulated",
     "model text: a 50-character window of a message seen 10 times close together is a content loop (strike 1 cuts the response, the next detection stops); thoughts are not read; a tool call restarts the text tracking",
   ],
   detectors: [DETECTOR, CUT, CONTENT],
+  normalization: GEMINI_NORMALIZATION,
   warns: false,
   reducer: {
     initial: () => ({ keys: [], strikes: 0, cutStep: undefined, content: CONTENT_IDLE }),
