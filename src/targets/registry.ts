@@ -1,5 +1,5 @@
 // Names a user can pass to `--target`: the built-in targets, every shipped OpenClaw release
-// (`openclaw@VERSION`, `openclaw@latest`), and a path to a module of one's own that exports a
+// (`openclaw@VERSION`, `openclaw@latest`), a local OpenClaw build (`openclaw@PATH`), and a path to a module of one's own that exports a
 // target (see examples/custom-target). Built-ins resolve without touching the disk or network.
 import { inputKind } from "../io/fsErrors.js";
 import { isAbsolute, resolve } from "node:path";
@@ -10,6 +10,7 @@ import { CONFIG_FIELDS, type Target } from "./target.js";
 import { ZOO_TARGETS } from "./zoo/variants.js";
 import { parameterisedPeer, PEER_TARGETS } from "./peers/index.js";
 import { readManifest } from "./openclaw/cache.js";
+import { isLocalBuildSpec } from "./openclaw/localBuildSpec.js";
 import { readRuntimeManifest } from "./runtimes/packageCache.js";
 
 export const BUILT_IN_TARGETS: readonly Target[] = [REFERENCE_TARGET, ORACLE_TARGET, ...ZOO_TARGETS, ...PEER_TARGETS];
@@ -22,6 +23,11 @@ export function isReleaseName(name: string): boolean {
   return name.startsWith("openclaw@");
 }
 
+/** `openclaw@PATH` or `openclaw@file:PATH`: a local build, never fetched, never cached. */
+export function isLocalBuildName(name: string): boolean {
+  return isReleaseName(name) && isLocalBuildSpec(name.slice("openclaw@".length));
+}
+
 export function isGeminiName(name: string): boolean {
   return name.startsWith("gemini-cli@");
 }
@@ -32,7 +38,7 @@ export function isModulePath(name: string): boolean {
 
 /** Every name `--target` accepts, for help texts and error messages. */
 export function targetNamesHelp(): string {
-  return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, goose:N, openclaw@VERSION, openclaw@latest, gemini-cli@VERSION, gemini-cli@latest, or ./my-adapter.mjs`;
+  return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, goose:N, openclaw@VERSION, openclaw@latest, openclaw@./my-build, gemini-cli@VERSION, gemini-cli@latest, or ./my-adapter.mjs`;
 }
 
 /**
@@ -42,6 +48,7 @@ export function targetNamesHelp(): string {
 export function needsFetch(name: string): boolean {
   if (findBuiltInTarget(name) !== undefined) return false;
   const version = name.slice(name.indexOf("@") + 1);
+  if (isLocalBuildName(name)) return false;
   if (isReleaseName(name)) return version === "latest" || readManifest(version) === undefined;
   if (isGeminiName(name)) return version === "latest" || readRuntimeManifest("gemini-cli", version) === undefined;
   return false;
@@ -50,6 +57,10 @@ export function needsFetch(name: string): boolean {
 export async function resolveTarget(name: string): Promise<Target> {
   const builtIn = findBuiltInTarget(name);
   if (builtIn !== undefined) return builtIn;
+  if (isLocalBuildName(name)) {
+    const { loadLocalBuildTarget } = await import("./openclaw/localBuild.js");
+    return loadLocalBuildTarget(name.slice("openclaw@".length));
+  }
   if (isReleaseName(name)) {
     const { loadReleaseTarget } = await import("./openclaw/releaseTarget.js");
     return loadReleaseTarget(name.slice("openclaw@".length));
