@@ -83,11 +83,18 @@ async function loadModuleTarget(path: string): Promise<Target> {
   } catch (error) {
     throw new UserError(`target ${path}: cannot be loaded (${(error as Error).message.split("\n")[0]})`);
   }
-  const candidate = (loaded.default ?? loaded.target) as Partial<Target> | undefined;
-  const problems = checkTargetShape(candidate);
-  if (problems.length > 0) throw new UserError(`target ${path}: not a loopsim target: ${problems.join("; ")}`);
+  return targetFromObject(loaded.default ?? loaded.target, path, file);
+}
+
+/**
+ * An adapter object checked and completed as a target (summary, notes and breaks may be left
+ * out); `label` names it in errors, `loadedFrom` is what `--target` loads it again by.
+ */
+export function targetFromObject(candidate: unknown, label: string, loadedFrom?: string): Target {
+  const problems = checkTargetShape(candidate as Partial<Target> | undefined);
+  if (problems.length > 0) throw new UserError(`target ${label}: not a loopsim target: ${problems.join("; ")}`);
   const t = candidate as Target;
-  return { ...t, summary: t.summary ?? `adapter ${path}`, notes: t.notes ?? [], breaks: t.breaks ?? [], loadedFrom: file };
+  return { ...t, summary: t.summary ?? `adapter ${label}`, notes: t.notes ?? [], breaks: t.breaks ?? [], ...(loadedFrom === undefined ? {} : { loadedFrom }) };
 }
 
 function checkTargetShape(t: Partial<Target> | undefined): string[] {
