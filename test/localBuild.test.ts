@@ -48,7 +48,7 @@ function isolated(args: string[]): { code: number; stdout: string; stderr: strin
 }
 
 describe.skipIf(manifest === undefined)("openclaw@PATH: a local build", () => {
-  it("conforms a checkout with a dev version, as that date's generation, writing nothing to the cache; a changed threshold fails conform", () => {
+  it("conforms a checkout with a dev version, as that date's generation, writing nothing to the cache; a changed threshold fails conform", { timeout: 300_000 }, () => {
     const build = localCheckout("2026.10.0-dev");
     const ok = isolated(["conform", "--target", `openclaw@${build}`, "--law", "warnings-come-first", "--json"]);
     expect(ok.code, ok.stderr).toBe(0);
