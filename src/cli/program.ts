@@ -11,6 +11,7 @@ import { UserError } from "../io/errors.js";
 import { conformCommand, mergeConformance } from "../commands/conform.js";
 import { importCommand } from "../commands/import.js";
 import { scanCommand } from "../commands/scan.js";
+import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
 import { scenarioRecordCommand } from "../commands/scenarioRecord.js";
 import { FORMATS, type SessionFormat } from "../import/types.js";
 import { FACT_HELP } from "../scenario/minimizeFact.js";
@@ -92,8 +93,8 @@ export function buildProgram(): Command {
       await targetsOutdatedCommand({ json: opts.json === true, ...(opts.reports === undefined ? {} : { reportsDir: opts.reports }) });
     });
 
-  program
-    .command("conform")
+  withCiOptions(program
+    .command("conform"))
     .description("check which SPEC rules each target keeps: scenarios, laws, probes and a differential run against the reference")
     .option("--target <name>", `target to check, repeatable (${"reference, zoo:NAME, openclaw@VERSION, ./adapter.mjs"})`, (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--out <dir>", "write conformance.{md,json,html} and the counterexample scenarios here")
@@ -107,7 +108,7 @@ export function buildProgram(): Command {
     .option("--against <runtime>", "check a peer model against the real runtime on the pinned probes, repeatable (gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V, qwen-code:heuristics@V); --target RUNTIME@V alone does the same", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--probe <id>", "with --against: run only this probe, repeatable", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--force", "overwrite the reports already in --out")
-    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[]; force?: boolean }) => {
+    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[]; force?: boolean; junit?: string; annotations?: boolean }) => {
       const force = opts.force === true;
       if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force);
       // A driven CLI cannot run SPEC's laws (thousands of traces, each a CLI run): for it,
@@ -121,7 +122,7 @@ export function buildProgram(): Command {
         if (opts.target.length > 1) throw new UserError("--against takes at most one --target (the model); without it each runtime is paired with the model of its name");
         return agreementCommand({ against: opts.against, model: opts.target[0], out: opts.out, json: opts.json === true, probes: opts.probe, force });
       }
-      await conformCommand({ targets: opts.target, out: opts.out, json: opts.json === true, seed: opts.seed, depth: opts.depth, law: opts.law, path: opts.path, differentialSeed: opts.differentialSeed, force });
+      await conformCommand({ targets: opts.target, out: opts.out, json: opts.json === true, seed: opts.seed, depth: opts.depth, law: opts.law, path: opts.path, differentialSeed: opts.differentialSeed, force, ci: ciOutputsOf(opts) });
     });
 
   program
@@ -136,8 +137,8 @@ export function buildProgram(): Command {
       await importCommand(paths, { format: opts.format, out: opts.out, strict: opts.strict === true, force: opts.force === true });
     });
 
-  program
-    .command("scan")
+  withCiOptions(program
+    .command("scan"))
     .description("run every session under the paths through a target: first warning, block and abort, repeats, a summary")
     .argument("<paths...>", "session files, traces, or folders of them")
     .option("--config <file>", "OpenClaw config file (JSON or JSON5)")
@@ -148,11 +149,11 @@ export function buildProgram(): Command {
     .option("--format <name>", `auto or one of ${FORMATS.join(", ")} (for - on stdin: auto detects)`, sessionFormat)
     .option("--strict", "stop at the first unreadable file (default: report it, go on, exit 1)")
     .option("--force", "overwrite scan.{json,md,html} already in --out")
-    .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string; format?: SessionFormat | "auto"; strict?: boolean; force?: boolean }) => {
+    .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string; format?: SessionFormat | "auto"; strict?: boolean; force?: boolean; junit?: string; annotations?: boolean }) => {
       const config = configFromOptions(opts.config, opts.agent);
       const target = await resolveTarget(opts.target);
       const configLabel = opts.config === undefined ? "OpenClaw defaults" : `${opts.config}${opts.agent === undefined ? "" : ` (agent ${opts.agent})`}`;
-      await scanCommand(paths, { config, configLabel, target, json: opts.json === true, out: opts.out, strict: opts.strict === true, force: opts.force === true, ...(opts.format === undefined ? {} : { format: opts.format }) });
+      await scanCommand(paths, { config, configLabel, target, json: opts.json === true, out: opts.out, strict: opts.strict === true, force: opts.force === true, ...(opts.format === undefined ? {} : { format: opts.format }), ci: ciOutputsOf(opts), traceArgs: `${opts.config === undefined ? "" : ` --config ${opts.config}`}${opts.agent === undefined ? "" : ` --agent ${opts.agent}`}${opts.target === "reference" ? "" : ` --target ${target.loadedFrom ?? target.name}`}` });
     });
 
   const scenario = program

@@ -15,6 +15,7 @@ import { DEFAULT_SESSION_REACTION, reactionSpec } from "../grounded/reaction.js"
 import { DEFAULT_GRID } from "../tune/grid.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
 import { resolveStepwiseTarget, resolveTarget, targetNamesHelp } from "../targets/registry.js";
+import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
 import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt, refuseOptionConflicts, shareArg, TARGET_HELP, type OptionRule } from "./options.js";
 import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
 
@@ -136,8 +137,8 @@ export function registerSimulationCommands(program: Command): void {
       mergeCommand(parts, opts.out, opts.force === true, opts.json === true);
     });
 
-  program
-    .command("replay")
+  withCiOptions(program
+    .command("replay"))
     .description("replay scenario files or folders and compare each timeline with its expectation")
     .argument("<paths...>", "scenario files (.json) or folders of them")
     .option("--json", "machine-readable results")
@@ -145,11 +146,11 @@ export function registerSimulationCommands(program: Command): void {
     .option("--target <name>", `replay against this target instead of the one each scenario names (${targetNamesHelp()})`)
     .option("--variant <name>", `short for --target zoo:NAME: ${ZOO_VARIANTS.map((v) => v.name).join(", ")}`, variantName)
     .option("--no-fetch", "skip scenarios that name a release or runtime not in the cache, instead of fetching it")
-    .action(async (paths: string[], opts: { json?: boolean; update?: boolean; variant?: string; target?: string; fetch: boolean }, command: Command) => {
+    .action(async (paths: string[], opts: { json?: boolean; update?: boolean; variant?: string; target?: string; fetch: boolean; junit?: string; annotations?: boolean }, command: Command) => {
       refuseOptionConflicts(command, [{ option: "variant", notWith: "target", why: "--variant NAME is short for --target zoo:NAME; give one of them" }]);
       const name = opts.target ?? opts.variant;
       const target = name === undefined ? undefined : await resolveTarget(name);
-      await replayCommand(paths, { json: opts.json === true, update: opts.update === true, target, fetch: opts.fetch });
+      await replayCommand(paths, { json: opts.json === true, update: opts.update === true, target, fetch: opts.fetch, ci: ciOutputsOf(opts) });
     });
 
   program
