@@ -22,7 +22,7 @@ export function registerFieldCommands(program: Command): void {
     .command("field")
     .description("replay the guard failures users reported in public threads (scenarios/field) on every target: the field matrix")
     .argument("[paths...]", "field scenario files or folders (default: the scenarios/field shipped with loopsim)")
-    .option("--target <name>", "a column, repeatable (default: the reference, every peer model, the 11 releases of the release matrix, gemini-cli@0.61.0 and the driven runtimes)", repeatable, [] as string[])
+    .option("--target <name>", "a column, repeatable (default: the reference, every peer model, the 11 releases of the release matrix, gemini-cli@0.29.0 and @0.61.0, and the driven runtimes)", repeatable, [] as string[])
     .option("--driven <scope>", "which scenarios the driven CLIs run: own (their runtime's), all, or none", drivenScope, "own" as DrivenScope)
     .option("--out <dir>", "write field.{md,json,html} here")
     .option("--check", "with --out: compare with DIR/field.json instead of writing; exit 1 when a cell changed")

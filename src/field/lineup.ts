@@ -8,8 +8,8 @@ import { isGeminiName, isReleaseName } from "../targets/registry.js";
 /** The releases of docs/guide/release-matrix.md: the first with a detector to the newest. */
 export const MATRIX_RELEASES: readonly string[] = ["2026.2.17", "2026.3.13", "2026.3.22", "2026.4.14", "2026.4.26", "2026.5.4", "2026.5.12", "2026.6.5", "2026.7.35", "2026.8.1", "2026.9.6"];
 
-/** Gemini CLI versions run in-process: the pinned one (the others' reports name theirs). */
-export const FIELD_GEMINI_VERSIONS: readonly string[] = ["0.61.0"];
+/** Gemini CLI versions run in-process: 0.29.0, the oldest on npm near the reports of early 2026 (0.29.5 is not on npm), and the pinned 0.61.0. */
+export const FIELD_GEMINI_VERSIONS: readonly string[] = ["0.29.0", "0.61.0"];
 
 export type TargetKind = "reference" | "peer model" | "release" | "runtime in-process" | "runtime driven";
 
