@@ -16,7 +16,7 @@ export function headlineLines(report: FieldReport): string[] {
   const fixes = Object.entries(h.laterFixes).map(([id, v]) => `${id} (fixed in ${v})`);
   return [
     `${h.scenarios} reported failures (${kinds}).`,
-    `On the reported runtime's own code: ${h.reproducedOnRealCode.length} reproduce, ${h.notReproducedOnRealCode.length} do not, ${h.realCodeNotRun.length} cannot be run here.`,
+    `On the reported runtime's own code: ${h.reproducedOnRealCode.length} reproduce, ${h.notReproducedOnRealCode.length} do not, ${h.realCodeNotRun.length} not run (their runtime's code does not run here, or is not among the columns).`,
     `A later version shows the fix: ${fixes.length === 0 ? "none" : fixes.join(", ")}.`,
     `Reported failures each target still has (of those it was judged on): ${worst.join(", ")}.`,
   ];

@@ -78,6 +78,9 @@ function judged(loaded: LoadedField, observation: Observation, replay: string): 
   return j.status === "fixed" ? { status: "fixed", observed: j.observed, replay } : { status: "failure", observed: j.observed, broken: j.broken, replay };
 }
 
+/** Runtimes whose own code loopsim runs (releases in-process, Gemini CLI in-process, the driven CLIs). */
+const RUN_HERE: readonly string[] = ["openclaw", "gemini-cli", "opencode", "kilo", "qwen-code"];
+
 /** Why a runtime's own code is not run here (runtimes loopsim runs are found among the columns). */
 export const NOT_RUN_HERE: Readonly<Record<string, string>> = {
   "roo-code": "Roo Code ships only as a VS Code extension (npm roo-cline is an unrelated placeholder)",
@@ -86,7 +89,6 @@ export const NOT_RUN_HERE: Readonly<Record<string, string>> = {
   crewai: "CrewAI is a Python package and PyPI is not reachable here",
   cline: "Cline's CLI is not among the runtimes loopsim drives in this matrix",
   crush: "Crush's CLI (@charmland/crush) is not among the runtimes loopsim drives in this matrix",
-  kilo: "no kilo@VERSION is cached (loopsim targets fetch kilo@7.7.7)",
 };
 
 /**
@@ -102,6 +104,7 @@ export function realCodeOf(row: Pick<FieldRow, "runtime" | "reportedVersion" | "
   if (judged.length === 0) {
     const cell = mine.map((c) => row.cells[c]).find((c) => c !== undefined);
     if (cell !== undefined) return { why: cell.reason ?? cell.status };
+    if (RUN_HERE.includes(row.runtime)) return { why: `no ${row.runtime} column in this run (--target ${row.runtime}@VERSION)` };
     return { why: NOT_RUN_HERE[row.runtime] ?? `${row.runtime}'s own code is not run by loopsim` };
   }
   const version = (name: string) => name.slice(name.indexOf("@") + 1);
