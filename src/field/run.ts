@@ -21,6 +21,9 @@ export type FieldSubject =
 
 export type DrivenScope = "own" | "all" | "none";
 
+/** The longest wait for a driven CLI's next model request or exit. */
+export const DRIVEN_STEP_TIMEOUT_MS = 180_000;
+
 export function replayLine(file: string, target: string): string {
   return `loopsim field replay ${file} --target ${target}`;
 }
@@ -41,7 +44,8 @@ export function inProcessObservation(target: Target, loaded: LoadedField): Obser
 
 export async function drivenObservation(runtime: DrivenRuntime, loaded: LoadedField): Promise<Observation | string> {
   const script = fieldScript(loaded.trace);
-  const observed = await runtime.drive(script.script);
+  // A generous wait per step: a CLI's first start on a busy machine can take over a minute.
+  const observed = await runtime.drive(script.script, { stepTimeoutMs: DRIVEN_STEP_TIMEOUT_MS });
   if (!observed.ok) return observed.error;
   return observeDriven(loaded.trace, script, observed.prompts);
 }
