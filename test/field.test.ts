@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import { loopsim, tempDir } from "./cli/run.js";
 import { loadFieldScenarios } from "../src/commands/field.js";
 import { buildFieldReport, isCached } from "../src/field/matrix.js";
-import { loadFieldScenario } from "../src/field/load.js";
+import { loadFieldScenario, type LoadedField } from "../src/field/load.js";
 import { PEER_TARGETS } from "../src/targets/peers/index.js";
 import { cacheRoot } from "../src/targets/openclaw/cache.js";
 import type { FieldReport } from "../src/field/report.js";
@@ -17,10 +17,11 @@ import type { FieldReport } from "../src/field/report.js";
 const ROOT = join(import.meta.dirname, "..");
 const COMMITTED = JSON.parse(readFileSync(join(ROOT, "reports/field/field.json"), "utf8")) as FieldReport;
 
-function scenarios() {
-  const found = loadFieldScenarios([join(ROOT, "scenarios/field")]);
+let loadedOnce: { loaded: LoadedField; shownFile: string }[] | undefined;
+function scenarios(): { loaded: LoadedField; shownFile: string }[] {
   // The committed report names files from the repository's root.
-  return found.map((s) => ({ loaded: s.loaded, shownFile: relative(ROOT, s.loaded.file) }));
+  loadedOnce ??= loadFieldScenarios([join(ROOT, "scenarios/field")]).map((s) => ({ loaded: s.loaded, shownFile: relative(ROOT, s.loaded.file) }));
+  return loadedOnce;
 }
 
 async function expectCommitted(names: readonly string[]): Promise<void> {
