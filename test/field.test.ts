@@ -4,7 +4,7 @@
 // so a stale report fails here; and one reported failure is pinned on an older release with its
 // fix on a later one.
 import { describe, expect, it } from "vitest";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { loopsim, tempDir } from "./cli/run.js";
 import { loadFieldScenarios } from "../src/commands/field.js";
@@ -62,6 +62,19 @@ describe("field scenario files", () => {
 describe("the committed field matrix", () => {
   it("has the cells a run gives on the reference and every peer model", async () => {
     await expectCommitted(["reference", ...PEER_TARGETS.map((t) => t.name)]);
+  });
+
+  it("--check exits 1 naming a cell that differs from the committed report, and writes nothing", () => {
+    const dir = tempDir();
+    const edited = JSON.parse(JSON.stringify(COMMITTED)) as { rows: { id: string; cells: Record<string, { status: string }> }[] };
+    const row = edited.rows.find((r) => r.id === "openclaw-70546");
+    if (row?.cells.reference !== undefined) row.cells.reference.status = "failure";
+    writeFileSync(join(dir, "field.json"), JSON.stringify(edited));
+    const run = loopsim(["field", join(ROOT, "scenarios/field"), "--target", "reference", "--out", dir, "--check"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("openclaw-70546 on reference: failure -> fixed");
+    expect(run.stderr).toContain("loopsim field replay");
+    expect(existsSync(join(dir, "field.md"))).toBe(false);
   });
 
   const cached = ["openclaw@2026.9.6", "gemini-cli@0.61.0"].filter(isCached);
