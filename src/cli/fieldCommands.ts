@@ -41,9 +41,10 @@ export function registerFieldCommands(program: Command): void {
     .option("--json", "print the cell and every call as JSON")
     .option("--no-fetch", "say 'not run' instead of fetching a release or runtime not in the cache")
     .action(async (file: string, opts: { target?: string; expect?: CellStatus; json?: boolean; fetch: boolean }, command: Command) => {
-      // commander hands `--target` to the parent command (field has one too): take it from there.
-      const target = opts.target ?? (command.parent?.opts() as { target?: string[] } | undefined)?.target?.at(-1);
+      // commander hands options field also has (--target, --json, --no-fetch) to field: read them there too.
+      const parent = (command.parent?.opts() ?? {}) as { target?: string[]; json?: boolean; fetch?: boolean };
+      const target = opts.target ?? parent.target?.at(-1);
       if (target === undefined) throw new UserError("field replay needs --target NAME");
-      await fieldReplayCommand(file, { target, json: opts.json === true, fetch: opts.fetch, ...(opts.expect === undefined ? {} : { expect: opts.expect }) });
+      await fieldReplayCommand(file, { target, json: opts.json === true || parent.json === true, fetch: opts.fetch && parent.fetch !== false, ...(opts.expect === undefined ? {} : { expect: opts.expect }) });
     });
 }
