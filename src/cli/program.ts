@@ -18,6 +18,7 @@ import { FACT_HELP } from "../scenario/minimizeFact.js";
 import { readConfigFile } from "../io/configFile.js";
 import { registerSimulationCommands } from "./simulationCommands.js";
 import { registerLoopsCommand } from "./loopsProgram.js";
+import { registerFieldCommands } from "./fieldCommands.js";
 import { resolveTarget } from "../targets/registry.js";
 import { isDrivenRuntimeName } from "../targets/runtimes/drivenRuntimes.js";
 import { ORACLE_TARGET } from "../targets/reference.js";
@@ -181,5 +182,6 @@ export function buildProgram(): Command {
 
   registerSimulationCommands(program);
   registerLoopsCommand(program);
+  registerFieldCommands(program);
   return program;
 }
