@@ -50,7 +50,7 @@ const POPULATION_HELP = `population: a preset (${Object.keys(POPULATION_PRESETS)
 const INJECT_HELP = `loops injected into real sessions run as agents: default (every shape), none, or some of ${INJECT_SHAPES.join(", ")}; @MIN-MAX sets their lengths (default @${DEFAULT_LENGTHS.min}-${DEFAULT_LENGTHS.max})`;
 const LOOPS_HELP = "real: the stuck stretches mined from the sessions (loopsim loops) are stuck agents too, each guard's catch rate on them reported beside the injected shapes; injected (default): only --inject's";
 const REACTION_GRID_HELP = `on real sessions, recompute the picks and rankings over a grid of reaction odds: default (${DEFAULT_REACTION_GRID_SPEC}, warnings heeded x blocks skipped), none, or HEEDxSKIP with each axis a count (5) or a list (0,0.5,1)`;
-const REACTION_HELP = `how a real session run as an agent reacts: SIGNAL=GO/SKIP/END for warning, block, stop (default ${reactionSpec(DEFAULT_SESSION_REACTION)})`;
+const REACTION_HELP = `how a real session run as an agent reacts: SIGNAL=GO/SKIP/END for warning, block, stop (default ${reactionSpec(DEFAULT_SESSION_REACTION)}), or fitted (to the guard interventions in those sessions, see calibrate --fit-reaction; refused when there are too few)`;
 
 export function registerSimulationCommands(program: Command): void {
   program
@@ -125,8 +125,9 @@ export function registerSimulationCommands(program: Command): void {
     .option("--json", "print calibration.json instead of the Markdown table")
     .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
     .option("--force", "overwrite calibration.{json,md} already in --out")
-    .action(async (paths: string[], opts: { population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean; force?: boolean; fit?: boolean; stuckShare?: number; inject?: string; reaction?: string }) => {
-      await calibrateCommand({ paths, ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true, fit: opts.fit === true });
+    .option("--fit-reaction", "fit the reaction odds (--reaction) to what the recorded agents did after a real guard's warning, block or stop, with n and Wilson intervals; with --out, writes reaction-fit.{json,md}")
+    .action(async (paths: string[], opts: { fitReaction?: boolean; population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean; force?: boolean; fit?: boolean; stuckShare?: number; inject?: string; reaction?: string }) => {
+      await calibrateCommand({ paths, ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true, fit: opts.fit === true, fitReaction: opts.fitReaction === true });
     });
 
   program

@@ -1,6 +1,7 @@
 // `loopsim compare`: several loop guards (OpenClaw's and other runtimes') on the same simulated
 // agents and, with --sessions, on the same recorded sessions; writes compare.{json,md,html}.
 // `--shard I/N` computes the rows with index = I-1 (mod N) into a partial; `--merge` joins them.
+import { resolveFittedReaction } from "./calibrateReaction.js";
 import { partsIn, readShardParts, type ShardLayout } from "../io/shardParts.js";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -77,7 +78,9 @@ function reproduceLine(o: CompareOptions): string {
   ].join(" ");
 }
 
-export async function compareCommand(options: CompareOptions): Promise<void> {
+export async function compareCommand(given: CompareOptions): Promise<void> {
+  const reaction = await resolveFittedReaction(given.reaction, given.population, undefined);
+  const options: CompareOptions = { ...given, ...(reaction === undefined ? {} : { reaction }) };
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
   if (options.out !== undefined) checkOutputDir(options.out);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);

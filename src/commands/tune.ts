@@ -1,6 +1,7 @@
 // `loopsim tune`: sweeps configs over a simulated population and writes report.{json,md,html}.
 // `--shard I/N` writes the part of the sweep with config indexes = I-1 (mod N); `loopsim merge`
 // puts the parts back together into exactly the unsharded report.
+import { resolveFittedReaction } from "./calibrateReaction.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { parseShard } from "../io/shardSpec.js";
 import { partsIn, readShardParts, type ShardLayout } from "../io/shardParts.js";
@@ -157,7 +158,9 @@ export function writeReport(out: string, report: TuneReport): void {
 }
 
 
-export async function tuneCommand(options: TuneOptions): Promise<void> {
+export async function tuneCommand(given: TuneOptions): Promise<void> {
+  const reaction = await resolveFittedReaction(given.reaction, given.population, given.sessions);
+  const options: TuneOptions = { ...given, ...(reaction === undefined ? {} : { reaction }) };
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
   checkOutputDir(options.out); // before the sweep, so a long run never fails at its last step
   const guard = await resolveTarget(options.target ?? "reference");

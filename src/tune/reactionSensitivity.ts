@@ -77,7 +77,7 @@ export function tuneReactionSensitivity(rows: readonly ConfigRow[], grounded: Gr
   const extraRuns = rows.reduce((sum, r) => sum + (r.reactionGrid?.runs.made ?? 0), 0) - agents * rows.length;
   return {
     grid,
-    evidence: grounded.primary ? "the report's own recommendations (real sessions are its population)" : "the picks the goals make on the real sessions alone (as in \"Where they disagree\"), since the recommendations rest on the simulated agents, which no reaction grid touches",
+    evidence: grounded.primary ? "the real sessions (the recommendations above)" : "the real sessions alone (the grounded picks of \"Where they disagree\"; the recommendations above rest on the simulated agents, which no reaction grid touches)",
     picks,
     cost: { ordinaryRuns: agents * rows.length, extraRuns, naiveExtraRuns: agents * rows.length * (grid.points.length - 1) },
   };
