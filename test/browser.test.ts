@@ -123,6 +123,11 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     expect((grounded.slice(0, grounded.indexOf("</table>")).match(/<tr>/g) ?? []).length).toBe(1 + 2);
     const shapes = dom.stdout.slice(dom.stdout.indexOf("<caption>By injected shape"));
     expect((shapes.slice(0, shapes.indexOf("</table>")).match(/<tr>/g) ?? []).length).toBe(1 + 7);
+    // The reaction-sensitivity section: one heatmap per goal, 5 x 5 cells of picks.
+    const sensitivity = dom.stdout.slice(dom.stdout.indexOf('<section class="sensitivity"'));
+    expect(sensitivity).toContain("<h2>Reaction sensitivity</h2>");
+    expect((sensitivity.match(/<table class="heat">/g) ?? []).length).toBe(3);
+    expect((sensitivity.match(/<td class="(same|differs)">#\d+<\/td>/g) ?? []).length).toBe(3 * 25);
     const shot = join(out, "grounded.png");
     chromium(["--window-size=1200,4000", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(50_000);

@@ -1,6 +1,7 @@
 // `loopsim compare`: several loop guards (OpenClaw's and other runtimes') on the same simulated
 // agents and, with --sessions, on the same recorded sessions; writes compare.{json,md,html}.
 // `--shard I/N` computes the rows with index = I-1 (mod N) into a partial; `--merge` joins them.
+import { resolveFittedReaction } from "./calibrateReaction.js";
 import { partsIn, readShardParts, type ShardLayout } from "../io/shardParts.js";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -23,7 +24,8 @@ import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
 import { groundedSummary, type GroundedSummary } from "../grounded/groundedPopulation.js";
 import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
-import { groundingFlags, refuseGroundingFlags, resolvePopulation } from "../grounded/populationSpec.js";
+import { rowGrids, type RowGrid } from "../grounded/reactionGrid.js";
+import { groundingFlags, refuseGroundingFlags, refuseReactionGrid, resolvePopulation } from "../grounded/populationSpec.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import { parseShard } from "../io/shardSpec.js";
 
@@ -47,6 +49,8 @@ export interface CompareOptions {
   readonly reaction?: string;
   /** `real`: the stretches mined from the sessions are stuck agents too. */
   readonly loops?: string;
+  /** Reaction models the rankings are recomputed under (src/grounded/reactionGrid.ts): default, none, HEEDxSKIP. */
+  readonly reactionGrid?: string;
 }
 
 interface ComparePartial {
@@ -70,32 +74,40 @@ function reproduceLine(o: CompareOptions): string {
     ...(o.inject === undefined ? [] : [`--inject ${o.inject}`]),
     ...(o.reaction === undefined ? [] : [`--reaction ${o.reaction}`]),
     ...(o.loops === undefined ? [] : [`--loops ${o.loops}`]),
+    ...(o.reactionGrid === undefined ? [] : [`--reaction-grid ${o.reactionGrid}`]),
   ].join(" ");
 }
 
-export async function compareCommand(options: CompareOptions): Promise<void> {
+export async function compareCommand(given: CompareOptions): Promise<void> {
+  const reaction = await resolveFittedReaction(given.reaction, given.population, undefined);
+  const options: CompareOptions = { ...given, ...(reaction === undefined ? {} : { reaction }) };
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
   if (options.out !== undefined) checkOutputDir(options.out);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   if (options.out !== undefined) refuseOverwrite(options.out, shard === undefined ? ["compare.json", "compare.md", "compare.html"] : [`compare-partial-${shard.index}-of-${shard.of}.json`], options.force === true);
   const names = rowNames(options.targets);
   const flags = groundingFlags(options);
-  const chosen = resolvePopulation(options.population, flags);
-  if (chosen.kind === "simulated") refuseGroundingFlags(flags);
+  // The reaction grid runs by default wherever real sessions run as agents.
+  const chosen = resolvePopulation(options.population, { ...flags, reactionGrid: options.reactionGrid ?? "default" });
+  if (chosen.kind === "simulated") {
+    refuseGroundingFlags(flags);
+    if (options.reactionGrid !== "none") refuseReactionGrid(options.reactionGrid);
+  }
   const population: Population = chosen.kind === "simulated" ? chosen.population : { name: chosen.grounded.name, calls: 0, members: [] };
   const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
   const { rows, targets } = await resolveRows(names);
   const mine = rows.map((row, index) => ({ row, index })).filter(({ index }) => shard === undefined || index % shard.of === shard.index - 1);
   const agents = chosen.kind === "simulated" ? populationAgents(population, options.agents, options.seed) : [];
   const jobs = mine.map(({ row, index }) => ({ index, label: row.name, block: row.block, target: row.target }));
-  let evaluated: readonly { readonly label: string; readonly metrics: ConfigMetrics }[];
+  let evaluated: readonly { readonly label: string; readonly metrics: ConfigMetrics; readonly reactionGrid?: RowGrid }[];
   let grounded: GroundedSummary | undefined;
   let groundedRead: RecordedRead | undefined;
   if (chosen.kind === "simulated") evaluated = await evaluateAll(jobs, agents, population.calls, REFERENCE_TARGET, options.workers ?? availableParallelism(), () => undefined, targets);
   else {
     // Real sessions as closed-loop agents: every guard on the same sessions and the same injected loops.
     const run = await evaluateGroundedInThreads(chosen.grounded, mine.map(({ row, index }) => ({ index, target: targets.get(row.target) ?? REFERENCE_TARGET, block: row.block })), options.seed, { ...(labels === undefined ? {} : { labels }), strict: options.strict === true }, options.workers ?? availableParallelism());
-    evaluated = jobs.map((job, k) => ({ label: job.label, metrics: run.metrics[k] as ConfigMetrics }));
+    const grids = rowGrids(run);
+    evaluated = jobs.map((job, k) => ({ label: job.label, metrics: run.metrics[k] as ConfigMetrics, ...(grids === undefined ? {} : { reactionGrid: grids[k] as RowGrid }) }));
     grounded = groundedSummary(chosen.grounded, run, true);
     groundedRead = run.read;
     refuseNoReadable(groundedRead, `--population sessions:${chosen.grounded.paths.join(" ")}`);
@@ -118,12 +130,13 @@ export async function compareCommand(options: CompareOptions): Promise<void> {
   };
   const results: CompareRowResult[] = mine.map(({ row }, k) => {
     const target = targets.get(row.target) ?? REFERENCE_TARGET;
-    const metrics = (evaluated[k] ?? evaluated.find((e) => e.label === row.name))?.metrics;
-    if (metrics === undefined) throw new Error(`no result for ${row.name}`);
+    const result = evaluated[k] ?? evaluated.find((e) => e.label === row.name);
+    if (result === undefined) throw new Error(`no result for ${row.name}`);
     return {
       ...row,
       notes: target.notes,
-      metrics,
+      metrics: result.metrics,
+      ...(result.reactionGrid === undefined ? {} : { reactionGrid: result.reactionGrid }),
       ...(read === undefined ? {} : { sessions: perRow[k] as SessionTotals }),
     };
   });

@@ -1,6 +1,7 @@
 // `loopsim tune`: sweeps configs over a simulated population and writes report.{json,md,html}.
 // `--shard I/N` writes the part of the sweep with config indexes = I-1 (mod N); `loopsim merge`
 // puts the parts back together into exactly the unsharded report.
+import { resolveFittedReaction } from "./calibrateReaction.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { parseShard } from "../io/shardSpec.js";
 import { partsIn, readShardParts, type ShardLayout } from "../io/shardParts.js";
@@ -23,7 +24,8 @@ import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
 import { groundedSummary, type GroundedPopulation } from "../grounded/groundedPopulation.js";
 import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
-import { groundedFrom, groundingFlags, refuseGroundingFlags, resolvePopulation, type AnyPopulation } from "../grounded/populationSpec.js";
+import { rowGrids, type RowGrid } from "../grounded/reactionGrid.js";
+import { groundedFrom, groundingFlags, refuseGroundingFlags, refuseReactionGrid, resolvePopulation, type AnyPopulation } from "../grounded/populationSpec.js";
 import { PARTIAL_SCHEMA, finishReport, reportJson, type TuneInputs, type TunePartial, type TuneReport } from "../tune/report.js";
 import { renderHtml } from "../tune/renderHtml.js";
 import { renderMarkdown } from "../tune/renderMarkdown.js";
@@ -62,13 +64,20 @@ export interface TuneOptions {
   readonly reaction?: string;
   /** `real`: the stretches mined from the sessions are stuck agents too. */
   readonly loops?: string;
+  /** Reaction models the picks are recomputed under (src/grounded/reactionGrid.ts): default, none, HEEDxSKIP. */
+  readonly reactionGrid?: string;
 }
 
 /** The population a sweep runs: simulated, or real sessions (primary); and real sessions beside a simulated one. */
-export function choosePopulations(options: Pick<TuneOptions, "population" | "sessions" | "inject" | "reaction" | "loops">): { primary: AnyPopulation; beside?: GroundedPopulation } {
-  const flags = groundingFlags(options);
+export function choosePopulations(options: Pick<TuneOptions, "population" | "sessions" | "inject" | "reaction" | "loops" | "reactionGrid">): { primary: AnyPopulation; beside?: GroundedPopulation } {
+  // The reaction grid runs by default wherever real sessions run as agents.
+  const flags = { ...groundingFlags(options), reactionGrid: options.reactionGrid ?? "default" };
   const primary = resolvePopulation(options.population, flags);
-  if (primary.kind === "sessions" || (flags.inject === undefined && flags.reaction === undefined && flags.loops === undefined)) return { primary };
+  if (primary.kind === "sessions") return { primary };
+  if (flags.inject === undefined && flags.reaction === undefined && flags.loops === undefined) {
+    if (options.reactionGrid !== "none") refuseReactionGrid(options.reactionGrid);
+    return { primary };
+  }
   if (options.sessions === undefined) refuseGroundingFlags(flags);
   return { primary, beside: groundedFrom(options.sessions ?? [], `sessions:${(options.sessions ?? []).join(" ")}`, flags) };
 }
@@ -127,6 +136,7 @@ export function tuneInputs(options: TuneOptions, chosen = choosePopulations(opti
     ...(options.inject === undefined ? [] : [`--inject ${options.inject}`]),
     ...(options.reaction === undefined ? [] : [`--reaction ${options.reaction}`]),
     ...(options.loops === undefined ? [] : [`--loops ${options.loops}`]),
+    ...(options.reactionGrid === undefined ? [] : [`--reaction-grid ${options.reactionGrid}`]),
   ].join(" ");
   return {
     loopsimVersion: VERSION,
@@ -148,7 +158,9 @@ export function writeReport(out: string, report: TuneReport): void {
 }
 
 
-export async function tuneCommand(options: TuneOptions): Promise<void> {
+export async function tuneCommand(given: TuneOptions): Promise<void> {
+  const reaction = await resolveFittedReaction(given.reaction, given.population, given.sessions);
+  const options: TuneOptions = { ...given, ...(reaction === undefined ? {} : { reaction }) };
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
   checkOutputDir(options.out); // before the sweep, so a long run never fails at its last step
   const guard = await resolveStepwiseTarget(options.target ?? "reference");
@@ -188,9 +200,11 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
     refuseNoReadable(groundedRead, `--population sessions:${grounding.paths.join(" ")}`);
     const primary = chosen.primary.kind === "sessions";
     inputs = { ...inputs, grounded: groundedSummary(grounding, evaluation, primary), ...(primary ? { agents: evaluation.read.count } : {}) };
+    const grids = rowGrids(evaluation);
     simulated = jobs.map((job, k) => {
       const metrics = evaluation.metrics[k] as ConfigMetrics;
-      return primary ? { ...job, metrics } : { ...(simulated[k] as ConfigRow), grounded: metrics };
+      const grid = grids === undefined ? {} : { reactionGrid: grids[k] as RowGrid };
+      return primary ? { ...job, metrics, ...grid } : { ...(simulated[k] as ConfigRow), grounded: metrics, ...grid };
     });
   }
   // Recorded sessions: the same guard, each config, open-loop (see src/sessions/openLoop.ts). They
