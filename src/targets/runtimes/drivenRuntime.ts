@@ -86,6 +86,8 @@ export interface DriveOptions {
   readonly stepTimeoutMs?: number;
   /** Called with the runtime's process id once it runs, per prompt (tests kill it mid-run). */
   readonly onStarted?: (pid: number, prompt: number) => void;
+  /** Bound of the memory each sandboxed process may write (RLIMIT_DATA; default 4 GiB). */
+  readonly memoryBytes?: number;
 }
 
 /**

@@ -40,6 +40,7 @@ export function opencodeAdapter(flavour: OpencodeFlavour, installDir: string): C
       const xdg = (sub: string) => join(home, sub);
       return {
         file: join(installDir, flavour.binary),
+        readOnly: [installDir],
         args: ["run", "--format", "json", "--model", "loopsim/scripted", ...(prompt > 0 ? ["--continue"] : []), PROMPT_TEXT],
         env: {
           HOME: home,
