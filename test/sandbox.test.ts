@@ -41,7 +41,7 @@ const messages = [{ role: "user", content: "go" }];
 
 function standInAdapter(agentDir: string, outputs: { id: string; out: string }[]): CliAdapter {
   return {
-    toolCall: (action) => ({ name: "shell", args: { command: action.kind === "shell" ? action.command : `cat ${action.file}` } }),
+    toolCall: (action) => ({ name: "shell", args: { command: action.kind === "shell" ? action.command : "true" } }),
     invocation: ({ baseUrl, home }) => ({ file: process.execPath, args: [join(agentDir, "agent.cjs")], env: { HOME: home, MODEL_URL: baseUrl }, readOnly: [agentDir] }),
     observe(run): PromptObservation | string {
       const fates: Record<string, CallFate> = {};
