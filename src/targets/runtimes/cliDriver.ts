@@ -40,6 +40,9 @@ export interface CliAdapter extends ToolNaming {
 }
 
 const DEFAULT_STEP_TIMEOUT_MS = 60_000;
+/** The wait for a CLI's first model request: start-up (a 170 MB binary, or a large bundle) takes
+ * 2-20 s alone and far longer on a loaded machine; every later step has the step watchdog. */
+const DEFAULT_START_TIMEOUT_MS = 180_000;
 export const PROMPT_TEXT = "Work on the files in this folder.";
 
 /** Live runtime processes (by group), killed if loopsim is interrupted. */
@@ -169,26 +172,30 @@ async function runOnce(adapter: CliAdapter, model: ScriptedModel, context: Param
     live.add(pid);
     options.onStarted?.(pid, context.prompt);
   }
+  const startTimeout = Math.max(stepTimeout, options.startTimeoutMs ?? (options.stepTimeoutMs === undefined ? DEFAULT_START_TIMEOUT_MS : stepTimeout));
   let timedOut = false;
+  let waited = startTimeout;
   let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
+  const arm = (ms: number) => {
     if (timer !== undefined) clearTimeout(timer);
+    waited = ms;
     timer = setTimeout(() => {
       timedOut = true;
       if (pid !== undefined) killGroup(pid);
-    }, stepTimeout);
+    }, ms);
   };
-  arm();
-  model.onRequest(arm);
+  arm(startTimeout);
+  const stopListening = model.onRequest(() => arm(stepTimeout));
   try {
     const result = await child;
-    if (timedOut) return `the runtime made no model request and did not exit within ${stepTimeout} ms (after ${model.served()} responses); it was killed${stderrTail(result.stderr)}`;
+    if (timedOut) return `the runtime made no model request and did not exit within ${waited} ms (after ${model.served()} responses); it was killed${stderrTail(result.stderr)}`;
     if (result.failed && result.exitCode === undefined) {
       const why = result.signal !== undefined ? `killed by ${result.signal}` : (result.originalMessage ?? "failed");
       return `the runtime exited abnormally (${why}) after ${model.served()} responses: ${lastLine(String(result.stderr ?? ""))}`;
     }
     return { exitCode: result.exitCode, signal: result.signal, stdout: String(result.stdout ?? ""), stderr: String(result.stderr ?? "") };
   } finally {
+    stopListening();
     if (timer !== undefined) clearTimeout(timer);
     if (pid !== undefined) killGroup(pid);
   }

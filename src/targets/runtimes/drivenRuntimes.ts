@@ -9,7 +9,8 @@ import { UserError } from "../../io/errors.js";
 import { driveCli, type CliAdapter } from "./cliDriver.js";
 import type { DrivenRuntime, DriveOptions, DrivenScript } from "./drivenRuntime.js";
 import { KILO_FLAVOUR, OPENCODE_FLAVOUR, opencodeAdapter, type OpencodeFlavour } from "./opencodeCli.js";
-import { cachedRuntimeVersions, ensureRuntime, latestVersion, npmInstallInto, npmPackInto, readRuntimeManifest, runtimeDir } from "./packageCache.js";
+import { cacheRoot } from "../openclaw/cache.js";
+import { cachedRuntimeVersions, ensureRuntime, latestVersion, npm, npmInstallInto, npmPackInto, readRuntimeManifest, runtimeDir } from "./packageCache.js";
 import type { Target } from "../target.js";
 import { drivenTarget } from "./drivenTarget.js";
 import { QWEN_PACKAGE, qwenAdapter } from "./qwenCli.js";
@@ -41,7 +42,11 @@ function opencodeKind(flavour: OpencodeFlavour, npmPackage: string, pinned: stri
     notes: ["`run --format json`, headless: a doom_loop permission request is auto-rejected and the run ends with an error", "the scripted model is an @ai-sdk/openai-compatible provider in the scratch folder's opencode.json"],
     unavailable: linuxX64,
     async install(dir, version) {
-      await npmPackInto(dir, `${flavour.platformPackage}@${version}`);
+      try {
+        await npmPackInto(dir, `${flavour.platformPackage}@${version}`);
+      } catch (error) {
+        throw await missingBinary(flavour, version, error);
+      }
       const binary = join(dir, flavour.binary);
       if (!existsSync(binary)) throw new UserError(`${flavour.runtime}@${version}: layout not recognised: no ${flavour.binary} in ${flavour.platformPackage}`);
       chmodSync(binary, 0o755);
@@ -49,6 +54,16 @@ function opencodeKind(flavour: OpencodeFlavour, npmPackage: string, pinned: stri
     },
     adapter: (dir) => opencodeAdapter(flavour, dir),
   };
+}
+
+/** A release whose wrapper is on the registry but whose linux-x64 binary package is not (Kilo
+ * 7.8.1: every platform package of it answers 404): say so, and name the newest binary there is. */
+async function missingBinary(flavour: OpencodeFlavour, version: string, error: unknown): Promise<unknown> {
+  const wrapper = flavour.wrapperPackage;
+  if (!(error instanceof UserError) || !/no such version/.test(error.message)) return error;
+  const [wrapperThere, newestBinary] = await Promise.all([npm(["view", `${wrapper}@${version}`, "version"], cacheRoot()).then((v) => v.trim() !== "", () => false), npm(["view", flavour.platformPackage, "version"], cacheRoot()).then((v) => v.trim(), () => "")]);
+  const newest = newestBinary === "" ? "" : ` (the newest binary there is ${flavour.platformPackage}@${newestBinary}: ${flavour.runtime}@${newestBinary})`;
+  return new UserError(`${flavour.runtime}@${version}: ${wrapperThere ? `${wrapper}@${version} is published, but` : "there is no"} its linux-x64 binary package ${flavour.platformPackage}@${version} ${wrapperThere ? "is not on the npm registry, so there is nothing to run" : "on the npm registry"}${newest}`);
 }
 
 const KINDS: readonly RuntimeKind[] = [

@@ -38,8 +38,9 @@ export interface ScriptedModel {
   served(): number;
   /** Replaces the script (a new prompt of the same conversation). */
   load(steps: readonly ScriptedStep[]): void;
-  /** Called on every request, after it was answered (the harness's watchdog listens). */
-  onRequest(listener: () => void): void;
+  /** Called on every request, after it was answered (the harness's watchdog listens); returns
+   * the call that stops listening (each prompt's watchdog listens only while its CLI runs). */
+  onRequest(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -118,6 +119,10 @@ export async function startScriptedModel(endpoint: ModelEndpoint): Promise<Scrip
     },
     onRequest(listener) {
       listeners.push(listener);
+      return () => {
+        const at = listeners.indexOf(listener);
+        if (at >= 0) listeners.splice(at, 1);
+      };
     },
     close: () =>
       new Promise<void>((resolve) => {
