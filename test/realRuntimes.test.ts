@@ -20,7 +20,9 @@ import { tempDir } from "./cli/run.js";
 const GEMINI = "0.61.0";
 const haveGemini = readRuntimeManifest("gemini-cli", GEMINI) !== undefined;
 if (!haveGemini) console.log(`SKIPPED: the Gemini CLI tests: gemini-cli@${GEMINI} is not in the cache (${cacheRoot()}); fetch it with: loopsim targets fetch gemini-cli@${GEMINI}`);
-const [OPENCODE, , QWEN] = pinnedDrivenRuntimes() as [string, string, string];
+const pinned = (runtime: string): string => pinnedDrivenRuntimes().find((name) => name.startsWith(`${runtime}@`)) as string;
+const OPENCODE = pinned("opencode");
+const QWEN = pinned("qwen-code");
 const haveOpencode = isDrivenRuntimeCached(OPENCODE);
 const haveQwen = isDrivenRuntimeCached(QWEN);
 for (const [name, have] of [[OPENCODE, haveOpencode], [QWEN, haveQwen]] as const) {

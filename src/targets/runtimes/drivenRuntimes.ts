@@ -7,6 +7,7 @@ import { chmodSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../../io/errors.js";
 import { driveCli, type CliAdapter } from "./cliDriver.js";
+import { CLINE_BINARY, clineAdapter } from "./clineCli.js";
 import type { DrivenRuntime, DriveOptions, DrivenScript } from "./drivenRuntime.js";
 import { KILO_FLAVOUR, OPENCODE_FLAVOUR, opencodeAdapter, type OpencodeFlavour } from "./opencodeCli.js";
 import { cacheRoot } from "../openclaw/cache.js";
@@ -66,9 +67,28 @@ async function missingBinary(flavour: OpencodeFlavour, version: string, error: u
   return new UserError(`${flavour.runtime}@${version}: ${wrapperThere ? `${wrapper}@${version} is published, but` : "there is no"} its linux-x64 binary package ${flavour.platformPackage}@${version} ${wrapperThere ? "is not on the npm registry, so there is nothing to run" : "on the npm registry"}${newest}`);
 }
 
+const CLINE_PLATFORM_PACKAGE = "@cline/cli-linux-x64";
+
 const KINDS: readonly RuntimeKind[] = [
   opencodeKind(OPENCODE_FLAVOUR, "opencode-linux-x64", "1.18.33", "opencode's own CLI binary, driven through the scripted model"),
   opencodeKind(KILO_FLAVOUR, "@kilocode/cli-linux-x64", "7.7.7", "Kilo Code's own CLI binary (opencode's engine), driven through the scripted model"),
+  {
+    runtime: "cline",
+    cache: "cline",
+    npmPackage: CLINE_PLATFORM_PACKAGE,
+    pinned: "3.0.65",
+    summary: "Cline's own CLI binary (npm cline 3.0), driven headless through the scripted model",
+    notes: ["`cline auth` stores the scripted model as an OpenAI provider in the sandbox's HOME; `cline --json` runs the prompt, every tool auto-approved", "one prompt per probe: resuming a session (--id) for a second prompt is not wired yet"],
+    unavailable: linuxX64,
+    async install(dir, version) {
+      await npmPackInto(dir, `${CLINE_PLATFORM_PACKAGE}@${version}`);
+      const binary = join(dir, CLINE_BINARY);
+      if (!existsSync(binary)) throw new UserError(`cline@${version}: layout not recognised: no ${CLINE_BINARY} in ${CLINE_PLATFORM_PACKAGE}`);
+      chmodSync(binary, 0o755);
+      return [`${CLINE_PLATFORM_PACKAGE}@${version}`];
+    },
+    adapter: (dir) => clineAdapter(dir),
+  },
   qwenKind(false),
   qwenKind(true),
 ];
