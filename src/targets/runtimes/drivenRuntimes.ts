@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { UserError } from "../../io/errors.js";
 import { driveCli, type CliAdapter } from "./cliDriver.js";
 import { CLINE_BINARY, clineAdapter } from "./clineCli.js";
+import { CRUSH_PACKAGE, crushAdapter, runCrushInstaller } from "./crushCli.js";
 import type { DrivenRuntime, DriveOptions, DrivenScript } from "./drivenRuntime.js";
 import { KILO_FLAVOUR, OPENCODE_FLAVOUR, opencodeAdapter, type OpencodeFlavour } from "./opencodeCli.js";
 import { cacheRoot } from "../openclaw/cache.js";
@@ -88,6 +89,21 @@ const KINDS: readonly RuntimeKind[] = [
       return [`${CLINE_PLATFORM_PACKAGE}@${version}`];
     },
     adapter: (dir) => clineAdapter(dir),
+  },
+  {
+    runtime: "crush",
+    cache: "crush",
+    npmPackage: CRUSH_PACKAGE,
+    pinned: "0.96.1",
+    summary: "Crush's own CLI (a Go binary), driven headless (`crush run`) through the scripted model",
+    notes: ["the scripted model is an openai-compat provider in the scratch folder's crush.json", "it prints only its final text: what ran is read from the results that reached the model", "its npm package downloads the binary from GitHub at install: it cannot be fetched where GitHub is unreachable"],
+    unavailable: linuxX64,
+    async install(dir, version) {
+      await npmInstallInto(dir, `${CRUSH_PACKAGE}@${version}`);
+      await runCrushInstaller(dir, version);
+      return [`${CRUSH_PACKAGE}@${version}`];
+    },
+    adapter: (dir) => crushAdapter(dir),
   },
   qwenKind(false),
   qwenKind(true),
