@@ -126,8 +126,8 @@ describe.skipIf(!haveQwen)(`${QWEN} driven end to end`, () => {
 });
 
 describe("the driven runtimes", () => {
-  it("are listed with the versions the committed report pins: opencode, Kilo, Cline, Crush, Qwen Code", () => {
-    expect(pinnedDrivenRuntimes()).toEqual(["opencode@1.18.33", "kilo@7.7.7", "cline@3.0.65", "crush@0.96.1", "qwen-code@0.24.4"]);
+  it("are listed with the versions the committed report pins: opencode, Kilo, Cline, Crush, Qwen Code (and its heuristic tier)", () => {
+    expect(pinnedDrivenRuntimes()).toEqual(["opencode@1.18.33", "kilo@7.7.7", "cline@3.0.65", "crush@0.96.1", "qwen-code@0.24.4", "qwen-code:heuristics@0.24.4"]);
   });
   it("Crush: a prompt that ends, exit 0, before its script is served was stopped; the calls whose results came back ran", () => {
     const ids = Array.from({ length: 12 }, (_, i) => [`c${i}`]);
