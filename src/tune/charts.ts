@@ -58,7 +58,7 @@ function frame(x: Axis, y: Axis): { parts: string[]; sx: (v: number) => number; 
 
 /** Legend entries in the right margin, one per line, never over the plot. */
 /** How an entry is drawn: a line, a filled dot, or an open ring (each as the chart draws it). */
-type Mark = "line" | "dot" | "ring";
+type Mark = "line" | "dashed" | "dot" | "ring" | "hollow";
 
 function legend(entries: readonly { name: string; color: string; dot?: boolean; mark?: Mark }[]): string {
   return entries
@@ -70,8 +70,10 @@ function legend(entries: readonly { name: string; color: string; dot?: boolean; 
         kind === "dot"
           ? `<circle cx="${cx}" cy="${y - 4}" r="4" fill="${e.color}"/>`
           : kind === "ring"
-            ? `<circle cx="${cx}" cy="${y - 4}" r="5" fill="none" stroke="${e.color}" stroke-width="2"/>`
-            : `<line x1="${W - PAD.right + 10}" y1="${y - 4}" x2="${W - PAD.right + 24}" y2="${y - 4}" stroke="${e.color}" stroke-width="3"/>`;
+            ? `<circle cx="${cx}" cy="${y - 4}" r="5" fill="none" stroke="${e.color}" stroke-width="2.5"/>`
+            : kind === "hollow"
+              ? `<circle cx="${cx}" cy="${y - 4}" r="3.5" fill="#fff" stroke="${e.color}" stroke-width="1.5"/>`
+              : `<line x1="${W - PAD.right + 8}" y1="${y - 4}" x2="${W - PAD.right + 24}" y2="${y - 4}" stroke="${e.color}" stroke-width="${kind === "dashed" ? 1.5 : 3}"${kind === "dashed" ? ` stroke-dasharray="4 3"` : ""}/>`;
       return `${mark}<text x="${W - PAD.right + 30}" y="${y}" font-size="11">${esc(e.name)}</text>`;
     })
     .join("");
@@ -117,8 +119,9 @@ export function paretoChart(report: TuneReport): string {
   });
   const entries: { name: string; color: string; mark: Mark }[] = [
     ...named.map((n, k) => ({ name: n.name, color: COLORS[k % COLORS.length] as string, mark: "ring" as const })),
-    { name: "front on these two axes", color: "#2563eb", mark: "line" },
-    { name: "on the four-objective front", color: "#2563eb", mark: "ring" },
+    { name: "front on these two axes", color: "#2563eb", mark: "dashed" },
+    { name: "on it", color: "#2563eb", mark: "dot" },
+    { name: "on the four-objective front only", color: "#2563eb", mark: "hollow" },
     { name: "other configs", color: "#9ca3af", mark: "dot" },
   ];
   parts.push(legend(entries));

@@ -407,7 +407,8 @@ describe("charts", () => {
     const html = readFileSync(join(dir, "O/report.html"), "utf8");
     const pareto = /<svg[^>]*aria-label="Pareto front"[\s\S]*?<\/svg>/.exec(html)?.[0] ?? "";
     expect(pareto).toContain("The picks come from the front over four");
-    expect(pareto).toContain("on the four-objective front");
+    expect(pareto).toContain("on the four-objective front only");
+    expect(pareto).toMatch(/stroke-dasharray="4 3"\/><text [^>]*>front on these two axes/);
     // every named pick's legend mark is an open ring, like its mark on the plot
     for (const goal of ["strict", "lenient"]) {
       const entry = new RegExp(`<circle [^>]*/><text [^>]*>[^<]*${goal}`).exec(pareto)?.[0] ?? "";
