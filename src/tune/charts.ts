@@ -125,7 +125,8 @@ export function paretoChart(report: TuneReport): string {
     { name: "other configs", color: "#9ca3af", mark: "dot" },
   ];
   parts.push(legend(entries));
-  parts.push(note(["The picks come from the front over four", "objectives: caught, good work stopped,", "false aborts and waste. This plot shows", "two of them, so a pick can lie off the", "dashed line (hover a dot for its caught rate)."], entries.length));
+  // Lines of at most 34 characters: the margin holds no more at 11 px.
+  parts.push(note(["The picks come from the front over", "four objectives: caught, good work", "stopped, false aborts and waste.", "This plot shows two of them, so a", "pick can lie off the dashed line;", "hover a dot for its caught rate."], entries.length));
   return svg("Pareto front", parts.join(""));
 }
 

@@ -406,7 +406,8 @@ describe("charts", () => {
     expect(r.code, r.stderr).toBe(0);
     const html = readFileSync(join(dir, "O/report.html"), "utf8");
     const pareto = /<svg[^>]*aria-label="Pareto front"[\s\S]*?<\/svg>/.exec(html)?.[0] ?? "";
-    expect(pareto).toContain("The picks come from the front over four");
+    expect(pareto).toContain("The picks come from the front over</text>");
+    expect(pareto).toContain(">four objectives: caught, good work</text>");
     expect(pareto).toContain("on the four-objective front only");
     expect(pareto).toMatch(/stroke-dasharray="4 3"\/><text [^>]*>front on these two axes/);
     // every named pick's legend mark is an open ring, like its mark on the plot
