@@ -58,11 +58,17 @@ function killGroup(pid: number): void {
   live.delete(pid);
 }
 
+/** Scratch folders of runs under way, removed on exit and on a signal as well as after each run. */
+const scratchFolders = new Set<string>();
+
 function installSignalHandlers(): void {
   if (handlersInstalled) return;
   handlersInstalled = true;
+  // Ctrl-C or SIGTERM mid-run: the runtimes are stopped first, then their scratch folders
+  // (home and work inside) go, as they go after a run that ends (the docs promise it).
   const stopAll = () => {
     for (const pid of [...live]) killGroup(pid);
+    for (const dir of [...scratchFolders]) rmSync(dir, { recursive: true, force: true });
   };
   process.once("exit", stopAll);
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
@@ -89,6 +95,7 @@ export async function driveCli(adapter: CliAdapter, script: DrivenScript, option
   installSignalHandlers();
   const sandboxRoot = sandboxDir("runtimes-sandbox");
   const scratch = mkdtempSync(join(sandboxRoot, "run-"));
+  scratchFolders.add(scratch);
   const work = join(scratch, "work");
   const home = join(scratch, "home");
   mkdirSync(work, { recursive: true });
@@ -122,6 +129,7 @@ export async function driveCli(adapter: CliAdapter, script: DrivenScript, option
   } finally {
     await model?.close();
     rmSync(scratch, { recursive: true, force: true });
+    scratchFolders.delete(scratch);
   }
 }
 
