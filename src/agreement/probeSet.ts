@@ -60,6 +60,10 @@ export const CHANT = "I will check the configuration file once more now. ";
 const chant = (n: number, text: string = CHANT.slice(0, 50)): DrivenText[] => Array.from({ length: n }, () => ({ type: "message", text }));
 const thoughts = (n: number, text: string): DrivenText[] => Array.from({ length: n }, () => ({ type: "thought", text }));
 
+/** A reasoning line of 40 characters, streamed with its line break (Roo counts complete lines). */
+export const REASONING_LINE = "I'll mention that I verified with tests.\n";
+const says = (text: string): DrivenText[] => [{ type: "message", text }];
+
 function probe(id: string, what: string, prompts: readonly Shape[], writes: (prompt: number, step: number) => Record<string, string | null> | undefined = () => undefined): Probe {
   return {
     id,
@@ -139,4 +143,11 @@ export const PROBES: readonly Probe[] = [
   textProbe("thoughts-3", "3 identical thoughts in one response, then a read", [[{ text: thoughts(3, "I should read a.txt again to be sure."), calls: [A] }]]),
   textProbe("thoughts-12", "12 identical thoughts in one response, then a read", [[{ text: thoughts(12, "I should read a.txt again to be sure."), calls: [A] }]]),
   textProbe("thoughts-2-read-2", "2 identical thoughts, a read, 2 more, a read (a tool call between)", [[{ text: thoughts(2, "I should read a.txt again to be sure."), calls: [A] }, { text: thoughts(2, "I should read a.txt again to be sure."), calls: [B] }]]),
+  // Model-only rules (no runtime here): what they must do is pinned from source in pinnedFromSource.ts.
+  textProbe("reasoning-lines-4", "one response reasons the same line 4 times, then a read", [[{ text: thoughts(4, REASONING_LINE), calls: [A] }]]),
+  textProbe("reasoning-lines-5", "one response reasons the same line 5 times, then a read", [[{ text: thoughts(5, REASONING_LINE), calls: [A] }]]),
+  textProbe("reasoning-lines-3-read-3", "3 sightings of a reasoning line, a read, 3 more in the next response, a read", [[{ text: thoughts(3, REASONING_LINE), calls: [A] }, { text: thoughts(3, REASONING_LINE), calls: [B] }]]),
+  textProbe("monologue-2", "2 responses that only talk, then a read", [[{ text: says("Let me think about the next step first."), calls: [] }, { text: says("Let me think about the next step first."), calls: [] }, { text: [], calls: [A] }]]),
+  textProbe("monologue-3", "3 responses that only talk, then a read", [[{ text: says("Let me think about the next step first."), calls: [] }, { text: says("Let me think about the next step first."), calls: [] }, { text: says("Let me think about the next step first."), calls: [] }, { text: [], calls: [A] }]]),
+  textProbe("monologue-2-read-1", "2 responses that only talk, a read, 1 more that only talks, a read", [[{ text: says("Let me think about the next step first."), calls: [] }, { text: says("Let me think about the next step first."), calls: [] }, { text: [], calls: [A] }, { text: says("Let me think about the next step first."), calls: [] }, { text: [], calls: [B] }]]),
 ];

@@ -3,9 +3,12 @@
 // identical actions each answered by an error; or an A,B,A,B,A,B alternation of 6 with matching
 // observations. At exactly the 3rd identical failing call it nudges the model once; any further
 // hit, or any other pattern, ends the run as STUCK. Observations are compared exactly.
+// Model text: its monologue rule (openhandsMonologue.ts), modelled from source, not driven: the
+// 3rd agent message in a row with no action or observation between ends the run as STUCK.
 import { observationKey, unorderedKey } from "./callKeys.js";
 import { ALLOW, peerTarget, type PeerAction } from "./peerGuard.js";
 import { OPENHANDS_NORMALIZATION } from "./normalization/unverified.js";
+import { MONOLOGUE_IDLE, monologueText, OPENHANDS_MONOLOGUE, type MonologueState } from "./openhandsMonologue.js";
 
 export const OPENHANDS_PAIRS_KEPT = 10;
 export const OPENHANDS_REPEATS = 4;
@@ -14,6 +17,7 @@ export const OPENHANDS_ALTERNATION = 6;
 const REPEAT = "openhands:repeated-action-observation";
 const ERRORS = "openhands:repeated-error";
 const ALTERNATION = "openhands:alternation";
+const MONOLOGUE = "openhands:monologue";
 
 interface Pair {
   readonly action: string;
@@ -24,6 +28,7 @@ interface Pair {
 interface OpenHandsState {
   readonly pairs: readonly Pair[];
   readonly nudged: boolean;
+  readonly monologue: MonologueState;
 }
 
 const tail = (pairs: readonly Pair[], n: number): readonly Pair[] | undefined => (pairs.length < n ? undefined : pairs.slice(-n));
@@ -58,13 +63,19 @@ export const OPENHANDS_TARGET = peerTarget<OpenHandsState>({
     "identical failures: the same action answered by an error each time, whatever the error text",
     "observations compared exactly, volatile ids included (nothing is stripped); actions compared as values, call ids ignored",
     "a run stands for the events since the last user message (its detector reads the conversation from the last user message on, so each run starts clean)",
+    `model text, modelled from source, not driven: ${OPENHANDS_MONOLOGUE} agent messages in a row (no action or observation between; the messages need not be alike) end the run as STUCK; thoughts are not counted; one message is one event or the streamed chunks of one response`,
   ],
-  detectors: [REPEAT, ERRORS, ALTERNATION],
+  detectors: [REPEAT, ERRORS, ALTERNATION, MONOLOGUE],
   normalization: OPENHANDS_NORMALIZATION,
   warns: true,
   reducer: {
-    initial: () => ({ pairs: [], nudged: false }),
-    onCall: (state) => ({ state, action: ALLOW }),
+    initial: () => ({ pairs: [], nudged: false, monologue: MONOLOGUE_IDLE }),
+    // An action breaks a monologue.
+    onCall: (state) => ({ state: { ...state, monologue: MONOLOGUE_IDLE }, action: ALLOW }),
+    onText(state, text) {
+      const { state: monologue, stuck: isStuck } = monologueText(state.monologue, text);
+      return { state: { ...state, monologue }, action: isStuck ? stuck(MONOLOGUE, monologue.messages, "the agent keeps talking to itself") : ALLOW };
+    },
     onOutcome(state, outcome) {
       const pair: Pair = { action: unorderedKey(outcome.tool, outcome.params), observation: observationKey(outcome.result, outcome.error), failed: outcome.error !== undefined };
       const pairs = [...state.pairs, pair].slice(-OPENHANDS_PAIRS_KEPT);
@@ -78,7 +89,7 @@ export const OPENHANDS_TARGET = peerTarget<OpenHandsState>({
           action = { kind: "warn", detector: ERRORS, count: OPENHANDS_ERRORS, message: `OpenHands: ${outcome.tool} failed ${OPENHANDS_ERRORS} times with the same action. Try something different.` };
         } else action = stuck(ERRORS, OPENHANDS_ERRORS, "the same action keeps failing after the nudge");
       }
-      return { state: { pairs, nudged }, action };
+      return { state: { pairs, nudged, monologue: MONOLOGUE_IDLE }, action };
     },
   },
 });
