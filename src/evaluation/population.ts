@@ -94,7 +94,7 @@ function preset(name: string, models: readonly ModelPreset[], weights: Readonly<
   return {
     name,
     calls: 80,
-    members: FAMILY_NAMES.flatMap((family) => models.map((model) => ({ family, model, weight: (weights[family] ?? otherWeight) * MODEL_WEIGHTS[model] }))).filter((m) => m.weight > 0),
+    members: FAMILIES.filter((f) => f.optIn !== true).map((f) => f.name).flatMap((family) => models.map((model) => ({ family, model, weight: (weights[family] ?? otherWeight) * MODEL_WEIGHTS[model] }))).filter((m) => m.weight > 0),
   };
 }
 

@@ -10,6 +10,10 @@ export interface PlannedCall {
   readonly params: unknown;
   /** Ground truth for the tuning metrics: this call is part of a loop that makes no progress. */
   readonly inLoop: boolean;
+  /** Model text the response streams before its call: message chunks, in order. */
+  readonly says?: readonly string[];
+  /** The response ends after its text: no call follows (tool and params are not used). */
+  readonly callless?: boolean;
 }
 
 export interface ToolResponse {
@@ -34,6 +38,8 @@ export interface Family {
   readonly name: string;
   readonly label: FamilyLabel;
   readonly summary: string;
+  /** Left out of the preset populations and of tables that list every family (opt in by name). */
+  readonly optIn?: boolean;
   create(world: import("./rng.js").Rng): AgentBehaviour;
 }
 

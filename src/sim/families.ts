@@ -464,6 +464,36 @@ const editBuildCycle: Family = {
   },
 };
 
+/** Degenerate sentences a model repeats (each 50+ characters: one content window of Gemini's rule). */
+const CHANTS: readonly string[] = [
+  "I will now check the configuration file once more to be sure. ",
+  "Let me verify that the build output matches the expected result. ",
+  "I need to make sure the tests pass before I continue with the task. ",
+];
+
+// Model text that loops (issue 29): the agent streams one sentence again and again, response after
+// response, and only now and then calls a tool (the same read). Opt-in: the preset populations
+// leave it out, so reports on tool calls alone do not change; name it to run it.
+const textLoop: Family = {
+  name: "text-loop",
+  label: "stuck",
+  summary: "streams the same 50+ character sentence response after response, with a call (a read of a new page) only every few responses",
+  optIn: true,
+  create(world) {
+    const sentence = CHANTS[world.int(0, CHANTS.length - 1)] as string;
+    const gap = world.int(3, 6);
+    const file = `notes-${world.id(4)}.md`;
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        const says = Array.from({ length: world.int(2, 5) }, () => sentence);
+        // Each call reads another page: the calls alone show no loop, only the text does.
+        const step: Step = { tool: "read", params: { path: `${file}#page-${i}` }, inLoop: true, says, respond: () => ({ result: text(`# notes, page ${i}`) }) };
+        return i % gap === gap - 1 ? step : { ...step, callless: true };
+      },
+    });
+  },
+};
+
 export const FAMILIES: readonly Family[] = [
   productive,
   pollerCompletes,
@@ -484,6 +514,7 @@ export const FAMILIES: readonly Family[] = [
   nearDuplicate,
   explorer,
   editBuildCycle,
+  textLoop,
 ];
 
 export const FAMILY_NAMES: readonly string[] = FAMILIES.map((f) => f.name);

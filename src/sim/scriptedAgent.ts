@@ -9,6 +9,8 @@ export interface Step {
   readonly params: unknown;
   readonly inLoop: boolean;
   readonly respond: () => ToolResponse;
+  readonly says?: readonly string[];
+  readonly callless?: boolean;
 }
 
 export interface Script {
@@ -65,7 +67,7 @@ export function scriptedAgent(runId: string, world: Rng, script: Script, wrapUp 
       const step = stepFor();
       index++;
       if (step === undefined) return undefined;
-      const call: PlannedCall = { runId, tool: step.tool, params: step.params, inLoop: step.inLoop };
+      const call: PlannedCall = { runId, tool: step.tool, params: step.params, inLoop: step.inLoop, ...(step.says === undefined ? {} : { says: step.says }), ...(step.callless === true ? { callless: true } : {}) };
       current = { call, step };
       return call;
     },

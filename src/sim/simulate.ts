@@ -100,12 +100,70 @@ export function simulate(spec: SimulationSpec, config: ResolvedConfig, target: T
     if (caughtAt < 0 && inLoop) caughtAt = attempt;
   };
 
+  const compactIfFull = (runId: string): void => {
+    if (context > reaction.contextWindow) {
+      // The runner's compaction-retry: the context is summarised and the prompt retried.
+      step({ type: "compaction", runId });
+      s.compactions++;
+      context = reaction.summaryTokens;
+      agent.compacted();
+    }
+  };
+
   while (s.attempts < spec.calls) {
     const planned = agent.next();
     if (planned === undefined) break;
     const attempt = s.attempts++;
+    // Model text first (text-loop agents only): one response's message chunks, then its call.
+    const response = planned.says === undefined ? undefined : `response-${attempt + 1}`;
+    let cutByText: "stop" | "cut" | undefined;
+    let saidTokens = 0;
+    for (const piece of planned.says ?? []) {
+      const said = step({ type: "message", runId: planned.runId, text: piece, chunk: true, step: response });
+      saidTokens += tokensOf(piece);
+      const stop = said.find((o) => o.kind === "abort");
+      const cut = said.find((o) => o.kind === "text" && o.verdict === "critical");
+      if (stop !== undefined) {
+        saidTokens += tokensOf(stop.message);
+        noteAbort(attempt, planned.inLoop);
+        agent.runAborted(planned.runId);
+        cutByText = "stop";
+        break;
+      }
+      if (cut?.kind === "text") {
+        // The response is cut off: the rest of its text and its call never come.
+        saidTokens += tokensOf(cut.message);
+        s.blocks++;
+        if (!planned.inLoop) s.falseBlocks++;
+        if (s.firstBlock < 0) s.firstBlock = attempt;
+        if (caughtAt < 0 && planned.inLoop) caughtAt = attempt;
+        if (mind.chance(reaction.changeAfterBlock)) agent.changeApproach();
+        cutByText = "cut";
+        break;
+      }
+    }
+    context += saidTokens;
+    s.totalTokens += saidTokens;
+    if (cutByText !== undefined) {
+      compactIfFull(planned.runId);
+      continue;
+    }
+    if (planned.callless === true) {
+      // A response of text alone: a turn spent, no call to run.
+      if (planned.inLoop) {
+        s.loopCalls++;
+        if (caughtAt < 0) {
+          s.wastedCalls++;
+          s.wastedTokens += saidTokens;
+        }
+      }
+      compactIfFull(planned.runId);
+      continue;
+    }
     const callId = `call-${++callSeq}`;
-    const call = { type: "call", runId: planned.runId, callId, tool: planned.tool, params: planned.params } as const;
+    const call = response === undefined
+      ? ({ type: "call", runId: planned.runId, callId, tool: planned.tool, params: planned.params } as const)
+      : ({ type: "call", runId: planned.runId, callId, tool: planned.tool, params: planned.params, step: response } as const);
     const answer = step(call);
     const verdict = answer.find((o) => o.kind === "call");
     const callTokens = tokensOf(planned.params);
@@ -164,13 +222,7 @@ export function simulate(spec: SimulationSpec, config: ResolvedConfig, target: T
         agent.runAborted(planned.runId);
       }
     }
-    if (context > reaction.contextWindow) {
-      // The runner's compaction-retry: the context is summarised and the prompt retried.
-      step({ type: "compaction", runId: planned.runId });
-      s.compactions++;
-      context = reaction.summaryTokens;
-      agent.compacted();
-    }
+    compactIfFull(planned.runId);
   }
 
   const summary: SimulationSummary = {
