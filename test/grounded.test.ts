@@ -75,12 +75,14 @@ describe("injected loops", () => {
       expect(labels.slice(injected.end).every((l) => !l)).toBe(true);
       const outside = [...injected.events.slice(0, injected.start), ...injected.events.slice(injected.end)].map((e) => e.event);
       expect(JSON.stringify(outside)).toBe(JSON.stringify(events));
-      // As many injected calls as the drawn length, inside the stated range, each with its outcome.
+      // As many injected calls (messages, for a text loop) as the drawn length, inside the stated range, each call with its outcome.
       const stretch = injected.events.slice(injected.start, injected.end).map((e) => e.event);
       const calls = stretch.filter((e) => e.type === "call").length;
-      expect(calls).toBe(injected.length);
-      expect(calls).toBeGreaterThanOrEqual(range.min);
-      expect(calls).toBeLessThanOrEqual(range.max);
+      const turns = s === "text-loop" ? stretch.filter((e) => e.type === "message").length : calls;
+      if (s === "text-loop") expect(stretch.every((e) => e.type === "message")).toBe(true);
+      expect(turns).toBe(injected.length);
+      expect(turns).toBeGreaterThanOrEqual(range.min);
+      expect(turns).toBeLessThanOrEqual(range.max);
       expect(stretch.filter((e) => e.type === "outcome").length).toBe(calls);
       // Put in where no call was waiting for its outcome (no call before it answered after it), so the stretch adds no orphan.
       expect(insertionPoints(events)).toContain(injected.start);
@@ -116,10 +118,17 @@ describe("injected loops", () => {
     const near = stretch("near-duplicate").filter((e) => e.type === "call").map((e) => (e.type === "call" ? shapeKey(e) : ""));
     expect(new Set(near).size).toBe(1); // one shape, args differing only in the retry counter
     expect(stretch("overflow-relapse").filter((e) => e.type === "compaction")).toHaveLength(1);
+    // A text loop repeats one message: the session's own when it has one of 50+ characters.
+    const said = stretch("text-loop");
+    expect(said.every((e) => e.type === "message") && new Set(said.map((e) => (e.type === "message" ? e.text : ""))).size === 1).toBe(true);
+    const own = "I am going to read setup.py again and then run the tests once more.";
+    const withText = injectLoop([{ type: "message", runId: "r", text: own }, ...events], "text-loop", { min: 6, max: 6 }, 7, "own");
+    expect(withText.events.slice(withText.start, withText.end).map((e) => (e.event.type === "message" ? e.event.text : ""))).toEqual(Array.from({ length: 6 }, () => own));
   });
 
   it("parse their spec, and refuse a bad one with what is allowed", () => {
-    expect(parseInject("default").shapes).toEqual(INJECT_SHAPES);
+    expect(parseInject("default").shapes).toEqual(INJECT_SHAPES.filter((s) => s !== "text-loop"));
+    expect(parseInject("text-loop").shapes).toEqual(["text-loop"]);
     expect(parseInject("none").shapes).toEqual([]);
     expect(parseInject("poll,repeat@5-9")).toMatchObject({ shapes: ["repeat", "poll"], lengths: { min: 5, max: 9 } });
     expect(() => parseInject("pong")).toThrow(/unknown shape "pong".*default, none/);

@@ -9,8 +9,13 @@ import { callUnits } from "../scenario/eventPairs.js";
 import { text } from "../sim/behaviour.js";
 import { makeRng, type Rng } from "../sim/rng.js";
 
-export const INJECT_SHAPES = ["repeat", "volatile", "poll", "ping-pong", "unknown-tool", "overflow-relapse", "near-duplicate"] as const;
+export const INJECT_SHAPES = ["repeat", "volatile", "poll", "ping-pong", "unknown-tool", "overflow-relapse", "near-duplicate", "text-loop"] as const;
 export type InjectShape = (typeof INJECT_SHAPES)[number];
+/**
+ * What `default` injects: every shape of tool calls. `text-loop` is opt-in (name it): a guard
+ * blind to text can only be n/a on it, and reports on tool calls stay as they were.
+ */
+export const DEFAULT_INJECT_SHAPES: readonly InjectShape[] = INJECT_SHAPES.filter((s) => s !== "text-loop");
 
 export const SHAPE_SUMMARIES: Readonly<Record<InjectShape, string>> = {
   repeat: "one of the session's calls repeated with its recorded result, identical every time",
@@ -20,6 +25,7 @@ export const SHAPE_SUMMARIES: Readonly<Record<InjectShape, string>> = {
   "unknown-tool": "retries of a tool the session does not have (its most used tool's name with a suffix), the recorded args with a changing attempt number",
   "overflow-relapse": "one of the session's calls repeated with a result grown to about 8,000 tokens, a compaction half way, and the same call and result after it",
   "near-duplicate": "one of the session's calls repeated with args that differ only in a retry counter, and its recorded result",
+  "text-loop": "one assistant message of 50+ characters (the session's own when it has one, else a stock sentence) said again and again, with no call between",
 };
 
 /** Lengths of injected stretches, in calls: uniform on [min, max]. */
@@ -40,7 +46,7 @@ export interface InjectSpec {
 
 export const NO_INJECTION: InjectSpec = { spec: "none", shapes: [], lengths: DEFAULT_LENGTHS };
 
-/** `default` (every shape), `none`, or shapes separated by commas; `@MIN-MAX` sets the lengths. */
+/** `default` (every shape of calls), `none`, or shapes separated by commas; `@MIN-MAX` sets the lengths. */
 export function parseInject(spec: string): InjectSpec {
   // One range for every shape: "repeat,poll@5-20" gives both shapes lengths 5 to 20.
   if (spec.split("@").length > 2) {
@@ -57,7 +63,7 @@ export function parseInject(spec: string): InjectSpec {
   }
   const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
   if (names.length === 1 && names[0] === "none") return { spec, shapes: [], lengths };
-  if (names.length === 1 && names[0] === "default") return { spec, shapes: INJECT_SHAPES, lengths };
+  if (names.length === 1 && names[0] === "default") return { spec, shapes: DEFAULT_INJECT_SHAPES, lengths };
   const unknown = names.filter((n) => !(INJECT_SHAPES as readonly string[]).includes(n));
   if (names.length === 0 || unknown.length > 0) throw new UserError(`--inject ${spec}: ${names.length === 0 ? "no shape named" : `unknown shape ${unknown.map((u) => JSON.stringify(u)).join(", ")}`} (use default, none, or some of ${INJECT_SHAPES.join(", ")}, then @MIN-MAX for lengths)`);
   return { spec, shapes: INJECT_SHAPES.filter((s) => names.includes(s)), lengths };
@@ -154,12 +160,27 @@ export function injectLoop(events: readonly ToolEvent[], shape: InjectShape, len
   const source = answered.length > 0 ? answered : pool;
   const template = rng.pick(source);
   const runId = [...events.slice(0, at)].reverse().find((e) => e.runId !== undefined)?.runId ?? events.find((e) => e.runId !== undefined)?.runId;
-  const stretch = buildStretch(shape, length, template, source, pool, rng, runId);
+  const said = events.flatMap((e) => (e.type === "message" && e.chunk !== true ? [e.text] : []));
+  const stretch = buildStretch(shape, length, template, source, pool, rng, runId, said);
   const labelled: LabelledEvent[] = [...recordedScript(events.slice(0, at)), ...stretch.map((event) => ({ event, inLoop: true })), ...recordedScript(events.slice(at))];
   return { shape, events: labelled, start: at, end: at + stretch.length, length };
 }
 
-function buildStretch(shape: InjectShape, length: number, template: Template, source: readonly Template[], pool: readonly Template[], rng: Rng, runId: string | undefined): ToolEvent[] {
+/** Sentences a looping model says when the session has no message of its own to repeat. */
+const STOCK_SENTENCES: readonly string[] = [
+  "I will now check the configuration file once more to be sure.",
+  "Let me verify that the build output matches the expected result.",
+  "I need to make sure the tests pass before I continue with the task.",
+];
+const MIN_SAID = 50;
+
+/** The session's first whole assistant message of 50+ characters (its first 400), if any. */
+function ownMessage(messages: readonly string[]): string | undefined {
+  const found = messages.find((m) => m.trim().length >= MIN_SAID);
+  return found === undefined ? undefined : found.trim().slice(0, 400);
+}
+
+function buildStretch(shape: InjectShape, length: number, template: Template, source: readonly Template[], pool: readonly Template[], rng: Rng, runId: string | undefined, recordedText: readonly string[]): ToolEvent[] {
   const run = runId === undefined ? {} : { runId };
   const out: ToolEvent[] = [];
   let n = 0;
@@ -221,6 +242,11 @@ function buildStretch(shape: InjectShape, length: number, template: Template, so
     case "near-duplicate":
       for (let i = 0; i < length; i++) add(tool, withCounter(params, "retry", i + 1), recorded(template));
       break;
+    case "text-loop": {
+      const said = ownMessage(recordedText) ?? rng.pick(STOCK_SENTENCES);
+      for (let i = 0; i < length; i++) out.push({ type: "message", ...run, text: said });
+      break;
+    }
   }
   return out;
 }

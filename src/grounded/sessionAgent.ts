@@ -12,6 +12,7 @@ import { makeRng } from "../sim/rng.js";
 import type { FamilyLabel } from "../sim/behaviour.js";
 import type { SimulationSummary } from "../sim/simulate.js";
 import { eventTokens, tokensOf } from "../sim/tokens.js";
+import { isTextEvent as isText } from "../../models/events.js";
 import type { Target } from "../targets/target.js";
 import type { LabelledEvent } from "./injection.js";
 import type { Reaction, ReactionOdds, SessionReaction, Signal } from "./reaction.js";
@@ -116,6 +117,16 @@ export function runSessionAgent(spec: SessionAgentSpec, config: ResolvedConfig, 
     }
     ended = true;
   };
+  /** Skip past the rest of a stretch of the same model text (a text loop): to the next other event. */
+  const skipTextFrom = (position: number) => {
+    const said = raw[position] as ToolEvent;
+    for (let k = position + 1; k < script.length; k++) {
+      const e = raw[k] as ToolEvent;
+      if (!isText(e) || !isText(said) || e.text !== said.text) return;
+      dropped.add(k);
+    }
+    ended = true;
+  };
   const react = (signal: Signal, position: number, inLoop: boolean) => {
     const odds = reaction[signal];
     const u = mind.next();
@@ -124,6 +135,7 @@ export function runSessionAgent(spec: SessionAgentSpec, config: ResolvedConfig, 
     if (choice === "goOn") return;
     if (signal === "warning" && inLoop && !caught) s.escapedAfterWarning = true;
     if (choice === "end") ended = true;
+    else if (isText(raw[position] as ToolEvent)) skipTextFrom(position);
     else skipFrom(position);
   };
   const noteAbort = (attempt: number, inLoop: boolean) => {
@@ -149,6 +161,32 @@ export function runSessionAgent(spec: SessionAgentSpec, config: ResolvedConfig, 
     if (event.type === "compaction") {
       step(event);
       s.compactions++;
+      continue;
+    }
+    if (event.type === "message" || event.type === "thought") {
+      // Model text: a turn of the agent's, counted as an attempt when it is part of a text loop.
+      const answer = step(event);
+      s.totalTokens += tokens[i] as number;
+      if (!inLoop) continue;
+      const attempt = s.attempts++;
+      s.loopCalls++;
+      if (!caught) {
+        s.wastedCalls++;
+        s.wastedTokens += tokens[i] as number;
+      }
+      const stop = answer.find((o) => o.kind === "abort");
+      const cut = answer.find((o) => o.kind === "text" && o.verdict === "critical");
+      if (stop !== undefined) {
+        s.totalTokens += tokensOf(stop.message);
+        noteAbort(attempt, inLoop);
+        react("stop", i, inLoop);
+      } else if (cut?.kind === "text") {
+        s.blocks++;
+        if (s.firstBlock < 0) s.firstBlock = attempt;
+        caught = true;
+        s.totalTokens += tokensOf(cut.message);
+        react("block", i, inLoop);
+      }
       continue;
     }
     if (event.type === "call") {

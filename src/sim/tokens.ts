@@ -16,5 +16,6 @@ export function tokensOf(value: unknown): number {
 export function eventTokens(event: ToolEvent): number {
   if (event.type === "call") return tokensOf(event.params);
   if (event.type === "outcome") return tokensOf(event.error !== undefined ? event.error : event.result);
+  if (event.type === "message" || event.type === "thought") return tokensOf(event.text);
   return 0;
 }
