@@ -32,26 +32,37 @@ describe("text-loop family", () => {
       { seed: SEED, numRuns: 25 },
     );
   });
-  it("the openhands model stops it when 3 responses in a row only talk", () => {
+  it("the openhands model stops it when a response follows 3 that only talk", () => {
     for (let seed = 1; seed <= 20; seed++) {
-      const result = run(seed, target("openhands"));
-      const talksThrice = result.events.some((_, i, all) => {
-        const runOf = all.slice(i, i + 40).filter((e) => e.type !== "outcome");
-        let messages = 0;
-        let lastStep: string | undefined;
-        for (const e of runOf) {
-          if (e.type === "call") return false;
-          if (e.type === "message" && e.step !== lastStep) messages++;
-          if (e.type === "message") lastStep = e.step;
-          if (messages >= 3) return true;
-        }
-        return false;
-      });
-      expect(result.summary.caught, `seed ${seed}`).toBe(talksThrice);
+      // Replayed under a guard that never stops, the agent's responses in order: does one begin after 3 without a call?
+      const responses = new Map<string, boolean>();
+      for (const e of run(seed, target("none")).events) if ((e.type === "message" || e.type === "call") && e.step !== undefined) responses.set(e.step, (responses.get(e.step) ?? false) || e.type === "call");
+      let talking = 0;
+      let expected = false;
+      for (const called of responses.values()) {
+        if (talking >= 3) expected = true;
+        talking = called ? 0 : talking + 1;
+      }
+      expect(run(seed, target("openhands")).summary.caught, `seed ${seed}`).toBe(expected);
     }
   });
   it("is deterministic and left out of the preset populations", () => {
     expect(JSON.stringify(run(7, target("gemini-cli")))).toBe(JSON.stringify(run(7, target("gemini-cli"))));
     for (const preset of Object.values(POPULATION_PRESETS)) expect(preset.members.some((m) => m.family === "text-loop")).toBe(false);
+  });
+});
+
+describe("compare on a text loop", () => {
+  it("says n/a with the reason for a guard blind to text, a number for one that reads it", async () => {
+    const { familyNa, TEXT_BLIND_REASON } = await import("../src/compare/report.js");
+    const { familyHeatmap } = await import("../src/tune/familyHeatmap.js");
+    expect(familyNa({ blindToText: true }, "text-loop")).toBe(TEXT_BLIND_REASON);
+    expect(familyNa({ blindToText: true }, "inject:text-loop")).toBe("cannot see model text");
+    expect(familyNa({ blindToText: true }, "poller-stuck")).toBeUndefined();
+    expect(familyNa({}, "text-loop")).toBeUndefined();
+    const numbers = { agents: 1, caughtShare: 1, wronglyBlockedShare: 0 } as unknown as import("../src/evaluation/metrics.js").FamilyNumbers;
+    const svg = familyHeatmap([{ name: "openclaw", byFamily: { "text-loop": numbers }, na: (f) => familyNa({ blindToText: true }, f) }, { name: "gemini-cli", byFamily: { "text-loop": numbers } }], "t");
+    expect(svg).toContain("text-loop under openclaw: n/a, cannot see model text");
+    expect(svg).toContain("text-loop under gemini-cli: 100% stopped");
   });
 });

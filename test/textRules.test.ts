@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { checkSourcePins, SOURCE_PINS } from "../src/agreement/pinnedFromSource.js";
 import { REASONING_LINE } from "../src/agreement/probeSet.js";
 import { OPENHANDS_TARGET } from "../src/targets/peers/openhands.js";
-import { MONOLOGUE_IDLE, monologueText, OPENHANDS_MONOLOGUE, type MonologueState } from "../src/targets/peers/openhandsMonologue.js";
+import { MONOLOGUE_IDLE, monologueCall, monologueText, OPENHANDS_MONOLOGUE, type MonologueState } from "../src/targets/peers/openhandsMonologue.js";
 import { ROO_CODE_TARGET } from "../src/targets/peers/rooCode.js";
 import { REASONING_IDLE, reasoningChunk, reasoningEnd, ROO_REASONING_MIN_LINE, ROO_REASONING_REPEATS, type ReasoningState } from "../src/targets/peers/rooReasoning.js";
 import { qwenToolCall } from "../src/targets/runtimes/qwenCli.js";
@@ -41,24 +41,26 @@ describe("Roo's reasoning repetition (source: threshold 5, lines of 20+ characte
 });
 
 describe("OpenHands' monologue (source: threshold 3 agent messages, no action between)", () => {
-  const run = (texts: readonly { type: "message" | "thought"; chunk: boolean; step?: string }[]): number | undefined => {
+  type Piece = { type: "message" | "thought"; chunk: boolean; step?: string } | { call: string | undefined };
+  const run = (pieces: readonly Piece[]): number | undefined => {
     let state: MonologueState = MONOLOGUE_IDLE;
-    for (const [i, t] of texts.entries()) {
-      const r = monologueText(state, t);
+    for (const [i, p] of pieces.entries()) {
+      const r = "call" in p ? monologueCall(state, p.call) : monologueText(state, p);
       state = r.state;
       if (r.stuck) return i + 1;
     }
     return undefined;
   };
-  it("is stuck at the 3rd whole message", () => {
+  const says = (step: string, chunks = 1): Piece[] => Array.from({ length: chunks }, () => ({ type: "message" as const, chunk: true, step }));
+  it("is stuck as the response after the 3rd message begins, not after 2", () => {
     expect(OPENHANDS_MONOLOGUE).toBe(3);
-    expect(run([{ type: "message", chunk: false }, { type: "message", chunk: false }])).toBeUndefined();
-    expect(run([{ type: "message", chunk: false }, { type: "message", chunk: false }, { type: "message", chunk: false }])).toBe(3);
+    expect(run([...says("s1"), ...says("s2"), { call: "s3" }])).toBeUndefined();
+    expect(run([...says("s1"), ...says("s2"), ...says("s3"), { call: "s4" }])).toBe(4);
+    expect(run([{ type: "message", chunk: false }, { type: "message", chunk: false }, { type: "message", chunk: false }, { type: "message", chunk: false }])).toBe(4);
   });
-  it("counts the streamed chunks of one response as one message, and thoughts as none", () => {
-    const chunks = (step: string) => Array.from({ length: 5 }, () => ({ type: "message" as const, chunk: true, step }));
-    expect(run([...chunks("s1"), { type: "thought", chunk: false, step: "s1" }, ...chunks("s2")])).toBeUndefined();
-    expect(run([...chunks("s1"), ...chunks("s2"), ...chunks("s3")])).toBe(11);
+  it("counts a response's chunks as one message, text beside a call as none, and thoughts as none", () => {
+    expect(run([...says("s1", 5), { type: "thought", chunk: true, step: "s2" }, ...says("s2", 5), ...says("s3", 5), { call: "s3" }, ...says("s4")])).toBeUndefined();
+    expect(run([...says("s1", 5), ...says("s2", 5), ...says("s3", 5), ...says("s4")])).toBe(16);
   });
 });
 

@@ -25,7 +25,7 @@ export const SOURCE_PINS: readonly SourcePin[] = [
   { model: "roo-code", probe: "reasoning-lines-3-read-3", stoppedAtStep: null, source: ROO },
   { model: "roo-code", probe: "monologue-3", stoppedAtStep: null, source: `${ROO}: messages are not read` },
   { model: "openhands", probe: "monologue-2", stoppedAtStep: null, source: OPENHANDS },
-  { model: "openhands", probe: "monologue-3", stoppedAtStep: 2, source: OPENHANDS },
+  { model: "openhands", probe: "monologue-3", stoppedAtStep: 3, source: `${OPENHANDS}: checked before the agent's next step` },
   { model: "openhands", probe: "monologue-2-read-1", stoppedAtStep: null, source: `${OPENHANDS}: an action or observation ends the count` },
   { model: "openhands", probe: "reasoning-lines-5", stoppedAtStep: null, source: `${OPENHANDS}: reasoning is no message event` },
 ];

@@ -9,7 +9,7 @@ import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../io/errors.js";
 import { plural } from "../format/words.js";
 import { VERSION } from "../io/version.js";
-import { COMPARE_PARTIAL_SCHEMA, finishCompare, type CompareInputs, type CompareReport, type CompareRowResult } from "../compare/report.js";
+import { COMPARE_PARTIAL_SCHEMA, finishCompare, isTextFamily, type CompareInputs, type CompareReport, type CompareRowResult } from "../compare/report.js";
 import { renderCompareHtml } from "../compare/renderHtml.js";
 import { renderCompareMarkdown } from "../compare/renderMarkdown.js";
 import { resolveRows, rowNames } from "../compare/rows.js";
@@ -137,6 +137,8 @@ export async function compareCommand(given: CompareOptions): Promise<void> {
       notes: target.notes,
       metrics: result.metrics,
       ...(result.reactionGrid === undefined ? {} : { reactionGrid: result.reactionGrid }),
+      // Only where a text loop is in the report, so reports on calls alone keep their bytes.
+      ...(target.capabilities.readsText !== true && Object.keys(result.metrics.byFamily).some(isTextFamily) ? { blindToText: true as const } : {}),
       ...(read === undefined ? {} : { sessions: perRow[k] as SessionTotals }),
     };
   });

@@ -2,7 +2,7 @@
 // waste against false positives, and a heatmap of families by guards.
 import { familyHeatmap } from "../tune/familyHeatmap.js";
 import { errorBars, escapeXml as esc, fmt, pct, roundStep } from "../format/svgScale.js";
-import type { CompareReport } from "./report.js";
+import { familyNa, type CompareReport } from "./report.js";
 
 export function planeChart(report: CompareReport): string {
   const W = 720;
@@ -62,5 +62,5 @@ export function planeChart(report: CompareReport): string {
 
 /** Families by guards (see src/tune/familyHeatmap.ts). */
 export function heatmap(report: CompareReport): string {
-  return familyHeatmap(report.rows.map((r) => ({ name: r.name, byFamily: r.metrics.byFamily })), "families by guards");
+  return familyHeatmap(report.rows.map((r) => ({ name: r.name, byFamily: r.metrics.byFamily, na: (family: string) => familyNa(r, family) })), "families by guards");
 }

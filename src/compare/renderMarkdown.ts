@@ -3,7 +3,7 @@ import { unreadableNote } from "../format/unreadableNote.js";
 import { pct } from "../format/svgScale.js";
 import { realLoopsMarkdown, realLoopsSection } from "./realLoopsSection.js";
 import { compareSensitivitySection, sensitivityMarkdown } from "../tune/reactionGridView.js";
-import { familiesIn, headline, populationSentence, sessionCells, type CompareReport } from "./report.js";
+import { familiesIn, familyNa, headline, populationSentence, sessionCells, type CompareReport } from "./report.js";
 
 function table(rows: readonly Record<string, string>[]): string {
   const first = rows[0];
@@ -41,7 +41,8 @@ export function renderCompareMarkdown(report: CompareReport): string {
         const row: Record<string, string> = { family: f.name, kind: f.label };
         for (const r of report.rows) {
           const n = r.metrics.byFamily[f.name];
-          row[r.name] = n === undefined ? "-" : pct(f.label === "stuck" ? n.caughtShare : n.wronglyBlockedShare);
+          const na = familyNa(r, f.name);
+          row[r.name] = na !== undefined ? `n/a (${na})` : n === undefined ? "-" : pct(f.label === "stuck" ? n.caughtShare : n.wronglyBlockedShare);
         }
         return row;
       }),

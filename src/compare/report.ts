@@ -44,6 +44,8 @@ export const COMPARE_DEFINITIONS: Readonly<Record<string, string>> = {
 
 export interface CompareRowResult extends CompareRow {
   readonly notes: readonly string[];
+  /** Set when the guard cannot see model text and the report has a text-loop family: those rows are n/a, not 0%. */
+  readonly blindToText?: true;
   readonly metrics: ConfigMetrics;
   readonly sessions?: SessionTotals;
   /** Its numbers at each reaction-grid point, until the report is finished. */
@@ -95,6 +97,17 @@ export function finishCompare(inputs: CompareInputs, gridRows: readonly CompareR
   return { schema: COMPARE_SCHEMA, ...inputs, choices, definitions: COMPARE_DEFINITIONS, rows: sorted, ...(real === undefined ? {} : { realLoops: real }), ...(sensitivity === undefined ? {} : { reactionSensitivity: sensitivity }) };
 }
 
+
+/** Why a guard has no number on a family whose loop is in the model's text alone. */
+export const TEXT_BLIND_REASON = "cannot see model text";
+
+/** The families whose loop is model text (the simulator's and the injected shape). */
+export const isTextFamily = (family: string): boolean => family === "text-loop" || family === "inject:text-loop";
+
+/** The reason a guard's cell on a family is n/a, or undefined when it has a number. */
+export function familyNa(r: Pick<CompareRowResult, "blindToText">, family: string): string | undefined {
+  return r.blindToText === true && isTextFamily(family) ? TEXT_BLIND_REASON : undefined;
+}
 
 /** The headline cells of a row, shared by Markdown and HTML. */
 export function headline(r: CompareRowResult): Record<string, string> {

@@ -8,6 +8,8 @@ import { escapeXml as esc, fmt, pct } from "../format/svgScale.js";
 export interface HeatmapColumn {
   readonly name: string;
   readonly byFamily: Readonly<Record<string, FamilyNumbers>>;
+  /** Why the column has no number on a family (shown grey as n/a), or undefined. */
+  readonly na?: (family: string) => string | undefined;
 }
 
 export function familyHeatmap(columns: readonly HeatmapColumn[], label: string): string {
@@ -29,6 +31,11 @@ export function familyHeatmap(columns: readonly HeatmapColumn[], label: string):
     const y = top + cellH * i;
     parts.push(`<text x="${left - 8}" y="${y + 15}" font-size="11" text-anchor="end">${esc(f.name)} (${f.label})</text>`);
     columns.forEach((c, j) => {
+      const na = c.na?.(f.name);
+      if (na !== undefined) {
+        parts.push(`<rect x="${left + cellW * j}" y="${y}" width="${cellW - 2}" height="${cellH - 2}" fill="rgba(107,114,128,0.15)"><title>${esc(`${f.name} under ${c.name}: n/a, ${na}`)}</title></rect><text x="${left + cellW * j + cellW / 2 - 1}" y="${y + 15}" font-size="10" text-anchor="middle">n/a</text>`);
+        return;
+      }
       const n = c.byFamily[f.name];
       const value = n === undefined ? 0 : f.label === "stuck" ? n.caughtShare : n.wronglyBlockedShare;
       const fill = f.label === "stuck" ? `rgba(22,163,74,${fmt(0.08 + 0.85 * value)})` : `rgba(220,38,38,${fmt(0.04 + 0.85 * value)})`;

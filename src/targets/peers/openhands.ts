@@ -4,11 +4,11 @@
 // observations. At exactly the 3rd identical failing call it nudges the model once; any further
 // hit, or any other pattern, ends the run as STUCK. Observations are compared exactly.
 // Model text: its monologue rule (openhandsMonologue.ts), modelled from source, not driven: the
-// 3rd agent message in a row with no action or observation between ends the run as STUCK.
+// response after 3 agent messages in a row (responses of text alone) is stopped as STUCK.
 import { observationKey, unorderedKey } from "./callKeys.js";
 import { ALLOW, peerTarget, type PeerAction } from "./peerGuard.js";
 import { OPENHANDS_NORMALIZATION } from "./normalization/unverified.js";
-import { MONOLOGUE_IDLE, monologueText, OPENHANDS_MONOLOGUE, type MonologueState } from "./openhandsMonologue.js";
+import { MONOLOGUE_IDLE, monologueCall, monologueText, OPENHANDS_MONOLOGUE, type MonologueState } from "./openhandsMonologue.js";
 
 export const OPENHANDS_PAIRS_KEPT = 10;
 export const OPENHANDS_REPEATS = 4;
@@ -63,15 +63,18 @@ export const OPENHANDS_TARGET = peerTarget<OpenHandsState>({
     "identical failures: the same action answered by an error each time, whatever the error text",
     "observations compared exactly, volatile ids included (nothing is stripped); actions compared as values, call ids ignored",
     "a run stands for the events since the last user message (its detector reads the conversation from the last user message on, so each run starts clean)",
-    `model text, modelled from source, not driven: ${OPENHANDS_MONOLOGUE} agent messages in a row (no action or observation between; the messages need not be alike) end the run as STUCK; thoughts are not counted; one message is one event or the streamed chunks of one response`,
+    `model text, modelled from source, not driven: ${OPENHANDS_MONOLOGUE} agent messages in a row (responses of text with no call; no action or observation between; the messages need not be alike) end the run as STUCK before the next response; text beside a call is that action's thought; thoughts are not counted`,
   ],
   detectors: [REPEAT, ERRORS, ALTERNATION, MONOLOGUE],
   normalization: OPENHANDS_NORMALIZATION,
   warns: true,
   reducer: {
     initial: () => ({ pairs: [], nudged: false, monologue: MONOLOGUE_IDLE }),
-    // An action breaks a monologue.
-    onCall: (state) => ({ state: { ...state, monologue: MONOLOGUE_IDLE }, action: ALLOW }),
+    // An action breaks a monologue, unless the check before it (before the agent's step) found one.
+    onCall(state, call) {
+      const { state: monologue, stuck: isStuck } = monologueCall(state.monologue, call.step);
+      return { state: { ...state, monologue }, action: isStuck ? stuck(MONOLOGUE, monologue.messages, "the agent keeps talking to itself") : ALLOW };
+    },
     onText(state, text) {
       const { state: monologue, stuck: isStuck } = monologueText(state.monologue, text);
       return { state: { ...state, monologue }, action: isStuck ? stuck(MONOLOGUE, monologue.messages, "the agent keeps talking to itself") : ALLOW };
