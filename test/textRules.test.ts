@@ -6,6 +6,7 @@ import { REASONING_LINE } from "../src/agreement/probeSet.js";
 import { OPENHANDS_TARGET } from "../src/targets/peers/openhands.js";
 import { MONOLOGUE_IDLE, monologueCall, monologueText, OPENHANDS_MONOLOGUE, type MonologueState } from "../src/targets/peers/openhandsMonologue.js";
 import { ROO_CODE_TARGET } from "../src/targets/peers/rooCode.js";
+import { QWEN_CODE_TARGET, QWEN_HEURISTICS_TARGET } from "../src/targets/peers/qwenCode.js";
 import { REASONING_IDLE, reasoningChunk, reasoningEnd, ROO_REASONING_MIN_LINE, ROO_REASONING_REPEATS, type ReasoningState } from "../src/targets/peers/rooReasoning.js";
 import { qwenToolCall } from "../src/targets/runtimes/qwenCli.js";
 
@@ -65,13 +66,16 @@ describe("OpenHands' monologue (source: threshold 3 agent messages, no action be
 });
 
 describe("probes pinned from source (model-only)", () => {
-  it.each([ROO_CODE_TARGET, OPENHANDS_TARGET])("$name stops where its source says on each pinned probe", (target) => {
+  it.each([ROO_CODE_TARGET, OPENHANDS_TARGET, QWEN_HEURISTICS_TARGET])("$name stops where its source says on each pinned probe", (target) => {
     const checks = checkSourcePins(target, { toolCall: qwenToolCall });
     expect(checks.length).toBe(SOURCE_PINS.filter((p) => p.model === target.name).length);
     for (const check of checks) expect({ probe: check.pin.probe, stoppedAtStep: check.observed[0]?.stoppedAtStep }).toEqual({ probe: check.pin.probe, stoppedAtStep: check.pin.stoppedAtStep });
   });
-  it("both models say they read text", () => {
+  it("the models with a text rule say they read text", () => {
     expect(ROO_CODE_TARGET.capabilities.readsText).toBe(true);
     expect(OPENHANDS_TARGET.capabilities.readsText).toBe(true);
+    expect(QWEN_HEURISTICS_TARGET.capabilities.readsText).toBe(true);
+    // Qwen as shipped runs without its heuristic tier, where the thoughts rule lives.
+    expect(QWEN_CODE_TARGET.capabilities.readsText).toBe(false);
   });
 });

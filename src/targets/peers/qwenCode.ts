@@ -9,11 +9,12 @@
 // - the 6th identical call anywhere in the prompt;
 // - an A,B,A,B,A,B alternation of two different calls (three cycles);
 // - 8 calls in a row to one tool name, whatever the args;
-// - 8 read-like calls among the last 15, once some call in the prompt was not read-like.
+// - 8 read-like calls among the last 15, once some call in the prompt was not read-like;
+// - model text: the 3rd identical thought in a row since the last tool call (qwenThoughts.ts).
 // Pinned against the real CLI (@qwen-code/qwen-code) driven through a scripted model: reports/peers.
 import { extend, NO_STREAK, type Streak } from "./consecutive.js";
 import { ALLOW, peerTarget, type PeerAction, type PeerCall } from "./peerGuard.js";
-import { QWEN_THOUGHT_REPEATS } from "./qwenThoughts.js";
+import { QWEN_THOUGHT_REPEATS, thoughtStep, type ThoughtHistory } from "./qwenThoughts.js";
 import { QWEN_NORMALIZATION, qwenRepeatKey } from "./normalization/qwenCode.js";
 import type { Target } from "../target.js";
 
@@ -35,6 +36,7 @@ const GLOBAL_DUPLICATE = "qwen-code:global-duplicate";
 const ALTERNATING = "qwen-code:alternating-pattern";
 const STAGNATION = "qwen-code:action-stagnation";
 const READ_LOOP = "qwen-code:read-file-loop";
+const THOUGHTS = "qwen-code:repetitive-thoughts";
 
 interface Heuristics {
   /** Tool names of the last 15 calls. */
@@ -54,6 +56,8 @@ interface QwenState {
   readonly counts: ReadonlyMap<string, number>;
   readonly mostRepeated: number;
   readonly heuristics: Heuristics;
+  /** Thought signatures since the last tool call (heuristic tier only). */
+  readonly thoughts: ThoughtHistory;
 }
 
 /** The names a trace's shell tool goes by: Qwen's own, and those of the runtimes traces come from. */
@@ -138,13 +142,15 @@ export function qwenTarget(heuristics: boolean): Target {
       heuristics
         ? "the heuristic tier on, as with model.skipLoopDetection: false in the CLI's settings; read-like tools are Qwen's own (read_file, read_many_files, list_directory, zoom_image, read_*, list_*): another runtime's `read` is not one"
         : "the heuristic tier is off, as the CLI ships it (settings model.skipLoopDetection defaults to true): see qwen-code:heuristics",
-      `model text: its repeated-thoughts rule (${QWEN_THOUGHT_REPEATS} identical thoughts since the last tool call, qwenThoughts.ts) is in the heuristic tier and not modelled yet, so this model is blind to text`,
+      heuristics
+        ? `model text: its repeated-thoughts rule, the ${QWEN_THOUGHT_REPEATS}rd identical thought (bold subject and first 200 characters, lower-cased) in a row since the last tool call stops the prompt (qwenThoughts.ts); messages are not read`
+        : `model text: its repeated-thoughts rule (${QWEN_THOUGHT_REPEATS} identical thoughts since the last tool call) is in the heuristic tier, so this model is blind to text: see qwen-code:heuristics`,
     ],
-    detectors: heuristics ? [IDENTICAL, OVERVIEW, LONG_TURN, HARD, GLOBAL_DUPLICATE, ALTERNATING, STAGNATION, READ_LOOP] : [IDENTICAL, OVERVIEW, LONG_TURN, HARD],
+    detectors: heuristics ? [IDENTICAL, OVERVIEW, LONG_TURN, HARD, GLOBAL_DUPLICATE, ALTERNATING, STAGNATION, READ_LOOP, THOUGHTS] : [IDENTICAL, OVERVIEW, LONG_TURN, HARD],
     normalization: QWEN_NORMALIZATION,
     warns: false,
     reducer: {
-      initial: () => ({ streak: NO_STREAK, overviewRun: 0, calls: 0, counts: new Map(), mostRepeated: 0, heuristics: NO_HEURISTICS }),
+      initial: () => ({ streak: NO_STREAK, overviewRun: 0, calls: 0, counts: new Map(), mostRepeated: 0, heuristics: NO_HEURISTICS, thoughts: [] }),
       onCall(state, call) {
         const key = qwenRepeatKey(call.tool, call.params);
         const streak = extend(state.streak, key);
@@ -153,7 +159,8 @@ export function qwenTarget(heuristics: boolean): Target {
         const counts = new Map(state.counts);
         const seen = call.tool === "task_list" ? 0 : (counts.get(key) ?? 0) + 1;
         if (call.tool !== "task_list") counts.set(key, seen);
-        const always: QwenState = { ...state, streak, overviewRun, calls, counts, mostRepeated: Math.max(state.mostRepeated, seen) };
+        // A tool call request empties the thought history.
+        const always: QwenState = { ...state, streak, overviewRun, calls, counts, mostRepeated: Math.max(state.mostRepeated, seen), thoughts: [] };
         if (streak.length >= QWEN_STOP_AT) return { state: always, action: stop(IDENTICAL, streak.length, `consecutive_identical_tool_calls: ${call.tool} repeated ${streak.length} times with identical arguments`) };
         if (overviewRun >= QWEN_OVERVIEW_GIT_RUN) return { state: always, action: stop(OVERVIEW, overviewRun, `shell_command_stagnation: ${overviewRun} git overview commands in a row`) };
         if (calls > QWEN_HARD_STOP) return { state: always, action: stop(HARD, calls, `turn_tool_call_cap: ${calls} tool calls in one prompt`) };
@@ -164,6 +171,17 @@ export function qwenTarget(heuristics: boolean): Target {
         return tier.hit === undefined ? { state: next, action: ALLOW } : { state: next, action: stop(tier.hit.detector, tier.hit.count, tier.hit.why) };
       },
       onOutcome: (state) => ({ state, action: ALLOW }),
+      // The default model is blind to text (no onText): the rule is the heuristic tier's.
+      ...(heuristics
+        ? {
+            onText(state: QwenState, text: { readonly type: "message" | "thought"; readonly text: string }) {
+              if (text.type !== "thought") return { state, action: ALLOW };
+              const { history, loop } = thoughtStep(state.thoughts, text.text);
+              const next = { ...state, thoughts: history };
+              return { state: next, action: loop ? stop(THOUGHTS, QWEN_THOUGHT_REPEATS, `repetitive_thoughts: the same thought ${QWEN_THOUGHT_REPEATS} times in a row`) : ALLOW };
+            },
+          }
+        : {}),
     },
   });
 }
