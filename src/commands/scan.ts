@@ -42,9 +42,9 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
   const scanned = await withScratchDir("scan", async (scratch) => {
     const writer = new ScanReportWriter(scratch, options.target.name, options.configLabel);
     try {
-      for (const { ref, id } of refs) {
+      for (const { ref, id, span } of refs) {
         try {
-          writer.add(await scanSession(ref, options.config, options.target, id, options.format ?? "auto"));
+          writer.add(await scanSession(ref, options.config, options.target, id, options.format ?? "auto", span));
         } catch (error) {
           // A file that fails while it is read (cut short, not JSON) is reported and skipped.
           // --format naming another format is the user's mistake about every file: stop there.

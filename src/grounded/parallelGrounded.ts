@@ -34,7 +34,7 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
   const taskAt = (n: number): GroundedTask => {
     const index = Math.floor(n / perSession);
     const r = refs[index] as SessionRef;
-    return { index, ref: r.ref, id: r.id, agent: n % perSession };
+    return { index, ref: r.ref, id: r.id, agent: n % perSession, ...(r.span === undefined ? {} : { span: r.span }) };
   };
   let next = 0;
   const deal = (): GroundedTask[] => {

@@ -4,6 +4,7 @@
 import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
 import { openSession } from "../import/session.js";
+import type { ElementSpan } from "../import/jsonDocument.js";
 import type { ImportStats, SessionFormat } from "../import/types.js";
 import type { Target } from "../targets/target.js";
 
@@ -50,8 +51,8 @@ export function shortArgs(params: unknown): string {
   return text.length > MAX_ARGS ? `${text.slice(0, MAX_ARGS - 1)}…` : text;
 }
 
-export async function scanSession(file: string, config: ResolvedConfig, target: Target, id: string = file, format: SessionFormat | "auto" = "auto"): Promise<SessionScan> {
-  const opened = await openSession(file, format);
+export async function scanSession(file: string, config: ResolvedConfig, target: Target, id: string = file, format: SessionFormat | "auto" = "auto", span?: ElementSpan): Promise<SessionScan> {
+  const opened = await openSession(file, format, span);
   const session = target.start(config);
   const tools = new Set<string>();
   const byArgs = new Map<string, { tool: string; args: string; calls: number; results: Set<string> }>();

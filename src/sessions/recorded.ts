@@ -13,6 +13,7 @@ import type { ToolEvent } from "../../models/events.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { CheckFailed, UserError } from "../io/errors.js";
 import { openSession } from "../import/session.js";
+import type { ElementSpan } from "../import/jsonDocument.js";
 import { badFileLines, reasonOf, sessionRefs, type BadFile } from "../import/sessionRefs.js";
 
 export const SESSION_LABELS = ["resolved", "unresolved"] as const;
@@ -141,8 +142,8 @@ export class ReadTally {
 }
 
 /** A whole session's events through its importer (a session is held at a time, never a folder). */
-export async function readSessionEvents(ref: string): Promise<{ events: ToolEvent[]; format: string }> {
-  const opened = await openSession(ref);
+export async function readSessionEvents(ref: string, span?: ElementSpan): Promise<{ events: ToolEvent[]; format: string }> {
+  const opened = await openSession(ref, "auto", span);
   const events: ToolEvent[] = [];
   for await (const { event } of opened.events) events.push(event);
   return { events, format: opened.format };
@@ -156,11 +157,11 @@ export async function forEachRecordedSession(paths: readonly string[], options: 
   const { refs, bad } = await sessionRefs(paths, options.strict === true);
   if (refs.length === 0 && bad.length === 0) throw new UserError(`${options.given ?? `--sessions ${paths.join(" ")}`}: no session files (.jsonl, .traj, .traj.json, .json) found`);
   const tally = new ReadTally(options.labels);
-  for (const { ref, id } of refs) {
+  for (const { ref, id, span } of refs) {
     let events: ToolEvent[];
     let format: string;
     try {
-      ({ events, format } = await readSessionEvents(ref));
+      ({ events, format } = await readSessionEvents(ref, span));
     } catch (error) {
       if (options.strict === true || !(error instanceof UserError)) throw error;
       bad.push({ file: ref, reason: reasonOf(error, ref) });

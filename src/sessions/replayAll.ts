@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { configFrom } from "../../models/configResolution.js";
 import { UserError } from "../io/errors.js";
 import { sessionRefs, type SessionRef } from "../import/sessionRefs.js";
+import type { ElementSpan } from "../import/jsonDocument.js";
 import { targetRef, type Target } from "../targets/target.js";
 import { replayOpenLoop, SessionTally, type SessionTotals, type SessionVerdicts } from "./openLoop.js";
 import { forEachRecordedSession, labelOf, ReadTally, type ReadOptions, type RecordedRead, type SessionLabel } from "./recorded.js";
@@ -26,6 +27,7 @@ export interface SessionTask {
   readonly ref: string;
   readonly id: string;
   readonly label: SessionLabel;
+  readonly span?: ElementSpan;
 }
 
 /** Sessions a thread is sent at a time: small enough to balance, large enough to keep it busy. */
@@ -58,7 +60,7 @@ export async function replayRecorded(paths: readonly string[], options: ReadOpti
   const read = new ReadTally(labels);
   const taskAt = (index: number): SessionTask => {
     const r = refs[index] as SessionRef;
-    return { index, ref: r.ref, id: r.id, label: labelOf(r.id, labels) };
+    return { index, ref: r.ref, id: r.id, label: labelOf(r.id, labels), ...(r.span === undefined ? {} : { span: r.span }) };
   };
   const take = (result: SessionResult): void => {
     const task = taskAt(result.index);
