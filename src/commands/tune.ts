@@ -3,8 +3,7 @@
 // puts the parts back together into exactly the unsharded report.
 import { refuseOverwrite } from "../io/overwrite.js";
 import { parseShard, type Shard } from "../io/shardSpec.js";
-import { readTextFile } from "../io/textFile.js";
-import { partsIn, readShardParts, type ShardLayout } from "../io/shardParts.js";
+import { partsIn, readShardParts, schemaOf, type ShardLayout } from "../io/shardParts.js";
 import { availableParallelism } from "node:os";
 import { basename, join } from "node:path";
 import cliProgress from "cli-progress";
@@ -18,7 +17,7 @@ import { writeFileAtomic } from "../io/atomicWrite.js";
 import { checkOutputDir } from "../io/writable.js";
 import { issuesMessage, loadConfig, readConfigFile } from "../io/configFile.js";
 import type { ConfigJob, ConfigRow } from "../evaluation/evaluate.js";
-import { mergeEvidence, readCounts, type SessionEvidence } from "../grounded/sessionShards.js";
+import { mergeEvidence, readCounts, sessionSlice, type SessionEvidence } from "../grounded/sessionShards.js";
 import { DEFAULT_GRID, expandGrid, parseGrid } from "../tune/grid.js";
 import { evaluateAll } from "../evaluation/parallel.js";
 import { populationAgents, type Population } from "../evaluation/population.js";
@@ -218,15 +217,6 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   if (read !== undefined) failOnUnreadable(read, labels);
 }
 
-/** The shard's slice of the sessions when it is sharded by session (and there are sessions to slice). */
-export function sessionSlice(by: string | undefined, shard: Shard | undefined, hasSessions: boolean): Shard | undefined {
-  if (by === undefined || by === "configs") return undefined;
-  if (by !== "sessions") throw new UserError(`--by ${by}: expected configs or sessions`);
-  if (shard === undefined) throw new UserError("--by sessions goes with --shard I/N (or auto)");
-  if (!hasSessions) throw new UserError("--by sessions needs sessions to slice: --sessions PATH or --population sessions:PATH");
-  return shard;
-}
-
 function tunePartial(shard: Shard, whole: { inputs: TuneInputs; rows: readonly ConfigRow[] }): TunePartial {
   return { schema: PARTIAL_SCHEMA, shard, inputs: whole.inputs, rows: whole.rows };
 }
@@ -306,15 +296,6 @@ const TUNE_SESSION_SHARDS: ShardLayout<TuneInputs, ConfigJob> = {
   idOf: (row) => (isPlainObject(row) && Number.isInteger(row.index) ? String(row.index) : undefined),
 };
 
-/** Which kind of shards a merge is given, from the first part's schema. */
-function partsAreBySession(paths: readonly string[]): boolean {
-  try {
-    return (JSON.parse(readTextFile(paths[0] ?? "", "partial result")) as { schema?: unknown }).schema === SESSION_PARTIAL_SCHEMA;
-  } catch {
-    return false; // the reader of the parts says what is wrong with it
-  }
-}
-
 /** Shards by session made whole: simulated rows joined, tallies added, agents put back in order, then measured. */
 function mergeBySession(paths: readonly string[]): TuneReport {
   const parts = readShardParts(paths, TUNE_SESSION_SHARDS) as unknown as TuneSessionPartial[];
@@ -331,7 +312,7 @@ function mergeBySession(paths: readonly string[]): TuneReport {
 
 export function mergeCommand(parts: readonly string[], out: string, force: boolean, json: boolean): void {
   const paths = partsIn(parts, "partial");
-  const bySession = partsAreBySession(paths);
+  const bySession = schemaOf(paths[0]) === SESSION_PARTIAL_SCHEMA;
   const partials = bySession ? [] : readShardParts(paths, TUNE_SHARDS);
   refuseOverwrite(out, ["report.json"], force);
   const report = bySession ? mergeBySession(paths) : finishReport((partials[0] as (typeof partials)[number]).inputs, partials.flatMap((p) => p.rows));

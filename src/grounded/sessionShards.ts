@@ -6,6 +6,8 @@
 // shares, medians and intervals, so the merged report is the unsharded one byte for byte.
 import { SessionTally, type SessionCounts, type SessionTotals } from "../sessions/openLoop.js";
 import { addReads, type ReadCounts, type RecordedRead } from "../sessions/recorded.js";
+import { UserError } from "../io/errors.js";
+import type { Shard } from "../io/shardSpec.js";
 import { GroundedTally, type GroundedEvaluation, type GroundedPacked } from "./groundedPopulation.js";
 
 /** What one shard by session found; every field adds up across shards. */
@@ -40,4 +42,13 @@ export function mergeEvidence(parts: readonly SessionEvidence[], guards: readonl
     out.grounded = tally.finish(addReads(grounded.map((g) => g.read)));
   }
   return out;
+}
+
+/** The shard's slice of the sessions when it is sharded by session (and there are sessions to slice). */
+export function sessionSlice(by: string | undefined, shard: Shard | undefined, hasSessions: boolean): Shard | undefined {
+  if (by === undefined || by === "configs") return undefined;
+  if (by !== "sessions") throw new UserError(`--by ${by}: expected configs or sessions`);
+  if (shard === undefined) throw new UserError("--by sessions goes with --shard I/N (or auto)");
+  if (!hasSessions) throw new UserError("--by sessions needs sessions to slice: --sessions PATH or --population sessions:PATH");
+  return shard;
 }
