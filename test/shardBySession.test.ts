@@ -8,6 +8,9 @@ import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { mergeCommand, tuneCommand, type TuneOptions } from "../src/commands/tune.js";
 import { compareCommand, mergeCompare, type CompareOptions } from "../src/commands/compare.js";
+import { scanCommand } from "../src/commands/scan.js";
+import { configFrom } from "../models/configResolution.js";
+import { REFERENCE_TARGET } from "../src/targets/reference.js";
 import { tempDir } from "./cli/run.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "sessions");
@@ -63,6 +66,24 @@ describe("--shard I/N --by sessions", () => {
     await quiet(() => mergeCompare([parts], merged, false, true));
     const names = ["compare.json", "compare.md", "compare.html"];
     expect(files(merged, names)).toEqual(files(whole, names));
+  });
+
+  it("scan --shard I/N scans every N-th session of the listing: the shards' sessions are the whole scan's, once each", async () => {
+    const ids = async (shard?: { index: number; of: number }): Promise<string[]> => {
+      const out = tempDir();
+      const stdout = process.stdout.write;
+      process.stdout.write = (() => true) as typeof process.stdout.write;
+      try {
+        await scanCommand([S], { config: configFrom({}), configLabel: "OpenClaw defaults", target: REFERENCE_TARGET, json: true, out, force: true, ...(shard === undefined ? {} : { shard }) });
+      } finally {
+        process.stdout.write = stdout;
+      }
+      return (JSON.parse(readFileSync(join(out, "scan.json"), "utf8")) as { sessions: { id: string }[] }).sessions.map((x) => x.id);
+    };
+    const whole = await ids();
+    const parts = [await ids({ index: 1, of: 3 }), await ids({ index: 2, of: 3 }), await ids({ index: 3, of: 3 })];
+    expect(parts.flat().sort()).toEqual([...whole].sort());
+    expect(parts[0]).toEqual(whole.filter((_, i) => i % 3 === 0));
   });
 
   it("is refused without sessions to slice, without --shard, and for an unknown kind", async () => {

@@ -14,6 +14,8 @@ import { checkOutputDir } from "../io/writable.js";
 import { ScanReportWriter } from "../scan/reportWriter.js";
 import { scanSession } from "../scan/scanSession.js";
 import type { Target } from "../targets/target.js";
+import type { Shard } from "../io/shardSpec.js";
+import { sliceOf } from "../sessions/recorded.js";
 
 export interface ScanOptions {
   /** Stop at the first unreadable file instead of skipping and reporting it. */
@@ -25,6 +27,8 @@ export interface ScanOptions {
   readonly target: Target;
   readonly json: boolean;
   readonly out?: string;
+  /** Only this shard's slice of the sessions (every N-th of the listing, as tune and compare --by sessions). */
+  readonly shard?: Shard;
 }
 
 export async function scanCommand(paths: readonly string[], options: ScanOptions): Promise<void> {
@@ -32,10 +36,12 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
     checkOutputDir(options.out);
     refuseOverwrite(options.out, ["scan.json", "scan.md", "scan.html"], options.force === true);
   }
-  const { refs, bad, ignored } = await sessionRefs(paths, options.strict === true);
+  const listed = await sessionRefs(paths, options.strict === true);
+  const { bad, ignored } = listed;
+  const refs = sliceOf(listed.refs, options.shard).map((s) => s.ref);
   const passedOver = ignoredNote(ignored);
   if (passedOver !== undefined) process.stderr.write(`loopsim: ${passedOver}\n`);
-  if (refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
+  if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
   const bar = process.stderr.isTTY === true && !options.json ? new cliProgress.SingleBar({ stream: process.stderr, format: "scan [{bar}] {value}/{total} sessions", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(refs.length, 0);
   // Rows are spooled to a scratch folder as each session is scanned; memory holds the summary.
