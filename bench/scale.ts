@@ -44,7 +44,7 @@ export interface ScaleResults {
 }
 
 export async function scaleBench(log: (line: string) => void): Promise<ScaleResults> {
-  const sizes = (process.env.BENCH_SCALE_SIZES ?? "2000,20000,100000").split(",").map(Number);
+  const sizes = (process.env.BENCH_SCALE_SIZES ?? "2000,20000,100000").split(",").map(Number).filter((n) => n > 0);
   const grid = process.env.BENCH_SCALE_GRID ?? "warningThreshold=5,10,20";
   const targets = process.env.BENCH_SCALE_TARGETS ?? "all";
   const bySize: ScaleResults["bySize"][number][] = [];
