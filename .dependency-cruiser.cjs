@@ -9,8 +9,9 @@ const LAYERS = [
   ["targets: every guard under test", ["src/targets"]],
   ["agents and evaluation", ["src/sim", "src/arbitraries", "src/sessions", "src/scenario", "src/evaluation", "src/grounded", "src/realLoops"]],
   ["checks: laws, conformance, agreement", ["properties", "src/conform", "src/agreement", "src/contract"]],
-  ["reports", ["src/tune", "src/compare", "src/calibrate", "src/scan"]],
+  ["reports", ["src/tune", "src/compare", "src/calibrate", "src/scan", "src/ci", "src/field"]],
   ["commands", ["src/commands"]],
+  ["the library's public API", ["src/api"]],
   ["the command line", ["src/cli"]],
   ["benchmarks", ["bench"]],
 ];

@@ -48,7 +48,7 @@ const callsIn = (events: readonly ToolEvent[]) => events.filter((e) => e.type ==
 function serializeOnly(events: readonly ToolEvent[]): void {
   let total = 0;
   for (const e of events) {
-    if (e.type === "compaction") continue;
+    if (e.type !== "call" && e.type !== "outcome") continue;
     total += stableSerialize(e.params).length;
     if (e.type === "outcome") total += stableSerialize(e.result).length;
   }

@@ -1,6 +1,7 @@
 // What the engine says about each input event (SPEC E3-E5), in input order. The detector type is
 // a parameter so that other guards put under test (src/targets) can name detectors of their own
 // in the same vocabulary; the reference names only SPEC's five.
+import type { ToolEvent } from "./events.js";
 import type { Detector, Level } from "./verdict.js";
 
 interface Located {
@@ -61,8 +62,22 @@ export interface AbortNote<E extends string = AbortReason> extends Located {
 
 export interface IgnoredNote extends Located {
   readonly kind: "ignored";
-  readonly eventType: "call" | "outcome" | "compaction";
+  readonly eventType: ToolEvent["type"];
+}
+
+/**
+ * A guard that judges model text acted on a message or thought (the reference never does: it
+ * has no rule on text). `warning` fed the model a feedback turn, `critical` cut its response off
+ * (the rest of that response never runs); a stop is an abort note.
+ */
+export interface TextNote<D extends string = Detector> extends Located {
+  readonly kind: "text";
+  readonly textType: "message" | "thought";
+  readonly verdict: Level;
+  readonly detector: D;
+  readonly count: number;
+  readonly message: string;
 }
 
 export type CallVerdict<D extends string = Detector> = AllowedCall | FlaggedCall<D>;
-export type EngineOutput<D extends string = Detector, E extends string = AbortReason> = CallVerdict<D> | OutcomeNote | CompactionNote | AbortNote<E> | IgnoredNote;
+export type EngineOutput<D extends string = Detector, E extends string = AbortReason> = CallVerdict<D> | OutcomeNote | CompactionNote | AbortNote<E> | IgnoredNote | TextNote<D>;

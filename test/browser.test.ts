@@ -1,4 +1,4 @@
-// The HTML reports of `conform`, `scan`, `compare` and `tune` (simulated, and with real sessions as agents), opened in a real browser (Debian's headless Chromium):
+// The HTML reports of `conform`, `field`, `scan`, `compare` and `tune` (simulated, and with real sessions as agents), opened in a real browser (Debian's headless Chromium):
 // the page loads from the file alone, the matrix and the strips are laid out, and a screenshot is
 // taken. Skipped, saying so, where Chromium is not installed.
 import { describe, expect, it } from "vitest";
@@ -26,6 +26,20 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     expect((dom.stdout.match(/<td class="fail"/g) ?? []).length).toBeGreaterThan(0);
     expect((dom.stdout.match(/<td class="pass"/g) ?? []).length).toBeGreaterThan(30);
     const shot = join(out, "conformance.png");
+    chromium(["--window-size=1200,1400", `--screenshot=${shot}`, page], join(out, "profile"));
+    expect(statSync(shot).size).toBeGreaterThan(20_000);
+  });
+
+  it("field.html shows the field matrix with a coloured cell per reported failure and target", () => {
+    const out = tempDir();
+    loopsim(["field", "--target", "reference", "--target", "roo-code", "--target", "qwen-code", "--out", out]);
+    const page = `file://${join(out, "field.html")}`;
+    const dom = chromium(["--dump-dom", page], join(out, "profile"));
+    expect(dom.status).toBe(0);
+    expect((dom.stdout.match(/<td class="failure"/g) ?? []).length).toBeGreaterThan(5);
+    expect((dom.stdout.match(/<td class="fixed"/g) ?? []).length).toBeGreaterThan(5);
+    expect((dom.stdout.match(/<section id=/g) ?? []).length).toBeGreaterThanOrEqual(25);
+    const shot = join(out, "field.png");
     chromium(["--window-size=1200,1400", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(20_000);
   });
@@ -109,6 +123,11 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     expect((grounded.slice(0, grounded.indexOf("</table>")).match(/<tr>/g) ?? []).length).toBe(1 + 2);
     const shapes = dom.stdout.slice(dom.stdout.indexOf("<caption>By injected shape"));
     expect((shapes.slice(0, shapes.indexOf("</table>")).match(/<tr>/g) ?? []).length).toBe(1 + 7);
+    // The reaction-sensitivity section: one heatmap per goal, 5 x 5 cells of picks.
+    const sensitivity = dom.stdout.slice(dom.stdout.indexOf('<section class="sensitivity"'));
+    expect(sensitivity).toContain("<h2>Reaction sensitivity</h2>");
+    expect((sensitivity.match(/<table class="heat">/g) ?? []).length).toBe(3);
+    expect((sensitivity.match(/<td class="(same|differs)">#\d+<\/td>/g) ?? []).length).toBe(3 * 25);
     const shot = join(out, "grounded.png");
     chromium(["--window-size=1200,4000", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(50_000);

@@ -20,7 +20,7 @@ const ROOT = join(import.meta.dirname, "..");
 const ALL = process.env.LOOPSIM_DOCS === "all";
 const HAVE_CORPUS = existsSync(join(ROOT, "..", "shared", "corpus"));
 // The README first, then the guides in the order a reader meets their files.
-const GUIDE_ORDER = ["replay-a-session.md", "check-your-detector.md", "release-matrix.md", "tune-thresholds.md", "compare-runtimes.md", "formats.md", "property-suite.md", "running-at-scale.md", "performance.md"];
+const GUIDE_ORDER = ["replay-a-session.md", "check-your-detector.md", "release-matrix.md", "tune-thresholds.md", "compare-runtimes.md", "field-matrix.md", "formats.md", "property-suite.md", "running-at-scale.md", "performance.md"];
 
 interface Block {
   readonly page: string;

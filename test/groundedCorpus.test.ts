@@ -15,7 +15,8 @@ if (!HAVE_CORPUS) console.log(`SKIPPED: the grounded-population corpus tests nee
 describe.skipIf(!HAVE_CORPUS)("populations grounded in the real corpus", () => {
   it("tune --population sessions:CORPUS --inject default reports a catch rate per injected shape on real backgrounds", () => {
     const out = tempDir();
-    const r = loopsim(["tune", "--population", `sessions:${MINI}`, "--inject", "default", "--grid", "criticalThreshold=20", "--out", out, "--workers", "1"]);
+    // The reaction grid is left out: it has its own tests (test/reactionSensitivity.test.ts, test/cli/reactionGrid.test.ts), and this one keeps its cost.
+    const r = loopsim(["tune", "--population", `sessions:${MINI}`, "--inject", "default", "--grid", "criticalThreshold=20", "--reaction-grid", "none", "--out", out, "--workers", "1"]);
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8")) as {
       grounded: { sessions: number; primary: boolean; agents: Record<string, number> };

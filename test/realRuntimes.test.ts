@@ -108,9 +108,16 @@ describe.skipIf(!haveOpencode)(`${OPENCODE} driven end to end`, () => {
 });
 
 describe.skipIf(!haveQwen)(`${QWEN} driven end to end`, () => {
-  it("stops the prompt at the 5th identical call, which does not run", async () => {
-    const runtime = await loadDrivenRuntime(QWEN, () => undefined);
-    const observed = await runtime.drive(script([[["a"], ["b"], ["c"], ["d"], ["e"], ["f"]]]));
-    expect(observed).toMatchObject({ ok: true, prompts: [{ fates: { a: "ran", b: "ran", c: "ran", d: "ran", e: "not-run", f: "not-run" }, stoppedAtStep: 4 }] });
+  // One CLI run, through `trace --target`: the trace's calls go to its CLI as recorded.
+  it("as a target of trace: stops the prompt at the 5th identical call, which does not run; the rest of the run is ignored", () => {
+    const dir = tempDir();
+    const trace = join(dir, "six.jsonl");
+    writeFileSync(trace, sixIdentical().replaceAll("/w/a.txt", "a.txt"));
+    const res = spawnSync(process.execPath, [join(import.meta.dirname, "..", "bin", "loopsim.js"), "trace", trace, "--json", "--target", QWEN], { encoding: "utf8", env: { ...process.env, LOOPSIM_CACHE: cacheRoot() }, timeout: 300_000 });
+    expect(res.status, res.stderr).toBe(0);
+    const outputs = res.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; index: number; verdict?: string });
+    expect(outputs.filter((o) => o.type === "call").map((o) => o.verdict)).toEqual(["allow", "allow", "allow", "allow"]);
+    expect(outputs.find((o) => o.type === "abort")).toMatchObject({ index: 8 });
+    expect(outputs.filter((o) => o.type === "ignored").map((o) => o.index)).toEqual([9, 10, 11]);
   });
 });

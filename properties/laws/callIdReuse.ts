@@ -53,7 +53,7 @@ export function interleaveRuns(base: readonly ToolEvent[], lead: number): { even
 function reusedWhilePending(events: readonly ToolEvent[]): boolean {
   const pending = new Map<string, Set<string>>(); // run -> callIds waiting
   for (const e of events) {
-    if (e.type === "compaction" || e.callId === undefined) continue;
+    if ((e.type !== "call" && e.type !== "outcome") || e.callId === undefined) continue;
     const run = e.runId ?? "";
     const mine = pending.get(run) ?? new Set<string>();
     pending.set(run, mine);

@@ -36,7 +36,7 @@ export const noBlockWithoutEvidence: Law<ConfiguredTrace> = {
     };
     const callIdOf = (index: number): string | undefined => {
       const e = value.events[index] as ToolEvent | undefined;
-      return e !== undefined && e.type !== "compaction" ? e.callId : undefined;
+      return e !== undefined && (e.type === "call" || e.type === "outcome") ? e.callId : undefined;
     };
     for (const o of outputs) {
       if (o.kind === "call") {

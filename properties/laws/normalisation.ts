@@ -46,7 +46,7 @@ function perturbVolatile(event: ToolEvent, salt: number): ToolEvent {
 function respell(event: ToolEvent, i: number): ToolEvent {
   if (i % 2 === 0) return event;
   const runId = event.runId === undefined ? undefined : ` ${event.runId}\t`;
-  if (event.type === "compaction") return { ...event, runId };
+  if (event.type !== "call" && event.type !== "outcome") return { ...event, runId };
   const tool = normalizeToolName(event.tool);
   const spelt = tool === "exec" && i % 4 === 1 ? "Bash" : tool === "apply_patch" && i % 4 === 3 ? "apply-patch" : ` ${tool.toUpperCase()} `;
   return { ...event, runId, tool: spelt };
@@ -65,7 +65,7 @@ export const normalisationInvariant: Law<ConfiguredTrace> = {
     tagOutputs(coverage, original);
     const transformed = value.events.map((e, i) => {
       const perturbed = perturbVolatile(e, i);
-      if (perturbed !== e) coverage.hit(normalizeToolName(e.type === "compaction" ? "" : e.tool) === "exec" ? "perturbed-exec" : "perturbed-send");
+      if (perturbed !== e) coverage.hit(normalizeToolName(e.type === "call" || e.type === "outcome" ? e.tool : "") === "exec" ? "perturbed-exec" : "perturbed-send");
       const respelt = respell(perturbed, i);
       if (respelt !== perturbed && e.runId !== undefined && e.runId.trim() !== "") coverage.hit("respelled-run");
       return reverseKeys(respelt) as ToolEvent;

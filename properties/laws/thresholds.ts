@@ -110,7 +110,7 @@ function withoutCall(events: readonly ToolEvent[], at: number): ToolEvent[] | un
   const call = events[at];
   if (call === undefined || call.type !== "call" || call.callId === undefined) return undefined;
   const run = (call.runId ?? "").trim();
-  const answers = (e: ToolEvent) => e.type !== "compaction" && e.callId === call.callId && (e.runId ?? "").trim() === run;
+  const answers = (e: ToolEvent) => (e.type === "call" || e.type === "outcome") && e.callId === call.callId && (e.runId ?? "").trim() === run;
   // Another call with the same callId makes the pairing ambiguous: not judged.
   if (events.some((e, i) => i !== at && e.type === "call" && answers(e))) return undefined;
   return events.filter((e, i) => i !== at && !(i > at && e.type === "outcome" && answers(e)));

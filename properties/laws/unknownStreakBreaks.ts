@@ -89,7 +89,7 @@ export const unknownStreakBreaksAtAnyOtherRecord: Law<StreakCase> = {
     const records: Rec[] = [];
     let broke = false;
     events.forEach((e, index) => {
-      if (e.type === "compaction" || e.runId !== "r1") return;
+      if ((e.type !== "call" && e.type !== "outcome") || e.runId !== "r1") return;
       if (e.type === "outcome") {
         // R3: the outcome fills its call's record; a blocked call has none (its outcome is the veto).
         const r = records.find((x) => x.callId === e.callId && x.pending);

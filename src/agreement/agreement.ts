@@ -51,6 +51,7 @@ export function drivenSubject(runtime: DrivenRuntime): RealSubject {
     how: "driven CLI",
     naming: runtime,
     observe: async (probe) => {
+      if (probe.script.prompts.some((steps) => steps.some((step) => (step.text ?? []).length > 0))) return { error: `the scripted model does not stream model text to ${runtime.name}: text probes run in-process only` };
       const observed = await runtime.drive(probe.script);
       return observed.ok ? observed.prompts : { error: observed.error };
     },

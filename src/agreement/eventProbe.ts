@@ -11,7 +11,9 @@ const WORK = "/loopsim/probe";
 
 /** What a call would give back in the scratch folder: a result, or an error. */
 function simulate(action: ProbeAction, files: Map<string, string>): { result: unknown } | { error: string } {
+  if (action.kind === "raw") return { result: "" };
   if (action.kind === "read") {
+    if (action.args !== undefined) return { error: "params must have required property 'file_path'" };
     const content = files.get(action.file);
     return content === undefined ? { error: `File not found: ${action.file}` } : { result: content };
   }
@@ -42,7 +44,18 @@ export function runProbeOnTarget(target: Target, naming: ToolNaming, script: Dri
         if (content === null) files.delete(file);
         else files.set(file, content);
       }
-      const ran: { id: string; action: ProbeAction; tool: string; params: Record<string, unknown> }[] = [];
+      const ran: { id: string; action: ProbeAction; tool: string; params: unknown }[] = [];
+      // The response's text streams first; a stop there ends the prompt, a cut refuses its calls.
+      for (const piece of step.text ?? []) {
+        const outputs = session.step({ type: piece.type, runId, text: piece.text, chunk: true, step: `${runId}/step-${s + 1}` });
+        const abort = outputs.find((o) => o.kind === "abort");
+        if (abort?.kind === "abort") {
+          stoppedAtStep = s;
+          stopMessage = abort.message;
+          break;
+        }
+      }
+      if (stoppedAtStep !== null) break;
       for (const call of step.calls) {
         const { name, args } = naming.toolCall(call.action, WORK);
         const outputs = session.step({ type: "call", runId, callId: call.id, tool: name, params: args, step: `${runId}/step-${s + 1}` });

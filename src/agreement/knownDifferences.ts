@@ -8,7 +8,7 @@ export function notesFor(model: string, against: string): string[] {
   const notes: string[] = [];
   if (model === "gemini-cli" && runtime === "gemini-cli" && major === 0 && minor < 50) {
     notes.push("This release counts consecutive identical calls only: its LoopDetectionService has no cycle rule yet, so A/B alternations and longer cycles run on (the differences on alternate-*, cycle-* and key-order-10). The model describes the current generation (0.5x on).");
-    if (minor < 40) notes.push("It also stops the prompt at the first detection: addAndCheck answers a boolean and its client has no recovery turn, so the 5th identical call ends the prompt instead of being cut off with feedback (the differences on repeat-*, changing-*, error-*, shell-*).");
+    if (minor < 40) notes.push("It also stops the prompt at the first detection: addAndCheck answers a boolean and its client has no recovery turn, so the 5th identical call ends the prompt instead of being cut off with feedback (the differences on repeat-*, changing-*, error-*, shell-*, and name-padded-6 and args-missing-null-empty-6, where its own turn makes the calls one: a trimmed name, args || {}).");
   }
   if (runtime === "opencode") notes.push("In the response where opencode stops, its output reports none of the calls of that response; a side-effect check (3 identical appends to a file in one response) found the first had run and the others not. Those calls are not compared (the model says they ran); the stop itself is.");
   if (runtime === "kilo") {
@@ -16,5 +16,8 @@ export function notesFor(model: string, against: string): string[] {
     notes.push("n/a on git-overview-9: Kilo asks permission for those git commands, and headless `run` rejects the ask, so the run ends before any loop rule can act. Running with --auto would approve every ask, doom_loop included, and defeat the guard under test.");
   }
   if (runtime === "qwen-code") notes.push("Runs the CLI on Node 20 although it asks for Node 22; every probe behaved as on its documented rules.");
+  if (runtime === "qwen-code" || runtime === "qwen-code:heuristics") notes.push("Names reach its loop key trimmed (probe name-padded-6 showed it; the model trims too), never lowercased; missing, null and {} args are one call (args || {}).");
+  if (runtime === "qwen-code:heuristics") notes.push("The CLI runs with model.skipLoopDetection: false in its settings. Its default is true: as shipped the heuristic tier (6 identical calls anywhere, 3 A/B cycles, 8 calls in a row to one tool, 8 reads among the last 15) is off, which the qwen-code model describes; qwen-code:heuristics describes the tier switched on.");
+  if (runtime === "opencode" || runtime === "kilo") notes.push("Names and args as the AI SDK and its repair see them: a name wrong only by case is lowercased to its tool (3 parallel reads as read, Read, read are a doom loop); a name it does not know becomes its `invalid` tool, which the model does not follow (a trace's tools are taken as its own).");
   return notes;
 }

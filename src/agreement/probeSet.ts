@@ -1,9 +1,11 @@
 // The pinned probe set: short scripted conversations that tell loop guards apart. Each runs on a
 // real runtime (its CLI through the scripted model, or its own code in-process) and on loopsim's
 // model of it, and the two observations are compared. The probes cover repeats, parallel calls,
-// alternations and cycles, changing results, errors, key order, interruptions, and prompts.
+// alternations and cycles, changing results, errors, key order, interruptions, prompts, and the
+// names and args each runtime normalises its own way: names that differ only in case, padding or
+// OpenClaw's alias (`bash`/`exec`), and missing, null and empty args, one per response and in one.
 // Edit with care: the committed agreement report names probes by id.
-import type { DrivenScript, DrivenStep, ProbeAction } from "../targets/runtimes/drivenRuntime.js";
+import type { DrivenScript, DrivenStep, DrivenText, ProbeAction } from "../targets/runtimes/drivenRuntime.js";
 
 export interface Probe {
   readonly id: string;
@@ -26,12 +28,37 @@ const C = read("c.txt");
 const MISSING = read("missing.txt");
 const ranged = (keysReversed: boolean): ProbeAction => ({ kind: "read", file: "a.txt", offset: 1, limit: 5, keysReversed });
 const shell = (command: string): ProbeAction => ({ kind: "shell", command });
+const A_CAPITALIZED: ProbeAction = { kind: "read", file: "a.txt", name: "capitalized" };
+const A_PADDED: ProbeAction = { kind: "read", file: "a.txt", name: "padded" };
+const BASH: ProbeAction = { kind: "shell", command: "cat a.txt", tool: "bash" };
+const EXEC: ProbeAction = { kind: "shell", command: "cat a.txt", tool: "exec" };
+const argsAs = (args: "missing" | "null" | "empty"): ProbeAction => ({ kind: "read", file: "a.txt", args });
+const NO_ARGS = [argsAs("missing"), argsAs("null"), argsAs("empty")];
 
 /** A shape of steps, each a list of actions; ids are assigned from the probe's position. */
 type Shape = readonly (readonly ProbeAction[])[];
 
 const times = (n: number, action: ProbeAction): Shape => Array.from({ length: n }, () => [action]);
 const cycle = (n: number, actions: readonly ProbeAction[]): Shape => Array.from({ length: n }, (_, i) => [actions[i % actions.length] as ProbeAction]);
+
+/** A shape whose responses stream text before their calls (content-loop probes). */
+type TextShape = readonly { readonly text: readonly DrivenText[]; readonly calls: readonly ProbeAction[] }[];
+
+function textProbe(id: string, what: string, prompts: readonly TextShape[]): Probe {
+  return {
+    id,
+    what,
+    script: {
+      files: FILES,
+      prompts: prompts.map((shape, p) => shape.map(({ text, calls }, s): DrivenStep => ({ text, calls: calls.map((action, c) => ({ id: `call_p${p + 1}s${s + 1}c${c + 1}`, action })) }))),
+    },
+  };
+}
+
+/** A sentence of exactly 50 characters: one content window of Gemini's rule. */
+export const CHANT = "I will check the configuration file once more now. ";
+const chant = (n: number, text: string = CHANT.slice(0, 50)): DrivenText[] => Array.from({ length: n }, () => ({ type: "message", text }));
+const thoughts = (n: number, text: string): DrivenText[] => Array.from({ length: n }, () => ({ type: "thought", text }));
 
 function probe(id: string, what: string, prompts: readonly Shape[], writes: (prompt: number, step: number) => Record<string, string | null> | undefined = () => undefined): Probe {
   return {
@@ -87,4 +114,26 @@ export const PROBES: readonly Probe[] = [
   probe("prompts-3-3", "the same read 3 times in each of 2 prompts", [times(3, A), times(3, A)]),
   probe("prompts-4-2", "the same read 4 times, then 2 more in the next prompt", [times(4, A), times(2, A)]),
   probe("prompts-2-parallel-3", "2 reads, then 3 identical reads in one response of the next prompt", [times(2, A), [[A, A, A]]]),
+  probe("name-case-6", "the same read 6 times, the tool name alternating with its capitalized form (read_file, Read_File)", [cycle(6, [A, A_CAPITALIZED])]),
+  probe("name-padded-6", "the same read 6 times, the tool name alternating with itself padded by spaces", [cycle(6, [A, A_PADDED])]),
+  probe("name-alias-6", "the same command 6 times, the tool named bash and exec in turn (OpenClaw's alias)", [cycle(6, [BASH, EXEC])]),
+  probe("name-case-parallel-3", "3 identical reads in one response, the middle one's tool name capitalized", [[[A, A_CAPITALIZED, A]]]),
+  probe("name-padded-parallel-3", "3 identical reads in one response, the middle one's tool name padded by spaces", [[[A, A_PADDED, A]]]),
+  probe("name-alias-parallel-3", "the same command 3 times in one response, as bash, exec, bash", [[[BASH, EXEC, BASH]]]),
+  probe("args-missing-null-empty-6", "the read tool 6 times with no args, null args and {} in turn", [cycle(6, NO_ARGS)]),
+  probe("duplicates-6-interleaved", "the same read 6 times, a different command between each two", [[A, shell("echo 1"), A, shell("echo 2"), A, shell("echo 3"), A, shell("echo 4"), A, shell("echo 5"), A].map((x) => [x])]),
+  probe("same-tool-8", "8 reads in a row of 4 different files", [cycle(8, [A, B, C, read("d.txt")])]),
+  probe("reads-8-of-10", "a command, 4 reads, a command, 4 reads: 8 reads among 10 calls", [[shell("echo 1"), A, B, C, read("d.txt"), shell("echo 2"), read("e.txt"), A, B, C].map((x) => [x])]),
+  probe("args-missing-null-empty-parallel-3", "the read tool 3 times in one response, with no args, null args and {}", [[NO_ARGS]]),
+  // Model text (content-loop rules). A chunk is one streamed piece of a message.
+  textProbe("chant-9", "one response streams the same 50-character sentence 9 times, then a read", [[{ text: chant(9), calls: [A] }]]),
+  textProbe("chant-10", "one response streams the same 50-character sentence 10 times, then a read", [[{ text: chant(10), calls: [A] }]]),
+  textProbe("chant-10-then-1", "10 repeats of a sentence and a read, then a response with the sentence once more and a read", [[{ text: chant(10), calls: [A] }, { text: chant(1), calls: [B] }]]),
+  textProbe("chant-6-read-6", "6 repeats of a sentence, a read, 6 more repeats, a read (a tool call between)", [[{ text: chant(6), calls: [A] }, { text: chant(6), calls: [B] }]]),
+  textProbe("chant-in-code-block", "a code block whose 12 lines repeat one 50-character line, then a read", [[{ text: [{ type: "message", text: "```\n" }, ...chant(12, "x = compute_the_value(x) + 1  # same line, again  \n"), { type: "message", text: "```\n" }], calls: [A] }]]),
+  textProbe("chant-list-items", "12 list items with one 50-character text, then a read", [[{ text: chant(12, "- check the configuration file once more, again.\n"), calls: [A] }]]),
+  textProbe("chant-whole-message", "one whole message holding the sentence 12 times, then a read", [[{ text: chant(1, CHANT.slice(0, 50).repeat(12)), calls: [A] }]]),
+  textProbe("thoughts-3", "3 identical thoughts in one response, then a read", [[{ text: thoughts(3, "I should read a.txt again to be sure."), calls: [A] }]]),
+  textProbe("thoughts-12", "12 identical thoughts in one response, then a read", [[{ text: thoughts(12, "I should read a.txt again to be sure."), calls: [A] }]]),
+  textProbe("thoughts-2-read-2", "2 identical thoughts, a read, 2 more, a read (a tool call between)", [[{ text: thoughts(2, "I should read a.txt again to be sure."), calls: [A] }, { text: thoughts(2, "I should read a.txt again to be sure."), calls: [B] }]]),
 ];

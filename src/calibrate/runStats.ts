@@ -55,7 +55,7 @@ function statsOf(events: readonly ToolEvent[]): RunStats | undefined {
   const resultSizes: number[] = [];
   const triples = new Map<string, number>();
   for (const e of events) {
-    if (e.type === "compaction") continue;
+    if (e.type !== "call" && e.type !== "outcome") continue;
     const tool = normalizeToolName(e.tool);
     const key = `${tool}\u0000${stableSerialize(e.params)}`;
     if (e.type === "call") {

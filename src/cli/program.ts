@@ -5,19 +5,23 @@ import { configFromOptions } from "../io/configFile.js";
 import { configCommand } from "../commands/config.js";
 import { traceCommand } from "../commands/trace.js";
 import { targetsFetchCommand, targetsListCommand } from "../commands/targets.js";
+import { targetsOutdatedCommand } from "../commands/targetsOutdated.js";
 import { agreementCommand } from "../commands/agreement.js";
 import { UserError } from "../io/errors.js";
 import { conformCommand, mergeConformance } from "../commands/conform.js";
 import { importCommand } from "../commands/import.js";
 import { scanCommand } from "../commands/scan.js";
 import { parseShard } from "../io/shardSpec.js";
+import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
 import { scenarioRecordCommand } from "../commands/scenarioRecord.js";
 import { FORMATS, type SessionFormat } from "../import/types.js";
 import { FACT_HELP } from "../scenario/minimizeFact.js";
 import { readConfigFile } from "../io/configFile.js";
 import { registerSimulationCommands } from "./simulationCommands.js";
 import { registerLoopsCommand } from "./loopsProgram.js";
+import { registerFieldCommands } from "./fieldCommands.js";
 import { resolveTarget } from "../targets/registry.js";
+import { isDrivenRuntimeName } from "../targets/runtimes/drivenRuntimes.js";
 import { ORACLE_TARGET } from "../targets/reference.js";
 
 import { VERSION } from "../io/version.js";
@@ -70,7 +74,7 @@ export function buildProgram(): Command {
 
   const targets = program
     .command("targets")
-    .description("list the built-in targets and the OpenClaw releases in the cache")
+    .description("list the built-in targets, the runtimes that run here (pinned and cached versions) and the OpenClaw releases in the cache")
     .option("--json", "machine-readable output")
     .action((opts: { json?: boolean }) => {
       targetsListCommand(opts.json === true);
@@ -78,13 +82,21 @@ export function buildProgram(): Command {
   targets
     .command("fetch")
     .description("fetch OpenClaw releases and other runtimes into the cache ahead of time (npm, once per version)")
-    .argument("<releases...>", "openclaw@VERSION, gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V (or @latest)")
+    .argument("<releases...>", "openclaw@VERSION, gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V, qwen-code:heuristics@V (or @latest)")
     .action(async (names: string[]) => {
       await targetsFetchCommand(names);
     });
+  targets
+    .command("outdated")
+    .description("ask the npm registry for runtime versions and OpenClaw releases newer than the committed reports cover (exit 1 if any, 2 if the registry cannot be asked)")
+    .option("--json", "machine-readable output")
+    .option("--reports <dir>", "the committed reports folder (default: the checkout's reports/)")
+    .action(async (opts: { json?: boolean; reports?: string }) => {
+      await targetsOutdatedCommand({ json: opts.json === true, ...(opts.reports === undefined ? {} : { reportsDir: opts.reports }) });
+    });
 
-  program
-    .command("conform")
+  withCiOptions(program
+    .command("conform"))
     .description("check which SPEC rules each target keeps: scenarios, laws, probes and a differential run against the reference")
     .option("--target <name>", `target to check, repeatable (${"reference, zoo:NAME, openclaw@VERSION, ./adapter.mjs"})`, (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--out <dir>", "write conformance.{md,json,html} and the counterexample scenarios here")
@@ -95,17 +107,24 @@ export function buildProgram(): Command {
     .option("--path <path>", "fast-check path of a shrunk counterexample, printed by a failure")
     .option("--differential-seed <n>", "seed of the differential run (default: --seed)", nonNegativeInt("--differential-seed"))
     .option("--merge <reports...>", "render one matrix from the conformance.json of several runs (no target is run)")
-    .option("--against <runtime>", "check a peer model against the real runtime on the pinned probes, repeatable (gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V)", (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option("--against <runtime>", "check a peer model against the real runtime on the pinned probes, repeatable (gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V, qwen-code:heuristics@V); --target RUNTIME@V alone does the same", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--probe <id>", "with --against: run only this probe, repeatable", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--force", "overwrite the reports already in --out")
-    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[]; force?: boolean }) => {
+    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[]; force?: boolean; junit?: string; annotations?: boolean }) => {
       const force = opts.force === true;
       if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force);
+      // A driven CLI cannot run SPEC's laws (thousands of traces, each a CLI run): for it,
+      // conformance is its model's agreement with it on the pinned probes.
+      const driven = opts.target.filter(isDrivenRuntimeName);
+      if (driven.length > 0 && opts.against.length === 0) {
+        if (driven.length < opts.target.length) throw new UserError(`--target ${driven.join(", ")}: a driven runtime is checked against its model on the pinned probes (as --against); give it apart from other targets`);
+        return agreementCommand({ against: driven, out: opts.out, json: opts.json === true, probes: opts.probe, force });
+      }
       if (opts.against.length > 0) {
         if (opts.target.length > 1) throw new UserError("--against takes at most one --target (the model); without it each runtime is paired with the model of its name");
         return agreementCommand({ against: opts.against, model: opts.target[0], out: opts.out, json: opts.json === true, probes: opts.probe, force });
       }
-      await conformCommand({ targets: opts.target, out: opts.out, json: opts.json === true, seed: opts.seed, depth: opts.depth, law: opts.law, path: opts.path, differentialSeed: opts.differentialSeed, force });
+      await conformCommand({ targets: opts.target, out: opts.out, json: opts.json === true, seed: opts.seed, depth: opts.depth, law: opts.law, path: opts.path, differentialSeed: opts.differentialSeed, force, ci: ciOutputsOf(opts) });
     });
 
   program
@@ -120,8 +139,8 @@ export function buildProgram(): Command {
       await importCommand(paths, { format: opts.format, out: opts.out, strict: opts.strict === true, force: opts.force === true });
     });
 
-  program
-    .command("scan")
+  withCiOptions(program
+    .command("scan"))
     .description("run every session under the paths through a target: first warning, block and abort, repeats, a summary")
     .argument("<paths...>", "session files, traces, or folders of them")
     .option("--config <file>", "OpenClaw config file (JSON or JSON5)")
@@ -133,11 +152,11 @@ export function buildProgram(): Command {
     .option("--strict", "stop at the first unreadable file (default: report it, go on, exit 1)")
     .option("--force", "overwrite scan.{json,md,html} already in --out")
     .option("--shard <i/n>", "scan shard I of N of the sessions (every N-th of the listing; or auto, auto/N: from the batch engine): a report of that slice")
-    .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string; format?: SessionFormat | "auto"; strict?: boolean; force?: boolean; shard?: string }) => {
+    .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string; format?: SessionFormat | "auto"; strict?: boolean; force?: boolean; junit?: string; annotations?: boolean; shard?: string }) => {
       const config = configFromOptions(opts.config, opts.agent);
       const target = await resolveTarget(opts.target);
       const configLabel = opts.config === undefined ? "OpenClaw defaults" : `${opts.config}${opts.agent === undefined ? "" : ` (agent ${opts.agent})`}`;
-      await scanCommand(paths, { config, configLabel, target, json: opts.json === true, out: opts.out, strict: opts.strict === true, force: opts.force === true, ...(opts.format === undefined ? {} : { format: opts.format }), ...(opts.shard === undefined ? {} : { shard: parseShard(opts.shard) }) });
+      await scanCommand(paths, { config, configLabel, target, json: opts.json === true, out: opts.out, strict: opts.strict === true, force: opts.force === true, ...(opts.format === undefined ? {} : { format: opts.format }), ...(opts.shard === undefined ? {} : { shard: parseShard(opts.shard) }), ci: ciOutputsOf(opts), traceArgs: `${opts.config === undefined ? "" : ` --config ${opts.config}`}${opts.agent === undefined ? "" : ` --agent ${opts.agent}`}${opts.target === "reference" ? "" : ` --target ${target.loadedFrom ?? target.name}`}` });
     });
 
   const scenario = program
@@ -165,5 +184,6 @@ export function buildProgram(): Command {
 
   registerSimulationCommands(program);
   registerLoopsCommand(program);
+  registerFieldCommands(program);
   return program;
 }

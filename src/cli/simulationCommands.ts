@@ -12,9 +12,11 @@ import { LABEL_KEYS, type LabelKey } from "../sessions/recorded.js";
 import { POPULATION_PRESETS } from "../evaluation/population.js";
 import { DEFAULT_LENGTHS, INJECT_SHAPES } from "../grounded/injection.js";
 import { DEFAULT_SESSION_REACTION, reactionSpec } from "../grounded/reaction.js";
+import { DEFAULT_REACTION_GRID_SPEC } from "../grounded/reactionGrid.js";
 import { DEFAULT_GRID } from "../tune/grid.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
-import { resolveTarget, targetNamesHelp } from "../targets/registry.js";
+import { resolveStepwiseTarget, resolveTarget, targetNamesHelp } from "../targets/registry.js";
+import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
 import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt, refuseOptionConflicts, shareArg, TARGET_HELP, type OptionRule } from "./options.js";
 import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
 
@@ -48,7 +50,8 @@ const AGENTS_RULE: OptionRule = { option: "agents", notWith: "population", why: 
 const POPULATION_HELP = `population: a preset (${Object.keys(POPULATION_PRESETS).join(", ")}), a JSON5 population file, or sessions:PATH (real sessions run as closed-loop agents)`;
 const INJECT_HELP = `loops injected into real sessions run as agents: default (every shape), none, or some of ${INJECT_SHAPES.join(", ")}; @MIN-MAX sets their lengths (default @${DEFAULT_LENGTHS.min}-${DEFAULT_LENGTHS.max})`;
 const LOOPS_HELP = "real: the stuck stretches mined from the sessions (loopsim loops) are stuck agents too, each guard's catch rate on them reported beside the injected shapes; injected (default): only --inject's";
-const REACTION_HELP = `how a real session run as an agent reacts: SIGNAL=GO/SKIP/END for warning, block, stop (default ${reactionSpec(DEFAULT_SESSION_REACTION)})`;
+const REACTION_GRID_HELP = `on real sessions, recompute the picks and rankings over a grid of reaction odds: default (${DEFAULT_REACTION_GRID_SPEC}, warnings heeded x blocks skipped), none, or HEEDxSKIP with each axis a count (5) or a list (0,0.5,1)`;
+const REACTION_HELP = `how a real session run as an agent reacts: SIGNAL=GO/SKIP/END for warning, block, stop (default ${reactionSpec(DEFAULT_SESSION_REACTION)}), or fitted (to the guard interventions in those sessions, see calibrate --fit-reaction; refused when there are too few)`;
 
 export function registerSimulationCommands(program: Command): void {
   program
@@ -75,7 +78,8 @@ export function registerSimulationCommands(program: Command): void {
     .option("--inject <spec>", `${INJECT_HELP}; with --sessions, those sessions also run as agents beside the simulated population`)
     .option("--reaction <spec>", REACTION_HELP)
     .option("--loops <kind>", LOOPS_HELP)
-    .action(async (opts: { config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; by?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
+    .option("--reaction-grid <spec>", REACTION_GRID_HELP)
+    .action(async (opts: { reactionGrid?: string; config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; by?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
       refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
       await tuneCommand({ ...opts, force: opts.force === true, json: opts.json === true, strict: opts.strict === true });
     });
@@ -102,7 +106,8 @@ export function registerSimulationCommands(program: Command): void {
     .option("--inject <spec>", INJECT_HELP)
     .option("--reaction <spec>", REACTION_HELP)
     .option("--loops <kind>", LOOPS_HELP)
-    .action(async (opts: { targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; by?: string; merge?: string[]; json?: boolean; force?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
+    .option("--reaction-grid <spec>", REACTION_GRID_HELP)
+    .action(async (opts: { reactionGrid?: string; targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; by?: string; merge?: string[]; json?: boolean; force?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
       refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
       if (opts.merge !== undefined) mergeCompare(opts.merge, opts.out, opts.json === true, opts.force === true);
       else await compareCommand({ ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true });
@@ -123,8 +128,9 @@ export function registerSimulationCommands(program: Command): void {
     .option("--json", "print calibration.json instead of the Markdown table")
     .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
     .option("--force", "overwrite calibration.{json,md} already in --out")
-    .action(async (paths: string[], opts: { population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean; force?: boolean; fit?: boolean; stuckShare?: number; inject?: string; reaction?: string }) => {
-      await calibrateCommand({ paths, ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true, fit: opts.fit === true });
+    .option("--fit-reaction", "fit the reaction odds (--reaction) to what the recorded agents did after a real guard's warning, block or stop, with n and Wilson intervals; with --out, writes reaction-fit.{json,md}")
+    .action(async (paths: string[], opts: { fitReaction?: boolean; population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean; force?: boolean; fit?: boolean; stuckShare?: number; inject?: string; reaction?: string }) => {
+      await calibrateCommand({ paths, ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true, fit: opts.fit === true, fitReaction: opts.fitReaction === true });
     });
 
   program
@@ -138,8 +144,8 @@ export function registerSimulationCommands(program: Command): void {
       mergeCommand(parts, opts.out, opts.force === true, opts.json === true);
     });
 
-  program
-    .command("replay")
+  withCiOptions(program
+    .command("replay"))
     .description("replay scenario files or folders and compare each timeline with its expectation")
     .argument("<paths...>", "scenario files (.json) or folders of them")
     .option("--json", "machine-readable results")
@@ -147,11 +153,11 @@ export function registerSimulationCommands(program: Command): void {
     .option("--target <name>", `replay against this target instead of the one each scenario names (${targetNamesHelp()})`)
     .option("--variant <name>", `short for --target zoo:NAME: ${ZOO_VARIANTS.map((v) => v.name).join(", ")}`, variantName)
     .option("--no-fetch", "skip scenarios that name a release or runtime not in the cache, instead of fetching it")
-    .action(async (paths: string[], opts: { json?: boolean; update?: boolean; variant?: string; target?: string; fetch: boolean }, command: Command) => {
+    .action(async (paths: string[], opts: { json?: boolean; update?: boolean; variant?: string; target?: string; fetch: boolean; junit?: string; annotations?: boolean }, command: Command) => {
       refuseOptionConflicts(command, [{ option: "variant", notWith: "target", why: "--variant NAME is short for --target zoo:NAME; give one of them" }]);
       const name = opts.target ?? opts.variant;
       const target = name === undefined ? undefined : await resolveTarget(name);
-      await replayCommand(paths, { json: opts.json === true, update: opts.update === true, target, fetch: opts.fetch });
+      await replayCommand(paths, { json: opts.json === true, update: opts.update === true, target, fetch: opts.fetch, ci: ciOutputsOf(opts) });
     });
 
   program
@@ -169,7 +175,7 @@ export function registerSimulationCommands(program: Command): void {
     .option("--emit-scenario <file>", "also write a scenario file that replays this simulation")
     .action(async (opts: { family: string; seed: number; model: ModelPreset; config?: string; agent?: string; calls: number; json?: boolean; emitTrace?: string; emitScenario?: string; target: string }) => {
       const config = configFromOptions(opts.config, opts.agent);
-      const target = await resolveTarget(opts.target);
+      const target = await resolveStepwiseTarget(opts.target);
       await simulateCommand({ family: opts.family, seed: opts.seed, model: opts.model, calls: opts.calls, config, json: opts.json === true, emitTrace: opts.emitTrace, target, emitScenario: opts.emitScenario === undefined ? undefined : { file: opts.emitScenario, rawConfig: opts.config === undefined ? {} : readConfigFile(opts.config), agent: opts.agent } });
     });
 }

@@ -4,6 +4,7 @@
 // compared is how agents behave, not what a guard made of them. `--fit --out FILE` fits a
 // population to the sessions (src/calibrate/fit.ts), writes it, and checks the fit on a held-out
 // half. `--population sessions:PATH` compares real sessions run as agents, injected loops and all.
+import { fitReactionCommand } from "./calibrateReaction.js";
 import { dirname, join, relative, resolve } from "node:path";
 import { existsSync } from "node:fs";
 import { configFrom } from "../../models/configResolution.js";
@@ -48,6 +49,8 @@ export interface CalibrateOptions {
   readonly stuckShare?: number;
   readonly inject?: string;
   readonly reaction?: string;
+  /** Fit the reaction odds to the guard interventions in the sessions instead (calibrateReaction.ts). */
+  readonly fitReaction?: boolean;
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -79,6 +82,7 @@ interface SessionStats {
 }
 
 export async function calibrateCommand(options: CalibrateOptions): Promise<void> {
+  if (options.fitReaction === true) return fitReactionCommand(options.paths, options);
   if (options.stuckShare !== undefined && options.fit !== true) throw new UserError("--stuck-share applies to --fit");
   if (options.fit === true) {
     if (options.out === undefined) throw new UserError("--fit needs --out FILE: where to write the fitted population (e.g. --out pop.json)");

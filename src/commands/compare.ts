@@ -1,6 +1,7 @@
 // `loopsim compare`: several loop guards (OpenClaw's and other runtimes') on the same simulated
 // agents and, with --sessions, on the same recorded sessions; writes compare.{json,md,html}.
 // `--shard I/N` computes the rows with index = I-1 (mod N) into a partial; `--merge` joins them.
+import { resolveFittedReaction } from "./calibrateReaction.js";
 import { partsIn, readShardParts, schemaOf, type ShardLayout } from "../io/shardParts.js";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -23,10 +24,11 @@ import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
 import { groundedSummary, type GroundedEvaluation, type GroundedPopulation } from "../grounded/groundedPopulation.js";
 import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
-import { groundingFlags, refuseGroundingFlags, resolvePopulation } from "../grounded/populationSpec.js";
+import { rowGrids } from "../grounded/reactionGrid.js";
+import { groundingFlags, refuseGroundingFlags, refuseReactionGrid, resolvePopulation } from "../grounded/populationSpec.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import { parseShard, type Shard } from "../io/shardSpec.js";
-import { mergeEvidence, readCounts, sessionSlice, type SessionEvidence } from "../grounded/sessionShards.js";
+import { mergeEvidence, readCounts, refuseGridBySession, sessionSlice, type SessionEvidence } from "../grounded/sessionShards.js";
 
 export interface CompareOptions {
   readonly targets: string;
@@ -50,6 +52,8 @@ export interface CompareOptions {
   readonly reaction?: string;
   /** `real`: the stretches mined from the sessions are stuck agents too. */
   readonly loops?: string;
+  /** Reaction models the rankings are recomputed under (src/grounded/reactionGrid.ts): default, none, HEEDxSKIP. */
+  readonly reactionGrid?: string;
 }
 
 interface ComparePartial {
@@ -73,22 +77,30 @@ function reproduceLine(o: CompareOptions): string {
     ...(o.inject === undefined ? [] : [`--inject ${o.inject}`]),
     ...(o.reaction === undefined ? [] : [`--reaction ${o.reaction}`]),
     ...(o.loops === undefined ? [] : [`--loops ${o.loops}`]),
+    ...(o.reactionGrid === undefined ? [] : [`--reaction-grid ${o.reactionGrid}`]),
   ].join(" ");
 }
 
-export async function compareCommand(options: CompareOptions): Promise<void> {
+export async function compareCommand(given: CompareOptions): Promise<void> {
+  const reaction = await resolveFittedReaction(given.reaction, given.population, undefined);
+  const options: CompareOptions = { ...given, ...(reaction === undefined ? {} : { reaction }) };
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
   if (options.out !== undefined) checkOutputDir(options.out);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   if (options.out !== undefined) refuseOverwrite(options.out, shard === undefined ? ["compare.json", "compare.md", "compare.html"] : [`compare-partial-${shard.index}-of-${shard.of}.json`], options.force === true);
   const names = rowNames(options.targets);
   const flags = groundingFlags(options);
-  const chosen = resolvePopulation(options.population, flags);
-  if (chosen.kind === "simulated") refuseGroundingFlags(flags);
+  // The reaction grid runs by default wherever real sessions run as agents.
+  const chosen = resolvePopulation(options.population, { ...flags, reactionGrid: options.reactionGrid ?? "default" });
+  if (chosen.kind === "simulated") {
+    refuseGroundingFlags(flags);
+    if (options.reactionGrid !== "none") refuseReactionGrid(options.reactionGrid);
+  }
   const population: Population = chosen.kind === "simulated" ? chosen.population : { name: chosen.grounded.name, calls: 0, members: [] };
   const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
   const { rows, targets } = await resolveRows(names);
   const slice = sessionSlice(options.by === "guards" ? "configs" : options.by, shard, chosen.kind === "sessions" || options.sessions !== undefined);
+  refuseGridBySession(slice, chosen.kind === "sessions" ? chosen.grounded : undefined);
   const all = rows.map((row, index) => ({ row, index }));
   // The simulated population is always sliced by guard; by session, every guard runs this shard's sessions.
   const mine = all.filter(({ index }) => shard === undefined || index % shard.of === shard.index - 1);
@@ -175,7 +187,7 @@ function compareWithEvidence(
   about: CompareAbout,
   indexes: readonly number[],
   simulated: readonly CompareSimulated[],
-  run: Pick<GroundedEvaluation, "metrics" | "read" | "agents"> | undefined,
+  run: Pick<GroundedEvaluation, "metrics" | "read" | "agents" | "grid"> | undefined,
   replayed: { readonly read: RecordedRead; readonly perGuard: readonly SessionTotals[] } | undefined,
 ): { inputs: CompareInputs; rows: CompareRowResult[] } {
   const inputs: CompareInputs = {
@@ -188,11 +200,13 @@ function compareWithEvidence(
     ...(replayed === undefined ? {} : { sessions: recordedSummary(about.sessions ?? [], about.labels, replayed.read) }),
     reproduce: base.reproduce,
   };
+  const grids = run === undefined ? undefined : rowGrids(run);
   const rows: CompareRowResult[] = indexes.map((index, k) => {
     const { notes, ...row } = guards[index] as GuardRow;
     const metrics = simulated[k]?.metrics ?? run?.metrics[k];
     if (metrics === undefined) throw new Error(`no result for ${row.name}`);
-    return { ...row, notes, metrics, ...(replayed === undefined ? {} : { sessions: replayed.perGuard[k] as SessionTotals }) };
+    const grid = grids?.[k];
+    return { ...row, notes, metrics, ...(grid === undefined ? {} : { reactionGrid: grid }), ...(replayed === undefined ? {} : { sessions: replayed.perGuard[k] as SessionTotals }) };
   });
   return { inputs, rows };
 }

@@ -18,6 +18,8 @@ import { refuseOverwrite } from "../io/overwrite.js";
 import { checkOutputDir } from "../io/writable.js";
 import { isReleaseName, resolveTarget } from "../targets/registry.js";
 import type { Target } from "../targets/target.js";
+import { writeCiOutputs, type CiOutputs } from "../ci/emit.js";
+import { conformanceCases, counterexampleFileOf } from "../ci/conformCases.js";
 import { compareReleases } from "../targets/openclaw/versions.js";
 
 export interface ConformCommandOptions {
@@ -30,6 +32,8 @@ export interface ConformCommandOptions {
   readonly path?: string;
   readonly differentialSeed?: number;
   readonly force?: boolean;
+  /** --junit FILE, --annotations */
+  readonly ci?: CiOutputs;
 }
 
 /**
@@ -112,6 +116,7 @@ export async function conformCommand(options: ConformCommandOptions): Promise<vo
     writeFileAtomic(join(options.out, "conformance.html"), renderConformanceHtml(report, command));
   }
   process.stdout.write(options.json ? json : markdown);
+  writeCiOutputs(options.ci, "loopsim conform", report.targets.map(conformanceCases), (c) => ({ file: counterexampleFileOf(c.failure?.text ?? "") }));
   const failing = columns.filter((c) => c.counts.fail > 0);
   if (failing.length > 0) throw new CheckFailed(`${failing.map((c) => `${c.target} fails ${c.counts.fail} rule${c.counts.fail === 1 ? "" : "s"}`).join("; ")}`);
 }

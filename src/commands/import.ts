@@ -59,7 +59,7 @@ function checkOutputFile(out: string): void {
 /** Streams one session into a file, atomically (a temporary file, then a rename). */
 async function importTo(file: string, format: SessionFormat | "auto", out: string | undefined, span?: ElementSpan): Promise<string> {
   // A file that fails half-way leaves no partial trace behind (the temporary file is removed).
-  const opened = await openSession(file, format, span);
+  const opened = await openSession(file, format, { span });
   if (opened.format === "trace") throw new UserError(`${file === "-" ? STDIN : file}: already a loopsim trace`);
   if (out !== undefined) makeOutputDir(dirname(resolve(out)));
   const tmp = out === undefined ? undefined : join(dirname(out), `.${basename(out)}.tmp-${process.pid}`);

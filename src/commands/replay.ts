@@ -16,6 +16,8 @@ import { cacheRoot } from "../targets/openclaw/cache.js";
 import { needsFetch, resolveTarget } from "../targets/registry.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import { targetRef, type Target } from "../targets/target.js";
+import { writeCiOutputs, type CiOutputs } from "../ci/emit.js";
+import { replayCases } from "../ci/replayCases.js";
 
 export interface ReplayOptions {
   readonly json: boolean;
@@ -24,6 +26,8 @@ export interface ReplayOptions {
   readonly target?: Target;
   /** False (--no-fetch): a scenario naming a release or runtime not in the cache is skipped. */
   readonly fetch?: boolean;
+  /** --junit FILE, --annotations */
+  readonly ci?: CiOutputs;
 }
 
 export interface ReplayOutcome {
@@ -150,6 +154,7 @@ export async function replayCommand(paths: readonly string[], options: ReplayOpt
     process.stdout.write(lines.join("\n") + "\n");
     if (problems.length > 0) process.stderr.write(problems.join("\n") + "\n");
   }
+  writeCiOutputs(options.ci, "loopsim replay", [replayCases(outcomes, options.target === undefined ? undefined : targetRef(options.target))], (c) => ({ file: outcomes.find((o) => c.name === o.file || c.name.endsWith(`(${o.file})`))?.file }));
   if (count("invalid") > 0) throw new UserError(`${count("invalid")} scenario file${count("invalid") === 1 ? " is" : "s are"} invalid (see above)`);
   const failed = count("fail");
   if (failed > 0) {

@@ -16,6 +16,9 @@ import { scanSession } from "../scan/scanSession.js";
 import type { Target } from "../targets/target.js";
 import type { Shard } from "../io/shardSpec.js";
 import { sliceOf } from "../sessions/recorded.js";
+import { writeCiOutputs, type CiOutputs } from "../ci/emit.js";
+import type { JUnitCase } from "../ci/junit.js";
+import { placeOf, scanCase, unreadableCase } from "../ci/scanCases.js";
 
 export interface ScanOptions {
   /** Stop at the first unreadable file instead of skipping and reporting it. */
@@ -29,6 +32,10 @@ export interface ScanOptions {
   readonly out?: string;
   /** Only this shard's slice of the sessions (every N-th of the listing, as tune and compare --by sessions). */
   readonly shard?: Shard;
+  /** --junit FILE, --annotations */
+  readonly ci?: CiOutputs;
+  /** The options `trace` needs to show a session again as scan saw it (--config, --target). */
+  readonly traceArgs?: string;
 }
 
 export async function scanCommand(paths: readonly string[], options: ScanOptions): Promise<void> {
@@ -44,13 +51,16 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
   if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
   const bar = process.stderr.isTTY === true && !options.json ? new cliProgress.SingleBar({ stream: process.stderr, format: "scan [{bar}] {value}/{total} sessions", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(refs.length, 0);
+  const cases: JUnitCase[] = [];
   // Rows are spooled to a scratch folder as each session is scanned; memory holds the summary.
   const scanned = await withScratchDir("scan", async (scratch) => {
     const writer = new ScanReportWriter(scratch, options.target.name, options.configLabel);
     try {
       for (const { ref, id, span } of refs) {
         try {
-          writer.add(await scanSession(ref, options.config, options.target, id, options.format ?? "auto", span));
+          const scanned = await scanSession(ref, options.config, options.target, id, options.format ?? "auto", span);
+          writer.add(scanned);
+          if (options.ci !== undefined) cases.push(scanCase(scanned, options.target.name, options.traceArgs ?? ""));
         } catch (error) {
           // A file that fails while it is read (cut short, not JSON) is reported and skipped.
           // --format naming another format is the user's mistake about every file: stop there.
@@ -75,6 +85,13 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
       writer.close();
     }
   });
+  if (options.ci !== undefined) {
+    const all = [...cases, ...bad.map((b) => unreadableCase(b.file, b.reason, options.target.name))];
+    writeCiOutputs(options.ci, "loopsim scan", [{ name: `loopsim scan ${options.target.name}`, cases: all }], (c) => {
+      const text = (c.failure ?? c.error)?.text ?? "";
+      return placeOf(/^first (?:block|abort): (\S+),/m.exec(text)?.[1] ?? c.name.replace(/#.*$/, ""));
+    });
+  }
   if (bad.length > 0) {
     for (const line of badFileLines(bad)) process.stderr.write(`loopsim: ${line}\n`);
     throw new CheckFailed(`${bad.length} unreadable file${bad.length === 1 ? "" : "s"} skipped; the other ${scanned} sessions are in the report (--strict stops at the first)`);

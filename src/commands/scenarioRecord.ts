@@ -30,7 +30,8 @@ export async function scenarioRecordCommand(input: string, options: RecordOption
   if (fact !== undefined && "detector" in fact && fact.detector !== undefined && !detectors.includes(fact.detector)) {
     throw new UserError(`--minimize ${options.minimize}: ${unknownName(`detector of ${options.target.name}`, fact.detector, detectors)}`);
   }
-  const opened = await openSession(input);
+  // Model text is kept for a target that judges it; for the others it would only be dead weight.
+  const opened = await openSession(input, "auto", { text: options.target.capabilities.readsText === true });
   const events: ToolEvent[] = [];
   for await (const { event } of opened.events) events.push(event);
   process.stderr.write(`loopsim: ${statsLine(input, opened.format, opened.stats)}\n`);

@@ -1,7 +1,10 @@
-// `loopsim targets`: the built-in targets and the releases in the cache; `loopsim targets fetch
-// openclaw@V...` fetches releases ahead of time (for CI or an offline machine).
+// `loopsim targets`: the built-in targets, the runtimes that run here (pinned and cached
+// versions) and the releases in the cache; `loopsim targets fetch openclaw@V...` fetches releases
+// and runtimes ahead of time (for CI or an offline machine).
 import { UserError } from "../io/errors.js";
 import { BUILT_IN_TARGETS, isGeminiName, isReleaseName } from "../targets/registry.js";
+import { PEER_VARIANTS } from "../targets/peers/index.js";
+import { runtimeListing } from "../targets/runtimes/runtimeList.js";
 import { isDrivenRuntimeName } from "../targets/runtimes/drivenRuntimes.js";
 import { cachedReleases, cacheRoot } from "../targets/openclaw/cache.js";
 import { ensureRelease, resolveReleaseSpec } from "../targets/openclaw/fetch.js";
@@ -9,13 +12,21 @@ import { loadReleaseTarget } from "../targets/openclaw/releaseTarget.js";
 
 export function targetsListCommand(json: boolean): void {
   const releases = cachedReleases();
+  const runtimes = runtimeListing();
+  const builtIn = [...BUILT_IN_TARGETS, ...PEER_VARIANTS];
   if (json) {
-    process.stdout.write(JSON.stringify({ builtIn: BUILT_IN_TARGETS.map((t) => ({ name: t.name, summary: t.summary, breaks: t.breaks })), cache: cacheRoot(), cachedReleases: releases.map((v) => `openclaw@${v}`) }, null, 2) + "\n");
+    process.stdout.write(JSON.stringify({ builtIn: builtIn.map((t) => ({ name: t.name, summary: t.summary, breaks: t.breaks })), runtimes, cache: cacheRoot(), cachedReleases: releases.map((v) => `openclaw@${v}`) }, null, 2) + "\n");
     return;
   }
-  const width = Math.max(...BUILT_IN_TARGETS.map((t) => t.name.length));
+  const width = Math.max(...builtIn.map((t) => t.name.length));
   const lines = ["built-in targets:"];
-  for (const t of BUILT_IN_TARGETS) lines.push(`  ${t.name.padEnd(width)}  ${t.summary}`);
+  for (const t of builtIn) lines.push(`  ${t.name.padEnd(width)}  ${t.summary}`);
+  lines.push("", `runtimes that run here (RUNTIME@VERSION, RUNTIME@latest; driven CLIs answer whole traces: trace, scan, replay, conform --against), cache ${cacheRoot()}:`);
+  const rw = Math.max(...runtimes.map((r) => r.runtime.length));
+  for (const r of runtimes) {
+    const cached = r.cached.length === 0 ? "none cached" : `cached ${r.cached.join(", ")}`;
+    lines.push(`  ${r.runtime.padEnd(rw)}  ${r.how}, ${r.npmPackage}; reports made with ${r.pinned}; ${cached}${r.unavailable === undefined ? "" : `; n/a here: ${r.unavailable}`}`);
+  }
   lines.push("", `shipped OpenClaw releases (openclaw@VERSION, openclaw@latest), cache ${cacheRoot()}:`);
   if (releases.length === 0) lines.push("  none cached yet; the first use of openclaw@V fetches it, or run: loopsim targets fetch openclaw@2026.9.6");
   for (const v of releases) lines.push(`  openclaw@${v}`);

@@ -13,8 +13,8 @@ import type { SessionFormat } from "../import/types.js";
 import { LineWriter } from "../io/bufferedOutput.js";
 import { parseEventLine } from "../io/eventSchema.js";
 import { readLines } from "../io/lines.js";
-import type { TargetOutput } from "../targets/target.js";
-import type { Target } from "../targets/target.js";
+import { collect, sessionOver, type Target, type TargetOutput } from "../targets/target.js";
+import type { ToolEvent } from "../../models/events.js";
 
 export interface TraceOptions {
   readonly config: ResolvedConfig;
@@ -32,22 +32,20 @@ export async function traceCommand(path: string, options: TraceOptions): Promise
   if (options.format !== undefined && options.format !== "trace") return traceSession(path, { ...options, format: options.format });
   const format = path === "-" || options.format === "trace" ? "trace" : (detectFormat(path) ?? "trace");
   if (format !== "trace") return traceSession(path, options);
-  const session = options.target.start(options.config);
   const writer = new LineWriter();
   const render = options.json ? outputJsonLine : timelineLine;
   const source = path === "-" ? "<stdin>" : path;
-  let lineIndex = -1;
   let read = 0;
   const tally = new RunTally();
+  const lines = traceEvents(path, source);
+  // A whole-trace target (a driven CLI) reads the trace in full first; others stream it.
+  const whole = options.target.wholeTrace === undefined ? undefined : await collect(lines);
+  const session = whole === undefined ? options.target.start(options.config) : sessionOver(options.target, options.config, whole.map((l) => l.event));
   try {
-    for await (const line of readLines(path)) {
-      lineIndex++;
-      if (line.trim() === "") continue;
-      const parsed = parseEventLine(line, `${source}:${lineIndex + 1}`);
-      if (!parsed.ok) throw new UserError(parsed.problems.join("\n"));
+    for await (const { event, lineIndex } of whole ?? lines) {
       read++;
       // Outputs are numbered by input line (0-based), blank lines included.
-      for (const output of session.step(parsed.event)) {
+      for (const output of session.step(event)) {
         tally.add(output);
         await writer.line(render({ ...output, index: lineIndex }));
       }
@@ -59,6 +57,18 @@ export async function traceCommand(path: string, options: TraceOptions): Promise
   if (read === 0) throw new UserError(`${source}: no events in it (an empty trace: one JSON event per line; see docs/guide/formats.md)`);
   // The end-of-run summary goes to stderr, so stdout stays one line per event (JSON or timeline).
   process.stderr.write(`loopsim: ${tally.line(source)}\n`);
+}
+
+/** A trace file's events with their 0-based line, blank lines skipped, each line checked. */
+async function* traceEvents(path: string, source: string): AsyncGenerator<{ event: ToolEvent; lineIndex: number }> {
+  let lineIndex = -1;
+  for await (const line of readLines(path)) {
+    lineIndex++;
+    if (line.trim() === "") continue;
+    const parsed = parseEventLine(line, `${source}:${lineIndex + 1}`);
+    if (!parsed.ok) throw new UserError(parsed.problems.join("\n"));
+    yield { event: parsed.event, lineIndex };
+  }
 }
 
 /** What a whole trace came to, counted as the outputs stream past. */
@@ -95,12 +105,13 @@ class RunTally {
 
 async function traceSession(path: string, options: TraceOptions): Promise<void> {
   const opened = await openSession(path, options.format === undefined || options.format === "trace" ? "auto" : options.format);
-  const session = options.target.start(options.config);
+  const whole = options.target.wholeTrace === undefined ? undefined : await collect(opened.events);
+  const session = whole === undefined ? options.target.start(options.config) : sessionOver(options.target, options.config, whole.map((e) => e.event));
   const writer = new LineWriter();
   const render = options.json ? outputJsonLine : timelineLine;
   let index = 0;
   try {
-    for await (const { event, at } of opened.events) {
+    for await (const { event, at } of whole ?? opened.events) {
       for (const output of session.step(event)) {
         const line = render({ ...output, index });
         await writer.line(options.json ? line : `${line}  @ ${at.slice(at.lastIndexOf("/") + 1)}`);

@@ -1,6 +1,7 @@
 // `loopsim tune`: sweeps configs over a simulated population and writes report.{json,md,html}.
 // `--shard I/N` writes the part of the sweep with config indexes = I-1 (mod N); `loopsim merge`
 // puts the parts back together into exactly the unsharded report.
+import { resolveFittedReaction } from "./calibrateReaction.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { parseShard, type Shard } from "../io/shardSpec.js";
 import { partsIn, readShardParts, schemaOf, type ShardLayout } from "../io/shardParts.js";
@@ -17,18 +18,19 @@ import { writeFileAtomic } from "../io/atomicWrite.js";
 import { checkOutputDir } from "../io/writable.js";
 import { issuesMessage, loadConfig, readConfigFile } from "../io/configFile.js";
 import type { ConfigJob, ConfigRow } from "../evaluation/evaluate.js";
-import { mergeEvidence, readCounts, sessionSlice, type SessionEvidence } from "../grounded/sessionShards.js";
+import { mergeEvidence, readCounts, refuseGridBySession, sessionSlice, type SessionEvidence } from "../grounded/sessionShards.js";
 import { DEFAULT_GRID, expandGrid, parseGrid } from "../tune/grid.js";
 import { evaluateAll } from "../evaluation/parallel.js";
 import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
 import { groundedSummary, type GroundedEvaluation, type GroundedPopulation } from "../grounded/groundedPopulation.js";
 import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
-import { groundedFrom, groundingFlags, refuseGroundingFlags, resolvePopulation, type AnyPopulation } from "../grounded/populationSpec.js";
+import { rowGrids, type RowGrid } from "../grounded/reactionGrid.js";
+import { groundedFrom, groundingFlags, refuseGroundingFlags, refuseReactionGrid, resolvePopulation, type AnyPopulation } from "../grounded/populationSpec.js";
 import { PARTIAL_SCHEMA, finishReport, reportJson, type TuneInputs, type TunePartial, type TuneReport } from "../tune/report.js";
 import { renderHtml } from "../tune/renderHtml.js";
 import { renderMarkdown } from "../tune/renderMarkdown.js";
-import { resolveTarget } from "../targets/registry.js";
+import { resolveStepwiseTarget } from "../targets/registry.js";
 import { CONFIG_FIELDS } from "../targets/target.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded, type Replayed } from "../sessions/replayAll.js";
@@ -65,13 +67,20 @@ export interface TuneOptions {
   readonly loops?: string;
   /** What --shard slices: configs (the default) or sessions. */
   readonly by?: string;
+  /** Reaction models the picks are recomputed under (src/grounded/reactionGrid.ts): default, none, HEEDxSKIP. */
+  readonly reactionGrid?: string;
 }
 
 /** The population a sweep runs: simulated, or real sessions (primary); and real sessions beside a simulated one. */
-export function choosePopulations(options: Pick<TuneOptions, "population" | "sessions" | "inject" | "reaction" | "loops">): { primary: AnyPopulation; beside?: GroundedPopulation } {
-  const flags = groundingFlags(options);
+export function choosePopulations(options: Pick<TuneOptions, "population" | "sessions" | "inject" | "reaction" | "loops" | "reactionGrid">): { primary: AnyPopulation; beside?: GroundedPopulation } {
+  // The reaction grid runs by default wherever real sessions run as agents.
+  const flags = { ...groundingFlags(options), reactionGrid: options.reactionGrid ?? "default" };
   const primary = resolvePopulation(options.population, flags);
-  if (primary.kind === "sessions" || (flags.inject === undefined && flags.reaction === undefined && flags.loops === undefined)) return { primary };
+  if (primary.kind === "sessions") return { primary };
+  if (flags.inject === undefined && flags.reaction === undefined && flags.loops === undefined) {
+    if (options.reactionGrid !== "none") refuseReactionGrid(options.reactionGrid);
+    return { primary };
+  }
   if (options.sessions === undefined) refuseGroundingFlags(flags);
   return { primary, beside: groundedFrom(options.sessions ?? [], `sessions:${(options.sessions ?? []).join(" ")}`, flags) };
 }
@@ -130,6 +139,7 @@ export function tuneInputs(options: TuneOptions, chosen = choosePopulations(opti
     ...(options.inject === undefined ? [] : [`--inject ${options.inject}`]),
     ...(options.reaction === undefined ? [] : [`--reaction ${options.reaction}`]),
     ...(options.loops === undefined ? [] : [`--loops ${options.loops}`]),
+    ...(options.reactionGrid === undefined ? [] : [`--reaction-grid ${options.reactionGrid}`]),
   ].join(" ");
   return {
     loopsimVersion: VERSION,
@@ -151,10 +161,12 @@ export function writeReport(out: string, report: TuneReport): void {
 }
 
 
-export async function tuneCommand(options: TuneOptions): Promise<void> {
+export async function tuneCommand(given: TuneOptions): Promise<void> {
+  const reaction = await resolveFittedReaction(given.reaction, given.population, given.sessions);
+  const options: TuneOptions = { ...given, ...(reaction === undefined ? {} : { reaction }) };
   if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
   checkOutputDir(options.out); // before the sweep, so a long run never fails at its last step
-  const guard = await resolveTarget(options.target ?? "reference");
+  const guard = await resolveStepwiseTarget(options.target ?? "reference");
   const ignores = CONFIG_FIELDS.filter((f) => !guard.capabilities.honours.includes(f));
   const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
   const chosen = choosePopulations(options);
@@ -165,6 +177,7 @@ export async function tuneCommand(options: TuneOptions): Promise<void> {
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const grounding = chosen.primary.kind === "sessions" ? chosen.primary.grounded : chosen.beside;
   const slice = sessionSlice(options.by, shard, grounding !== undefined || options.sessions !== undefined);
+  refuseGridBySession(slice, grounding);
   let inputs = baseInputs;
   const target = shard === undefined ? join(options.out, "report.json") : join(options.out, `partial-${shard.index}-of-${shard.of}.json`);
   refuseOverwrite(options.out, [basename(target)], options.force);
@@ -230,7 +243,7 @@ function withEvidence(
   inputs: TuneInputs,
   base: readonly ConfigJob[],
   grounding: GroundedPopulation | undefined,
-  evaluation: Pick<GroundedEvaluation, "metrics" | "read" | "agents"> | undefined,
+  evaluation: Pick<GroundedEvaluation, "metrics" | "read" | "agents" | "grid"> | undefined,
   primary: boolean,
   sessions: readonly string[] | undefined,
   labels: Pick<Labels, "file" | "key"> | undefined,
@@ -239,9 +252,11 @@ function withEvidence(
   let rows = base as ConfigRow[];
   if (grounding !== undefined && evaluation !== undefined) {
     inputs = { ...inputs, grounded: groundedSummary(grounding, evaluation, primary), ...(primary ? { agents: evaluation.read.count } : {}) };
+    const grids = rowGrids(evaluation);
     rows = base.map((row, k) => {
       const metrics = evaluation.metrics[k] as ConfigMetrics;
-      return primary ? { ...row, metrics } : { ...(row as ConfigRow), grounded: metrics };
+      const grid = grids === undefined ? {} : { reactionGrid: grids[k] as RowGrid };
+      return primary ? { ...row, metrics, ...grid } : { ...(row as ConfigRow), grounded: metrics, ...grid };
     });
   }
   if (sessions !== undefined && replayed !== undefined) {

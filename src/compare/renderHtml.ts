@@ -1,5 +1,6 @@
 // compare.html: self-contained (inline CSS and SVG, no scripts, no network), from the report alone.
 import { planeChart, heatmap } from "./charts.js";
+import { SENSITIVITY_CSS, compareSensitivitySection, sensitivityHtml } from "../tune/reactionGridView.js";
 import { headline, populationSentence, sessionCells, type CompareReport } from "./report.js";
 import { sessionLabels } from "./renderMarkdown.js";
 import { realLoopsHtml, realLoopsSection } from "./realLoopsSection.js";
@@ -21,6 +22,7 @@ export function renderCompareHtml(report: CompareReport): string {
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1150px;padding:0 1rem;color:#111}
 table{border-collapse:collapse;margin:1rem 0;font-size:13px}td,th{border:1px solid #ddd;padding:3px 7px;text-align:right}td:first-child,th:first-child{text-align:left}
 figure{margin:1rem 0}figcaption{font-size:12px;color:#555}dt{font-weight:600}code{background:#f6f8fa;padding:0 .2rem}
+${SENSITIVITY_CSS}
 </style></head><body>
 <h1>loopsim compare: loop guards side by side</h1>
 <p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${esc(populationSentence(report).replace(/`/g, ""))}. Reproduce: <code>${esc(report.reproduce)}</code>.</p>
@@ -28,7 +30,8 @@ figure{margin:1rem 0}figcaption{font-size:12px;color:#555}dt{font-weight:600}cod
 ${table(report.rows.map(headline))}
 <figure>${planeChart(report)}<figcaption>Each guard on the plane of waste (median tokens a stuck agent spends in its loop before the stop; further left is better) against false positives (progressing agents stopped wrongly; lower is better). Red: OpenClaw, blue: other runtimes. Bars: 95% intervals (bootstrap for the median, Wilson for the share).</figcaption></figure>
 <figure>${heatmap(report)}<figcaption>Families by guards. Stuck families: the share stopped (greener is better). Progressing and recovering families: the share stopped wrongly (redder is worse).</figcaption></figure>
-${realLoopsHtml(realLoopsSection(report.realLoops, report.grounded), esc)}${report.sessions === undefined ? "" : `<h2>Recorded sessions</h2>
+${realLoopsHtml(realLoopsSection(report.realLoops, report.grounded), esc)}${report.reactionSensitivity === undefined ? "" : sensitivityHtml(compareSensitivitySection(report.reactionSensitivity), report.reactionSensitivity.grid, report.reactionSensitivity)}
+${report.sessions === undefined ? "" : `<h2>Recorded sessions</h2>
 <p>${report.sessions.count} sessions (${esc(labels.map((l) => `${report.sessions?.byLabel[l] ?? 0} ${l}`).join(", "))}). Open-loop: after a run's first block or stop, the rest of it counts as cut.</p>
 ${table(report.rows.map((r) => sessionCells(r, labels)))}`}
 <h2>The guards</h2>

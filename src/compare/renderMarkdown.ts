@@ -2,6 +2,7 @@
 import { unreadableNote } from "../format/unreadableNote.js";
 import { pct } from "../format/svgScale.js";
 import { realLoopsMarkdown, realLoopsSection } from "./realLoopsSection.js";
+import { compareSensitivitySection, sensitivityMarkdown } from "../tune/reactionGridView.js";
 import { familiesIn, headline, populationSentence, sessionCells, type CompareReport } from "./report.js";
 
 function table(rows: readonly Record<string, string>[]): string {
@@ -32,6 +33,7 @@ export function renderCompareMarkdown(report: CompareReport): string {
     lines.push(table(report.rows.map((r) => sessionCells(r, labels))), "");
   }
   lines.push(...realLoopsMarkdown(realLoopsSection(report.realLoops, report.grounded)));
+  if (report.reactionSensitivity !== undefined) lines.push(...sensitivityMarkdown(compareSensitivitySection(report.reactionSensitivity)));
   lines.push("## By family (stuck families: stopped; others: stopped wrongly)", "");
   lines.push(
     table(

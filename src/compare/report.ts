@@ -11,6 +11,8 @@ import { familyList } from "../tune/familyList.js";
 import type { RecordedSummary } from "../sessions/recorded.js";
 import type { CompareRow } from "./rows.js";
 import { realVsInjected, type RealVsInjected } from "../grounded/realVsInjected.js";
+import type { RowGrid } from "../grounded/reactionGrid.js";
+import { compareReactionSensitivity, type CompareReactionSensitivity } from "./reactionSensitivity.js";
 
 export const COMPARE_SCHEMA = "loopsim/compare-report@1";
 export const COMPARE_PARTIAL_SCHEMA = "loopsim/compare-partial@1";
@@ -44,6 +46,8 @@ export interface CompareRowResult extends CompareRow {
   readonly notes: readonly string[];
   readonly metrics: ConfigMetrics;
   readonly sessions?: SessionTotals;
+  /** Its numbers at each reaction-grid point, until the report is finished. */
+  readonly reactionGrid?: RowGrid;
 }
 
 export interface CompareInputs {
@@ -65,16 +69,30 @@ export interface CompareReport extends CompareInputs {
   readonly rows: readonly CompareRowResult[];
   /** With --loops real: each guard on the mined stretches beside the injected loops, and where they disagree. */
   readonly realLoops?: RealVsInjected;
+  /** Which orderings of the guards hold across the reaction grid (--reaction-grid). */
+  readonly reactionSensitivity?: CompareReactionSensitivity;
 }
 
-export function finishCompare(inputs: CompareInputs, rows: readonly CompareRowResult[]): CompareReport {
+export function finishCompare(inputs: CompareInputs, gridRows: readonly CompareRowResult[]): CompareReport {
   const order = new Map(inputs.rowNames.map((n, i) => [n, i]));
-  const sorted = [...rows].sort((a, b) => (order.get(a.name) ?? 0) - (order.get(b.name) ?? 0));
+  const withGrids = [...gridRows].sort((a, b) => (order.get(a.name) ?? 0) - (order.get(b.name) ?? 0));
+  const grid = inputs.grounded?.reactionGrid;
+  const grids = withGrids.flatMap((r) => (r.reactionGrid === undefined ? [] : [{ name: r.name, points: r.reactionGrid.points, runs: r.reactionGrid.runs }]));
+  const agents = Object.values(inputs.grounded?.agents ?? {}).reduce((a, b) => a + b, 0);
+  const sensitivity =
+    grid === undefined || grids.length !== withGrids.length
+      ? undefined
+      : compareReactionSensitivity(grids, grid, { ordinaryRuns: agents * grids.length, extraRuns: grids.reduce((sum, g) => sum + g.runs.made, 0) - agents * grids.length, naiveExtraRuns: agents * grids.length * (grid.points.length - 1) });
+  const sorted = withGrids.map((r) => {
+    if (r.reactionGrid === undefined) return r;
+    const { reactionGrid: _dropped, ...rest } = r;
+    return rest;
+  });
   const real = inputs.grounded?.loops === undefined ? undefined : realVsInjected(sorted, inputs.grounded.inject.shapes);
   // Each way recorded sessions were used is stated; a way that was not used is not.
   const choices = MODELLING_CHOICES.filter((c) => c !== OPEN_LOOP_CHOICE || inputs.sessions !== undefined || inputs.grounded === undefined);
   if (inputs.grounded !== undefined) choices.splice(choices.indexOf(OPEN_LOOP_CHOICE) === -1 ? choices.length - 1 : choices.indexOf(OPEN_LOOP_CHOICE) + 1, 0, CLOSED_LOOP_CHOICE);
-  return { schema: COMPARE_SCHEMA, ...inputs, choices, definitions: COMPARE_DEFINITIONS, rows: sorted, ...(real === undefined ? {} : { realLoops: real }) };
+  return { schema: COMPARE_SCHEMA, ...inputs, choices, definitions: COMPARE_DEFINITIONS, rows: sorted, ...(real === undefined ? {} : { realLoops: real }), ...(sensitivity === undefined ? {} : { reactionSensitivity: sensitivity }) };
 }
 
 

@@ -3,7 +3,7 @@
 // release; the peers ignore the config (their numbers are their own).
 import { UserError } from "../io/errors.js";
 import { GOOSE_COMPARED_LIMIT, PEER_TARGETS } from "../targets/peers/index.js";
-import { resolveTarget } from "../targets/registry.js";
+import { resolveStepwiseTarget } from "../targets/registry.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import type { Target } from "../targets/target.js";
 import { evidenceFor } from "../targets/peers/evidence.js";
@@ -45,7 +45,7 @@ export async function resolveRows(names: readonly string[]): Promise<{ rows: Com
   for (const name of names) {
     const builtIn = OPENCLAW_ROWS[name];
     const row = builtIn ?? { name, target: name, block: { enabled: true }, description: "" };
-    const target = targets.get(row.target) ?? (await resolveTarget(row.target));
+    const target = targets.get(row.target) ?? (await resolveStepwiseTarget(row.target));
     targets.set(row.target, target);
     const evidence = evidenceFor(name);
     const summary = evidence === undefined ? target.summary : `${target.summary} (${evidence.text})`;

@@ -22,6 +22,8 @@ export function comparableLine(o: TargetOutput, c: TargetCapabilities): string |
       return `${o.index} ABORT ${run} ${o.tool}${c.counts ? ` ${o.count}` : ""}`;
     case "ignored":
       return `${o.index} ${o.eventType} ${run} ignored`;
+    case "text":
+      return `${o.index} ${o.textType} ${run} ${o.verdict} ${o.detector}${c.counts ? ` ${o.count}` : ""}`;
   }
 }
 

@@ -1,5 +1,6 @@
 // Evaluating configs: every agent of the population simulated under each config. Pure and
 // deterministic per config, so any split over workers or shards gives the same rows.
+import type { RowGrid } from "../grounded/reactionGrid.js";
 import { configFrom } from "../../models/configResolution.js";
 import { simulate } from "../sim/simulate.js";
 import type { Target } from "../targets/target.js";
@@ -21,6 +22,8 @@ export interface ConfigRow extends ConfigJob {
   readonly sessions?: SessionTotals;
   /** The same config on real sessions run as closed-loop agents, with injected loops (tune --sessions PATH --inject SPEC). */
   readonly grounded?: ConfigMetrics;
+  /** Its grounded numbers at each reaction-grid point, until the report is finished (src/grounded/reactionGrid.ts). */
+  readonly reactionGrid?: RowGrid;
 }
 
 export function evaluateConfig(job: ConfigJob, agents: readonly AgentSpec[], calls: number, target: Target, onAgent?: () => void): ConfigRow {

@@ -87,7 +87,13 @@ const median = (xs: readonly number[]): number => nearestRank(xs, 0.5);
 const meanOf = (xs: readonly number[]): number => (xs.length === 0 ? 0 : mean([...xs]));
 
 /** `seed` names the config (its index): each config's bootstrap has its own, fixed stream. */
-export function computeMetrics(summaries: readonly SimulationSummary[], seed = "metrics"): ConfigMetrics {
+/** `resample` false leaves the bootstrap out (its intervals are the point alone): for the many metrics a reaction grid only ranks by. */
+export function computeMetrics(summaries: readonly SimulationSummary[], seed = "metrics", resample = true): ConfigMetrics {
+  const boot = (values: readonly number[], statistic: (sample: readonly number[]) => number, name: string): Interval => {
+    if (resample) return bootstrap(values, statistic, `${seed}/${name}`);
+    const v = values.length === 0 ? 0 : Math.round(statistic(values) * 10) / 10;
+    return { low: v, high: v, n: values.length };
+  };
   const stuck = summaries.filter((s) => s.label === "stuck");
   const progressing = summaries.filter((s) => s.label === "progressing");
   const recovering = summaries.filter((s) => s.label === "recovering");
@@ -133,9 +139,9 @@ export function computeMetrics(summaries: readonly SimulationSummary[], seed = "
     intervals: {
       caughtShare: wilson(stuck.filter((s) => s.caught).length, stuck.length),
       escapedShare: wilson(stuck.filter((s) => s.escapedAfterWarning).length, stuck.length),
-      wastedTokensMean: bootstrap(stuck.map((s) => s.wastedTokens), meanOf, `${seed}/wastedTokensMean`),
-      wastedTokensMedian: bootstrap(stuck.map((s) => s.wastedTokens), median, `${seed}/wastedTokensMedian`),
-      wastedCallsMedian: bootstrap(stuck.map((s) => s.wastedCalls), median, `${seed}/wastedCallsMedian`),
+      wastedTokensMean: boot(stuck.map((s) => s.wastedTokens), meanOf, "wastedTokensMean"),
+      wastedTokensMedian: boot(stuck.map((s) => s.wastedTokens), median, "wastedTokensMedian"),
+      wastedCallsMedian: boot(stuck.map((s) => s.wastedCalls), median, "wastedCallsMedian"),
       warnedShare: wilson(progressing.filter((s) => s.emittedWarnings > 0).length, progressing.length),
       wronglyBlockedShare: wilson(progressing.filter(wronglyBlocked).length, progressing.length),
       stoppedWronglyShare: wilson(progressing.filter(falselyStopped).length, progressing.length),

@@ -41,6 +41,8 @@ export function outputRecord(output: EngineOutput<string, string>): OutputRecord
       };
     case "ignored":
       return { index: output.index, type: output.eventType, runId, ignored: true };
+    case "text":
+      return { index: output.index, type: output.textType, runId, verdict: output.verdict, detector: output.detector, count: output.count, message: output.message };
   }
 }
 

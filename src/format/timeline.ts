@@ -36,5 +36,7 @@ export function timelineLine(output: EngineOutput<string, string>): string {
       return `${head}ABORT    ${pad(output.tool, 16)} ${visible(output.error)} x${output.count}  ${visible(output.message)}`;
     case "ignored":
       return `${head}${pad(output.eventType, 8)} ${pad("", 16)} ignored (run aborted)`;
+    case "text":
+      return `${head}${pad(output.textType, 8)} ${pad("", 16)} ${pad(output.verdict.toUpperCase(), 8)} ${output.detector} x${output.count}  ${output.message}`;
   }
 }

@@ -12,6 +12,7 @@ import type { Target } from "../targets/target.js";
 import { injectLoop, recordedScript, SHAPE_SUMMARIES, type InjectSpec } from "./injection.js";
 import { describeReaction, type SessionReaction } from "./reaction.js";
 import { MAX_REAL_PER_SESSION, REAL_LOOPS_SUMMARY, realLoopAgents, scriptWithRealLoops, type LoopsChoice } from "./realLoopAgents.js";
+import { gridPoints, gridSummary, summariesAcrossGrid, type GridRunCount, type ReactionGrid, type ReactionGridPoint, type ReactionGridSummary } from "./reactionGrid.js";
 import { runSessionAgent, type SessionAgentSpec } from "./sessionAgent.js";
 
 export const SESSIONS_PREFIX = "sessions:";
@@ -23,6 +24,8 @@ export interface GroundedPopulation {
   readonly reaction: SessionReaction;
   /** `real`: the stuck stretches mined from the sessions are stuck agents too (realLoopAgents.ts). */
   readonly loops?: LoopsChoice;
+  /** Reaction models to run every agent under as well (reactionGrid.ts); absent: the stated one only. */
+  readonly reactionGrid?: ReactionGrid;
 }
 
 /** The family every un-injected session agent is counted under. */
@@ -57,10 +60,34 @@ export interface GroundedEvaluation {
   readonly read: RecordedRead;
   /** Agents per family (the same for every guard). */
   readonly agents: Readonly<Record<string, number>>;
+  /** With a reaction grid: the metrics at each point (point 0 is the stated model, `metrics` above). */
+  readonly grid?: GroundedGridEvaluation;
+}
+
+export interface GroundedGridEvaluation {
+  readonly points: readonly ReactionGridPoint[];
+  /** Per point, per guard; intervals without the bootstrap except at point 0. */
+  readonly metrics: readonly (readonly ConfigMetrics[])[];
+  /** Per guard: agent runs made and reused over the grid (the ordinary evaluation makes one per agent). */
+  readonly runs: readonly GridRunCount[];
 }
 
 export async function evaluateGrounded(population: GroundedPopulation, guards: readonly GuardUnderTest[], seed: number, options: ReadOptions, onSession?: () => void): Promise<GroundedEvaluation> {
   const configs = guards.map((g) => configFrom(g.block));
+  const points = population.reactionGrid === undefined ? undefined : gridPoints(population.reaction, population.reactionGrid);
+  if (points !== undefined) {
+    const tallies = points.map(() => new GroundedTally(guards));
+    const runs: GridRunCount[] = guards.map(() => ({ made: 0, reused: 0 }));
+    const read = await forEachRecordedSession(population.paths, options, (session, at) => {
+      for (const tally of tallies) tally.session(at);
+      for (const agent of sessionAgents(session, population.inject, seed, population.loops)) {
+        const perGuard = configs.map((config, k) => summariesAcrossGrid(agent, config, (guards[k] as GuardUnderTest).target, points, runs[k]));
+        tallies.forEach((tally, p) => tally.agent(agent.family, (store, k) => store.add((perGuard[k] as SimulationSummary[])[p] as SimulationSummary)));
+      }
+      onSession?.();
+    });
+    return finishGrid(tallies, points, read, runs);
+  }
   const tally = new GroundedTally(guards);
   const read = await forEachRecordedSession(population.paths, options, (session, at) => {
     tally.session(at);
@@ -70,6 +97,13 @@ export async function evaluateGrounded(population: GroundedPopulation, guards: r
     onSession?.();
   });
   return tally.finish(read, options.slice !== undefined);
+}
+
+/** Point 0's tally is the ordinary evaluation; the others are measured without the bootstrap, which only their rankings read. */
+export function finishGrid(tallies: readonly GroundedTally[], points: readonly ReactionGridPoint[], read: RecordedRead, runs: readonly GridRunCount[]): GroundedEvaluation {
+  const stated = (tallies[0] as GroundedTally).finish(read);
+  const metrics = tallies.map((t, p) => (p === 0 ? stated.metrics : t.finish(read, false, false).metrics));
+  return { ...stated, grid: { points, metrics, runs } };
 }
 
 /**
@@ -135,12 +169,15 @@ export class GroundedTally {
     }
   }
 
-  /** The metrics per guard; with `packed`, also every agent's packed results (for a shard by session). */
-  finish(read: RecordedRead, packed = false): GroundedEvaluation {
+  /**
+   * The metrics per guard; with `packed`, also every agent's packed results (for a shard by
+   * session); without `resample`, no bootstrap intervals (a reaction grid's other points).
+   */
+  finish(read: RecordedRead, packed = false, resample = true): GroundedEvaluation {
     return {
       ...(packed ? { packed: this.packed() } : {}),
       // One guard's summaries at a time are made whole again, measured and dropped.
-      metrics: this.guards.map((g, k) => computeMetrics((this.stores[k] as SummaryStore).summaries(this.families, this.familyOf), `grounded-config-${g.index}`)),
+      metrics: this.guards.map((g, k) => computeMetrics((this.stores[k] as SummaryStore).summaries(this.families, this.familyOf), `grounded-config-${g.index}`, resample)),
       read,
       agents: Object.fromEntries(Object.keys(this.agents).sort().map((f) => [f, this.agents[f] as number])),
     };
@@ -256,6 +293,8 @@ export interface GroundedSummary {
   readonly agents: Readonly<Record<string, number>>;
   /** With --loops real: what the `real` family is, and how many stretches of a session run at most. */
   readonly loops?: { readonly spec: LoopsChoice; readonly what: string; readonly maxPerSession: number };
+  /** The reaction models every agent also ran under (--reaction-grid), when any. */
+  readonly reactionGrid?: ReactionGridSummary;
 }
 
 export function groundedSummary(population: GroundedPopulation, evaluation: Pick<GroundedEvaluation, "read" | "agents">, primary: boolean): GroundedSummary {
@@ -275,5 +314,6 @@ export function groundedSummary(population: GroundedPopulation, evaluation: Pick
     reactionText: describeReaction(population.reaction),
     agents: evaluation.agents,
     ...(population.loops === "real" ? { loops: { spec: "real" as const, what: REAL_LOOPS_SUMMARY, maxPerSession: MAX_REAL_PER_SESSION } } : {}),
+    ...(population.reactionGrid === undefined ? {} : { reactionGrid: gridSummary(population.reaction, population.reactionGrid) }),
   };
 }

@@ -9,11 +9,14 @@ import { readSessionEvents } from "../sessions/recorded.js";
 import { packFlags, sessionAgents } from "./groundedPopulation.js";
 import type { GroundedResult, GroundedTask, GroundedWorkerInput } from "./threadMessages.js";
 import { runSessionAgent } from "./sessionAgent.js";
+import { gridPoints, summariesAcrossGrid, type GridRunCount } from "./reactionGrid.js";
 
 const input = workerData as GroundedWorkerInput;
 const port = parentPort;
 if (port !== null) {
   const guards = await resolveGuards(input.guards);
+  const points = input.population.reactionGrid === undefined ? undefined : gridPoints(input.population.reaction, input.population.reactionGrid);
+  const pointCount = points?.length ?? 1;
   let last: { index: number; agents: ReturnType<typeof sessionAgents> | "empty" | { bad: string } } | undefined;
   const agentsOf = async (task: GroundedTask): Promise<ReturnType<typeof sessionAgents> | "empty" | { bad: string }> => {
     if (last?.index === task.index) return last.agents;
@@ -34,14 +37,21 @@ if (port !== null) {
     if (!Array.isArray(agents)) return { type: "bad", index: task.index, agent: task.agent, reason: agents.bad };
     const agent = agents[task.agent];
     if (agent === undefined) return { type: "empty", index: task.index, agent: task.agent };
-    const flags = new Uint8Array(guards.length);
-    const numbers = new Int32Array(guards.length * 4);
+    // With a reaction grid, one summary per point and guard, point-major (point 0: the stated model).
+    const runs = new Int32Array(guards.length * 2);
+    const flags = new Uint8Array(guards.length * pointCount);
+    const numbers = new Int32Array(guards.length * pointCount * 4);
     guards.forEach((g, k) => {
-      const s = runSessionAgent(agent, g.config, g.target, input.population.reaction).summary;
-      flags[k] = packFlags(s);
-      numbers.set([s.attempts, s.emittedWarnings, s.wastedCalls, s.wastedTokens], k * 4);
+      const count: GridRunCount = { made: 0, reused: 0 };
+      const summaries = points === undefined ? [runSessionAgent(agent, g.config, g.target, input.population.reaction).summary] : summariesAcrossGrid(agent, g.config, g.target, points, count);
+      runs.set([count.made, count.reused], k * 2);
+      summaries.forEach((s, p) => {
+        const at = p * guards.length + k;
+        flags[at] = packFlags(s);
+        numbers.set([s.attempts, s.emittedWarnings, s.wastedCalls, s.wastedTokens], at * 4);
+      });
     });
-    return { type: "row", index: task.index, agent: task.agent, family: agent.family, flags, numbers };
+    return { type: "row", index: task.index, agent: task.agent, family: agent.family, flags, numbers, runs };
   };
   for await (const batch of batchesFrom<GroundedTask>(port)) {
     for (const task of batch) port.postMessage(await run(task));

@@ -13,7 +13,8 @@ import { UserError } from "../io/errors.js";
 import { sessionRefs, type SessionRef } from "../import/sessionRefs.js";
 import { labelOf, ReadTally, sliceOf, type ReadOptions } from "../sessions/recorded.js";
 import { targetRef } from "../targets/target.js";
-import { agentsPerSession, evaluateGrounded, GroundedTally, type GroundedEvaluation, type GroundedPopulation, type GuardUnderTest } from "./groundedPopulation.js";
+import { gridPoints, type GridRunCount } from "./reactionGrid.js";
+import { agentsPerSession, evaluateGrounded, finishGrid, GroundedTally, type GroundedEvaluation, type GroundedPopulation, type GuardUnderTest } from "./groundedPopulation.js";
 import type { GroundedResult, GroundedTask, GroundedWorkerInput, GroundedWorkerMessage } from "./threadMessages.js";
 
 /** Agents a thread is sent at a time: few, so that the threads stay even to the end. */
@@ -77,7 +78,9 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
     await Promise.all(threads.map((t) => t.terminate()));
   }
   // The agents in their listed order: the summaries and the read tally as in-process.
-  const tally = new GroundedTally(guards);
+  const points = population.reactionGrid === undefined ? undefined : gridPoints(population.reaction, population.reactionGrid);
+  const tallies = (points ?? [undefined]).map(() => new GroundedTally(guards));
+  const runs: GridRunCount[] = guards.map(() => ({ made: 0, reused: 0 }));
   const read = new ReadTally(options.labels);
   for (let index = 0; index < refs.length; index++) {
     // Array.from, not slice: a slice keeps the holes of agents never answered, and some() skips holes.
@@ -85,10 +88,19 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
     if (mine.some((row, a) => row === undefined && !absent.has(index * perSession + a)) || mine[0] === undefined) continue; // no call in it, or unreadable
     const id = (refs[index] as SessionRef).id;
     read.session(id, labelOf(id, options.labels));
-    tally.session((mineOnly[index] as { at: number }).at);
+    for (const tally of tallies) tally.session((mineOnly[index] as { at: number }).at);
     for (const row of mine.filter((r) => r !== undefined)) {
-      tally.agent(row.family, (store, k) => store.addPacked(row.flags[k] as number, row.numbers[k * 4] as number, row.numbers[k * 4 + 1] as number, row.numbers[k * 4 + 2] as number, row.numbers[k * 4 + 3] as number));
+      runs.forEach((r, k) => {
+        r.made += row.runs[k * 2] as number;
+        r.reused += row.runs[k * 2 + 1] as number;
+      });
+      tallies.forEach((tally, p) =>
+        tally.agent(row.family, (store, k) => {
+          const at = p * guards.length + k;
+          store.addPacked(row.flags[at] as number, row.numbers[at * 4] as number, row.numbers[at * 4 + 1] as number, row.numbers[at * 4 + 2] as number, row.numbers[at * 4 + 3] as number);
+        }),
+      );
     }
   }
-  return tally.finish(read.read(bad), options.slice !== undefined);
+  return points === undefined ? (tallies[0] as GroundedTally).finish(read.read(bad), options.slice !== undefined) : finishGrid(tallies, points, read.read(bad), runs);
 }

@@ -8,6 +8,7 @@ import { POPULATION_PRESETS, populationFromJson, readPopulationFile, type Popula
 import { SESSIONS_PREFIX, type GroundedPopulation } from "./groundedPopulation.js";
 import { NO_INJECTION, parseInject, type InjectSpec } from "./injection.js";
 import { parseLoops } from "./realLoopAgents.js";
+import { parseReactionGrid, type ReactionGrid } from "./reactionGrid.js";
 import { DEFAULT_SESSION_REACTION, parseReaction, reactionFromJson, type SessionReaction } from "./reaction.js";
 
 export type AnyPopulation = { readonly kind: "simulated"; readonly population: Population } | { readonly kind: "sessions"; readonly grounded: GroundedPopulation };
@@ -17,6 +18,8 @@ export interface GroundingFlags {
   readonly reaction?: string;
   /** `real`: the mined stretches are stuck agents too (realLoopAgents.ts). */
   readonly loops?: string;
+  /** --reaction-grid: default, none or HEEDxSKIP (reactionGrid.ts); absent: no grid. */
+  readonly reactionGrid?: string;
 }
 
 export function groundedFrom(paths: readonly string[], name: string, flags: GroundingFlags, fromFile: { inject?: InjectSpec; reaction?: SessionReaction } = {}): GroundedPopulation {
@@ -26,7 +29,13 @@ export function groundedFrom(paths: readonly string[], name: string, flags: Grou
     inject: flags.inject !== undefined ? parseInject(flags.inject) : (fromFile.inject ?? NO_INJECTION),
     reaction: flags.reaction !== undefined ? parseReaction(flags.reaction) : (fromFile.reaction ?? DEFAULT_SESSION_REACTION),
     ...(flags.loops !== undefined && parseLoops(flags.loops) === "real" ? { loops: "real" as const } : {}),
+    ...withGrid(flags.reactionGrid),
   };
+}
+
+function withGrid(spec: string | undefined): { reactionGrid?: ReactionGrid } {
+  const grid = spec === undefined ? undefined : parseReactionGrid(spec);
+  return grid === undefined ? {} : { reactionGrid: grid };
 }
 
 /** A sessions population file ({sessions, inject, reaction}); paths in it are relative to the file. */
@@ -80,6 +89,11 @@ export function refuseGroundingFlags(flags: GroundingFlags): void {
 }
 
 /** The flags as given, without the ones left out. */
-export function groundingFlags(options: { readonly inject?: string | undefined; readonly reaction?: string | undefined; readonly loops?: string | undefined }): GroundingFlags {
-  return { ...(options.inject === undefined ? {} : { inject: options.inject }), ...(options.reaction === undefined ? {} : { reaction: options.reaction }), ...(options.loops === undefined ? {} : { loops: options.loops }) };
+export function groundingFlags(options: { readonly inject?: string | undefined; readonly reaction?: string | undefined; readonly loops?: string | undefined; readonly reactionGrid?: string | undefined }): GroundingFlags {
+  return { ...(options.inject === undefined ? {} : { inject: options.inject }), ...(options.reaction === undefined ? {} : { reaction: options.reaction }), ...(options.loops === undefined ? {} : { loops: options.loops }), ...(options.reactionGrid === undefined ? {} : { reactionGrid: options.reactionGrid }) };
+}
+
+/** --reaction-grid moves the odds real sessions react with: it needs them (tune and compare run it by default on them). */
+export function refuseReactionGrid(spec: string | undefined): void {
+  if (spec !== undefined) throw new UserError(`--reaction-grid ${spec}: applies to real sessions run as agents: --population sessions:PATH (or --sessions PATH --inject SPEC with tune)`);
 }

@@ -14,7 +14,7 @@ import type { SimulationSummary } from "../sim/simulate.js";
 import { eventTokens, tokensOf } from "../sim/tokens.js";
 import type { Target } from "../targets/target.js";
 import type { LabelledEvent } from "./injection.js";
-import type { Reaction, SessionReaction, Signal } from "./reaction.js";
+import type { Reaction, ReactionOdds, SessionReaction, Signal } from "./reaction.js";
 
 export interface SessionAgentSpec {
   /** What the metrics group it by: `session`, or `inject:SHAPE`. */
@@ -30,8 +30,8 @@ export interface SessionAgentRun {
   readonly events: ToolEvent[];
   readonly outputs: EngineOutput<string, string>[];
   readonly summary: SimulationSummary;
-  /** Each reaction drawn, in order, with the signal and the event position it answered. */
-  readonly reactions: readonly { readonly signal: Signal; readonly reaction: Reaction; readonly at: number }[];
+  /** Each reaction drawn, in order, with the signal, the event position it answered and the uniform draw behind it (reactionGrid.ts replays runs from these). */
+  readonly reactions: readonly { readonly signal: Signal; readonly reaction: Reaction; readonly at: number; readonly draw: number }[];
 }
 
 /** How many of the calls just made define the "repeated stretch" a skip jumps past: repeats, A/B and three-call cycles. */
@@ -70,6 +70,11 @@ function prepared(script: readonly LabelledEvent[]): Prepared {
   return made;
 }
 
+/** The reaction a uniform draw `u` picks under `odds`: the same draw picks the same reaction wherever the odds agree (common random numbers across reaction models). */
+export function chooseReaction(odds: ReactionOdds, u: number): Reaction {
+  return u < odds.goOn ? "goOn" : u < odds.goOn + odds.skip ? "skip" : "end";
+}
+
 export function runSessionAgent(spec: SessionAgentSpec, config: ResolvedConfig, target: Target, reaction: SessionReaction): SessionAgentRun {
   const script = spec.script;
   const { raw, outcomeOf, callOf, tokens, shapes } = prepared(script);
@@ -77,7 +82,7 @@ export function runSessionAgent(spec: SessionAgentSpec, config: ResolvedConfig, 
   const engine = target.start(config);
   const events: ToolEvent[] = [];
   const outputs: EngineOutput<string, string>[] = [];
-  const reactions: { signal: Signal; reaction: Reaction; at: number }[] = [];
+  const reactions: { signal: Signal; reaction: Reaction; at: number; draw: number }[] = [];
   const dropped = new Set<number>();
   const recentShapes: string[] = [];
   const pendingWarning = new Map<number, EngineOutput<string, string>>();
@@ -114,8 +119,8 @@ export function runSessionAgent(spec: SessionAgentSpec, config: ResolvedConfig, 
   const react = (signal: Signal, position: number, inLoop: boolean) => {
     const odds = reaction[signal];
     const u = mind.next();
-    const choice: Reaction = u < odds.goOn ? "goOn" : u < odds.goOn + odds.skip ? "skip" : "end";
-    reactions.push({ signal, reaction: choice, at: position });
+    const choice = chooseReaction(odds, u);
+    reactions.push({ signal, reaction: choice, at: position, draw: u });
     if (choice === "goOn") return;
     if (signal === "warning" && inLoop && !caught) s.escapedAfterWarning = true;
     if (choice === "end") ended = true;

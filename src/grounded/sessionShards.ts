@@ -52,3 +52,12 @@ export function sessionSlice(by: string | undefined, shard: Shard | undefined, h
   if (!hasSessions) throw new UserError("--by sessions needs sessions to slice: --sessions PATH or --population sessions:PATH");
   return shard;
 }
+
+/**
+ * A shard by session carries each agent's packed results under the stated reaction only, not
+ * under the grid's other reaction models, so its merge could not give the reaction-sensitivity
+ * section: refused, before anything runs, rather than merged into a report without it.
+ */
+export function refuseGridBySession(slice: Shard | undefined, grounding: { readonly reactionGrid?: unknown } | undefined): void {
+  if (slice !== undefined && grounding?.reactionGrid !== undefined) throw new UserError("--by sessions with --reaction-grid: not yet; pass --reaction-grid none");
+}

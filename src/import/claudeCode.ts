@@ -6,10 +6,12 @@
 //   a string or a list of text blocks; is_error makes it an error with that text;
 // - run: a user line without tool results starts one (meta lines and the compact summary do not);
 // - compaction: a system line with subtype compact_boundary;
+// - model text: an assistant line's text block is a message, its thinking block a thought (an
+//   empty or redacted one, signature only, is passed over), in block order with the calls;
 // - summary, file-history-snapshot, queue-operation, progress, attachment and other system lines
 //   carry no calls and are passed over; types the format does not document are counted.
 import { isObject, jsonLines } from "./jsonl.js";
-import { CallBook, skip, type ImportedEvent, type Importer } from "./types.js";
+import { CallBook, skip, textEvent, type ImportedEvent, type Importer } from "./types.js";
 
 const PASSED_OVER = new Set(["summary", "file-history-snapshot", "queue-operation", "progress", "attachment"]);
 
@@ -49,6 +51,11 @@ export const claudeCodeImporter: Importer = {
       if (type === "assistant") {
         if (!Array.isArray(content)) continue;
         for (const block of content) {
+          if (isObject(block) && (block.type === "text" || block.type === "thinking")) {
+            const text = textEvent(block.type === "text" ? "message" : "thought", run, block.type === "text" ? block.text : block.thinking, at);
+            if (text !== undefined) yield text;
+            continue;
+          }
           if (!isObject(block) || block.type !== "tool_use" || typeof block.name !== "string") continue;
           const callId = typeof block.id === "string" ? block.id : undefined;
           runs.add(run);

@@ -9,9 +9,12 @@
 //   wall time, token count) are dropped, so an unchanged command output hashes the same;
 // - run: one per user message (event_msg user_message);
 // - compaction: a `compacted` line (its event_msg context_compacted repeats it and is not counted);
+// - model text: a response_item message of the assistant is a message (its output_text parts
+//   joined), a reasoning item a thought (its readable summary_text and reasoning_text parts; an
+//   encrypted-only item has none); event_msg agent_message and agent_reasoning repeat them;
 // - every other event_msg repeats a response item and is not counted again.
 import { isObject, jsonLines } from "./jsonl.js";
-import { CallBook, skip, textResult, type ImportedEvent, type Importer } from "./types.js";
+import { CallBook, skip, textEvent, textResult, type ImportedEvent, type Importer } from "./types.js";
 
 const DOCUMENTED = new Set(["session_meta", "turn_context", "response_item", "event_msg", "compacted"]);
 const SHELL_TOOLS = new Set(["exec_command", "shell", "local_shell", "container.exec"]);
@@ -24,6 +27,12 @@ function parseArguments(raw: unknown): unknown {
   } catch {
     return raw;
   }
+}
+
+/** The text parts of a list (content or summary) whose type is one of `types`, joined. */
+function partsText(parts: unknown, types: readonly string[]): string {
+  if (!Array.isArray(parts)) return "";
+  return parts.filter((p) => isObject(p) && types.includes(String(p.type)) && typeof p.text === "string").map((p) => (p as { text: string }).text).join("\n");
 }
 
 /** The exit code and the text of an output, whichever of the two shapes it has. */
@@ -71,6 +80,16 @@ export const codexImporter: Importer = {
       }
       if (type !== "response_item") continue;
       const kind = payload.type;
+      if (kind === "message" || kind === "reasoning") {
+        const text =
+          kind === "message"
+            ? payload.role === "assistant"
+              ? textEvent("message", run, partsText(payload.content, ["output_text"]), at)
+              : undefined
+            : textEvent("thought", run, [partsText(payload.summary, ["summary_text"]), partsText(payload.content, ["reasoning_text"])].filter((t) => t !== "").join("\n"), at);
+        if (text !== undefined) yield text;
+        continue;
+      }
       if (kind === "function_call" || kind === "custom_tool_call") {
         const name = typeof payload.name === "string" ? payload.name : "unknown";
         const tool = SHELL_TOOLS.has(name) ? "exec" : name;

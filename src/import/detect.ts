@@ -62,8 +62,11 @@ export function detectFormat(ref: string): DetectedFormat | undefined {
     if ("sessionId" in first || "parentUuid" in first || "uuid" in first || ["summary", "file-history-snapshot", "queue-operation", "user", "assistant", "system"].includes(String(type))) return "claude-code";
   }
   if (text.trimStart().startsWith("{")) {
-    if (/"trajectory_format"\s*:\s*"mini-swe-agent/.test(text) || (/"messages"\s*:\s*\[/.test(text) && (/"info"\s*:/.test(text) || file.endsWith(".traj.json")))) return "mini-swe-agent";
+    if (/"trajectory_format"\s*:\s*"mini-swe-agent/.test(text)) return "mini-swe-agent";
+    // SWE-agent 1.x keeps each step's `messages` beside `info`, so its own `trajectory` list
+    // decides first (a quoted key inside a string is escaped and never matches).
     if (/"trajectory"\s*:\s*\[/.test(text)) return "swe-agent";
+    if (/"messages"\s*:\s*\[/.test(text) && (/"info"\s*:/.test(text) || file.endsWith(".traj.json"))) return "mini-swe-agent";
     // A document cut short before its telling key: the name says what it was meant to be, and
     // reading it then says what is wrong with it (not valid JSON), not "unknown format".
     if (file.endsWith(".traj.json")) return "mini-swe-agent";

@@ -9,11 +9,13 @@
 //   code (the final submit prints the patch) is {status: completed} with the reply as output;
 // - an assistant message with no bash block or with several is a format error: the harness ran
 //   nothing; counted, not a call;
+// - model text: an assistant message's text beside its bash block (mini-swe-agent asks for a
+//   "THOUGHT: ..." discussion there) is a thought, format errors' turns included;
 // - one run per file, named after the file (the instance); no compaction.
 import { basename } from "node:path";
 import { isObject } from "./jsonl.js";
 import { arrayElements } from "./jsonDocument.js";
-import { textResult, type ImportedEvent, type Importer } from "./types.js";
+import { textEvent, textResult, type ImportedEvent, type Importer } from "./types.js";
 
 const BASH_BLOCK = /```bash[ \t]*\n([\s\S]*?)\n```/g;
 const TIMEOUT = /timed out and has been killed|command timed out|timed out after \d+/i;
@@ -66,6 +68,8 @@ export const miniSweAgentImporter: Importer = {
       if (value.role === "assistant") {
         const blocks = [...text.matchAll(BASH_BLOCK)];
         turn = { at, command: blocks.length === 1 ? (blocks[0]?.[1] as string).trim() : undefined };
+        const thought = textEvent("thought", run, text.replace(BASH_BLOCK, "").trim(), at);
+        if (thought !== undefined) yield thought;
       } else if (value.role === "user" && turn !== undefined) {
         if (turn.command === undefined) {
           stats.formatErrors++;

@@ -5,12 +5,14 @@
 // - run: one per user prompt (run-1, run-2...), or the runId a `<session>.trajectory.jsonl`
 //   sidecar gives the call (lines carrying runId and toolCallId);
 // - compaction: each `compaction` entry, in the current run;
+// - model text: an assistant message's text block is a message, its thinking block a thought, in
+//   block order with the calls, in the current run;
 // - newer files link entries by id/parentId into a tree: only the active branch (the path from the
 //   root to the last entry) is imported, which takes a first pass over ids only;
 // - bashExecution messages are commands the user ran, not the agent's calls: counted, skipped.
 import { existsSync } from "node:fs";
 import { isObject, jsonLines } from "./jsonl.js";
-import { CallBook, emptyStats, skip, type ImportedEvent, type Importer, type ImportStats } from "./types.js";
+import { CallBook, emptyStats, skip, textEvent, type ImportedEvent, type Importer, type ImportStats } from "./types.js";
 
 const DOCUMENTED = new Set(["session", "message", "compaction", "model_change", "thinking_level_change", "custom", "custom_message", "branch_summary"]);
 
@@ -88,6 +90,11 @@ export const openclawImporter: Importer = {
         case "assistant": {
           if (!Array.isArray(message.content)) break;
           for (const block of message.content) {
+            if (isObject(block) && (block.type === "text" || block.type === "thinking")) {
+              const text = textEvent(block.type === "text" ? "message" : "thought", run, block.type === "text" ? block.text : block.thinking, at);
+              if (text !== undefined) yield text;
+              continue;
+            }
             if (!isObject(block) || block.type !== "toolCall" || typeof block.name !== "string") continue;
             const callId = typeof block.id === "string" ? block.id : undefined;
             const runId = (callId !== undefined ? sidecar.get(callId) : undefined) ?? run;

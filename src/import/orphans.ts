@@ -10,7 +10,7 @@ import { normalizeRunId } from "../../models/normalize.js";
  * What pairs an outcome with its call in a loopsim trace: the run and the callId, or, without a
  * callId, the run and the tool. An outcome answers the oldest open call with its key.
  */
-export function answerKey(event: Exclude<ToolEvent, { type: "compaction" }>): string {
+export function answerKey(event: Extract<ToolEvent, { type: "call" | "outcome" }>): string {
   const run = normalizeRunId(event.runId);
   return event.callId === undefined ? JSON.stringify([run, "tool", event.tool]) : JSON.stringify([run, "id", event.callId]);
 }
@@ -21,7 +21,7 @@ export class TraceOrphans {
 
   /** Notes the event; true when it is an orphan outcome. */
   see(event: ToolEvent): boolean {
-    if (event.type === "compaction") return false;
+    if (event.type !== "call" && event.type !== "outcome") return false;
     const key = answerKey(event);
     const waiting = this.open.get(key) ?? 0;
     if (event.type === "call") {

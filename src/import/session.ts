@@ -38,20 +38,41 @@ async function* traceEvents(file: string, stats: ImportStats): AsyncGenerator<Im
     } else if (e.type === "outcome") {
       stats.outcomes++;
       if (orphans.see(e)) stats.orphanOutcomes++;
-    } else stats.compactions++;
+    } else if (e.type === "compaction") stats.compactions++;
     stats.runs = runs.size;
     yield { event: e, at: `${file}:${n}` };
   }
 }
 
-/** Failed outcomes are counted here, by the one definition (failure.ts), for every format. */
-async function* countFailures(events: AsyncGenerator<ImportedEvent>, stats: ImportStats): AsyncGenerator<ImportedEvent> {
+/**
+ * Failed outcomes are counted here, by the one definition (failure.ts), for every format, and
+ * model text too; text is passed on only when the reader wants it.
+ */
+async function* counted(events: AsyncGenerator<ImportedEvent>, stats: ImportStats, text: boolean): AsyncGenerator<ImportedEvent> {
   for await (const imported of events) {
-    const deep = depthProblems(imported.event as unknown as Record<string, unknown>, imported.at);
+    const event = imported.event;
+    if (event.type === "message" || event.type === "thought") {
+      if (event.type === "message") stats.messages++;
+      else stats.thoughts++;
+      if (text) yield imported;
+      continue;
+    }
+    const deep = depthProblems(event as unknown as Record<string, unknown>, imported.at);
     if (deep.length > 0) throw new UserError(deep.join("\n"));
-    if (outcomeFailed(imported.event)) stats.errors++;
+    if (outcomeFailed(event)) stats.errors++;
     yield imported;
   }
+}
+
+export interface OpenOptions {
+  /**
+   * Whether model text (message and thought events) comes through. Readers that hold a whole
+   * session in memory and run only guards blind to text leave it out (see readSessionEvents):
+   * a session's text can outweigh its tool calls many times over.
+   */
+  readonly text?: boolean;
+  /** Where a trajectory of a multi-session file lies, when its listing found it. */
+  readonly span?: ElementSpan;
 }
 
 /**
@@ -61,20 +82,20 @@ async function* countFailures(events: AsyncGenerator<ImportedEvent>, stats: Impo
  * contradicts is the user's mistake (exit 2), never a silent empty import. `span` is where a
  * trajectory of a multi-session file lies, when its listing found it.
  */
-export async function openSession(ref: string, format: SessionFormat | "auto" = "auto", span?: ElementSpan): Promise<OpenedSession> {
+export async function openSession(ref: string, format: SessionFormat | "auto" = "auto", options: OpenOptions = {}): Promise<OpenedSession> {
   const spooled = ref === "-" ? await spoolStdin() : undefined;
   const file = spooled ?? ref;
   try {
     // A span comes from listing a multi-session (ADP) file: its format is known, and detecting it
     // again per trajectory would read the file's head once per session.
-    const detected = span !== undefined && format === "auto" ? "adp" : formatOf(file, format);
+    const detected = options.span !== undefined && format === "auto" ? "adp" : formatOf(file, format);
     if (format !== "auto") {
       const found = detectFormat(file);
       if (found !== undefined && found !== format) throw new UserError(`${ref === "-" ? STDIN : ref}: --format ${format}, but the content is ${found === "trace" ? "a loopsim trace" : `${article(found)} session`} (leave --format out to detect it)`);
     }
     const stats = emptyStats();
-    const raw = detected === "trace" ? traceEvents(file, stats) : IMPORTERS[detected].events(file, stats, span);
-    const events = countFailures(raw, stats);
+    const raw = detected === "trace" ? traceEvents(file, stats) : IMPORTERS[detected].events(file, stats, options.span);
+    const events = counted(raw, stats, options.text !== false);
     return { file: ref, format: detected, stats, events: spooled === undefined ? events : renamed(events, spooled, STDIN) };
   } catch (error) {
     throw spooled === undefined ? error : stdinNamed(error, spooled);

@@ -11,5 +11,6 @@ export function statsLine(file: string, format: DetectedFormat, s: ImportStats):
     s.formatErrors > 0 ? `; ${plural(s.formatErrors, "format error")} (steps without one parseable action: not calls)` : "",
     s.harnessSteps > 0 ? `; ${plural(s.harnessSteps, "harness step")} (not calls)` : "",
     s.truncatedLastLine ? "; last line cut short (left out)" : "",
+    s.messages + s.thoughts > 0 ? `; model text: ${plural(s.messages, "message")}, ${plural(s.thoughts, "thought")}` : "",
   ].join("");
 }

@@ -30,12 +30,16 @@ export interface ImportStats {
   formatErrors: number;
   /** Harness bookkeeping steps (SWE-agent's exit_cost, exit_context, ...): not calls. */
   harnessSteps: number;
+  /** Message events: the model's text (a streamed message counts each chunk). */
+  messages: number;
+  /** Thought events: the model's reasoning. */
+  thoughts: number;
   /** Other things worth saying about this file. */
   notes: string[];
 }
 
 export function emptyStats(): ImportStats {
-  return { calls: 0, outcomes: 0, errors: 0, compactions: 0, runs: 0, orphanOutcomes: 0, skipped: {}, truncatedLastLine: false, formatErrors: 0, harnessSteps: 0, notes: [] };
+  return { calls: 0, outcomes: 0, errors: 0, compactions: 0, runs: 0, orphanOutcomes: 0, skipped: {}, truncatedLastLine: false, formatErrors: 0, harnessSteps: 0, messages: 0, thoughts: 0, notes: [] };
 }
 
 export function skip(stats: ImportStats, what: string): void {
@@ -49,6 +53,15 @@ export function skip(stats: ImportStats, what: string): void {
 export interface Importer {
   readonly format: SessionFormat;
   events(file: string, stats: ImportStats, span?: ElementSpan): AsyncGenerator<ImportedEvent>;
+}
+
+/**
+ * The model's text as a trace event, or nothing when there is no text to read (an empty block, a
+ * redacted or encrypted reasoning block). The text is kept as the file has it.
+ */
+export function textEvent(type: "message" | "thought", runId: string, text: unknown, at: string): ImportedEvent | undefined {
+  if (typeof text !== "string" || text.trim() === "") return undefined;
+  return { event: { type, runId, text }, at };
 }
 
 /** A text result in the shape OpenClaw's tools return. */

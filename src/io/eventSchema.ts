@@ -6,6 +6,7 @@ import { isPlainObject } from "../../models/outcomeHash.js";
 const CALL_KEYS = ["type", "runId", "callId", "tool", "params", "step", "meta"];
 const OUTCOME_KEYS = ["type", "runId", "callId", "tool", "params", "result", "error", "meta"];
 const COMPACTION_KEYS = ["type", "runId", "meta"];
+const TEXT_KEYS = ["type", "runId", "text", "chunk", "step", "meta"];
 
 /**
  * How deep a value may nest. Hashing walks values recursively (so do shipped releases' detectors,
@@ -39,10 +40,11 @@ export function checkEvent(value: unknown, at: string): EventCheck {
   if (!isPlainObject(value)) return { ok: false, problems: [`${at}: an event must be a JSON object`] };
   const problems: string[] = [];
   const type = value.type;
-  const allowed = type === "call" ? CALL_KEYS : type === "outcome" ? OUTCOME_KEYS : type === "compaction" ? COMPACTION_KEYS : undefined;
+  const isText = type === "message" || type === "thought";
+  const allowed = type === "call" ? CALL_KEYS : type === "outcome" ? OUTCOME_KEYS : type === "compaction" ? COMPACTION_KEYS : isText ? TEXT_KEYS : undefined;
   if (allowed === undefined) {
     const shown = type === undefined ? "missing" : JSON.stringify(type);
-    return { ok: false, problems: [`${at}.type: unknown event type ${shown} (expected "call", "outcome" or "compaction")`] };
+    return { ok: false, problems: [`${at}.type: unknown event type ${shown} (expected "call", "outcome", "compaction", "message" or "thought")`] };
   }
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) problems.push(`${at}.${key}: unknown key for a ${String(type)} event (allowed: ${allowed.join(", ")})`);
@@ -52,7 +54,10 @@ export function checkEvent(value: unknown, at: string): EventCheck {
       problems.push(`${at}.${key}: must be a string (got ${JSON.stringify(value[key])})`);
     }
   }
-  if (type !== "compaction") {
+  if (isText) {
+    if (typeof value.text !== "string") problems.push(`${at}.text: must be a string (the model's text; got ${JSON.stringify(value.text) ?? "nothing"})`);
+    if ("chunk" in value && value.chunk !== undefined && typeof value.chunk !== "boolean") problems.push(`${at}.chunk: must be true or false (got ${JSON.stringify(value.chunk)})`);
+  } else if (type !== "compaction") {
     if (!("tool" in value)) problems.push(`${at}.tool: missing (every call and outcome names its tool)`);
     else if (typeof value.tool !== "string" || value.tool.trim() === "") {
       problems.push(`${at}.tool: must be a non-empty string (got ${JSON.stringify(value.tool)})`);

@@ -6,7 +6,7 @@ import type { ToolEvent } from "../../models/events.js";
 import { openSession } from "../import/session.js";
 import type { ElementSpan } from "../import/jsonDocument.js";
 import type { ImportStats, SessionFormat } from "../import/types.js";
-import type { Target } from "../targets/target.js";
+import { collect, sessionOver, type Target } from "../targets/target.js";
 
 export interface VerdictPlace {
   readonly at: string;
@@ -52,8 +52,11 @@ export function shortArgs(params: unknown): string {
 }
 
 export async function scanSession(file: string, config: ResolvedConfig, target: Target, id: string = file, format: SessionFormat | "auto" = "auto", span?: ElementSpan): Promise<SessionScan> {
-  const opened = await openSession(file, format, span);
-  const session = target.start(config);
+  // Model text streams through only to a target that judges it; event numbers stay the same for the others.
+  const opened = await openSession(file, format, { text: target.capabilities.readsText === true, span });
+  // A whole-trace target (a driven CLI) reads the session in full first; others stream it.
+  const whole = target.wholeTrace === undefined ? undefined : await collect(opened.events);
+  const session = whole === undefined ? target.start(config) : sessionOver(target, config, whole.map((e) => e.event));
   const tools = new Set<string>();
   const byArgs = new Map<string, { tool: string; args: string; calls: number; results: Set<string> }>();
   const blockDetectors: Record<string, number> = {};
@@ -67,7 +70,7 @@ export async function scanSession(file: string, config: ResolvedConfig, target: 
   let aborts = 0;
   let index = 0;
   const place = (event: ToolEvent, at: string, detector: string, count: number): VerdictPlace => ({ at, event: index, tool: "tool" in event ? event.tool : "", args: "params" in event ? shortArgs(event.params) : "", detector, count });
-  for await (const { event, at } of opened.events) {
+  for await (const { event, at } of whole ?? opened.events) {
     for (const o of session.step(event)) {
       if (o.kind === "call") {
         tools.add(o.tool);

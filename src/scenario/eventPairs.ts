@@ -14,7 +14,7 @@ export function callUnits(events: readonly ToolEvent[]): number[][] {
   const units: number[][] = [];
   const open = new Map<string, number[][]>();
   events.forEach((event, index) => {
-    if (event.type === "compaction") {
+    if (event.type !== "call" && event.type !== "outcome") {
       units.push([index]);
       return;
     }

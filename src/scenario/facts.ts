@@ -22,6 +22,8 @@ export function compactLine(o: EngineOutput<string, string>): string {
       return `${o.index} ABORT ${run} ${o.tool} ${o.count}`;
     case "ignored":
       return `${o.index} ${o.eventType} ${run} ignored`;
+    case "text":
+      return `${o.index} ${o.textType} ${run} ${o.verdict} ${o.detector} ${o.count}`;
   }
 }
 

@@ -178,9 +178,14 @@ export class ReadTally {
   }
 }
 
-/** A whole session's events through its importer (a session is held at a time, never a folder). */
+/**
+ * A whole session's events through its importer (a session is held at a time, never a folder),
+ * without model text: sessions held whole feed tune, compare and calibrate, whose figures are
+ * about tool calls, and text can outweigh a session's calls many times over. Content rules on a
+ * recorded session's text run where it streams: `trace` and `scan`.
+ */
 export async function readSessionEvents(ref: string, span?: ElementSpan): Promise<{ events: ToolEvent[]; format: string }> {
-  const opened = await openSession(ref, "auto", span);
+  const opened = await openSession(ref, "auto", { text: false, span });
   const events: ToolEvent[] = [];
   for await (const { event } of opened.events) events.push(event);
   return { events, format: opened.format };

@@ -18,6 +18,13 @@ function privateTmp(): string {
   return fallback;
 }
 
+/** A folder named `name` in the private tmp folder that goes at exit, never in the cache. */
+export function privateSandboxDir(name: string): string {
+  const dir = join(privateTmp(), name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /** A writable folder named `name` for runtimes' files: in the cache if it can be written. */
 export function sandboxDir(name: string): string {
   const inCache = join(cacheRoot(), name);
@@ -26,8 +33,6 @@ export function sandboxDir(name: string): string {
     accessSync(inCache, constants.W_OK);
     return inCache;
   } catch {
-    const dir = join(privateTmp(), name);
-    mkdirSync(dir, { recursive: true });
-    return dir;
+    return privateSandboxDir(name);
   }
 }

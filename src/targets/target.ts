@@ -42,6 +42,11 @@ export interface TargetCapabilities {
   readonly detectors: readonly string[];
   /** Engine internals for the bounded-state law (the reference and its variants only). */
   readonly stateSize: boolean;
+  /**
+   * Whether the guard judges model text (message and thought events): content loops, repeated
+   * thoughts. Absent is false: the guard is blind to text, and a text loop is n/a for it, not a miss.
+   */
+  readonly readsText?: boolean;
 }
 
 export interface StateSize {
@@ -77,6 +82,13 @@ export interface Target {
   /** SPEC IDs and upstream issues a known-broken target breaks (the bug zoo); empty otherwise. */
   readonly breaks: readonly string[];
   start(config: ResolvedConfig): TargetSession;
+  /**
+   * Present on a target that answers a whole trace at once: a runtime's own CLI, driven through
+   * the scripted model once per trace (a CLI cannot be asked about one call and then paused).
+   * Its `start` refuses with the reason; whole-trace commands (trace, scan, replay, scenario
+   * record) call this instead; closed-loop ones (simulate, tune, compare's agents) cannot use it.
+   */
+  readonly wholeTrace?: (config: ResolvedConfig, events: readonly ToolEvent[]) => TargetOutput[];
 }
 
 export const FULL_CAPABILITIES: TargetCapabilities = {
@@ -97,10 +109,30 @@ export function targetRef(target: Target): string {
 
 /** Runs a whole trace through a fresh session of the target. */
 export function runTarget(target: Target, config: ResolvedConfig, events: Iterable<ToolEvent>): TargetOutput[] {
+  if (target.wholeTrace !== undefined) return target.wholeTrace(config, [...events]);
   const session = target.start(config);
   const out: TargetOutput[] = [];
   for (const event of events) for (const o of session.step(event)) out.push(o);
   return out;
+}
+
+/**
+ * A session over a trace known in full: a whole-trace target answers it at once and the session
+ * hands its outputs out event by event; any other target is stepped as usual.
+ */
+export function sessionOver(target: Target, config: ResolvedConfig, events: readonly ToolEvent[]): TargetSession {
+  if (target.wholeTrace === undefined) return target.start(config);
+  const byEvent: TargetOutput[][] = events.map(() => []);
+  for (const o of target.wholeTrace(config, events)) byEvent[o.index]?.push(o);
+  let next = 0;
+  return { step: () => byEvent[next++] ?? [] };
+}
+
+/** Every item of an async stream, for targets that must see a whole trace first. */
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
 }
 
 /** What a target lacks of the listed needs, as one reason, or undefined when it has them all. */
@@ -125,4 +157,5 @@ const NEED_TEXT: Record<Exclude<Need, `honours:${string}`>, string> = {
   guard: "has no post-compaction guard (or it is not driven)",
   counts: "does not report SPEC counts",
   stateSize: "does not expose its state size",
+  readsText: "cannot see model text",
 };

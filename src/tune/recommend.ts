@@ -94,7 +94,8 @@ export function paretoFront(rows: readonly ConfigRow[]): number[] {
     .map((r) => r.index);
 }
 
-function pickAll(all: readonly ConfigRow[]): Record<Goal, ConfigRow> {
+/** Each goal's pick (reactionSensitivity.ts recomputes them at every reaction-grid point). */
+export function pickAll(all: readonly ConfigRow[]): Record<Goal, ConfigRow> {
   const rows = operatorFront(all);
   const maxWaste = Math.max(1, ...all.map(waste));
   const score = (r: ConfigRow) => waste(r) / maxWaste + 4 * goodStopped(r) + 0.25 * r.metrics.progressing.warnedShare;

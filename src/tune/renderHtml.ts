@@ -7,6 +7,7 @@ import type { TuneReport } from "./report.js";
 import { goalGroups, populationLine } from "./renderMarkdown.js";
 import { disagreementSection, groundedSection, type GroundedSection } from "./groundedSection.js";
 import { realLoopsSection } from "./realLoopsSection.js";
+import { SENSITIVITY_CSS, sensitivityHtml, tuneSensitivitySection } from "./reactionGridView.js";
 import { SESSION_HEADER, rowCells, rowLabel, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -65,6 +66,7 @@ table{border-collapse:collapse;margin:1rem 0;font-size:13px}td,th{border:1px sol
 tr.defaults{background:#fef2f2}tr.group th{background:#f3f4f6;text-align:left}.evidence{color:#555;font-size:13px}th{position:sticky;top:0;background:#fff}pre{background:#f6f8fa;padding:.75rem;overflow:auto}.rec{border-left:4px solid #2563eb;padding-left:1rem;margin:1rem 0}
 .wide{overflow-x:auto}.wide td{white-space:nowrap}.wide td:nth-child(2){white-space:normal;min-width:14rem}caption{text-align:left;font-weight:600;padding:.25rem 0}
 .charts{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:12px;color:#555}dt{font-weight:600}
+${SENSITIVITY_CSS}
 </style></head><body>
 <h1>loopsim tuning report</h1>
 <p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${report.rows.length} configs, ${esc(populationLine(report).replace(/`/g, ""))}. Baseline: ${esc(report.baseline.source)}. Grid: <code>${esc(report.grid.spec)}</code>. Reproduce: <code>${esc(report.reproduce)}</code>.</p>${report.target === undefined ? "" : `<p>Guard under test: <code>${esc(report.target)}</code>${report.targetIgnores === undefined ? "." : `, which ignores ${esc(report.targetIgnores.join(", "))}: grid points that differ only in those fields give identical rows.`}</p>`}
@@ -89,6 +91,7 @@ ${report.sessions === undefined ? "" : `<h2>Recorded sessions</h2>
 ${report.rows.map((r) => `<tr${r.index === 0 ? ' class="defaults"' : ""}>${sessionCells(r).map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n")}
 </tbody></table>`}
 ${[groundedSection(report), disagreementSection(report), realLoopsSection(report)].map((section) => (section === undefined ? "" : sectionHtml(section))).join("\n")}
+${report.reactionSensitivity === undefined ? "" : sensitivityHtml(tuneSensitivitySection(report.reactionSensitivity), report.reactionSensitivity.grid)}
 ${report.grounded?.primary === true ? "" : `<h2>By family (caught / warned / stopped wrongly)</h2>
 <table><thead><tr><th>family</th><th>kind</th>${shown.map((r) => `<th>${esc(r === undefined ? "" : rowLabel(r))}</th>`).join("")}</tr></thead><tbody>
 ${families}

@@ -7,6 +7,7 @@ import type { Population } from "../evaluation/population.js";
 import type { RecordedSummary } from "../sessions/recorded.js";
 import type { GroundedSummary } from "../grounded/groundedPopulation.js";
 import { disagreements, type Disagreements } from "./disagreements.js";
+import { tuneReactionSensitivity, withoutRowGrids, type TuneReactionSensitivity } from "./reactionSensitivity.js";
 import { paretoFront, recommend, type Recommendation } from "./recommend.js";
 import { realVsInjected, type RealVsInjected } from "../grounded/realVsInjected.js";
 
@@ -45,6 +46,8 @@ export interface TuneReport extends TuneInputs {
   readonly disagreements?: Disagreements;
   /** With --loops real: every config on the mined stretches beside the injected loops, and where they disagree. */
   readonly realLoops?: RealVsInjected;
+  /** Which picks on the grounded evidence hold across the reaction grid (--reaction-grid). */
+  readonly reactionSensitivity?: TuneReactionSensitivity;
 }
 
 export interface TunePartial {
@@ -54,7 +57,9 @@ export interface TunePartial {
   readonly rows: readonly ConfigRow[];
 }
 
-export function finishReport(inputs: TuneInputs, rows: readonly ConfigRow[]): TuneReport {
+export function finishReport(inputs: TuneInputs, gridRows: readonly ConfigRow[]): TuneReport {
+  const sensitivity = tuneReactionSensitivity([...gridRows].sort((a, b) => a.index - b.index), inputs.grounded);
+  const rows = withoutRowGrids(gridRows);
   const sorted = [...rows].sort((a, b) => a.index - b.index);
   const defaults = sorted.find((r) => r.index === 0);
   if (defaults === undefined) throw new Error("the OpenClaw defaults row (index 0) is missing");
@@ -70,6 +75,7 @@ export function finishReport(inputs: TuneInputs, rows: readonly ConfigRow[]): Tu
     recommendations,
     ...(inputs.grounded !== undefined && !inputs.grounded.primary ? { disagreements: disagreements(sorted, recommendations, inputs.targetIgnores ?? []) } : {}),
     ...(real === undefined ? {} : { realLoops: real }),
+    ...(sensitivity === undefined ? {} : { reactionSensitivity: sensitivity }),
   };
 }
 

@@ -1,6 +1,8 @@
 // `--target` and `loopsim targets`: names are checked at the boundary, with exit 2 and one line
 // that says what is wrong, before any network or disk work.
 import { describe, expect, it } from "vitest";
+import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { loopsim, tempDir, tempFile } from "./run.js";
 
 const loop = Array.from({ length: 12 }, (_, i) => [
@@ -15,6 +17,32 @@ describe("targets", () => {
     expect(res.stdout).toMatch(/reference/);
     expect(res.stdout).toMatch(/zoo:contiguous-streak/);
     expect(res.stdout).toMatch(/openclaw@VERSION/);
+    // Every runtime that runs here, with the version the reports were made with.
+    for (const line of [/gemini-cli\s+in-process, @google\/gemini-cli-core; reports made with 0\.61\.0/, /qwen-code\s+driven CLI, @qwen-code\/qwen-code; reports made with 0\.24\.4/, /opencode\s+driven CLI/, /kilo\s+driven CLI/, /qwen-code:heuristics/]) expect(res.stdout).toMatch(line);
+  });
+
+  // A stub npm on PATH answers `npm view PKG versions --json`: no network in tests.
+  const stubNpm = (script: string): Record<string, string> => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "npm"), `#!/bin/sh\n${script}\n`);
+    chmodSync(join(dir, "npm"), 0o755);
+    return { PATH: `${dir}:${process.env.PATH ?? ""}` };
+  };
+  const registry = (newer: boolean): Record<string, string> =>
+    stubNpm(`case "$2" in
+  @google/gemini-cli-core) echo '["0.24.0","0.61.0"${newer ? ',"0.62.0","0.63.0-preview.1"' : ""}]';;
+  openclaw) echo '["2026.9.6"${newer ? ',"2026.10.1"' : ""}]';;
+  @qwen-code/qwen-code) echo '["0.24.4"]';;
+  opencode-linux-x64) echo '"1.18.33"';;
+  *) echo '["7.7.7"]';;
+esac`);
+  it("targets outdated names each runtime version and OpenClaw release newer than the committed reports (exit 1), after saying it asks", () => {
+    const res = loopsim(["targets", "outdated"], undefined, undefined, registry(true));
+    expect(res.code, res.stderr).toBe(1);
+    expect(res.stderr).toMatch(/asking the npm registry \(npm view PACKAGE versions, 60 s timeout\)/);
+    expect(res.stdout).toMatch(/gemini-cli \(@google\/gemini-cli-core\): reports\/peers covers 0\.24\.0, 0\.44\.1, 0\.61\.0; newer on the registry: 0\.62\.0$/m);
+    expect(res.stdout).toMatch(/openclaw \(openclaw\): reports\/conformance covers .*2026\.9\.6; newer on the registry: 2026\.10\.1$/m);
+    expect(res.stdout).toMatch(/qwen-code, qwen-code:heuristics \(@qwen-code\/qwen-code\): .*nothing newer on the registry/);
   });
 
   it.each([

@@ -90,8 +90,8 @@ export async function ensureRelease(version: string, onNote: (line: string) => v
   }
 }
 
-/** Installs what the chunk imports; a package found missing on a trial import is added and installed too. */
-async function installImports(version: string, dir: string, chunk: string, found: readonly string[]): Promise<Record<string, string>> {
+/** Installs what the chunk imports (next to dir/package/); a package found missing on a trial import is added and installed too. */
+export async function installImports(version: string, dir: string, chunk: string, found: readonly string[]): Promise<Record<string, string>> {
   const pkg = JSON.parse(readFileSync(join(dir, "package", "package.json"), "utf8")) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
   const named = { ...pkg.optionalDependencies, ...pkg.dependencies };
   // A package the static scan finds but the release does not name is a dependency's dependency,

@@ -81,14 +81,22 @@ export interface Located {
 
 /** Chooses the chunks; undefined when the release has no recognisable detector. */
 export function locateChunks(dist: string): Located | undefined {
-  const files = codeFiles(dist);
-  const defining = (needle: string) => files.filter((f) => readFileSync(f, "utf8").includes(needle));
-  const candidates = defining("function detectToolCallLoop(")
-    .map((file) => ({ file, graph: importGraph(file), size: statSync(file).size }))
-    .filter((c) => !IN_WORKER.test(relative(dist, c.file)))
-    .sort((a, b) => Number(a.graph.reachesEntry) - Number(b.graph.reachesEntry) || Number(!DETECTOR_NAME.test(b.file)) - Number(!DETECTOR_NAME.test(a.file)) || a.graph.files.length - b.graph.files.length || a.size - b.size);
-  const best = candidates[0];
+  const files = codeFiles(dist).filter((f) => !IN_WORKER.test(relative(dist, f)));
+  // A dist/ holds thousands of chunks (300 MB in 2026.9.6), so files are read as bytes, once, and
+  // only as far as the answer needs: the chunks named like the detector first (a named chunk that
+  // does not reach the entry sorts before every other candidate, so the rest need not be read),
+  // and the guard's chunk is the first that defines it.
+  const defines = (file: string, needle: Buffer) => readFileSync(file).includes(needle);
+  const detector = Buffer.from("function detectToolCallLoop(");
+  const rank = (list: string[]) =>
+    list
+      .filter((file) => defines(file, detector))
+      .map((file) => ({ file, graph: importGraph(file), size: statSync(file).size }))
+      .sort((a, b) => Number(a.graph.reachesEntry) - Number(b.graph.reachesEntry) || Number(!DETECTOR_NAME.test(b.file)) - Number(!DETECTOR_NAME.test(a.file)) || a.graph.files.length - b.graph.files.length || a.size - b.size);
+  const named = rank(files.filter((f) => DETECTOR_NAME.test(f)));
+  const best = named[0] !== undefined && !named[0].graph.reachesEntry ? named[0] : rank(files)[0];
   if (best === undefined) return undefined;
-  const guard = defining("function createPostCompactionLoopGuard(").filter((f) => !IN_WORKER.test(relative(dist, f)))[0];
+  const guardNeedle = Buffer.from("function createPostCompactionLoopGuard(");
+  const guard = files.find((f) => defines(f, guardNeedle));
   return { detectorChunk: relative(dist, best.file), guardChunk: guard === undefined ? null : relative(dist, guard), packages: best.graph.packages };
 }

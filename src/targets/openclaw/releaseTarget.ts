@@ -122,6 +122,9 @@ class ReleaseSession implements TargetSession {
   step(event: ToolEvent): TargetOutput[] {
     const index = this.index++;
     const run = normalizeRunId(event.runId);
+    // A release's tool-loop detection sees tool calls only: model text takes its place in the
+    // stream and nothing else, as in the reference.
+    if (event.type === "message" || event.type === "thought") return [];
     if (this.aborted.has(run)) return [{ kind: "ignored", index, run, eventType: event.type }];
     switch (event.type) {
       case "call":
@@ -306,31 +309,63 @@ async function load(spec: string, onNote: (line: string) => void): Promise<Targe
 
 export async function targetFromManifest(manifest: ReleaseManifest): Promise<Target> {
   const { version } = manifest;
-  silenceThisProcess();
-  const dist = join(releaseDir(version), "package", "dist");
+  return targetFromDist({
+    name: `openclaw@${version}`,
+    label: `OpenClaw ${version}`,
+    dist: join(releaseDir(version), "package", "dist"),
+    detectorChunk: manifest.detectorChunk,
+    guardChunk: manifest.guardChunk,
+    generation: generationOf(version),
+    notLoading: (why) => `openclaw@${version}: its detector chunk ${manifest.detectorChunk} does not load (${why}); delete ${releaseDir(version)} to fetch it again`,
+  });
+}
+
+/** Where a build's chunks are and how its caller behaves: a cached release, or a local build. */
+export interface BuildLayout {
+  readonly name: string;
+  readonly loadedFrom?: string;
+  /** How the summary names it: "OpenClaw 2026.9.6", "the OpenClaw build at ./build". */
+  readonly label: string;
+  readonly dist: string;
+  readonly detectorChunk: string;
+  readonly guardChunk: string | null;
+  readonly generation: Generation;
+  /** Notes before the generation's own (how the generation was chosen, for a local build). */
+  readonly extraNotes?: readonly string[];
+  /** The error when the detector chunk does not import, given the first line of the cause. */
+  readonly notLoading: (why: string) => string;
+  /** Keep the release's logging out of the cache (a local build never writes to it). */
+  readonly privateSandbox?: boolean;
+}
+
+/** A target from a dist/ folder whose chunks are known: the release's own functions, the caller emulated. */
+export async function targetFromDist(layout: BuildLayout): Promise<Target> {
+  const { dist, name } = layout;
+  silenceThisProcess(layout.privateSandbox === true);
   let module: Record<string, unknown>;
   try {
-    module = await quietly(() => import(pathToFileURL(join(dist, manifest.detectorChunk)).href) as Promise<Record<string, unknown>>);
+    module = await quietly(() => import(pathToFileURL(join(dist, layout.detectorChunk)).href) as Promise<Record<string, unknown>>);
   } catch (error) {
-    throw new UserError(`openclaw@${version}: its detector chunk ${manifest.detectorChunk} does not load (${(error as Error).message.split("\n")[0]}); delete ${releaseDir(version)} to fetch it again`);
+    throw new UserError(layout.notLoading((error as Error).message.split("\n")[0] as string));
   }
   const fns = findFunctions(module);
-  if (typeof fns === "string") throw new UserError(`openclaw@${version}: layout not recognised: ${fns}`);
-  const gen = generationOf(version);
+  if (typeof fns === "string") throw new UserError(`${name}: layout not recognised: ${fns}`);
+  const gen = layout.generation;
   let guardFactory: GuardFactory | undefined;
   let guardNote: string;
   if (!gen.hasGuard) guardNote = "Guard: none in this release (G rules n/a).";
-  else if (manifest.guardChunk === null) guardNote = "Guard: not driven, no chunk defines createPostCompactionLoopGuard (G rules n/a).";
+  else if (layout.guardChunk === null) guardNote = "Guard: not driven, no chunk defines createPostCompactionLoopGuard (G rules n/a).";
   else {
-    const guard = loadGuardFactory(join(dist, manifest.guardChunk), gen.guardTakesConfig);
+    const guard = loadGuardFactory(join(dist, layout.guardChunk), gen.guardTakesConfig);
     if ("factory" in guard) {
       guardFactory = guard.factory;
-      guardNote = `Guard: the release's own createPostCompactionLoopGuard, from ${manifest.guardChunk}.`;
+      guardNote = `Guard: the release's own createPostCompactionLoopGuard, from ${layout.guardChunk}.`;
     } else guardNote = `Guard: not driven, ${guard.reason} (G rules n/a).`;
   }
   return {
-    name: `openclaw@${version}`,
-    summary: `OpenClaw ${version}: its own detector (${manifest.detectorChunk}), ${guardFactory === undefined ? "no guard driven" : "its own guard"}, the caller emulated`,
+    name,
+    ...(layout.loadedFrom === undefined ? {} : { loadedFrom: layout.loadedFrom }),
+    summary: `${layout.label}: its own detector (${layout.detectorChunk}), ${guardFactory === undefined ? "no guard driven" : "its own guard"}, the caller emulated`,
     capabilities: {
       rollingDetectors: true,
       warningLevel: true,
@@ -341,7 +376,7 @@ export async function targetFromManifest(manifest: ReleaseManifest): Promise<Tar
       detectors: gen.detectors,
       stateSize: false,
     },
-    notes: [...gen.notes, guardNote],
+    notes: [...(layout.extraNotes ?? []), ...gen.notes, guardNote],
     breaks: [],
     start: (config) => new ReleaseSession(fns, gen, guardFactory, config),
   };

@@ -5,10 +5,10 @@
 // cache is read-only, a private tmp folder), so nothing a release writes lands in the user's home.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sandboxDir } from "../sandbox.js";
+import { privateSandboxDir, sandboxDir } from "../sandbox.js";
 
-function sandbox(): string {
-  const dir = sandboxDir("openclaw-sandbox");
+function sandbox(privateOnly: boolean): string {
+  const dir = privateOnly ? privateSandboxDir("openclaw-sandbox") : sandboxDir("openclaw-sandbox");
   mkdirSync(join(dir, "home"), { recursive: true });
   mkdirSync(join(dir, "state"), { recursive: true });
   // logging.file: without it the logger makes /tmp/openclaw for its rolling file even when silent.
@@ -17,8 +17,8 @@ function sandbox(): string {
   return dir;
 }
 
-export function silencingVariables(): Record<string, string> {
-  const dir = sandbox();
+export function silencingVariables(privateOnly = false): Record<string, string> {
+  const dir = sandbox(privateOnly);
   return {
     OPENCLAW_CONFIG_PATH: join(dir, "openclaw.json"),
     OPENCLAW_LOG_LEVEL: "silent",
@@ -34,9 +34,12 @@ export function silencingEnv(): NodeJS.ProcessEnv {
 
 let applied = false;
 
-/** Sets the variables in this process, before a release is first imported. */
-export function silenceThisProcess(): void {
+/**
+ * Sets the variables in this process, before a release is first imported. A local build asks for
+ * a private sandbox (in tmp, removed at exit): it must never write to the cache.
+ */
+export function silenceThisProcess(privateOnly = false): void {
   if (applied) return;
-  Object.assign(process.env, silencingVariables());
+  Object.assign(process.env, silencingVariables(privateOnly));
   applied = true;
 }

@@ -6,6 +6,7 @@
 import { unorderedKey } from "./callKeys.js";
 import { extend, NO_STREAK, type Streak } from "./consecutive.js";
 import { ALLOW, peerTarget } from "./peerGuard.js";
+import { CLINE_NORMALIZATION } from "./normalization/unverified.js";
 
 export const CLINE_SOFT = 3;
 export const CLINE_HARD = 5;
@@ -20,8 +21,10 @@ export const CLINE_TARGET = peerTarget<Streak>({
     "the soft warning is given once, at exactly 3 (the 4th identical call gets none)",
     "unattended, the hard limit fails the task: the run ends after the 5th call ran",
     "args compared with keys sorted; every parameter counts (no task_progress stripping in the current SDK)",
+    "a run stands for one session (its tracker counts per session; the streak carries across the user's turns there, it starts clean per run here)",
   ],
   detectors: [SOFT, HARD],
+  normalization: CLINE_NORMALIZATION,
   warns: true,
   reducer: {
     initial: () => NO_STREAK,

@@ -5,6 +5,7 @@
 import { unorderedKey } from "./callKeys.js";
 import { ALLOW, peerTarget } from "./peerGuard.js";
 import { NO_GUARD } from "./none.js";
+import { CREWAI_NORMALIZATION } from "./normalization/unverified.js";
 
 const DETECTOR = "crewai:same-as-previous";
 
@@ -13,6 +14,7 @@ export const CREWAI_TARGET = peerTarget<null>({
   summary: "CrewAI with native function calling (the default): no loop guard, every call runs",
   notes: ["the repeated-input check exists only on the ReAct text path: see crewai-react"],
   detectors: [],
+  normalization: CREWAI_NORMALIZATION,
   warns: false,
   reducer: NO_GUARD,
 });
@@ -30,8 +32,10 @@ export const CREWAI_REACT_TARGET = peerTarget<ReactState>({
   notes: [
     "args compared as values (Python dict equality, key order ignored)",
     "only a successful call becomes 'the previous call'; a failed one does not",
+    "a run stands for one task (its tool-usage state lives in the task's agent executor)",
   ],
   detectors: [DETECTOR],
+  normalization: CREWAI_NORMALIZATION,
   warns: false,
   reducer: {
     initial: () => ({ previous: undefined, skipped: new Set<string>() }),

@@ -16,7 +16,8 @@ export const PEER_EVIDENCE: Readonly<Record<string, PeerEvidence>> = {
   cline: { text: "modelled from a description only: its CLI (cline 3.0.x) is not driven yet" },
   openhands: { text: "modelled from a description only: a Python package (openhands-sdk); PyPI cannot be reached here" },
   "roo-code": { text: "modelled from a description only: a VS Code extension, with no headless package" },
-  goose: { text: "modelled from a description only: a Rust crate, not reachable here" },
+  goose: { text: "modelled from its source (tool_monitor.rs: REP-001 and REP-002), not run: a Rust crate, not reachable here" },
+  "qwen-code:heuristics": { text: "its heuristic probes driven against qwen-code:heuristics@0.24.4 (the CLI with model.skipLoopDetection false); not yet in the committed reports/peers" },
   crewai: { text: "modelled from a description only: a Python package; PyPI cannot be reached here" },
   "crewai-react": { text: "modelled from a description only: a Python package; PyPI cannot be reached here" },
 };

@@ -5,21 +5,33 @@
 // Strike 1 cuts the response off at the detecting call: that call and the rest of its response
 // never run, and a hidden feedback turn follows. The key list is kept (only the flag is cleared),
 // so the very next identical call is strike 2, which stops the prompt.
+// Model text: the content-loop rule (geminiContent.ts) reads messages, strikes counted with the
+// tool-call rule's (one detection count per prompt); a tool call starts the text tracking afresh.
+// Thoughts are not read.
 // Pinned against the real LoopDetectionService of @google/gemini-cli-core by reports/peers.
 import { orderedKey } from "./callKeys.js";
-import { ALLOW, peerTarget } from "./peerGuard.js";
+import { CONTENT_IDLE, contentDetail, contentStep, type ContentState } from "./geminiContent.js";
+import { ALLOW, peerTarget, type PeerAction } from "./peerGuard.js";
+import { GEMINI_NORMALIZATION } from "./normalization/geminiCli.js";
 
 export const GEMINI_KEYS_KEPT = 25;
 export const GEMINI_REPEATS = 5;
 export const GEMINI_MAX_PERIOD = 5;
 const DETECTOR = "gemini-cli:tool-call-cycle";
 const CUT = "gemini-cli:response-cut";
+const CONTENT = "gemini-cli:content-loop";
 
 interface GeminiState {
   readonly keys: readonly string[];
   readonly strikes: number;
   /** The response strike 1 cut off: its remaining calls never reach the detector nor run. */
   readonly cutStep: string | undefined;
+  readonly content: ContentState;
+}
+
+/** Strike 1 cuts the response off with hidden feedback; strike 2 stops the prompt. */
+function strike(strikes: number, detector: string, count: number, detail: string): PeerAction {
+  return strikes === 0 ? { kind: "block", detector, count, message: geminiFeedback(detail) } : { kind: "stop", detector, count, message: "Gemini CLI: Loop detected, stopping execution." };
 }
 
 /** The shortest period p (1..5) whose cycle fills the last 5p keys, or undefined. */
@@ -45,27 +57,35 @@ export const GEMINI_CLI_TARGET = peerTarget<GeminiState>({
     "args as given: the same args in another key order are another key",
     "checked as each call is requested; strike 1 cuts the response: the detecting call and the rest of its response (same step) do not run",
     "the key list is kept after strike 1 (only the detection flag is cleared), so one more identical call is strike 2 and stops the prompt",
-    "a run stands for one user prompt (reset per prompt)",
+    "a run stands for one user prompt: a fresh key list per run (the real client holds one service per session and resets it when a new prompt id starts; interleaved runs would share it there, never here)",
     "the LLM-based check (after 30 turns in a prompt, every 5-15 turns) needs a model: n/a here, never emulated",
+    "model text: a 50-character window of a message seen 10 times close together is a content loop (strike 1 cuts the response, the next detection stops); thoughts are not read; a tool call restarts the text tracking",
   ],
-  detectors: [DETECTOR, CUT],
+  detectors: [DETECTOR, CUT, CONTENT],
+  normalization: GEMINI_NORMALIZATION,
   warns: false,
   reducer: {
-    initial: () => ({ keys: [], strikes: 0, cutStep: undefined }),
+    initial: () => ({ keys: [], strikes: 0, cutStep: undefined, content: CONTENT_IDLE }),
     onCall(state, call) {
       if (state.cutStep !== undefined && call.step === state.cutStep) {
         return { state, action: { kind: "block", detector: CUT, count: 0, message: "Gemini CLI: the response was cut off at a detected loop; this call never ran." } };
       }
       const keys = [...state.keys, orderedKey(call.tool, call.params)].slice(-GEMINI_KEYS_KEPT);
+      const content = { ...CONTENT_IDLE, inCodeBlock: state.content.inCodeBlock };
       const period = cyclePeriod(keys);
-      if (period === undefined) return { state: { ...state, keys, cutStep: undefined }, action: ALLOW };
+      if (period === undefined) return { state: { ...state, keys, cutStep: undefined, content }, action: ALLOW };
       const count = period * GEMINI_REPEATS;
       const detail = `Repeated tool call: ${call.tool} with arguments ${JSON.stringify(call.params) ?? "undefined"}`;
-      if (state.strikes === 0) {
-        return { state: { keys, strikes: 1, cutStep: call.step }, action: { kind: "block", detector: DETECTOR, count, message: geminiFeedback(detail) } };
-      }
-      return { state: { keys, strikes: state.strikes + 1, cutStep: undefined }, action: { kind: "stop", detector: DETECTOR, count, message: "Gemini CLI: Loop detected, stopping execution." } };
+      return { state: { keys, strikes: state.strikes + 1, cutStep: state.strikes === 0 ? call.step : undefined, content }, action: strike(state.strikes, DETECTOR, count, detail) };
     },
     onOutcome: (state) => ({ state, action: ALLOW }),
+    onText(state, text) {
+      // Text of a response already cut off never arrives; a thought is not read.
+      if (state.cutStep !== undefined && text.step === state.cutStep) return { state, action: ALLOW };
+      if (text.type === "thought") return { state: { ...state, cutStep: undefined }, action: ALLOW };
+      const { state: content, loop } = contentStep(state.content, text.text);
+      if (!loop) return { state: { ...state, content, cutStep: undefined }, action: ALLOW };
+      return { state: { ...state, content, strikes: state.strikes + 1, cutStep: state.strikes === 0 ? text.step : undefined }, action: strike(state.strikes, CONTENT, 1, contentDetail(content)) };
+    },
   },
 });

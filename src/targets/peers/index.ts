@@ -8,7 +8,7 @@ import { KILO_TARGET } from "./kilo.js";
 import { NONE_TARGET } from "./none.js";
 import { OPENCODE_TARGET } from "./opencode.js";
 import { OPENHANDS_TARGET } from "./openhands.js";
-import { QWEN_CODE_TARGET } from "./qwenCode.js";
+import { QWEN_CODE_TARGET, QWEN_HEURISTICS_TARGET } from "./qwenCode.js";
 import { ROO_CODE_TARGET } from "./rooCode.js";
 
 /** Goose ships with its inspector off; compare runs it at the limit most peers act at. */
@@ -28,8 +28,13 @@ export const PEER_TARGETS: readonly Target[] = [
   NONE_TARGET,
 ];
 
-/** `goose:N`, the one peer that takes a parameter; undefined when the name is not one. */
+/** Peers set up otherwise than shipped (not in compare's default rows): `qwen-code:heuristics`. */
+export const PEER_VARIANTS: readonly Target[] = [QWEN_HEURISTICS_TARGET];
+
+/** `goose:N` (the one peer that takes a parameter) and the variants; undefined when the name is neither. */
 export function parameterisedPeer(name: string): Target | undefined {
+  const variant = PEER_VARIANTS.find((t) => t.name === name);
+  if (variant !== undefined) return variant;
   const match = /^goose:(\d{1,6})$/.exec(name);
   if (match === null) return undefined;
   const limit = Number(match[1]);

@@ -2,6 +2,7 @@
 // interrupt or (Claude Code headless) --max-turns, none of which loopsim's agents meet: the row
 // every guard is measured against.
 import { ALLOW, peerTarget, type PeerReducer } from "./peerGuard.js";
+import { NO_GUARD_NORMALIZATION } from "./normalization/unverified.js";
 
 /** The reducer of a runtime with no guard (also CrewAI under native function calling). */
 export const NO_GUARD: PeerReducer<null> = {
@@ -15,6 +16,7 @@ export const NONE_TARGET = peerTarget<null>({
   summary: "no loop guard (what Codex CLI and Claude Code do): every call runs",
   notes: ["acts on nothing; the baseline for waste"],
   detectors: [],
+  normalization: NO_GUARD_NORMALIZATION,
   warns: false,
   reducer: NO_GUARD,
 });

@@ -5,6 +5,7 @@
 // hit, or any other pattern, ends the run as STUCK. Observations are compared exactly.
 import { observationKey, unorderedKey } from "./callKeys.js";
 import { ALLOW, peerTarget, type PeerAction } from "./peerGuard.js";
+import { OPENHANDS_NORMALIZATION } from "./normalization/unverified.js";
 
 export const OPENHANDS_PAIRS_KEPT = 10;
 export const OPENHANDS_REPEATS = 4;
@@ -56,9 +57,10 @@ export const OPENHANDS_TARGET = peerTarget<OpenHandsState>({
     "judged after each observation: the nudge and the stop come with the result of the call that ran",
     "identical failures: the same action answered by an error each time, whatever the error text",
     "observations compared exactly, volatile ids included (nothing is stripped); actions compared as values, call ids ignored",
-    "a run stands for the events since the last user message",
+    "a run stands for the events since the last user message (its detector reads the conversation from the last user message on, so each run starts clean)",
   ],
   detectors: [REPEAT, ERRORS, ALTERNATION],
+  normalization: OPENHANDS_NORMALIZATION,
   warns: true,
   reducer: {
     initial: () => ({ pairs: [], nudged: false }),

@@ -12,14 +12,17 @@
 // A trace's run stands for the unit each runtime counts in: one user prompt (Gemini CLI, Qwen
 // Code's turn, OpenHands since the last user message, opencode's assistant message, Roo, Cline,
 // Kilo, Goose and CrewAI's task). loopsim's runs never share state, as OpenClaw's window does.
+// Each runtime sees a call's name and args through its own normalisation (./normalization/),
+// never through OpenClaw's rule E2: raw names and args go in, the runtime's view comes out.
 import type { ResolvedConfig } from "../../../models/config.js";
 import { argsHash } from "../../../models/callHash.js";
 import { digestNamed } from "../../../models/digest.js";
 import type { ToolEvent } from "../../../models/events.js";
-import { normalizeRunId, normalizeToolName } from "../../../models/normalize.js";
+import { normalizeRunId } from "../../../models/normalize.js";
 import { errorText } from "../../../models/outcomeHash.js";
 import { chosenDigest } from "../digestChoice.js";
 import type { Target, TargetCapabilities, TargetOutput, TargetSession } from "../target.js";
+import type { CallNormalization } from "./normalization/callView.js";
 
 export interface PeerCall {
   readonly tool: string;
@@ -40,12 +43,27 @@ export type PeerAction =
 
 export const ALLOW: PeerAction = { kind: "allow" };
 
+/** Model text as a peer's guard sees it: a message (or one streamed chunk of it) or a thought. */
+export interface PeerText {
+  readonly type: "message" | "thought";
+  readonly text: string;
+  /** A streamed piece: consecutive chunks of one type make one message. */
+  readonly chunk: boolean;
+  readonly step?: string;
+}
+
 /** One run's guard: before a call runs, and after it ran. State is replaced, never shared. */
 export interface PeerReducer<S> {
   initial(): S;
   onCall(state: S, call: PeerCall): { state: S; action: PeerAction };
   /** Only "allow", "warn" and "stop" make sense after the call ran. */
   onOutcome(state: S, outcome: PeerOutcome): { state: S; action: PeerAction };
+  /**
+   * Model text, for the runtimes whose guard judges it ("block" cuts the response off: the rest
+   * of it never runs). A runtime that never sees text leaves it out: its guard is blind to text,
+   * and the compare report says so.
+   */
+  onText?(state: S, text: PeerText): { state: S; action: PeerAction };
 }
 
 export interface PeerDefinition<S> {
@@ -54,6 +72,8 @@ export interface PeerDefinition<S> {
   /** The choices made where the description is ambiguous; printed in every report. */
   readonly notes: readonly string[];
   readonly detectors: readonly string[];
+  /** How the runtime turns the model's tool name and args into what its guard compares. */
+  readonly normalization: CallNormalization;
   /** Whether the runtime ever warns (most only stop or block). */
   readonly warns: boolean;
   readonly reducer: PeerReducer<S>;
@@ -72,8 +92,8 @@ export function peerTarget<S>(definition: PeerDefinition<S>): Target {
   return {
     name: definition.name,
     summary: definition.summary,
-    capabilities: { ...PEER_CAPABILITIES, warningLevel: definition.warns, detectors: definition.detectors },
-    notes: [...definition.notes, "ignores every tools.loopDetection field: its numbers are its own"],
+    capabilities: { ...PEER_CAPABILITIES, warningLevel: definition.warns, detectors: definition.detectors, readsText: definition.reducer.onText !== undefined },
+    notes: [...definition.notes, `calls as ${definition.normalization.runtime} sees them: ${definition.normalization.rule}`, "ignores every tools.loopDetection field: its numbers are its own"],
     breaks: [],
     start: (_config: ResolvedConfig) => new PeerSession(definition),
   };
@@ -95,12 +115,22 @@ class PeerSession<S> implements TargetSession {
     if (this.stopped.has(run)) return [{ kind: "ignored", index, run, eventType: event.type }];
     if (event.type === "compaction") return [{ kind: "compaction", index, run, armed: false }];
     const reducer = this.definition.reducer;
+    if (event.type === "message" || event.type === "thought") {
+      // A guard blind to text never starts a run's state for it: text alone changes nothing.
+      if (reducer.onText === undefined) return [];
+      const text: PeerText = { type: event.type, text: event.text, chunk: event.chunk === true, ...(event.step === undefined ? {} : { step: event.step }) };
+      const { state: next, action } = reducer.onText(this.states.get(run) ?? reducer.initial(), text);
+      this.states.set(run, next);
+      if (action.kind === "allow") return [];
+      if (action.kind === "stop") return [this.stop(index, run, event.type, action)];
+      return [{ kind: "text", index, run, textType: event.type, verdict: action.kind === "warn" ? "warning" : "critical", detector: action.detector, count: action.count, message: action.message }];
+    }
     const state = this.states.get(run) ?? reducer.initial();
-    const tool = normalizeToolName(event.tool);
-    const hash = argsHash(this.digest, tool, event.params);
+    const { tool, params } = this.definition.normalization.view(event.tool, event.params);
+    const hash = argsHash(this.digest, tool, params);
     const blockedKey = `${run}\u0000${event.callId ?? ""}\u0000${hash}`;
     if (event.type === "call") {
-      const { state: next, action } = reducer.onCall(state, event.step === undefined ? { tool, params: event.params } : { tool, params: event.params, step: event.step });
+      const { state: next, action } = reducer.onCall(state, event.step === undefined ? { tool, params } : { tool, params, step: event.step });
       this.states.set(run, next);
       if (action.kind === "allow") return [{ kind: "call", index, run, tool, argsHash: hash, verdict: "allow" }];
       if (action.kind === "stop") return [this.stop(index, run, tool, action)];
@@ -111,7 +141,7 @@ class PeerSession<S> implements TargetSession {
       return [{ kind: "outcome", index, run, tool, recorded: false, vetoed: true, argsHash: hash, resultHash: undefined, unknownTool: undefined }];
     }
     const hasError = "error" in event && event.error !== undefined;
-    const outcome: PeerOutcome = { tool, params: event.params, result: event.result, error: hasError ? errorText(event.error) : undefined };
+    const outcome: PeerOutcome = { tool, params, result: event.result, error: hasError ? errorText(event.error) : undefined };
     const { state: next, action } = reducer.onOutcome(state, outcome);
     this.states.set(run, next);
     const note: TargetOutput = { kind: "outcome", index, run, tool, recorded: true, vetoed: false, argsHash: hash, resultHash: undefined, unknownTool: undefined };

@@ -3,6 +3,7 @@
 import { unorderedKey } from "./callKeys.js";
 import { extend, NO_STREAK, type Streak } from "./consecutive.js";
 import { ALLOW, peerTarget } from "./peerGuard.js";
+import { ROO_NORMALIZATION } from "./normalization/rooCode.js";
 
 export const ROO_LIMIT = 3;
 const DETECTOR = "roo-code:tool-repetition";
@@ -13,8 +14,10 @@ export const ROO_CODE_TARGET = peerTarget<Streak>({
   notes: [
     "checked before execution: the refused call does not run",
     "the user is asked and no user answers in a simulation, so the run ends there; Roo's counter reset after the question never matters",
+    "a run stands for one task (its detector lives in the task, across the user's messages there)",
   ],
   detectors: [DETECTOR],
+  normalization: ROO_NORMALIZATION,
   warns: false,
   reducer: {
     initial: () => NO_STREAK,

@@ -6,6 +6,7 @@
 // it (and reports it completed) before the rejection ends the run, as its driven CLI showed.
 import { orderedKey } from "./callKeys.js";
 import { ALLOW, peerTarget, type PeerDefinition } from "./peerGuard.js";
+import { OPENCODE_NORMALIZATION } from "./normalization/opencode.js";
 import type { Target } from "../target.js";
 
 export const DOOM_LOOP_PARTS = 3;
@@ -34,9 +35,11 @@ export function stepRepeatTarget(name: string, runtime: string, extraNotes: read
       timing.triggerRuns
         ? "doom_loop is 'ask' by default; `run` auto-rejects the ask: the triggering call still runs, then the run ends (no later call runs)"
         : "doom_loop is 'ask' by default; `run` auto-rejects the ask: the run ends there, the triggering call does not run",
+      "a run stands for one user prompt; the rule itself only ever looks within one response (assistant message), so the boundary never matters",
       ...extraNotes,
     ],
     detectors: [detector],
+    normalization: OPENCODE_NORMALIZATION,
     warns: false,
     reducer: {
       initial: () => ({ step: undefined, parts: [], tripped: false }),

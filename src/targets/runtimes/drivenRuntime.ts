@@ -4,17 +4,43 @@
 // were refused, where the run stopped, what warnings reached the model) live here, so that the
 // probes above can compare it with a model without knowing how each CLI is started.
 
+/**
+ * How a probe bends the runtime's own tool name: its first letters in upper case (`Read_File`,
+ * `Read`), or padded with a space on each side. The runtime sees the bent name raw.
+ */
+export type NameVariant = "capitalized" | "padded";
+
+/** Args replaced as the model might send them: none at all (an empty arguments string), null, or {}. */
+export type ArgsVariant = "missing" | "null" | "empty";
+
 /** A runtime-neutral action; each runtime names the tool and its args its own way. */
 export type ProbeAction =
-  | { readonly kind: "read"; readonly file: string; readonly offset?: number; readonly limit?: number; readonly keysReversed?: boolean }
-  | { readonly kind: "shell"; readonly command: string };
+  | { readonly kind: "read"; readonly file: string; readonly offset?: number; readonly limit?: number; readonly keysReversed?: boolean; readonly name?: NameVariant; readonly args?: ArgsVariant }
+  /** `tool` names the shell tool literally (`bash`, `exec`) instead of the runtime's own. */
+  | { readonly kind: "shell"; readonly command: string; readonly tool?: string }
+  /** A call from a user's trace: its name and args go to the runtime exactly as recorded. */
+  | { readonly kind: "raw"; readonly name: string; readonly args: unknown };
+
+/** A tool call as the model sends it: `args` undefined means no arguments at all. */
+export interface RawToolCall {
+  readonly name: string;
+  readonly args: unknown;
+}
 
 export interface DrivenCall {
   readonly id: string;
   readonly action: ProbeAction;
 }
 
+/** Model text a response streams before its calls: a message chunk, or a thought. */
+export interface DrivenText {
+  readonly type: "message" | "thought";
+  readonly text: string;
+}
+
 export interface DrivenStep {
+  /** Model text the response streams first, piece by piece (content-loop probes). */
+  readonly text?: readonly DrivenText[];
   /** One model response: its calls were proposed together (parallel calls). */
   readonly calls: readonly DrivenCall[];
   /** Files written (or deleted, with null) just before this response is served. */
@@ -44,7 +70,7 @@ export type DrivenObservation = { readonly ok: true; readonly prompts: readonly 
 
 export interface ToolNaming {
   /** The runtime's tool call for an action, with absolute paths inside the scratch folder. */
-  toolCall(action: ProbeAction, workDir: string): { readonly name: string; readonly args: Record<string, unknown> };
+  toolCall(action: ProbeAction, workDir: string): RawToolCall;
 }
 
 export interface DrivenRuntime extends ToolNaming {
@@ -66,12 +92,24 @@ export interface DriveOptions {
  * The tool call of a probe action in a runtime's own vocabulary: its read tool with the file's
  * absolute path under `pathKey` (plus offset and limit), and its shell tool with the command.
  */
-export function namedToolCall(action: ProbeAction, work: string, names: { readonly read: string; readonly pathKey: string; readonly shell: string }): { name: string; args: Record<string, unknown> } {
-  if (action.kind === "shell") return { name: names.shell, args: { command: action.command, description: "Run the scripted command" } };
+export function namedToolCall(action: ProbeAction, work: string, names: { readonly read: string; readonly pathKey: string; readonly shell: string }): RawToolCall {
+  if (action.kind === "raw") return { name: action.name, args: action.args };
+  if (action.kind === "shell") return { name: action.tool ?? names.shell, args: { command: action.command, description: "Run the scripted command" } };
+  const name = bentName(names.read, action.name);
+  if (action.args !== undefined) return { name, args: VARIANT_ARGS[action.args] };
   const args: Record<string, unknown> = { [names.pathKey]: `${work.replace(/\/+$/, "")}/${action.file}` };
   if (action.offset !== undefined) args.offset = action.offset;
   if (action.limit !== undefined) args.limit = action.limit;
-  return { name: names.read, args: ordered(args, action.keysReversed) };
+  return { name, args: ordered(args, action.keysReversed) };
+}
+
+const VARIANT_ARGS: Readonly<Record<ArgsVariant, unknown>> = { missing: undefined, null: null, empty: {} };
+
+/** The runtime's tool name as a probe bends it. */
+export function bentName(name: string, variant: NameVariant | undefined): string {
+  if (variant === "padded") return ` ${name} `;
+  if (variant === "capitalized") return name.replace(/(^|_)([a-z])/g, (_m, sep: string, c: string) => `${sep}${c.toUpperCase()}`);
+  return name;
 }
 
 /** Args with keys in reverse order, for probes that ask whether key order matters. */

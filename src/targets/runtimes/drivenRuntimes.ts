@@ -1,6 +1,7 @@
 // The runtimes loopsim drives end to end through their published CLIs, by the names `--against`
-// and `targets fetch` take: `opencode@V`, `kilo@V`, `qwen-code@V` (or `@latest`). Each is fetched
-// once with npm into the cache. The versions pinned here are the ones the committed report was
+// and `targets fetch` take: `opencode@V`, `kilo@V`, `qwen-code@V` (or `@latest`), and
+// `qwen-code:heuristics@V` (the same CLI with its heuristic tier switched on in its settings).
+// Each is fetched once with npm into the cache. The versions pinned here are the ones the committed report was
 // made with; other versions work when their CLI speaks the same way.
 import { chmodSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -8,11 +9,15 @@ import { UserError } from "../../io/errors.js";
 import { driveCli, type CliAdapter } from "./cliDriver.js";
 import type { DrivenRuntime, DriveOptions, DrivenScript } from "./drivenRuntime.js";
 import { KILO_FLAVOUR, OPENCODE_FLAVOUR, opencodeAdapter, type OpencodeFlavour } from "./opencodeCli.js";
-import { ensureRuntime, latestVersion, npmInstallInto, npmPackInto, readRuntimeManifest, runtimeDir } from "./packageCache.js";
+import { cachedRuntimeVersions, ensureRuntime, latestVersion, npmInstallInto, npmPackInto, readRuntimeManifest, runtimeDir } from "./packageCache.js";
+import type { Target } from "../target.js";
+import { drivenTarget } from "./drivenTarget.js";
 import { QWEN_PACKAGE, qwenAdapter } from "./qwenCli.js";
 
 interface RuntimeKind {
   readonly runtime: string;
+  /** The cache folder its package lives in (variants share their runtime's). */
+  readonly cache: string;
   /** The package whose version names the runtime (for @latest). */
   readonly npmPackage: string;
   readonly pinned: string;
@@ -29,6 +34,7 @@ const linuxX64 = (): string | undefined => (process.platform === "linux" && proc
 function opencodeKind(flavour: OpencodeFlavour, npmPackage: string, pinned: string, summary: string): RuntimeKind {
   return {
     runtime: flavour.runtime,
+    cache: flavour.runtime,
     npmPackage,
     pinned,
     summary,
@@ -48,20 +54,26 @@ function opencodeKind(flavour: OpencodeFlavour, npmPackage: string, pinned: stri
 const KINDS: readonly RuntimeKind[] = [
   opencodeKind(OPENCODE_FLAVOUR, "opencode-linux-x64", "1.18.33", "opencode's own CLI binary, driven through the scripted model"),
   opencodeKind(KILO_FLAVOUR, "@kilocode/cli-linux-x64", "7.7.7", "Kilo Code's own CLI binary (opencode's engine), driven through the scripted model"),
-  {
-    runtime: "qwen-code",
+  qwenKind(false),
+  qwenKind(true),
+];
+
+function qwenKind(heuristics: boolean): RuntimeKind {
+  return {
+    runtime: heuristics ? "qwen-code:heuristics" : "qwen-code",
+    cache: "qwen-code",
     npmPackage: QWEN_PACKAGE,
     pinned: "0.24.4",
-    summary: "Qwen Code's own CLI, driven headless through the scripted model",
-    notes: ["`-o stream-json --approval-mode yolo`; usage statistics and telemetry off in the sandbox's settings", "asks for Node 22 and runs on Node 20 (the warning is npm's only)"],
+    summary: heuristics ? "Qwen Code's own CLI with model.skipLoopDetection false in its settings (its heuristic tier on), driven headless through the scripted model" : "Qwen Code's own CLI, driven headless through the scripted model",
+    notes: ["`-o stream-json --approval-mode yolo`; usage statistics and telemetry off in the sandbox's settings", "asks for Node 22 and runs on Node 20 (the warning is npm's only)", ...(heuristics ? ["settings.json sets model.skipLoopDetection: false: the heuristic tier the CLI ships switched off runs"] : [])],
     unavailable: () => undefined,
     async install(dir, version) {
       await npmInstallInto(dir, `${QWEN_PACKAGE}@${version}`, ["--omit=optional"]);
       return [`${QWEN_PACKAGE}@${version}`];
     },
-    adapter: (dir) => qwenAdapter(dir),
-  },
-];
+    adapter: (dir) => qwenAdapter(dir, heuristics ? { model: { skipLoopDetection: false } } : {}),
+  };
+}
 
 export const DRIVEN_RUNTIME_NAMES: readonly string[] = KINDS.map((k) => k.runtime);
 
@@ -86,7 +98,7 @@ async function resolve(name: string, onNote: (line: string) => void): Promise<{ 
   if (found === undefined) throw new UserError(`${name}: not a driven runtime (known: ${DRIVEN_RUNTIME_NAMES.map((r) => `${r}@VERSION`).join(", ")})`);
   const why = found.kind.unavailable();
   if (why !== undefined) throw new UserError(`${name}: n/a on this machine: ${why}`);
-  if (found.spec === "latest") return { kind: found.kind, version: await latestVersion(found.kind.runtime, found.kind.npmPackage, onNote) };
+  if (found.spec === "latest") return { kind: found.kind, version: await latestVersion(found.kind.cache, found.kind.npmPackage, onNote) };
   if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/.test(found.spec)) throw new UserError(`${name}: not a version (expected e.g. ${found.kind.runtime}@${found.kind.pinned})`);
   return { kind: found.kind, version: found.spec };
 }
@@ -94,20 +106,20 @@ async function resolve(name: string, onNote: (line: string) => void): Promise<{ 
 /** Fetches the runtime into the cache (once); returns its name with the version. */
 export async function fetchDrivenRuntime(name: string, onNote: (line: string) => void): Promise<string> {
   const { kind, version } = await resolve(name, onNote);
-  await ensureRuntime(kind.runtime, version, (dir) => kind.install(dir, version), onNote);
+  await ensureRuntime(kind.cache, version, (dir) => kind.install(dir, version), onNote);
   return `${kind.runtime}@${version}`;
 }
 
 /** Whether the runtime is in the cache already (tests say SKIPPED when it is not). */
 export function isDrivenRuntimeCached(name: string): boolean {
   const found = kindOf(name);
-  return found !== undefined && found.spec !== "latest" && readRuntimeManifest(found.kind.runtime, found.spec) !== undefined;
+  return found !== undefined && found.spec !== "latest" && readRuntimeManifest(found.kind.cache, found.spec) !== undefined;
 }
 
 export async function loadDrivenRuntime(name: string, onNote: (line: string) => void = (line) => process.stderr.write(line + "\n")): Promise<DrivenRuntime> {
   const { kind, version } = await resolve(name, onNote);
-  await ensureRuntime(kind.runtime, version, (dir) => kind.install(dir, version), onNote);
-  const adapter = kind.adapter(runtimeDir(kind.runtime, version));
+  await ensureRuntime(kind.cache, version, (dir) => kind.install(dir, version), onNote);
+  const adapter = kind.adapter(runtimeDir(kind.cache, version));
   return {
     name: `${kind.runtime}@${version}`,
     summary: `${kind.summary} (${kind.npmPackage}@${version})`,
@@ -115,4 +127,15 @@ export async function loadDrivenRuntime(name: string, onNote: (line: string) => 
     toolCall: adapter.toolCall,
     drive: (script: DrivenScript, options?: DriveOptions) => driveCli(adapter, script, options),
   };
+}
+
+/** The driven runtime as a target of whole-trace commands (fetched first, once). */
+export async function loadDrivenTarget(name: string, onNote: (line: string) => void = (line) => process.stderr.write(line + "\n")): Promise<Target> {
+  const runtime = await loadDrivenRuntime(name, onNote);
+  return drivenTarget(runtime.name, runtime.summary, runtime.notes);
+}
+
+/** Each driven runtime with the npm package its versions come from, its pinned and its cached versions. */
+export function drivenRuntimeVersions(): { runtime: string; npmPackage: string; pinned: string; cached: string[]; unavailable: string | undefined }[] {
+  return KINDS.map((k) => ({ runtime: k.runtime, npmPackage: k.npmPackage, pinned: k.pinned, cached: cachedRuntimeVersions(k.cache), unavailable: k.unavailable() }));
 }

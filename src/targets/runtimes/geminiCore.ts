@@ -6,6 +6,12 @@
 // - generations that count strikes (0.4x on): strike 1 cuts the response off at that call (it and
 //   the rest of the response never run), `clearDetection()` and a hidden feedback turn; strike 2
 //   stops the prompt.
+// Model text goes in as its stream events: a message as a Content event (its content-loop rule
+// reads it), a thought as a Thought event (which it passes over), with the same strike handling.
+// Each call goes through its own turn first (Turn.handlePendingFunctionCall: the name trimmed,
+// `args || {}`), with the raw name and args from the trace, and the event that turn yields is
+// what addAndCheck gets, as in the CLI. A release whose turn cannot be called this way gets
+// loopsim's copy of that rule (normalization/geminiCli.ts), and its notes say so.
 // Its LLM-based check (`turnStarted`, after 30 turns) needs a model: it is never called, and the
 // report says so. Telemetry stays off (usage statistics false in the config stub), and HOME points
 // into loopsim's cache so nothing is written to the user's home.
@@ -14,21 +20,25 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { UserError } from "../../io/errors.js";
 import { sandboxDir } from "../sandbox.js";
-import { ALLOW, peerTarget, type PeerAction, type PeerCall } from "../peers/peerGuard.js";
+import { ALLOW, peerTarget, type PeerAction, type PeerCall, type PeerText } from "../peers/peerGuard.js";
+import { asGiven, type CallView } from "../peers/normalization/callView.js";
+import { GEMINI_NORMALIZATION } from "../peers/normalization/geminiCli.js";
 import { muteConsole } from "../muteConsole.js";
 import type { Target } from "../target.js";
-import { namedToolCall, type ProbeAction } from "./drivenRuntime.js";
+import { namedToolCall, type ProbeAction, type RawToolCall } from "./drivenRuntime.js";
 import { ensureRuntime, latestVersion, npmInstallInto } from "./packageCache.js";
+import { GEMINI_PACKAGE_NAME } from "./geminiPin.js";
 
-export const GEMINI_PACKAGE = "@google/gemini-cli-core";
+export const GEMINI_PACKAGE = GEMINI_PACKAGE_NAME;
 export const GEMINI_RUNTIME = "gemini-cli";
 const SERVICE = "dist/src/services/loopDetectionService.js";
 const TURN = "dist/src/core/turn.js";
 const DETECTOR = "gemini-cli:tool-call-loop";
 const CUT = "gemini-cli:response-cut";
+const CONTENT = "gemini-cli:content-loop";
 
 /** Gemini CLI's own tool names and args for a probe action. */
-export function geminiToolCall(action: ProbeAction, work: string): { name: string; args: Record<string, unknown> } {
+export function geminiToolCall(action: ProbeAction, work: string): RawToolCall {
   return namedToolCall(action, work, { read: "read_file", pathKey: "file_path", shell: "run_shell_command" });
 }
 
@@ -41,6 +51,38 @@ interface LoopDetectionService {
 }
 
 type ServiceClass = new (contextOrConfig: unknown) => LoopDetectionService;
+
+type HandlePendingFunctionCall = (this: unknown, fnCall: { id: string; name: unknown; args: unknown }, traceId?: string) => { value?: { name?: unknown; args?: unknown } } | undefined;
+
+/** The turn's own step from a model's function call to the ToolCallRequest it yields. */
+type TurnPath = (tool: string, params: unknown) => CallView;
+
+/** Just enough of a Turn for handlePendingFunctionCall: no tool registry (no display), an id given. */
+function turnStub(): Record<string, unknown> {
+  return {
+    chat: { context: { config: { isContextManagementEnabled: () => false } }, loopContext: { toolRegistry: { getTool: () => undefined } } },
+    prompt_id: "loopsim",
+    callCounter: 0,
+    pendingToolCalls: [],
+  };
+}
+
+/** The shipped turn path when it can be called, with the answer checked on a probe call. */
+function shippedTurnPath(handle: HandlePendingFunctionCall | undefined): TurnPath | undefined {
+  if (typeof handle !== "function") return undefined;
+  const path: TurnPath = (tool, params) => {
+    const event = handle.call(turnStub(), { id: "loopsim", name: tool, args: params });
+    const value = event?.value;
+    if (value === undefined || typeof value.name !== "string") throw new Error("no ToolCallRequest from the turn");
+    return { tool: value.name, params: value.args };
+  };
+  try {
+    path(" probe ", undefined);
+    return path;
+  } catch {
+    return undefined;
+  }
+}
 
 export type GeminiGeneration = "stops-at-once" | "strikes";
 
@@ -97,36 +139,54 @@ export async function loadGeminiTarget(spec: string, onNote: (line: string) => v
   const root = join(dir, "node_modules", GEMINI_PACKAGE);
   let Service: ServiceClass;
   let toolCallType: string;
+  let contentType: string;
+  let thoughtType: string;
+  let handle: HandlePendingFunctionCall | undefined;
   // Its telemetry module registers OpenTelemetry globals at import and complains on the console
   // when another version already did (several versions in one process): keep that quiet.
   const restore = muteConsole();
   try {
     const serviceModule = (await import(pathToFileURL(join(root, SERVICE)).href)) as { LoopDetectionService?: ServiceClass };
-    const turnModule = (await import(pathToFileURL(join(root, TURN)).href)) as { GeminiEventType?: { ToolCallRequest?: string } };
+    const turnModule = (await import(pathToFileURL(join(root, TURN)).href)) as { GeminiEventType?: { ToolCallRequest?: string; Content?: string; Thought?: string }; Turn?: { prototype?: { handlePendingFunctionCall?: HandlePendingFunctionCall } } };
+    handle = turnModule.Turn?.prototype?.handlePendingFunctionCall;
     if (serviceModule.LoopDetectionService === undefined) throw new Error("no LoopDetectionService export");
     Service = serviceModule.LoopDetectionService;
     toolCallType = turnModule.GeminiEventType?.ToolCallRequest ?? "tool_call_request";
+    contentType = turnModule.GeminiEventType?.Content ?? "content";
+    thoughtType = turnModule.GeminiEventType?.Thought ?? "thought";
   } catch (error) {
     restore();
     throw new UserError(`gemini-cli@${version}: its LoopDetectionService does not load (${(error as Error).message.split("\n")[0]})`);
   }
   restore();
   const generation = generationOf(Service, toolCallType);
+  const shipped = shippedTurnPath(handle);
+  const turnPath: TurnPath = shipped ?? ((tool, params) => GEMINI_NORMALIZATION.view(tool, params));
   const fresh = (run: string): LoopDetectionService => {
     const service = new Service(configStub());
     service.reset(run, "");
     return service;
   };
+  /** The client's handling of one addAndCheck answer: nothing, strike 1 (cut, clear, feedback) or a stop. */
+  const answer = (state: RunState, result: CheckResult, detector: string, step: string | undefined): { state: RunState; action: PeerAction } => {
+    if (result === false || (typeof result === "object" && result.count === 0)) return { state: { ...state, cutStep: undefined }, action: ALLOW };
+    if (result === true || result.count > 1) return { state, action: { kind: "stop", detector, count: typeof result === "object" ? result.count : 1, message: "Gemini CLI: Loop detected, stopping execution." } };
+    state.service.clearDetection?.();
+    const detail = result.detail ?? "Repetitive patterns identified";
+    return { state: { ...state, cutStep: step }, action: { kind: "block", detector, count: 1, message: `System: Potential loop detected. Details: ${detail}. Please take a step back and confirm you're making forward progress.` } };
+  };
   const onCall = (state: RunState, call: PeerCall): { state: RunState; action: PeerAction } => {
     if (state.cutStep !== undefined && call.step === state.cutStep) {
       return { state, action: { kind: "block", detector: CUT, count: 0, message: "Gemini CLI: the response was cut off at a detected loop; this call never ran." } };
     }
-    const result = state.service.addAndCheck({ type: toolCallType, value: { callId: "loopsim", name: call.tool, args: call.params, isClientInitiated: false, prompt_id: "loopsim" } });
-    if (result === false || (typeof result === "object" && result.count === 0)) return { state: { ...state, cutStep: undefined }, action: ALLOW };
-    if (result === true || result.count > 1) return { state, action: { kind: "stop", detector: DETECTOR, count: typeof result === "object" ? result.count : 1, message: "Gemini CLI: Loop detected, stopping execution." } };
-    state.service.clearDetection?.();
-    const detail = result.detail ?? "Repetitive patterns identified";
-    return { state: { ...state, cutStep: call.step }, action: { kind: "block", detector: DETECTOR, count: 1, message: `System: Potential loop detected. Details: ${detail}. Please take a step back and confirm you're making forward progress.` } };
+    const seen = turnPath(call.tool, call.params);
+    const result = state.service.addAndCheck({ type: toolCallType, value: { callId: "loopsim", name: seen.tool, args: seen.params, isClientInitiated: false, prompt_id: "loopsim" } });
+    return answer(state, result, DETECTOR, call.step);
+  };
+  const onText = (state: RunState, text: PeerText): { state: RunState; action: PeerAction } => {
+    // Text of a response already cut off never arrives.
+    if (state.cutStep !== undefined && text.step === state.cutStep) return { state, action: ALLOW };
+    return answer(state, state.service.addAndCheck({ type: text.type === "message" ? contentType : thoughtType, value: text.type === "message" ? text.text : { subject: "", description: text.text } }), CONTENT, text.step);
   };
   let runs = 0;
   return peerTarget<RunState>({
@@ -135,15 +195,19 @@ export async function loadGeminiTarget(spec: string, onNote: (line: string) => v
     notes: [
       `runs the shipped ${GEMINI_PACKAGE}@${version} (${SERVICE}) in-process`,
       generation === "strikes" ? "strike handling as its client does it: count 1 cuts the response and clears the flag, count 2 stops" : "addAndCheck answers a boolean in this generation: the first detection stops the prompt",
-      "a run stands for one user prompt: a fresh service, reset(prompt) when the run starts",
+      shipped !== undefined ? "each call goes through its own Turn.handlePendingFunctionCall (name trimmed, args || {}) with the trace's raw name and args" : `its Turn.handlePendingFunctionCall cannot be called here: loopsim's copy of the rule stands in (${GEMINI_NORMALIZATION.rule})`,
+      "a run stands for one user prompt: a fresh service, reset(prompt) when the run starts (the CLI holds one service per session and resets it when a new prompt id starts: interleaved runs would share it there; here each run has its own)",
       "its LLM-based check needs a model: n/a here (turnStarted is never called)",
+      "model text: a message is a Content event, a thought a Thought event, given to the same service",
     ],
-    detectors: [DETECTOR, CUT],
+    detectors: [DETECTOR, CUT, CONTENT],
+    normalization: asGiven("gemini-cli", "as the model sent them, into its own turn", `${GEMINI_PACKAGE}@${version} ${TURN}`),
     warns: false,
     reducer: {
       initial: () => ({ service: fresh(`run-${runs++}`), cutStep: undefined }),
       onCall,
       onOutcome: (state) => ({ state, action: ALLOW }),
+      onText,
     },
   });
 }

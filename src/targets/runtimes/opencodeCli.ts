@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliAdapter, CliRun } from "./cliDriver.js";
 import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
-import { namedToolCall, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
+import { namedToolCall, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall } from "./drivenRuntime.js";
 
 export interface OpencodeFlavour {
   readonly runtime: "opencode" | "kilo";
@@ -20,7 +20,7 @@ export interface OpencodeFlavour {
 export const OPENCODE_FLAVOUR: OpencodeFlavour = { runtime: "opencode", platformPackage: "opencode-linux-x64", binary: "package/bin/opencode", configFile: "opencode.json" };
 export const KILO_FLAVOUR: OpencodeFlavour = { runtime: "kilo", platformPackage: "@kilocode/cli-linux-x64", binary: "package/bin/kilo", configFile: "opencode.json" };
 
-export function opencodeToolCall(action: ProbeAction, work: string): { name: string; args: Record<string, unknown> } {
+export function opencodeToolCall(action: ProbeAction, work: string): RawToolCall {
   return namedToolCall(action, work, { read: "read", pathKey: "filePath", shell: "bash" });
 }
 

@@ -7,20 +7,21 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliAdapter, CliRun } from "./cliDriver.js";
 import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
-import { namedToolCall, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
+import { namedToolCall, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall } from "./drivenRuntime.js";
 
 export const QWEN_PACKAGE = "@qwen-code/qwen-code";
 
-export function qwenToolCall(action: ProbeAction, work: string): { name: string; args: Record<string, unknown> } {
+export function qwenToolCall(action: ProbeAction, work: string): RawToolCall {
   return namedToolCall(action, work, { read: "read_file", pathKey: "file_path", shell: "run_shell_command" });
 }
 
-export function qwenAdapter(installDir: string): CliAdapter {
+/** `extra`: settings merged over loopsim's (e.g. `{ model: { skipLoopDetection: false } }`). */
+export function qwenAdapter(installDir: string, extra: Record<string, unknown> = {}): CliAdapter {
   return {
     toolCall: qwenToolCall,
     invocation({ baseUrl, home, prompt }) {
       mkdirSync(join(home, ".qwen"), { recursive: true });
-      const settings = { privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, general: { disableAutoUpdate: true, disableUpdateNag: true } };
+      const settings = { privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, general: { disableAutoUpdate: true, disableUpdateNag: true }, ...extra };
       writeFileSync(join(home, ".qwen", "settings.json"), JSON.stringify(settings, null, 2) + "\n");
       return {
         file: process.execPath,

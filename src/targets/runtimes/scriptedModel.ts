@@ -9,8 +9,15 @@ import type { AddressInfo } from "node:net";
 
 export interface ScriptedCall {
   readonly id: string;
+  /** The name and args exactly as a model would send them: nothing is normalised here. */
   readonly name: string;
-  readonly args: Record<string, unknown>;
+  /** undefined: no arguments at all, sent as an empty arguments string. */
+  readonly args: unknown;
+}
+
+/** A call's `arguments` string as sent: empty when the model gave none, else its JSON. */
+export function argumentsText(args: unknown): string {
+  return args === undefined ? "" : JSON.stringify(args);
 }
 
 export interface ScriptedStep {
@@ -74,7 +81,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
     requests.push({ servedStep: step === undefined ? undefined : next - 1, messages: Array.isArray(parsed.messages) ? parsed.messages : [] });
     const id = `chatcmpl-loopsim-${requests.length}`;
     const model = parsed.model ?? "scripted";
-    const toolCalls = step?.calls.map((c, i) => ({ index: i, id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } }));
+    const toolCalls = step?.calls.map((c, i) => ({ index: i, id: c.id, type: "function", function: { name: c.name, arguments: argumentsText(c.args) } }));
     const finish = toolCalls !== undefined && toolCalls.length > 0 ? "tool_calls" : "stop";
     const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
     if (parsed.stream !== true) {

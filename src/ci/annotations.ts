@@ -1,0 +1,43 @@
+// GitHub Actions annotations: workflow commands, one line each, that the runner turns into marks
+// on the run's summary and, with a file and line, on the pull request's diff:
+//   ::error file=F,line=L,title=T::MESSAGE
+// The runner reads them from a step's stdout and stderr alike; loopsim writes them to stderr, so
+// stdout stays the report (`--json` output still parses). Escaping is the runner's own: in the
+// message %, CR and LF become %25, %0D and %0A; in a property also : and , (%3A, %2C).
+import type { JUnitCase } from "./junit.js";
+
+export interface Annotation {
+  readonly level: "error" | "warning" | "notice";
+  readonly title: string;
+  readonly message: string;
+  readonly file?: string;
+  readonly line?: number;
+}
+
+export function escapeData(text: string): string {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+export function annotationLine(a: Annotation): string {
+  const props = [...(a.file === undefined ? [] : [`file=${escapeProperty(a.file)}`]), ...(a.line === undefined ? [] : [`line=${a.line}`]), `title=${escapeProperty(a.title)}`];
+  return `::${a.level} ${props.join(",")}::${escapeData(a.message)}`;
+}
+
+export function renderAnnotations(annotations: readonly Annotation[]): string {
+  return annotations.map((a) => annotationLine(a) + "\n").join("");
+}
+
+/** Each failing or erroring case as an error annotation (`where` gives its file and line). */
+export function annotationsOf(cases: readonly JUnitCase[], where: (c: JUnitCase) => { file?: string; line?: number } = () => ({})): Annotation[] {
+  const out: Annotation[] = [];
+  for (const c of cases) {
+    const problem = c.failure ?? c.error;
+    if (problem === undefined) continue;
+    out.push({ level: "error", title: `${c.classname}: ${c.name}`, message: problem.text, ...where(c) });
+  }
+  return out;
+}

@@ -1,0 +1,196 @@
+// `loopsim field [PATHS...] --out DIR`: every reported failure of scenarios/field on every target,
+// written as field.{md,json,html}; `--check` compares a run with the committed field.json instead
+// of writing (exit 1 when a cell changed). `loopsim field replay FILE --target T` replays one cell.
+// The matrix documents failures: producing it exits 0 whatever the cells say.
+import { closeSync, openSync, readSync } from "node:fs";
+import { join, relative } from "node:path";
+import { CheckFailed, UserError } from "../io/errors.js";
+import { writeFileAtomic } from "../io/atomicWrite.js";
+import { filesUnder } from "../io/filesUnder.js";
+import { refuseOverwrite } from "../io/overwrite.js";
+import { packageRoot } from "../io/packageRoot.js";
+import { readTextFile } from "../io/textFile.js";
+import { ensureWritableDir } from "../io/writable.js";
+import { plural } from "../format/words.js";
+import { defaultFieldTargets } from "../field/lineup.js";
+import { loadFieldScenario, type LoadedField } from "../field/load.js";
+import { buildFieldReport, loadSubject } from "../field/matrix.js";
+import { describe, judge } from "../field/judge.js";
+import { FIELD_REPORT_SCHEMA, type CellStatus, type FieldReport } from "../field/report.js";
+import { headlineLines, MARK, predicateText, renderFieldMarkdown } from "../field/renderMarkdown.js";
+import { renderFieldHtml } from "../field/renderHtml.js";
+import { notJudged, observeSubject, replayLine, type DrivenScope } from "../field/run.js";
+
+const OUT_FILES = ["field.md", "field.json", "field.html"];
+
+export interface FieldCommandOptions {
+  readonly paths: readonly string[];
+  readonly targets: readonly string[];
+  readonly out?: string;
+  readonly json: boolean;
+  readonly force: boolean;
+  readonly check: boolean;
+  readonly fetch: boolean;
+  readonly driven: DrivenScope;
+}
+
+/** The field scenarios shipped with loopsim. */
+export function defaultFieldDir(): string {
+  return join(packageRoot(), "scenarios", "field");
+}
+
+function looksLikeField(path: string): boolean {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.alloc(4096);
+    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, n).toString("utf8").includes("loopsim/field@");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Loads every field scenario under the paths; any invalid file stops the command (exit 2) with every problem. */
+export function loadFieldScenarios(paths: readonly string[]): { loaded: LoadedField; shownFile: string }[] {
+  const files = filesUnder(paths, (path, name) => name.endsWith(".json") && looksLikeField(path));
+  if (files.length === 0) throw new UserError(`no field scenarios (*.json with "schema": "loopsim/field@1") under ${paths.join(", ")}`);
+  const problems: string[] = [];
+  const loaded: { loaded: LoadedField; shownFile: string }[] = [];
+  const ids = new Map<string, string>();
+  for (const file of files) {
+    const result = loadFieldScenario(file);
+    if (!result.ok) {
+      problems.push(...result.problems);
+      continue;
+    }
+    const id = result.loaded.scenario.id;
+    const other = ids.get(id);
+    if (other !== undefined) problems.push(`${file}: id: "${id}" is also the id of ${other}`);
+    ids.set(id, file);
+    loaded.push({ loaded: result.loaded, shownFile: relative(process.cwd(), file) || file });
+  }
+  if (problems.length > 0) throw new UserError(`invalid field scenario${problems.length === 1 ? "" : "s"}:\n  ${problems.join("\n  ")}`);
+  return loaded;
+}
+
+function commandText(options: FieldCommandOptions): string {
+  return ["loopsim field", ...options.paths, ...options.targets.map((t) => `--target ${t}`), ...(options.driven === "own" ? [] : [`--driven ${options.driven}`]), ...(options.out === undefined ? [] : [`--out ${options.out}`])].join(" ");
+}
+
+export async function fieldCommand(options: FieldCommandOptions): Promise<void> {
+  const paths = options.paths.length === 0 ? [defaultFieldDir()] : options.paths;
+  const scenarios = loadFieldScenarios(paths);
+  if (options.check && options.out === undefined) throw new UserError("--check compares with DIR/field.json: give --out DIR");
+  if (options.out !== undefined && !options.check) {
+    ensureWritableDir(options.out);
+    refuseOverwrite(options.out, OUT_FILES, options.force);
+  }
+  const baseline = options.check && options.out !== undefined ? readBaseline(join(options.out, "field.json")) : undefined;
+  const names = options.targets.length === 0 ? defaultFieldTargets() : options.targets;
+  const note = (line: string) => process.stderr.write(line + "\n");
+  const report = await buildFieldReport(scenarios, names, commandText(options), {
+    fetch: options.fetch,
+    driven: options.driven,
+    onNote: note,
+    onColumn: (name, done, total) => {
+      if (process.stderr.isTTY === true) process.stderr.write(`field: ${done}/${total} ${name}\n`);
+    },
+  });
+  if (baseline !== undefined) return checkAgainst(report, baseline, options.out ?? "");
+  const json = JSON.stringify(report, null, 2) + "\n";
+  const markdown = renderFieldMarkdown(report);
+  if (options.out !== undefined) {
+    writeFileAtomic(join(options.out, "field.md"), markdown);
+    writeFileAtomic(join(options.out, "field.json"), json);
+    writeFileAtomic(join(options.out, "field.html"), renderFieldHtml(report));
+  }
+  process.stdout.write(options.json ? json : options.out === undefined ? markdown : headlineLines(report).join("\n") + `\nwrote ${OUT_FILES.map((f) => join(options.out ?? "", f)).join(", ")}\n`);
+}
+
+function readBaseline(file: string): FieldReport {
+  try {
+    const parsed = JSON.parse(readTextFile(file, "field report")) as FieldReport;
+    if (parsed.schema !== FIELD_REPORT_SCHEMA) throw new Error(`schema is not ${FIELD_REPORT_SCHEMA}`);
+    return parsed;
+  } catch (error) {
+    throw new UserError(`${file}: not a field report to check against (${(error as Error).message})`);
+  }
+}
+
+/** The cells whose verdict differs between two reports (cells not run in `now` are not compared). */
+export function changedCells(now: FieldReport, before: FieldReport): { changed: string[]; compared: number; skipped: number } {
+  const changed: string[] = [];
+  let compared = 0;
+  let skipped = 0;
+  const beforeRows = new Map(before.rows.map((r) => [r.id, r]));
+  for (const row of now.rows) {
+    const old = beforeRows.get(row.id);
+    if (old === undefined) {
+      changed.push(`${row.id}: not in the committed report`);
+      continue;
+    }
+    for (const [target, cell] of Object.entries(row.cells)) {
+      if (cell.status === "not-run") {
+        skipped++;
+        continue;
+      }
+      const was = old.cells[target]?.status;
+      compared++;
+      if (was !== cell.status || old.cells[target]?.observed !== cell.observed) changed.push(`${row.id} on ${target}: ${was ?? "absent"} -> ${cell.status}${cell.observed === undefined ? "" : ` (${cell.observed})`}; replay: ${cell.replay}`);
+    }
+  }
+  for (const id of beforeRows.keys()) if (!now.rows.some((r) => r.id === id)) changed.push(`${id}: in the committed report, no longer a scenario`);
+  return { changed, compared, skipped };
+}
+
+function checkAgainst(report: FieldReport, baseline: FieldReport, out: string): void {
+  const { changed, compared, skipped } = changedCells(report, baseline);
+  const tail = skipped === 0 ? "" : ` (${plural(skipped, "cell")} not run here, not compared)`;
+  if (changed.length > 0) {
+    throw new CheckFailed(`${plural(changed.length, "cell")} of ${join(out, "field.json")} changed; regenerate with \`${baseline.command} --force\` if that is intended:\n  ${changed.join("\n  ")}`);
+  }
+  process.stdout.write(`field matrix unchanged: ${plural(compared, "cell")} agree with ${join(out, "field.json")}${tail}\n`);
+}
+
+export interface FieldReplayOptions {
+  readonly target: string;
+  readonly json: boolean;
+  readonly fetch: boolean;
+  readonly expect?: CellStatus;
+}
+
+/** One cell, call by call: what the target did with each call and the verdict. */
+export async function fieldReplayCommand(file: string, options: FieldReplayOptions): Promise<void> {
+  const [{ loaded, shownFile }] = loadFieldScenarios([file]) as [{ loaded: LoadedField; shownFile: string }];
+  const subject = await loadSubject(options.target, { fetch: options.fetch, driven: "all", onNote: (line) => process.stderr.write(line + "\n") });
+  const s = loaded.scenario;
+  const head = [`${s.id} on ${options.target}`, `  ${s.url}`, `  reported: ${s.reported}`, `  expected: ${s.expected.text} (checked: ${predicateText(s.expected)})`];
+  const skipped = notJudged(subject, loaded, "all");
+  let status: CellStatus;
+  let body: string[];
+  let payload: Record<string, unknown>;
+  if (skipped !== undefined || subject.kind === "missing") {
+    status = skipped?.status ?? "not-run";
+    body = [`${MARK[status]}: ${skipped?.reason ?? ""}`];
+    payload = { status, reason: skipped?.reason };
+  } else {
+    const observation = await observeSubject(subject, loaded);
+    if (typeof observation === "string") {
+      status = "not-run";
+      body = [`not run: the driven run did not complete: ${observation}`];
+      payload = { status, reason: observation };
+    } else {
+      const j = judge(s.expected, observation);
+      status = j.status;
+      const calls = loaded.trace.calls.map((c, i) => {
+        const o = observation.calls[i];
+        const flags = [o?.fate ?? "", o?.told === true ? "model told" : "", o?.keptFromModel === true ? "warning kept from the model" : "", o?.detector ?? "", o?.runEndedAfter === true ? "run ended" : ""].filter((x) => x !== "");
+        return { call: c.number, run: c.run, tool: c.tool, ...o, line: `${String(c.number).padStart(4)} ${c.run} ${c.tool}: ${flags.join(", ")}` };
+      });
+      body = [`${status === "failure" ? "FAILS: has the reported failure" : "fixed: behaves as expected"} (${describe(observation)})`, ...(j.broken.length === 0 ? [] : [`  broken: ${j.broken.join("; ")}`]), "calls:", ...calls.map((c) => c.line)];
+      payload = { status, observed: j.observed, broken: j.broken, calls: calls.map(({ line: _line, ...rest }) => rest) };
+    }
+  }
+  process.stdout.write(options.json ? JSON.stringify({ scenario: s.id, file: shownFile, target: options.target, replay: replayLine(shownFile, options.target), ...payload }, null, 2) + "\n" : [...head, ...body].join("\n") + "\n");
+  if (options.expect !== undefined && options.expect !== status) throw new CheckFailed(`${s.id} on ${options.target}: ${status}, expected ${options.expect}`);
+}

@@ -1,0 +1,115 @@
+// `loopsim targets outdated`: asks the npm registry which versions exist of every runtime that
+// runs here and of OpenClaw, and names each one newer than what the committed reports cover:
+// reports/peers/agreement.json (models against real runtimes) and
+// reports/conformance/conformance.json (OpenClaw releases). Exit 0 when the reports cover the
+// newest of everything, 1 when something newer exists (a check that failed: regenerate them),
+// 2 when the registry cannot be asked (offline: nothing was compared) or a report is missing.
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { CheckFailed, UserError } from "../io/errors.js";
+import { packageRoot } from "../io/packageRoot.js";
+import { compareReleases } from "../targets/openclaw/versions.js";
+import { compareSemver, npmEnv } from "../targets/runtimes/packageCache.js";
+import { runtimeListing } from "../targets/runtimes/runtimeList.js";
+
+const run = promisify(execFile);
+export const REGISTRY_TIMEOUT_MS = 60_000;
+
+interface Subject {
+  /** The name before `@`: gemini-cli, qwen-code, openclaw... */
+  readonly names: readonly string[];
+  readonly npmPackage: string;
+  readonly compare: (a: string, b: string) => number;
+  readonly report: string;
+}
+
+export interface OutdatedRow {
+  readonly subject: string;
+  readonly npmPackage: string;
+  readonly report: string;
+  readonly covered: readonly string[];
+  readonly newer: readonly string[];
+  readonly newest: string | undefined;
+}
+
+/** The committed reports: beside the package (a checkout), or where --reports says. */
+export function defaultReportsDir(): string {
+  return join(packageRoot(), "reports");
+}
+
+function readJson(file: string): unknown {
+  if (!existsSync(file)) throw new UserError(`${file}: no committed report there (run from a checkout, or pass --reports DIR)`);
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new UserError(`${file}: not JSON (${(error as Error).message})`);
+  }
+}
+
+/** `name@version` strings a committed report covers, from both reports. */
+export function coveredNames(reportsDir: string): { peers: string[]; conformance: string[] } {
+  const peers = readJson(join(reportsDir, "peers", "agreement.json")) as { reports?: { against?: unknown }[] };
+  const conformance = readJson(join(reportsDir, "conformance", "conformance.json")) as { targets?: { target?: unknown }[] };
+  return {
+    peers: (peers.reports ?? []).map((r) => r.against).filter((a): a is string => typeof a === "string"),
+    conformance: (conformance.targets ?? []).map((t) => t.target).filter((t): t is string => typeof t === "string"),
+  };
+}
+
+function subjects(): Subject[] {
+  const byPackage = new Map<string, string[]>();
+  for (const r of runtimeListing()) byPackage.set(r.npmPackage, [...(byPackage.get(r.npmPackage) ?? []), r.runtime]);
+  return [
+    ...[...byPackage].map(([npmPackage, names]) => ({ names, npmPackage, compare: compareSemver, report: "reports/peers" })),
+    { names: ["openclaw"], npmPackage: "openclaw", compare: compareReleases, report: "reports/conformance" },
+  ];
+}
+
+/** Published versions of a package (prereleases left out), or why the registry did not answer. */
+async function publishedVersions(npmPackage: string): Promise<string[] | { error: string }> {
+  try {
+    const { stdout } = await run("npm", ["view", npmPackage, "versions", "--json"], { env: npmEnv(), timeout: REGISTRY_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+    const parsed = JSON.parse(stdout) as unknown;
+    const list = Array.isArray(parsed) ? parsed : [parsed];
+    return list.filter((v): v is string => typeof v === "string" && !v.includes("-"));
+  } catch (error) {
+    const e = error as { killed?: boolean; stderr?: string; message?: string; code?: string };
+    if (e.killed === true) return { error: `no answer within ${REGISTRY_TIMEOUT_MS / 1000} s` };
+    if (e.code === "ENOENT") return { error: "the npm client is not on PATH" };
+    return { error: `${e.stderr ?? e.message ?? ""}`.trim().split("\n").at(-1) ?? "npm failed" };
+  }
+}
+
+export async function targetsOutdatedCommand(options: { json: boolean; reportsDir?: string }): Promise<void> {
+  const reportsDir = options.reportsDir ?? defaultReportsDir();
+  const covered = coveredNames(reportsDir);
+  const all = subjects();
+  process.stderr.write(`loopsim: asking the npm registry (npm view PACKAGE versions, ${REGISTRY_TIMEOUT_MS / 1000} s timeout) about ${all.map((s) => s.npmPackage).join(", ")}\n`);
+  const answers = await Promise.all(all.map((s) => publishedVersions(s.npmPackage)));
+  const unreachable = all.flatMap((s, i) => {
+    const a = answers[i];
+    return a !== undefined && !Array.isArray(a) ? [`${s.npmPackage}: ${a.error}`] : [];
+  });
+  if (unreachable.length > 0) throw new UserError(`cannot ask the npm registry, so nothing was compared (offline?): ${unreachable.join("; ")}`);
+  const rows: OutdatedRow[] = all.map((s, i) => {
+    const published = (answers[i] as string[]).slice().sort(s.compare);
+    const names = s.report === "reports/conformance" ? covered.conformance : covered.peers;
+    const versions = [...new Set(names.filter((n) => s.names.includes(n.slice(0, n.lastIndexOf("@")))).map((n) => n.slice(n.lastIndexOf("@") + 1)))].sort(s.compare);
+    const top = versions.at(-1);
+    const newer = top === undefined ? [] : published.filter((v) => s.compare(v, top) > 0);
+    return { subject: s.names.join(", "), npmPackage: s.npmPackage, report: s.report, covered: versions, newer, newest: published.at(-1) };
+  });
+  const stale = rows.filter((r) => r.newer.length > 0 || r.covered.length === 0);
+  if (options.json) process.stdout.write(JSON.stringify({ reports: reportsDir, rows }, null, 2) + "\n");
+  else {
+    const lines = rows.map((r) => {
+      const cover = r.covered.length === 0 ? "no committed report covers it" : `${r.report} covers ${r.covered.join(", ")}`;
+      const verdict = r.covered.length === 0 ? `newest on the registry: ${r.newest ?? "none"}` : r.newer.length === 0 ? "nothing newer on the registry" : `newer on the registry: ${r.newer.join(", ")}`;
+      return `${r.subject} (${r.npmPackage}): ${cover}; ${verdict}`;
+    });
+    process.stdout.write(lines.join("\n") + "\n");
+  }
+  if (stale.length > 0) throw new CheckFailed(`${stale.length} of ${rows.length} have versions the committed reports do not cover: ${stale.map((r) => r.subject).join("; ")}`);
+}

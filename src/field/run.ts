@@ -1,0 +1,123 @@
+// Running the field scenarios on targets: each in-process target takes the expanded trace; each
+// driven runtime takes the trace as a script; every cell is judged by the scenario's expectation.
+import { resolveEffectiveConfig } from "../../models/configResolution.js";
+import { runTarget, type Target } from "../targets/target.js";
+import type { DrivenRuntime } from "../targets/runtimes/drivenRuntime.js";
+import { compareReleases } from "../targets/openclaw/versions.js";
+import { compareSemver } from "../targets/runtimes/packageCache.js";
+import { fieldScript, observeDriven } from "./driven.js";
+import type { FieldNeed } from "./fieldScenario.js";
+import { judge } from "./judge.js";
+import { runtimeOf, targetKind, type TargetKind } from "./lineup.js";
+import type { LoadedField } from "./load.js";
+import { observeOutputs, type Observation } from "./observe.js";
+import type { FieldCell, FieldRow, RealCode } from "./report.js";
+
+/** A column as the runner gets it: loaded, or why it could not be. */
+export type FieldSubject =
+  | { readonly kind: "in-process"; readonly name: string; readonly target: Target }
+  | { readonly kind: "driven"; readonly name: string; readonly runtime: DrivenRuntime }
+  | { readonly kind: "missing"; readonly name: string; readonly reason: string };
+
+export type DrivenScope = "own" | "all" | "none";
+
+/** The longest wait for a driven CLI's next model request or exit. */
+export const DRIVEN_STEP_TIMEOUT_MS = 180_000;
+
+export function replayLine(file: string, target: string): string {
+  return `loopsim field replay ${file} --target ${target}`;
+}
+
+/** Why a target cannot judge a scenario with these needs, or undefined when it can. */
+export function lacks(kind: TargetKind, name: string, needs: readonly FieldNeed[]): string | undefined {
+  if (needs.includes("model-text") && kind !== "runtime driven") return `the scenario turns on the model's text (thoughts, messages), which field scenarios do not write yet (traces can carry it as message and thought events)`;
+  if (needs.includes("model-text")) return `the scripted model of a driven run sends tool calls only, not the repeated text the scenario needs`;
+  if (needs.includes("runtime-tools") && kind === "runtime driven") return `the driven script turns every call into a read of a file; this scenario depends on the runtime's own tool (its name and behaviour), which the script cannot call`;
+  if (needs.includes("warning-delivery") && kind === "release") return `${name}'s caller, which hands warnings to the model, is not exported: loopsim emulates it (warnings by buckets of 10), so whether the model sees a warning is not the release's own behaviour`;
+  return undefined;
+}
+
+export function inProcessObservation(target: Target, loaded: LoadedField): Observation {
+  const config = resolveEffectiveConfig(loaded.scenario.config ?? {}).config;
+  return observeOutputs(loaded.trace, runTarget(target, config, loaded.trace.events));
+}
+
+export async function drivenObservation(runtime: DrivenRuntime, loaded: LoadedField): Promise<Observation | string> {
+  const script = fieldScript(loaded.trace);
+  // A generous wait per step: a CLI's first start on a busy machine can take over a minute.
+  const observed = await runtime.drive(script.script, { stepTimeoutMs: DRIVEN_STEP_TIMEOUT_MS });
+  if (!observed.ok) return observed.error;
+  return observeDriven(loaded.trace, script, observed.prompts);
+}
+
+/** Why a subject is not judged on a scenario (n/a or not run), or undefined when it is. */
+export function notJudged(subject: FieldSubject, loaded: LoadedField, driven: DrivenScope): Pick<FieldCell, "status" | "reason"> | undefined {
+  if (subject.kind === "missing") return { status: "not-run", reason: subject.reason };
+  const why = lacks(targetKind(subject.name), subject.name, loaded.scenario.needs ?? []);
+  if (why !== undefined) return { status: "n/a", reason: why };
+  if (subject.kind === "driven") {
+    if (driven === "none") return { status: "not-run", reason: "driven runtimes were not run (--driven none)" };
+    if (driven === "own" && runtimeOf(subject.name) !== loaded.scenario.runtime) return { status: "not-run", reason: `driven runtimes ran only their own runtime's scenarios (--driven all runs ${subject.name} on this one too)` };
+  }
+  return undefined;
+}
+
+/** What a loaded subject did on the scenario, or why a driven run did not complete. */
+export async function observeSubject(subject: Exclude<FieldSubject, { kind: "missing" }>, loaded: LoadedField): Promise<Observation | string> {
+  return subject.kind === "driven" ? drivenObservation(subject.runtime, loaded) : inProcessObservation(subject.target, loaded);
+}
+
+/** One cell: a subject on a scenario. `file` is the scenario's path as the user typed it. */
+export async function fieldCell(subject: FieldSubject, loaded: LoadedField, file: string, driven: DrivenScope): Promise<FieldCell> {
+  const replay = replayLine(file, subject.name);
+  const skipped = notJudged(subject, loaded, driven);
+  if (skipped !== undefined || subject.kind === "missing") return { status: skipped?.status ?? "not-run", reason: skipped?.reason ?? "", replay };
+  const observation = await observeSubject(subject, loaded);
+  if (typeof observation === "string") return { status: "not-run", reason: `the driven run did not complete: ${observation}`, replay };
+  return judged(loaded, observation, replay);
+}
+
+function judged(loaded: LoadedField, observation: Observation, replay: string): FieldCell {
+  const j = judge(loaded.scenario.expected, observation);
+  return j.status === "fixed" ? { status: "fixed", observed: j.observed, replay } : { status: "failure", observed: j.observed, broken: j.broken, replay };
+}
+
+/** Runtimes whose own code loopsim runs (releases in-process, Gemini CLI in-process, the driven CLIs). */
+const RUN_HERE: readonly string[] = ["openclaw", "gemini-cli", "opencode", "kilo", "qwen-code"];
+
+/** Why a runtime's own code is not run here (runtimes loopsim runs are found among the columns). */
+export const NOT_RUN_HERE: Readonly<Record<string, string>> = {
+  "roo-code": "Roo Code ships only as a VS Code extension (npm roo-cline is an unrelated placeholder)",
+  openhands: "OpenHands is a Python package and PyPI is not reachable here",
+  goose: "Goose is a Rust crate, not on npm",
+  crewai: "CrewAI is a Python package and PyPI is not reachable here",
+  cline: "Cline's CLI is not among the runtimes loopsim drives in this matrix",
+  crush: "Crush's CLI (@charmland/crush) is not among the runtimes loopsim drives in this matrix",
+};
+
+/**
+ * The reported runtime's real code among the columns: the version nearest the reported one (the
+ * newest not after it, else the oldest), its verdict, and the first later version that is fixed.
+ */
+export function realCodeOf(row: Pick<FieldRow, "runtime" | "reportedVersion" | "cells">, columns: readonly string[]): RealCode {
+  const mine = columns.filter((c) => targetKind(c) !== "peer model" && targetKind(c) !== "reference" && runtimeOf(c) === row.runtime);
+  const judged = mine.filter((c) => {
+    const s = row.cells[c]?.status;
+    return s === "failure" || s === "fixed";
+  });
+  if (judged.length === 0) {
+    const cell = mine.map((c) => row.cells[c]).find((c) => c !== undefined);
+    if (cell !== undefined) return { why: cell.reason ?? cell.status };
+    if (RUN_HERE.includes(row.runtime)) return { why: `no ${row.runtime} column in this run (--target ${row.runtime}@VERSION)` };
+    return { why: NOT_RUN_HERE[row.runtime] ?? `${row.runtime}'s own code is not run by loopsim` };
+  }
+  const version = (name: string) => name.slice(name.indexOf("@") + 1);
+  const order = (a: string, b: string) => (row.runtime === "openclaw" ? compareReleases(version(a), version(b)) : compareSemver(version(a), version(b)));
+  const sorted = [...judged].sort(order);
+  const reported = row.reportedVersion;
+  const notAfter = reported === null ? [] : sorted.filter((c) => order(c, `x@${reported}`) <= 0);
+  const target = notAfter[notAfter.length - 1] ?? (sorted[0] as string);
+  const status = row.cells[target]?.status;
+  const laterFix = status === "failure" ? sorted.filter((c) => order(c, target) > 0).find((c) => row.cells[c]?.status === "fixed") : undefined;
+  return { target, ...(status === undefined ? {} : { status }), ...(laterFix === undefined ? {} : { laterFix }) };
+}

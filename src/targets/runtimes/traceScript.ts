@@ -1,0 +1,139 @@
+// A user's trace as a script for a driven CLI, and what the CLI did as loopsim's outputs. Each run
+// of the trace is one prompt of one conversation (runs in order of first appearance); the calls
+// of one response (the same `step`) are served together, a call without a step is a response of
+// its own. Names and args go to the runtime exactly as recorded: its own turn normalises them.
+// The runtime runs its own tools in a scratch folder, so the trace's results are not what it
+// sees; they are not used.
+import { argsHash } from "../../../models/callHash.js";
+import { digestNamed } from "../../../models/digest.js";
+import type { ToolEvent } from "../../../models/events.js";
+import { normalizeRunId } from "../../../models/normalize.js";
+import { chosenDigest } from "../digestChoice.js";
+import type { TargetOutput } from "../target.js";
+import type { DrivenScript, DrivenStep, PromptObservation } from "./drivenRuntime.js";
+
+interface PlannedCall {
+  readonly event: number;
+  readonly prompt: number;
+  readonly step: number;
+  readonly id: string;
+}
+
+export interface TracePlan {
+  readonly script: DrivenScript;
+  /** The call each event is about (outcomes point at their call); undefined for compactions. */
+  readonly callOf: readonly (PlannedCall | undefined)[];
+  /** Each prompt's run, by prompt index. */
+  readonly runs: readonly string[];
+}
+
+export function planTrace(events: readonly ToolEvent[]): TracePlan {
+  const runs: string[] = [];
+  const prompts: { calls: { id: string; name: string; args: unknown }[]; stepKey: string | undefined }[][] = [];
+  const callOf: (PlannedCall | undefined)[] = [];
+  const pending = new Map<string, PlannedCall[]>();
+  events.forEach((event, index) => {
+    const run = normalizeRunId(event.runId);
+    let p = runs.indexOf(run);
+    if (p === -1) {
+      p = runs.push(run) - 1;
+      prompts.push([]);
+    }
+    const steps = prompts[p] as (typeof prompts)[number];
+    // Model text is not sent: the scripted model streams no text (text probes are n/a here).
+    if (event.type === "compaction" || event.type === "message" || event.type === "thought") {
+      callOf.push(undefined);
+      return;
+    }
+    if (event.type === "call") {
+      const last = steps.at(-1);
+      const joins = last !== undefined && event.step !== undefined && last.stepKey === event.step;
+      if (!joins) steps.push({ calls: [], stepKey: event.step });
+      const s = steps.length - 1;
+      const current = steps[s] as (typeof steps)[number];
+      const id = `call_p${p + 1}s${s + 1}c${current.calls.length + 1}`;
+      current.calls.push({ id, name: event.tool, args: event.params });
+      const planned = { event: index, prompt: p, step: s, id };
+      callOf.push(planned);
+      const key = `${run}\u0000${event.callId ?? event.tool}`;
+      pending.set(key, [...(pending.get(key) ?? []), planned]);
+      return;
+    }
+    const key = `${run}\u0000${event.callId ?? event.tool}`;
+    const waiting = pending.get(key) ?? [];
+    callOf.push(waiting.shift());
+  });
+  const script: DrivenScript = {
+    files: {},
+    prompts: prompts.map((steps) => steps.map((s): DrivenStep => ({ calls: s.calls.map((c) => ({ id: c.id, action: { kind: "raw", name: c.name, args: c.args } })) }))),
+  };
+  return { script, callOf, runs };
+}
+
+/** Where a prompt stopped: the event of the call that triggered, and whether that call ran. */
+function stopPoint(plan: TracePlan, prompt: number, observed: PromptObservation): { event: number; triggerRan: boolean } | undefined {
+  const step = observed.stoppedAtStep;
+  if (step === null) return undefined;
+  const calls = plan.callOf.filter((c, i): c is PlannedCall => c !== undefined && c.event === i && c.prompt === prompt && c.step === step);
+  const trigger = calls.find((c) => observed.fates[c.id] !== "ran") ?? calls.at(-1);
+  if (trigger === undefined) return undefined;
+  return { event: trigger.event, triggerRan: observed.fates[trigger.id] === "ran" };
+}
+
+/** loopsim's outputs for every event of the trace, from what the runtime did in each prompt. */
+export function outputsFromObservations(runtime: string, events: readonly ToolEvent[], plan: TracePlan, prompts: readonly PromptObservation[]): TargetOutput[] {
+  const digest = digestNamed(chosenDigest());
+  const stops = prompts.map((o, p) => stopPoint(plan, p, o));
+  /** The event after which a run's later events are ignored. */
+  const endOf = new Map<number, number>();
+  stops.forEach((s, p) => {
+    if (s !== undefined) endOf.set(p, s.event);
+  });
+  const lastEventOfStep = new Map<string, number>();
+  plan.callOf.forEach((c, i) => {
+    if (c !== undefined) lastEventOfStep.set(`${c.prompt}/${c.step}`, i);
+  });
+  const out: TargetOutput[] = [];
+  events.forEach((event, index) => {
+    const run = normalizeRunId(event.runId);
+    const prompt = plan.runs.indexOf(run);
+    const end = endOf.get(prompt);
+    const stop = stops[prompt];
+    if (end !== undefined && index > end && !(stop?.triggerRan === true && plan.callOf[index]?.event === end)) {
+      out.push({ kind: "ignored", index, run, eventType: event.type });
+      return;
+    }
+    if (event.type === "compaction") {
+      out.push({ kind: "compaction", index, run, armed: false });
+      return;
+    }
+    // Text takes its place in the stream and gives no output, as with the reference.
+    if (event.type === "message" || event.type === "thought") return;
+    const call = plan.callOf[index];
+    const observed = prompts[prompt];
+    const hash = argsHash(digest, event.tool, event.params);
+    const fate = call === undefined || observed === undefined ? "ran" : observed.fates[call.id];
+    const stopHere = stop !== undefined && stop.event === call?.event && (event.type === "call" ? !stop.triggerRan : true);
+    const abort: TargetOutput = { kind: "abort", index, run, tool: event.tool, error: `${runtime}:stop`, count: 0, message: observed?.stopMessage ?? `${runtime} stopped the run` };
+    if (event.type === "call") {
+      if (stopHere) {
+        out.push(abort);
+        return;
+      }
+      if (fate === "ran" || fate === undefined) out.push({ kind: "call", index, run, tool: event.tool, argsHash: hash, verdict: "allow" });
+      else out.push({ kind: "call", index, run, tool: event.tool, argsHash: hash, verdict: "critical", detector: `${runtime}:refused`, count: 0, warningKey: `${runtime}:refused:${hash}`, message: `${runtime}: the call ${fate === "refused" ? "was refused" : "did not run"}`, emitted: true });
+      if (stop?.triggerRan === true && stop.event === index && !events.slice(index + 1).some((_, j) => plan.callOf[index + 1 + j]?.event === index && events[index + 1 + j]?.type === "outcome")) out.push(abort);
+    } else {
+      const ran = fate === "ran" || fate === undefined;
+      out.push({ kind: "outcome", index, run, tool: event.tool, recorded: ran, vetoed: !ran, argsHash: hash, resultHash: undefined, unknownTool: undefined });
+      if (stopHere && stop?.triggerRan === true) out.push(abort);
+    }
+    const stepKey = call === undefined ? undefined : `${call.prompt}/${call.step}`;
+    if (stepKey !== undefined && lastEventOfStep.get(stepKey) === index) {
+      for (const w of observed?.warnings ?? []) {
+        if (w.afterStep === call?.step) out.push({ kind: "call", index, run, tool: event.tool, argsHash: hash, verdict: "warning", detector: `${runtime}:warning`, count: 0, warningKey: `${runtime}:warning:${hash}`, message: w.text, emitted: true });
+      }
+    }
+  });
+  return out;
+}
