@@ -50,6 +50,8 @@ describe("--shard I/N --by sessions", () => {
     const merged = tempDir();
     await quiet(() => mergeCommand([parts], merged, true, false));
     const names = ["report.json", "report.md", "report.html"];
+    // Grounded agents run under the default reaction grid: the parts carry every point, so the merge keeps its section.
+    if ("inject" in extra) expect(readFileSync(join(whole, "report.json"), "utf8")).toContain('"reactionGrid"');
     expect(files(merged, names)).toEqual(files(whole, names));
   });
 
@@ -65,6 +67,7 @@ describe("--shard I/N --by sessions", () => {
     const merged = tempDir();
     await quiet(() => mergeCompare([parts], merged, false, true));
     const names = ["compare.json", "compare.md", "compare.html"];
+    if ("inject" in extra) expect(readFileSync(join(whole, "compare.json"), "utf8")).toContain('"reactionGrid"');
     expect(files(merged, names)).toEqual(files(whole, names));
   });
 

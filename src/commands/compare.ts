@@ -28,7 +28,7 @@ import { rowGrids } from "../grounded/reactionGrid.js";
 import { groundingFlags, refuseGroundingFlags, refuseReactionGrid, resolvePopulation } from "../grounded/populationSpec.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import { parseShard, type Shard } from "../io/shardSpec.js";
-import { mergeEvidence, readCounts, refuseGridBySession, sessionSlice, type SessionEvidence } from "../grounded/sessionShards.js";
+import { mergeEvidence, readCounts, sessionSlice, type SessionEvidence } from "../grounded/sessionShards.js";
 
 export interface CompareOptions {
   readonly targets: string;
@@ -100,7 +100,6 @@ export async function compareCommand(given: CompareOptions): Promise<void> {
   const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
   const { rows, targets } = await resolveRows(names);
   const slice = sessionSlice(options.by === "guards" ? "configs" : options.by, shard, chosen.kind === "sessions" || options.sessions !== undefined);
-  refuseGridBySession(slice, chosen.kind === "sessions" ? chosen.grounded : undefined);
   const all = rows.map((row, index) => ({ row, index }));
   // The simulated population is always sliced by guard; by session, every guard runs this shard's sessions.
   const mine = all.filter(({ index }) => shard === undefined || index % shard.of === shard.index - 1);
@@ -267,7 +266,7 @@ function mergeCompareBySession(paths: readonly string[]): CompareReport {
   const names = first.inputs.rowNames;
   const byName = new Map(parts.flatMap((p) => p.rows).map((r) => [r.name, r]));
   const indexes = names.map((_, i) => i);
-  const merged = mergeEvidence(parts.map((p) => p.evidence), indexes.map((index) => ({ index })));
+  const merged = mergeEvidence(parts.map((p) => p.evidence), indexes.map((index) => ({ index })), first.about.grounding);
   const whole = compareWithEvidence(first.inputs, first.guards, first.about, indexes, names.map((n) => byName.get(n) ?? { name: n }), merged.grounded, merged.recorded);
   return finishCompare(whole.inputs, whole.rows);
 }

@@ -18,7 +18,7 @@ import { writeFileAtomic } from "../io/atomicWrite.js";
 import { checkOutputDir } from "../io/writable.js";
 import { issuesMessage, loadConfig, readConfigFile } from "../io/configFile.js";
 import type { ConfigJob, ConfigRow } from "../evaluation/evaluate.js";
-import { mergeEvidence, readCounts, refuseGridBySession, sessionSlice, type SessionEvidence } from "../grounded/sessionShards.js";
+import { mergeEvidence, readCounts, sessionSlice, type SessionEvidence } from "../grounded/sessionShards.js";
 import { DEFAULT_GRID, expandGrid, parseGrid } from "../tune/grid.js";
 import { evaluateAll } from "../evaluation/parallel.js";
 import { populationAgents, type Population } from "../evaluation/population.js";
@@ -177,7 +177,6 @@ export async function tuneCommand(given: TuneOptions): Promise<void> {
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const grounding = chosen.primary.kind === "sessions" ? chosen.primary.grounded : chosen.beside;
   const slice = sessionSlice(options.by, shard, grounding !== undefined || options.sessions !== undefined);
-  refuseGridBySession(slice, grounding);
   let inputs = baseInputs;
   const target = shard === undefined ? join(options.out, "report.json") : join(options.out, `partial-${shard.index}-of-${shard.of}.json`);
   refuseOverwrite(options.out, [basename(target)], options.force);
@@ -320,7 +319,7 @@ function mergeBySession(paths: readonly string[]): TuneReport {
     if (JSON.stringify(p.about) !== JSON.stringify(about)) throw new UserError(`${paths[i]}: its sessions, labels or grounding differ from ${paths[0]}`);
   });
   const base = parts.flatMap((p) => p.rows).sort((a, b) => a.index - b.index);
-  const merged = mergeEvidence(parts.map((p) => p.evidence), first.inputs.configs);
+  const merged = mergeEvidence(parts.map((p) => p.evidence), first.inputs.configs, about.grounding);
   const whole = withEvidence(first.inputs, base, about.grounding, merged.grounded, about.primary, about.sessions, about.labels, merged.recorded);
   return finishReport(whole.inputs, whole.rows);
 }

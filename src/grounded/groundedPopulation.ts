@@ -86,7 +86,7 @@ export async function evaluateGrounded(population: GroundedPopulation, guards: r
       }
       onSession?.();
     });
-    return finishGrid(tallies, points, read, runs);
+    return finishGrid(tallies, points, read, runs, options.slice !== undefined);
   }
   const tally = new GroundedTally(guards);
   const read = await forEachRecordedSession(population.paths, options, (session, at) => {
@@ -99,11 +99,16 @@ export async function evaluateGrounded(population: GroundedPopulation, guards: r
   return tally.finish(read, options.slice !== undefined);
 }
 
-/** Point 0's tally is the ordinary evaluation; the others are measured without the bootstrap, which only their rankings read. */
-export function finishGrid(tallies: readonly GroundedTally[], points: readonly ReactionGridPoint[], read: RecordedRead, runs: readonly GridRunCount[]): GroundedEvaluation {
-  const stated = (tallies[0] as GroundedTally).finish(read);
+/**
+ * Point 0's tally is the ordinary evaluation; the others are measured without the bootstrap, which
+ * only their rankings read. With `packed` (a shard by session), every point's packed results go
+ * along, so that the merge measures the whole grid as one run would.
+ */
+export function finishGrid(tallies: readonly GroundedTally[], points: readonly ReactionGridPoint[], read: RecordedRead, runs: readonly GridRunCount[], packed = false): GroundedEvaluation {
+  const stated = (tallies[0] as GroundedTally).finish(read, packed);
   const metrics = tallies.map((t, p) => (p === 0 ? stated.metrics : t.finish(read, false, false).metrics));
-  return { ...stated, grid: { points, metrics, runs } };
+  const withGrid = stated.packed === undefined ? {} : { packed: { ...stated.packed, grid: { points: tallies.slice(1).map((t) => t.packed().perGuard), runs } } };
+  return { ...stated, ...withGrid, grid: { points, metrics, runs } };
 }
 
 /**
@@ -194,6 +199,8 @@ export interface GroundedPacked {
   readonly familyOf: readonly number[];
   /** Per guard: the agents' flags (one byte each) and four numbers (int32 each), base64. */
   readonly perGuard: readonly { readonly flags: string; readonly numbers: string }[];
+  /** With a reaction grid: the same per guard at each of its other points (1, 2, ...), and the runs made and reused per guard. */
+  readonly grid?: { readonly points: readonly (readonly { readonly flags: string; readonly numbers: string }[])[]; readonly runs: readonly GridRunCount[] };
 }
 
 function decodeStore(s: { readonly flags: string; readonly numbers: string }): { flags: Uint8Array; numbers: Int32Array } {

@@ -102,5 +102,5 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
       );
     }
   }
-  return points === undefined ? (tallies[0] as GroundedTally).finish(read.read(bad), options.slice !== undefined) : finishGrid(tallies, points, read.read(bad), runs);
+  return points === undefined ? (tallies[0] as GroundedTally).finish(read.read(bad), options.slice !== undefined) : finishGrid(tallies, points, read.read(bad), runs, options.slice !== undefined);
 }

@@ -8,7 +8,8 @@ import { SessionTally, type SessionCounts, type SessionTotals } from "../session
 import { addReads, type ReadCounts, type RecordedRead } from "../sessions/recorded.js";
 import { UserError } from "../io/errors.js";
 import type { Shard } from "../io/shardSpec.js";
-import { GroundedTally, type GroundedEvaluation, type GroundedPacked } from "./groundedPopulation.js";
+import { finishGrid, GroundedTally, type GroundedEvaluation, type GroundedPacked, type GroundedPopulation } from "./groundedPopulation.js";
+import { gridPoints } from "./reactionGrid.js";
 
 /** What one shard by session found; every field adds up across shards. */
 export interface SessionEvidence {
@@ -24,7 +25,7 @@ export function readCounts(read: RecordedRead): ReadCounts {
 }
 
 /** The shards' evidence as one: totals per guard, and the grounded metrics per guard (by index). */
-export function mergeEvidence(parts: readonly SessionEvidence[], guards: readonly { readonly index: number }[]): { recorded?: { read: RecordedRead; perGuard: SessionTotals[] }; grounded?: GroundedEvaluation } {
+export function mergeEvidence(parts: readonly SessionEvidence[], guards: readonly { readonly index: number }[], grounding?: GroundedPopulation): { recorded?: { read: RecordedRead; perGuard: SessionTotals[] }; grounded?: GroundedEvaluation } {
   const recorded = parts.flatMap((p) => (p.recorded === undefined ? [] : [p.recorded]));
   const grounded = parts.flatMap((p) => (p.grounded === undefined ? [] : [p.grounded]));
   const out: { recorded?: { read: RecordedRead; perGuard: SessionTotals[] }; grounded?: GroundedEvaluation } = {};
@@ -37,11 +38,34 @@ export function mergeEvidence(parts: readonly SessionEvidence[], guards: readonl
     out.recorded = { read: addReads(recorded.map((r) => r.read)), perGuard };
   }
   if (grounded.length > 0) {
-    const tally = new GroundedTally(guards);
-    tally.addPacked(grounded.map((g) => g.packed));
-    out.grounded = tally.finish(addReads(grounded.map((g) => g.read)));
+    const read = addReads(grounded.map((g) => g.read));
+    const grid = grounding?.reactionGrid === undefined ? undefined : gridPoints(grounding.reaction, grounding.reactionGrid);
+    if (grid === undefined) {
+      const tally = new GroundedTally(guards);
+      tally.addPacked(grounded.map((g) => g.packed));
+      out.grounded = tally.finish(read);
+    } else {
+      // Each point of the reaction grid is a tally of its own, added up as point 0's is.
+      const tallies = grid.map((_, p) => {
+        const tally = new GroundedTally(guards);
+        tally.addPacked(grounded.map((g) => (p === 0 ? g.packed : { ...g.packed, perGuard: gridPart(g.packed, p) })));
+        return tally;
+      });
+      const runs = guards.map((_, k) => ({
+        made: grounded.reduce((sum, g) => sum + ((g.packed.grid?.runs[k])?.made ?? 0), 0),
+        reused: grounded.reduce((sum, g) => sum + ((g.packed.grid?.runs[k])?.reused ?? 0), 0),
+      }));
+      out.grounded = finishGrid(tallies, grid, read, runs);
+    }
   }
   return out;
+}
+
+/** A part's packed results at grid point `p` (> 0); a part written without the grid is refused. */
+function gridPart(packed: GroundedPacked, p: number): GroundedPacked["perGuard"] {
+  const at = packed.grid?.points[p - 1];
+  if (at === undefined) throw new UserError(`a part has no results at reaction grid point ${p}: its shards were run with another --reaction-grid`);
+  return at;
 }
 
 /** The shard's slice of the sessions when it is sharded by session (and there are sessions to slice). */
@@ -51,13 +75,4 @@ export function sessionSlice(by: string | undefined, shard: Shard | undefined, h
   if (shard === undefined) throw new UserError("--by sessions goes with --shard I/N (or auto)");
   if (!hasSessions) throw new UserError("--by sessions needs sessions to slice: --sessions PATH or --population sessions:PATH");
   return shard;
-}
-
-/**
- * A shard by session carries each agent's packed results under the stated reaction only, not
- * under the grid's other reaction models, so its merge could not give the reaction-sensitivity
- * section: refused, before anything runs, rather than merged into a report without it.
- */
-export function refuseGridBySession(slice: Shard | undefined, grounding: { readonly reactionGrid?: unknown } | undefined): void {
-  if (slice !== undefined && grounding?.reactionGrid !== undefined) throw new UserError("--by sessions with --reaction-grid: not yet; pass --reaction-grid none");
 }

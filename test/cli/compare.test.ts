@@ -33,7 +33,7 @@ describe("loopsim compare", () => {
     expect(readFileSync(join(merged, "compare.json"), "utf8")).toBe(readFileSync(join(whole, "compare.json"), "utf8"));
     const missing = loopsim(["compare", "--merge", p1, "--out", tempDir()]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^loopsim: missing shard 2\/2/);
+    expect(missing.stderr).toMatch(/^loopsim: [^\n]*: missing shard 2\/2 /);
     const edited = JSON.parse(readFileSync(p2, "utf8")) as { shard: { index: number } };
     edited.shard.index = 1;
     const forged = join(parts, "forged.json");
