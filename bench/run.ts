@@ -17,6 +17,7 @@ import { loopHeavyTrace, manyRunsTrace, mixedTrace, mixedTraceLines } from "./tr
 import { sessionsAtScale } from "./sessionsAtScale.js";
 import { groundedAtScale } from "./groundedAtScale.js";
 import { scaleBench } from "./scale.js";
+import { realRuntimes } from "./realRuntimes.js";
 import { cachedReleases, cacheRoot } from "../src/targets/openclaw/cache.js";
 import { loadReleaseTarget } from "../src/targets/openclaw/releaseTarget.js";
 import { REFERENCE_TARGET } from "../src/targets/reference.js";
@@ -168,6 +169,10 @@ async function main(): Promise<void> {
     mergeResults({ groundedAtScale: await groundedAtScale(log) });
     return;
   }
+  if (process.env.BENCH_ONLY === "realRuntimes") {
+    mergeResults({ realRuntimes: await realRuntimes(log, REPS) });
+    return;
+  }
   if (process.env.BENCH_ONLY === "stream") {
     const only = await streamPeakRss();
     log(`streamPeakRssMB         ${only.peakRssMB}  (loopsim trace --json over ${only.events} events, ${only.eventsPerSec} events/s; goal under 200)`);
@@ -227,8 +232,9 @@ async function main(): Promise<void> {
 
   const atScale = await sessionsAtScale(log);
   const grounded = await groundedAtScale(log);
+  const real = await realRuntimes(log, REPS);
 
-  const results = { node: process.version, repetitions: REPS, engineCallsPerSec, engineVsOracle, sha256VsWalk128, engineVsSerialization, historyGrowth, simulateCallsPerSec, tuneDefaultSeconds, vsOpenClaw: versus, streamPeakRssMB: stream.peakRssMB, streamEventsPerSec: stream.eventsPerSec, sessionsAtScale: atScale, groundedAtScale: grounded };
+  const results = { node: process.version, repetitions: REPS, engineCallsPerSec, engineVsOracle, sha256VsWalk128, engineVsSerialization, historyGrowth, simulateCallsPerSec, tuneDefaultSeconds, vsOpenClaw: versus, streamPeakRssMB: stream.peakRssMB, streamEventsPerSec: stream.eventsPerSec, sessionsAtScale: atScale, groundedAtScale: grounded, realRuntimes: real };
   writeFileAtomic(join(ROOT, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
   log("wrote bench/results.json");
 }

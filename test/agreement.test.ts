@@ -1,6 +1,9 @@
 // The probe machinery without any runtime: the pinned probe set, the event-level probe runner on
 // the models, the comparison rules, and the scripted model endpoint as a client sees it.
 import { describe, expect, it } from "vitest";
+import { request } from "node:http";
+import { join } from "node:path";
+import { tempDir } from "./cli/run.js";
 import { differences } from "../src/agreement/compareObservations.js";
 import { runProbeOnTarget } from "../src/agreement/eventProbe.js";
 import { PROBES } from "../src/agreement/probeSet.js";
@@ -80,13 +83,14 @@ describe("comparing observations", () => {
 });
 
 describe("the scripted model endpoint", () => {
-  it("answers requests that offer tools with the next step's calls, others with text, streaming or not, on 127.0.0.1", async () => {
-    const model = await startScriptedModel();
+  it("answers requests that offer tools with the next step's calls, others with text, streaming or not, on its unix socket", async () => {
+    const socketPath = join(tempDir(), "model.sock");
+    const model = await startScriptedModel({ socketPath, baseUrl: "http://127.0.0.1:18080/v1" });
     try {
-      expect(model.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      expect(model.baseUrl).toBe("http://127.0.0.1:18080/v1");
       let before = 0;
       model.load([{ calls: [{ id: "c1", name: "read", args: { path: "a" } }, { id: "c2", name: "read", args: { path: "a" } }], beforeServe: () => before++ }]);
-      const post = (body: object) => fetch(`${model.baseUrl}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const post = (body: object) => postOverSocket(socketPath, "/v1/chat/completions", JSON.stringify(body));
       const title = (await (await post({ model: "m", messages: [{ role: "user", content: "title?" }] })).json()) as { choices: { message: { content: string } }[] };
       expect(title.choices[0]?.message.content).toBe("Done.");
       const streamed = await (await post({ model: "m", stream: true, tools: [{ type: "function" }], messages: [{ role: "user", content: "go" }] })).text();
@@ -106,3 +110,19 @@ describe("the scripted model endpoint", () => {
     }
   });
 });
+
+/** A POST over a unix socket, answered like fetch's Response for what the test reads. */
+function postOverSocket(socketPath: string, path: string, body: string): Promise<{ json(): Promise<unknown>; text(): Promise<string> }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ socketPath, path, method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        resolve({ json: async () => JSON.parse(text) as unknown, text: async () => text });
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}

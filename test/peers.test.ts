@@ -171,6 +171,25 @@ describe("opencode and kilo", () => {
   }
 });
 
+describe("crush", () => {
+  it("stops before the 11th step once one step recurred more than 5 times in the last 10; never with fewer than 10 steps", () => {
+    expect(firstNot(judge("crush", same(10)).acts)).toBe("never");
+    expect(judge("crush", same(12)).acts.slice(9)).toEqual(["allow", "stop-before", "ignored"]);
+    // 6 identical steps after 4 others: the 10th step makes the window; the next response never comes.
+    const others = Array.from({ length: 4 }, (_, i): Step => ({ params: { path: `o${i}.ts` } }));
+    expect(firstNot(judge("crush", [...others, ...same(6), {}]).acts)).toBe("stop-before at call 11");
+    expect(firstNot(judge("crush", [...others, ...same(5), { tool: "grep" }, {}]).acts)).toBe("never");
+  });
+  it("compares outputs and the raw input: a changing result, or alternating key order, never repeats", () => {
+    expect(firstNot(judge("crush", Array.from({ length: 12 }, (_, i): Step => ({ result: `r${i}` }))).acts)).toBe("never");
+    expect(firstNot(judge("crush", Array.from({ length: 12 }, (_, i): Step => ({ params: i % 2 === 0 ? { a: 1, b: 2 } : { b: 2, a: 1 } }))).acts)).toBe("never");
+  });
+  it("takes a response's parallel calls as one step", () => {
+    const acts = judgeSteps("crush", Array.from({ length: 11 }, () => [{}, {}]));
+    expect(acts.slice(18)).toEqual(["allow", "allow", "stop-before", "ignored"]);
+  });
+});
+
 describe("goose", () => {
   it("as shipped (no limit) never acts; goose:N denies the (N+1)th identical call and every repeat after it", () => {
     expect(firstNot(judge("goose", same(30)).acts)).toBe("never");
@@ -198,7 +217,7 @@ describe("none", () => {
 });
 
 describe("every peer", () => {
-  const names = ["gemini-cli", "qwen-code", "openhands", "roo-code", "cline", "kilo", "opencode", "goose", "crewai", "crewai-react", "none"];
+  const names = ["gemini-cli", "qwen-code", "openhands", "roo-code", "cline", "kilo", "opencode", "crush", "goose", "crewai", "crewai-react", "none"];
   it("declares what it lacks: no guard, no SPEC counts, no config field honoured; a warning level only where it warns", () => {
     for (const name of names) {
       const c = findBuiltInTarget(name)?.capabilities;

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { checkAgreement, inProcessSubject } from "../src/agreement/agreement.js";
+import { checkAgreement, drivenSubject, inProcessSubject } from "../src/agreement/agreement.js";
+import { observeCrush } from "../src/targets/runtimes/crushCli.js";
 import { PROBES } from "../src/agreement/probeSet.js";
 import { cacheRoot } from "../src/targets/openclaw/cache.js";
 import { findBuiltInTarget } from "../src/targets/registry.js";
@@ -20,7 +21,9 @@ import { tempDir } from "./cli/run.js";
 const GEMINI = "0.61.0";
 const haveGemini = readRuntimeManifest("gemini-cli", GEMINI) !== undefined;
 if (!haveGemini) console.log(`SKIPPED: the Gemini CLI tests: gemini-cli@${GEMINI} is not in the cache (${cacheRoot()}); fetch it with: loopsim targets fetch gemini-cli@${GEMINI}`);
-const [OPENCODE, , QWEN] = pinnedDrivenRuntimes() as [string, string, string];
+const pinned = (runtime: string): string => pinnedDrivenRuntimes().find((name) => name.startsWith(`${runtime}@`)) as string;
+const OPENCODE = pinned("opencode");
+const QWEN = pinned("qwen-code");
 const haveOpencode = isDrivenRuntimeCached(OPENCODE);
 const haveQwen = isDrivenRuntimeCached(QWEN);
 for (const [name, have] of [[OPENCODE, haveOpencode], [QWEN, haveQwen]] as const) {
@@ -119,5 +122,30 @@ describe.skipIf(!haveQwen)(`${QWEN} driven end to end`, () => {
     expect(outputs.filter((o) => o.type === "call").map((o) => o.verdict)).toEqual(["allow", "allow", "allow", "allow"]);
     expect(outputs.find((o) => o.type === "abort")).toMatchObject({ index: 8 });
     expect(outputs.filter((o) => o.type === "ignored").map((o) => o.index)).toEqual([9, 10, 11]);
+  });
+});
+
+describe("the driven runtimes", () => {
+  it("are listed with the versions the committed report pins: opencode, Kilo, Cline, Crush, Qwen Code (and its heuristic tier)", () => {
+    expect(pinnedDrivenRuntimes()).toEqual(["opencode@1.18.33", "kilo@7.7.7", "cline@3.0.65", "crush@0.96.1", "qwen-code@0.24.4", "qwen-code:heuristics@0.24.4"]);
+  });
+  it("Crush: a prompt that ends, exit 0, before its script is served was stopped; the calls whose results came back ran", () => {
+    const ids = Array.from({ length: 12 }, (_, i) => [`c${i}`]);
+    const requests = Array.from({ length: 11 }, (_, i) => ({ servedStep: i < 10 ? i : undefined, messages: ids.slice(0, i).map(([id]) => ({ role: "tool", tool_call_id: id, content: "alpha" })) }));
+    const observed = observeCrush({ exitCode: 0, signal: undefined, stdout: "Done.", stderr: "", stepCalls: ids, served: 10, requests });
+    expect(observed).toMatchObject({ stoppedAtStep: 10, fates: { c0: "ran", c9: "ran", c10: "not-run", c11: "not-run" } });
+  });
+});
+
+const CRUSH = pinned("crush");
+const haveCrush = isDrivenRuntimeCached(CRUSH);
+if (!haveCrush) console.log(`SKIPPED: the ${CRUSH} probe: it is not in the cache (its npm package downloads the binary from GitHub at install); fetch it where GitHub answers with: loopsim targets fetch ${CRUSH}`);
+
+describe.skipIf(!haveCrush)(`${CRUSH} driven end to end`, () => {
+  it("stops the prompt once one step recurs more than 5 times in the last 10 steps, and its model agrees", async () => {
+    const runtime = await loadDrivenRuntime(CRUSH, () => undefined);
+    const probe = PROBES.find((p) => p.id === "repeat-12") ?? PROBES[0];
+    const report = await checkAgreement(findBuiltInTarget("crush") as NonNullable<ReturnType<typeof findBuiltInTarget>>, drivenSubject(runtime, 1), [probe as (typeof PROBES)[number]]);
+    expect(report.probes.map((p) => [p.probe, p.verdict, p.reason ?? p.differences])).toEqual([[probe?.id, "agree", []]]);
   });
 });

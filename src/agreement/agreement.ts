@@ -14,6 +14,9 @@ export interface RealSubject {
   readonly summary: string;
   readonly how: "in-process" | "driven CLI";
   readonly naming: ToolNaming;
+  /** How many probes may be observed at once: driven CLIs each run in their own sandbox, scratch
+   * folder and scripted model, so several can run side by side; in-process code runs one. */
+  readonly parallel: number;
   observe(probe: Probe): Promise<readonly PromptObservation[] | { readonly error: string }>;
 }
 
@@ -41,15 +44,22 @@ export interface AgreementReport {
 }
 
 export function inProcessSubject(target: Target, naming: ToolNaming): RealSubject {
-  return { name: target.name, summary: target.summary, how: "in-process", naming, observe: async (probe) => runProbeOnTarget(target, naming, probe.script) };
+  return { name: target.name, summary: target.summary, how: "in-process", naming, parallel: 1, observe: async (probe) => runProbeOnTarget(target, naming, probe.script) };
 }
 
-export function drivenSubject(runtime: DrivenRuntime): RealSubject {
+/** Driven CLIs at once by default: two per core, at most four (each CLI waits on its model and
+ * its own start-up much of the time). */
+export function defaultDrivenParallel(cores: number): number {
+  return Math.max(1, Math.min(4, cores * 2));
+}
+
+export function drivenSubject(runtime: DrivenRuntime, parallel: number): RealSubject {
   return {
     name: runtime.name,
     summary: runtime.summary,
     how: "driven CLI",
     naming: runtime,
+    parallel,
     observe: async (probe) => {
       if (probe.script.prompts.some((steps) => steps.some((step) => (step.text ?? []).length > 0))) return { error: `the scripted model does not stream model text to ${runtime.name}: text probes run in-process only` };
       const observed = await runtime.drive(probe.script);
@@ -59,19 +69,29 @@ export function drivenSubject(runtime: DrivenRuntime): RealSubject {
 }
 
 export async function checkAgreement(model: Target, subject: RealSubject, probes: readonly Probe[], onProbe: (done: number, id: string) => void = () => undefined): Promise<AgreementReport> {
-  const rows: ProbeAgreement[] = [];
-  for (const probe of probes) {
-    const modelSide = runProbeOnTarget(model, subject.naming, probe.script);
-    const real = await subject.observe(probe);
-    if ("error" in real) rows.push({ probe: probe.id, what: probe.what, verdict: "n/a", differences: [], reason: real.error, model: modelSide });
-    else {
-      const found = differences(modelSide, real);
-      rows.push({ probe: probe.id, what: probe.what, verdict: found.length === 0 ? "agree" : "differ", differences: found, model: modelSide, runtime: real });
+  const rows: ProbeAgreement[] = new Array<ProbeAgreement>(probes.length);
+  let done = 0;
+  // A small pool: each worker takes the next probe; rows keep the probe order whatever finishes first.
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < probes.length) {
+      const index = next++;
+      const probe = probes[index] as Probe;
+      rows[index] = await agreementOf(model, subject, probe);
+      onProbe(++done, probe.id);
     }
-    onProbe(rows.length, probe.id);
-  }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(subject.parallel, probes.length)) }, worker));
   const count = (v: ProbeAgreement["verdict"]) => rows.filter((r) => r.verdict === v).length;
   return { schema: AGREEMENT_SCHEMA, model: model.name, against: subject.name, how: subject.how, summary: subject.summary, agree: count("agree"), differ: count("differ"), na: count("n/a"), probes: rows };
+}
+
+async function agreementOf(model: Target, subject: RealSubject, probe: Probe): Promise<ProbeAgreement> {
+  const modelSide = runProbeOnTarget(model, subject.naming, probe.script);
+  const real = await subject.observe(probe);
+  if ("error" in real) return { probe: probe.id, what: probe.what, verdict: "n/a", differences: [], reason: real.error, model: modelSide };
+  const found = differences(modelSide, real);
+  return { probe: probe.id, what: probe.what, verdict: found.length === 0 ? "agree" : "differ", differences: found, model: modelSide, runtime: real };
 }
 
 /** "gemini-cli model: 34/34 probes agree with gemini-cli@0.61.0" */

@@ -85,6 +85,9 @@ export const PROBES: readonly Probe[] = [
   probe("repeat-5", "the same read 5 times, one per response", [times(5, A)]),
   probe("repeat-6", "the same read 6 times, one per response", [times(6, A)]),
   probe("repeat-8", "the same read 8 times, one per response", [times(8, A)]),
+  // Crush looks at the prompt's last 10 steps only once there are 10: these two reach it.
+  probe("repeat-12", "the same read 12 times, one per response", [times(12, A)]),
+  probe("others-4-then-repeat-7", "4 different reads, then the same read 7 times", [[[B], [C], [read("d.txt")], [read("e.txt")], ...times(7, A)]]),
   probe("repeat-7-then-other", "the same read 7 times, then another file", [[...times(7, A), [B]]]),
   probe("parallel-2", "2 identical reads in one response", [[[A, A]]]),
   probe("parallel-3", "3 identical reads in one response", [[[A, A, A]]]),

@@ -109,8 +109,9 @@ export function buildProgram(): Command {
     .option("--merge <reports...>", "render one matrix from the conformance.json of several runs (no target is run)")
     .option("--against <runtime>", "check a peer model against the real runtime on the pinned probes, repeatable (gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V, qwen-code:heuristics@V); --target RUNTIME@V alone does the same", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--probe <id>", "with --against: run only this probe, repeatable", (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option("--parallel <n>", "with --against: driven CLIs run at once, each in its own sandbox (default: 2 per core, at most 4)", boundedInt("--parallel", 16))
     .option("--force", "overwrite the reports already in --out")
-    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[]; force?: boolean; junit?: string; annotations?: boolean }) => {
+    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[]; parallel?: number; force?: boolean; junit?: string; annotations?: boolean }) => {
       const force = opts.force === true;
       if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force);
       // A driven CLI cannot run SPEC's laws (thousands of traces, each a CLI run): for it,
@@ -122,7 +123,7 @@ export function buildProgram(): Command {
       }
       if (opts.against.length > 0) {
         if (opts.target.length > 1) throw new UserError("--against takes at most one --target (the model); without it each runtime is paired with the model of its name");
-        return agreementCommand({ against: opts.against, model: opts.target[0], out: opts.out, json: opts.json === true, probes: opts.probe, force });
+        return agreementCommand({ against: opts.against, model: opts.target[0], out: opts.out, json: opts.json === true, probes: opts.probe, parallel: opts.parallel, force });
       }
       await conformCommand({ targets: opts.target, out: opts.out, json: opts.json === true, seed: opts.seed, depth: opts.depth, law: opts.law, path: opts.path, differentialSeed: opts.differentialSeed, force, ci: ciOutputsOf(opts) });
     });

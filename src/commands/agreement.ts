@@ -4,7 +4,8 @@
 // agreement.{md,json} with --out; exit 1 when any probe differs or could not be observed.
 import { join } from "node:path";
 import { CheckFailed, UserError } from "../io/errors.js";
-import { agreementLine, checkAgreement, drivenSubject, inProcessSubject, type AgreementReport, type RealSubject } from "../agreement/agreement.js";
+import { availableParallelism } from "node:os";
+import { agreementLine, checkAgreement, defaultDrivenParallel, drivenSubject, inProcessSubject, type AgreementReport, type RealSubject } from "../agreement/agreement.js";
 import { PROBES } from "../agreement/probeSet.js";
 import { renderAgreementMarkdown } from "../agreement/renderAgreement.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
@@ -20,15 +21,17 @@ export interface AgreementOptions {
   readonly json: boolean;
   /** Only these probes (by id); all when empty. */
   readonly probes?: readonly string[];
+  /** Driven CLIs at once (default: defaultDrivenParallel of the cores). */
+  readonly parallel?: number;
   readonly force?: boolean;
 }
 
-async function subjectFor(name: string, note: (line: string) => void): Promise<RealSubject> {
+async function subjectFor(name: string, note: (line: string) => void, parallel: number): Promise<RealSubject> {
   if (isGeminiName(name)) {
     const { loadGeminiTarget, geminiToolCall } = await import("../targets/runtimes/geminiCore.js");
     return inProcessSubject(await loadGeminiTarget(name.slice("gemini-cli@".length), note), { toolCall: geminiToolCall });
   }
-  if (isDrivenRuntimeName(name)) return drivenSubject(await loadDrivenRuntime(name, note));
+  if (isDrivenRuntimeName(name)) return drivenSubject(await loadDrivenRuntime(name, note), parallel);
   throw new UserError(`--against ${name}: not a real runtime loopsim can run (gemini-cli@VERSION in-process; opencode@V, kilo@V, qwen-code@V driven through their CLIs)`);
 }
 
@@ -45,7 +48,7 @@ export async function agreementCommand(options: AgreementOptions): Promise<void>
     const modelName = options.model ?? name.slice(0, name.lastIndexOf("@"));
     const model = findBuiltInTarget(modelName);
     if (model === undefined) throw new UserError(`${options.model === undefined ? `--against ${name}` : `--target ${modelName}`}: no built-in model named ${modelName} to check ${name} against`);
-    const subject = await subjectFor(name, note);
+    const subject = await subjectFor(name, note, options.parallel ?? defaultDrivenParallel(availableParallelism()));
     const report = await checkAgreement(model, subject, probes, (done, id) => {
       if (process.stderr.isTTY === true) process.stderr.write(`\r${subject.name}: probe ${done}/${probes.length} (${id})\u001b[K`);
     });

@@ -70,6 +70,7 @@ export function mergeConformance(files: readonly string[], out: string | undefin
     writeFileAtomic(join(out, "conformance.html"), renderConformanceHtml(merged, command));
   }
   process.stdout.write(json ? JSON.stringify(merged, null, 2) + "\n" : markdown);
+  if (out !== undefined) process.stderr.write(`loopsim: wrote ${join(out, "conformance.{md,json,html}")}\n`);
 }
 
 export async function conformCommand(options: ConformCommandOptions): Promise<void> {
@@ -117,6 +118,7 @@ export async function conformCommand(options: ConformCommandOptions): Promise<vo
   }
   process.stdout.write(options.json ? json : markdown);
   writeCiOutputs(options.ci, "loopsim conform", report.targets.map(conformanceCases), (c) => ({ file: counterexampleFileOf(c.failure?.text ?? "") }));
+  if (options.out !== undefined) process.stderr.write(`loopsim: wrote ${join(options.out, "conformance.{md,json,html}")}\n`);
   const failing = columns.filter((c) => c.counts.fail > 0);
   if (failing.length > 0) throw new CheckFailed(`${failing.map((c) => `${c.target} fails ${c.counts.fail} rule${c.counts.fail === 1 ? "" : "s"}`).join("; ")}`);
 }

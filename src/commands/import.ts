@@ -106,7 +106,10 @@ export async function importCommand(paths: readonly string[], options: ImportOpt
   const unique = paths.filter((p, i) => paths.findIndex((q) => resolve(q) === resolve(p)) === i);
   const { refs, bad } = await sessionRefs(unique, options.strict === true);
   if (refs.length === 0 && bad.length === 0) throw new UserError(`no session files under ${unique.join(", ")}`);
-  const many = refs.length + bad.length > 1 || unique.some((p) => !refs.some((r) => r.ref === p));
+  // A folder given is many sessions even when it holds one; a file given by name is one.
+  const many = refs.length + bad.length > 1 || unique.some((p) => !refs.some((r) => r.ref === p) && !bad.some((b) => b.file === p));
+  const onlyBad = bad[0];
+  if (!many && refs.length === 0 && onlyBad !== undefined) throw new UserError(`${onlyBad.file === "-" ? STDIN : onlyBad.file}: ${onlyBad.reason}`);
   if (!many) {
     if (options.out !== undefined) checkOutputFile(options.out);
     process.stderr.write(`loopsim: ${await importTo((refs[0] as SessionRef).ref, options.format, options.out)}\n`);

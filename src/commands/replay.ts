@@ -151,8 +151,10 @@ export async function replayCommand(paths: readonly string[], options: ReplayOpt
       } else lines.push(`${options.target === undefined ? "PASS" : "SAME"} ${o.file}`);
     }
     lines.push(`${count("pass")} passed, ${count("fail")} failed${count("updated") > 0 ? `, ${count("updated")} updated` : ""}${count("invalid") > 0 ? `, ${count("invalid")} invalid` : ""}${count("skipped") > 0 ? `, ${count("skipped")} skipped (--no-fetch)` : ""}`);
-    process.stdout.write(lines.join("\n") + "\n");
+    // The details before the summary that counts them: the invalid files (stderr) are written
+    // first, so a terminal showing both streams never puts "1 invalid" above what is invalid.
     if (problems.length > 0) process.stderr.write(problems.join("\n") + "\n");
+    process.stdout.write(lines.join("\n") + "\n");
   }
   writeCiOutputs(options.ci, "loopsim replay", [replayCases(outcomes, options.target === undefined ? undefined : targetRef(options.target))], (c) => ({ file: outcomes.find((o) => c.name === o.file || c.name.endsWith(`(${o.file})`))?.file }));
   if (count("invalid") > 0) throw new UserError(`${count("invalid")} scenario file${count("invalid") === 1 ? " is" : "s are"} invalid (see above)`);

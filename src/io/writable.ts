@@ -47,23 +47,20 @@ export function checkOutputDir(dir: string): void {
   try {
     found = nearestExisting(dir);
   } catch (error) {
-    refuse(dir, error, "check the output folder");
+    refuse(dir, error, "create the output folder");
   }
   const { existing, missing } = found;
   let stat;
   try {
     stat = statSync(existing);
   } catch (error) {
-    refuse(dir, error, "check the output folder");
+    refuse(dir, error, "create the output folder");
   }
-  if (!stat.isDirectory()) {
-    if (missing.length === 0) throw new UserError(`${dir}: is a file, not a folder`);
-    throw new UserError(`${dir}: cannot create the output folder (${existing} is a file in the way)`);
-  }
+  if (!stat.isDirectory()) throw new UserError(`${dir}: cannot create the output folder (a file is in the way${missing.length === 0 ? "" : `: ${existing}`})`);
   try {
     accessSync(existing, constants.W_OK);
   } catch {
-    throw new UserError(missing.length === 0 ? `${dir}: the output folder is not writable` : `${dir}: cannot create the output folder (${existing} is not writable)`);
+    throw new UserError(missing.length === 0 ? `${dir}: the output folder is not writable` : `${dir}: cannot create the output folder: permission denied`);
   }
   if (missing.length === 0) return;
   try {

@@ -6,6 +6,7 @@ import { familyHeatmap } from "./familyHeatmap.js";
 import { errorBars, escapeXml as esc, fmt, roundAxis } from "../format/svgScale.js";
 import type { ConfigRow } from "../evaluation/evaluate.js";
 import type { TuneReport } from "./report.js";
+import { operatorFront } from "./recommend.js";
 
 const W = 860;
 const H = 380;
@@ -56,14 +57,31 @@ function frame(x: Axis, y: Axis): { parts: string[]; sx: (v: number) => number; 
 }
 
 /** Legend entries in the right margin, one per line, never over the plot. */
-function legend(entries: readonly { name: string; color: string; dot?: boolean }[]): string {
+/** How an entry is drawn: a line, a filled dot, or an open ring (each as the chart draws it). */
+type Mark = "line" | "dashed" | "dot" | "ring" | "hollow";
+
+function legend(entries: readonly { name: string; color: string; dot?: boolean; mark?: Mark }[]): string {
   return entries
     .map((e, k) => {
       const y = PAD.top + 8 + 16 * k;
-      const mark = e.dot === true ? `<circle cx="${W - PAD.right + 16}" cy="${y - 4}" r="4" fill="${e.color}"/>` : `<line x1="${W - PAD.right + 10}" y1="${y - 4}" x2="${W - PAD.right + 24}" y2="${y - 4}" stroke="${e.color}" stroke-width="3"/>`;
+      const kind: Mark = e.mark ?? (e.dot === true ? "dot" : "line");
+      const cx = W - PAD.right + 16;
+      const mark =
+        kind === "dot"
+          ? `<circle cx="${cx}" cy="${y - 4}" r="4" fill="${e.color}"/>`
+          : kind === "ring"
+            ? `<circle cx="${cx}" cy="${y - 4}" r="5" fill="none" stroke="${e.color}" stroke-width="2.5"/>`
+            : kind === "hollow"
+              ? `<circle cx="${cx}" cy="${y - 4}" r="3.5" fill="#fff" stroke="${e.color}" stroke-width="1.5"/>`
+              : `<line x1="${W - PAD.right + 8}" y1="${y - 4}" x2="${W - PAD.right + 24}" y2="${y - 4}" stroke="${e.color}" stroke-width="${kind === "dashed" ? 1.5 : 3}"${kind === "dashed" ? ` stroke-dasharray="4 3"` : ""}/>`;
       return `${mark}<text x="${W - PAD.right + 30}" y="${y}" font-size="11">${esc(e.name)}</text>`;
     })
     .join("");
+}
+
+/** Lines of small print in the legend margin, below `after` legend entries. */
+function note(lines: readonly string[], after: number): string {
+  return lines.map((line, k) => `<text x="${W - PAD.right + 10}" y="${PAD.top + 8 + 16 * after + 8 + 13 * k}" font-size="10" fill="#555">${esc(line)}</text>`).join("");
 }
 
 const svg = (label: string, body: string) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(label)}">${body}</svg>`;
@@ -80,9 +98,16 @@ export function paretoChart(report: TuneReport): string {
   );
   const front = report.rows.filter((r) => report.pareto.includes(r.index)).sort((a, b) => waste(a) - waste(b));
   parts.push(`<path d="${front.map((r, i) => `${i === 0 ? "M" : "L"}${fmt(sx(waste(r)))},${fmt(sy(fp(r)))}`).join(" ")}" fill="none" stroke="#2563eb" stroke-dasharray="4 3"/>`);
+  // The picks come from the front over four objectives (caught, good work stopped, false aborts,
+  // waste); this plane shows two, so a pick can lie off the dashed line. Rows of the four-way front
+  // that the plane hides are drawn as open blue rings, and the legend says so.
+  const fourWay = new Set(operatorFront(report.rows).map((r) => r.index));
   for (const r of report.rows) {
     const onFront = report.pareto.includes(r.index);
-    parts.push(`<circle cx="${fmt(sx(waste(r)))}" cy="${fmt(sy(fp(r)))}" r="${onFront ? 4 : 3}" fill="${onFront ? "#2563eb" : "#9ca3af"}"><title>${esc(`#${r.index} ${r.label}: mean ${waste(r)} tokens, FP ${pct(fp(r))}`)}</title></circle>`);
+    const title = `<title>${esc(`#${r.index} ${r.label}: mean ${waste(r)} tokens, FP ${pct(fp(r))}, caught ${pct(r.metrics.stuck.caughtShare)}`)}</title>`;
+    if (onFront) parts.push(`<circle cx="${fmt(sx(waste(r)))}" cy="${fmt(sy(fp(r)))}" r="4" fill="#2563eb">${title}</circle>`);
+    else if (fourWay.has(r.index)) parts.push(`<circle cx="${fmt(sx(waste(r)))}" cy="${fmt(sy(fp(r)))}" r="3.5" fill="#fff" stroke="#2563eb" stroke-width="1.5">${title}</circle>`);
+    else parts.push(`<circle cx="${fmt(sx(waste(r)))}" cy="${fmt(sy(fp(r)))}" r="3" fill="#9ca3af">${title}</circle>`);
   }
   const named = namedRows(report);
   named.forEach((n, k) => {
@@ -92,7 +117,16 @@ export function paretoChart(report: TuneReport): string {
     if (i !== undefined) parts.push(errorBars(sx(waste(n.row)), sy(fp(n.row)), sx(i.wastedTokensMean.low), sx(i.wastedTokensMean.high), sy(i.falsePositiveRate.low), sy(i.falsePositiveRate.high), color));
     parts.push(`<circle cx="${fmt(sx(waste(n.row)))}" cy="${fmt(sy(fp(n.row)))}" r="7" fill="none" stroke="${color}" stroke-width="2.5"/>`);
   });
-  parts.push(legend([...named.map((n, k) => ({ name: n.name, color: COLORS[k % COLORS.length] as string, dot: true })), { name: "Pareto front", color: "#2563eb" }, { name: "other configs", color: "#9ca3af", dot: true }]));
+  const entries: { name: string; color: string; mark: Mark }[] = [
+    ...named.map((n, k) => ({ name: n.name, color: COLORS[k % COLORS.length] as string, mark: "ring" as const })),
+    { name: "front on these two axes", color: "#2563eb", mark: "dashed" },
+    { name: "on it", color: "#2563eb", mark: "dot" },
+    { name: "on the four-objective front only", color: "#2563eb", mark: "hollow" },
+    { name: "other configs", color: "#9ca3af", mark: "dot" },
+  ];
+  parts.push(legend(entries));
+  // Lines of at most 34 characters: the margin holds no more at 11 px.
+  parts.push(note(["The picks come from the front over", "four objectives: caught, good work", "stopped, false aborts and waste.", "This plot shows two of them, so a", "pick can lie off the dashed line;", "hover a dot for its caught rate."], entries.length));
   return svg("Pareto front", parts.join(""));
 }
 

@@ -10,7 +10,7 @@ import JSON5 from "json5";
 import type { ConfigRow } from "../evaluation/evaluate.js";
 import { round4 } from "../evaluation/metrics.js";
 import { findFamily } from "../sim/families.js";
-import { numberCell, overlaps, percentWithInterval, type Interval } from "../stats/interval.js";
+import { overlaps, percentWithInterval, type Interval } from "../stats/interval.js";
 
 export type Goal = "strict" | "balanced" | "lenient";
 export const GOALS: readonly Goal[] = ["strict", "balanced", "lenient"];
@@ -145,6 +145,11 @@ export function withoutIgnored(block: Record<string, unknown>, ignored: readonly
 }
 
 /** "(intervals overlap: the difference may be noise)" or "(intervals do not overlap)". */
+/** "1519 tokens per stuck agent [1402-1630]", or n/a when no agent was stuck. */
+function meanTokens(mean: number, i: Interval): string {
+  return i.n === 0 ? "n/a tokens per stuck agent (none was stuck)" : `${mean} tokens per stuck agent [${i.low}-${i.high}]`;
+}
+
 function overlapNote(a: Interval, b: Interval): string {
   if (a.n === 0 || b.n === 0) return "no cases to compare";
   return overlaps(a, b) ? "intervals overlap: the difference may be noise" : "intervals do not overlap";
@@ -181,7 +186,7 @@ export function recommend(rows: readonly ConfigRow[], defaultsRow: ConfigRow, ig
     const di = d.intervals;
     const tradeOff =
       `catches ${percentWithInterval(m.stuck.caughtShare, mi.caughtShare)} of stuck agents (OpenClaw defaults: ${percentWithInterval(d.stuck.caughtShare, di.caughtShare)}; ${overlapNote(mi.caughtShare, di.caughtShare)}), ` +
-      `wastes a mean of ${numberCell(m.stuck.wastedTokens.mean, mi.wastedTokensMean)} tokens per stuck agent (defaults: ${numberCell(d.stuck.wastedTokens.mean, di.wastedTokensMean)}; ${overlapNote(mi.wastedTokensMean, di.wastedTokensMean)}), ` +
+      `wastes a mean ${meanTokens(m.stuck.wastedTokens.mean, mi.wastedTokensMean)} (defaults: ${meanTokens(d.stuck.wastedTokens.mean, di.wastedTokensMean)}; ${overlapNote(mi.wastedTokensMean, di.wastedTokensMean)}), ` +
       `stops ${percentWithInterval(m.overall.falsePositiveRate, mi.falsePositiveRate)} of ${kind === "grounded" ? "real sessions (as closed-loop agents) doing their own work" : "simulated agents doing real work"} (defaults: ${percentWithInterval(d.overall.falsePositiveRate, di.falsePositiveRate)}; ${overlapNote(mi.falsePositiveRate, di.falsePositiveRate)})` +
       (sessionsStopped(row) === undefined ? "" : `, would have stopped ${percent(sessionsStopped(row) ?? 0)} of the recorded ${row.sessions?.byLabel.resolved !== undefined ? "resolved " : ""}sessions (defaults: ${percent(sessionsStopped(defaultsRow) ?? 0)})`) +
       ` and warns ${percent(m.progressing.warnedShare)} of progressing agents (defaults: ${percent(d.progressing.warnedShare)}).`;

@@ -2,6 +2,7 @@
 import type { Target } from "../target.js";
 import { CLINE_TARGET } from "./cline.js";
 import { CREWAI_REACT_TARGET, CREWAI_TARGET } from "./crewai.js";
+import { CRUSH_TARGET } from "./crush.js";
 import { GEMINI_CLI_TARGET } from "./geminiCli.js";
 import { gooseTarget } from "./goose.js";
 import { KILO_TARGET } from "./kilo.js";
@@ -22,6 +23,7 @@ export const PEER_TARGETS: readonly Target[] = [
   CLINE_TARGET,
   KILO_TARGET,
   OPENCODE_TARGET,
+  CRUSH_TARGET,
   CREWAI_TARGET,
   CREWAI_REACT_TARGET,
   gooseTarget(undefined),

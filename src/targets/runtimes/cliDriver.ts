@@ -1,11 +1,14 @@
 // Drives one runtime's CLI through a script: a scratch folder with its own HOME (nothing of the
-// user's is read or written), the scripted model on 127.0.0.1, one CLI process per prompt in its
-// own process group, a watchdog per step, and clean-up of every process, the endpoint and the
-// folder whatever happens: a finished run, a timeout, a crash, or Ctrl-C in loopsim.
+// user's is read or written), the scripted model on a unix socket that the OS sandbox relays to
+// the CLI's loopback (osSandbox.ts: the CLI sees nothing else, and reaches no network), one CLI
+// process per prompt in its own process group, a watchdog per step, and clean-up of every
+// process, the endpoint and the folder whatever happens: a finished run, a timeout, a crash, or
+// Ctrl-C in loopsim.
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { execa, type ResultPromise } from "execa";
 import { sandboxDir } from "../sandbox.js";
+import { SANDBOX_MODEL_PORT, sandboxedCommand, sandboxUnavailable } from "./osSandbox.js";
 import type { DrivenObservation, DrivenScript, DriveOptions, PromptObservation, ToolNaming } from "./drivenRuntime.js";
 import { startScriptedModel, type ScriptedModel, type SeenRequest } from "./scriptedModel.js";
 
@@ -13,6 +16,8 @@ export interface CliInvocation {
   readonly file: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** The runtime's installed files, shown read-only inside the sandbox. */
+  readonly readOnly: readonly string[];
 }
 
 export interface CliRun {
@@ -35,6 +40,9 @@ export interface CliAdapter extends ToolNaming {
 }
 
 const DEFAULT_STEP_TIMEOUT_MS = 60_000;
+/** The wait for a CLI's first model request: start-up (a 170 MB binary, or a large bundle) takes
+ * 2-20 s alone and far longer on a loaded machine; every later step has the step watchdog. */
+const DEFAULT_START_TIMEOUT_MS = 180_000;
 export const PROMPT_TEXT = "Work on the files in this folder.";
 
 /** Live runtime processes (by group), killed if loopsim is interrupted. */
@@ -50,11 +58,17 @@ function killGroup(pid: number): void {
   live.delete(pid);
 }
 
+/** Scratch folders of runs under way, removed on exit and on a signal as well as after each run. */
+const scratchFolders = new Set<string>();
+
 function installSignalHandlers(): void {
   if (handlersInstalled) return;
   handlersInstalled = true;
+  // Ctrl-C or SIGTERM mid-run: the runtimes are stopped first, then their scratch folders
+  // (home and work inside) go, as they go after a run that ends (the docs promise it).
   const stopAll = () => {
     for (const pid of [...live]) killGroup(pid);
+    for (const dir of [...scratchFolders]) rmSync(dir, { recursive: true, force: true });
   };
   process.once("exit", stopAll);
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
@@ -76,9 +90,12 @@ export function groupAlive(pid: number): boolean {
 }
 
 export async function driveCli(adapter: CliAdapter, script: DrivenScript, options: DriveOptions = {}): Promise<DrivenObservation> {
+  const noSandbox = sandboxUnavailable();
+  if (noSandbox !== undefined) return { ok: false, error: `a driven CLI runs the calls it is given, so it runs only in an OS sandbox, and none can be made here: ${noSandbox}` };
   installSignalHandlers();
   const sandboxRoot = sandboxDir("runtimes-sandbox");
   const scratch = mkdtempSync(join(sandboxRoot, "run-"));
+  scratchFolders.add(scratch);
   const work = join(scratch, "work");
   const home = join(scratch, "home");
   mkdirSync(work, { recursive: true });
@@ -86,7 +103,7 @@ export async function driveCli(adapter: CliAdapter, script: DrivenScript, option
   let model: ScriptedModel | undefined;
   try {
     for (const [file, content] of Object.entries(script.files)) writeInto(work, file, content);
-    model = await startScriptedModel();
+    model = await startScriptedModel({ socketPath: join(scratch, "model.sock"), baseUrl: `http://127.0.0.1:${SANDBOX_MODEL_PORT}/v1` });
     const prompts: PromptObservation[] = [];
     for (let p = 0; p < script.prompts.length; p++) {
       const steps = script.prompts[p] ?? [];
@@ -100,7 +117,7 @@ export async function driveCli(adapter: CliAdapter, script: DrivenScript, option
           },
         })),
       );
-      const run = await runOnce(adapter, model, { baseUrl: model.baseUrl, work, home, prompt: p }, options);
+      const run = await runOnce(adapter, model, { baseUrl: model.baseUrl, work, home, prompt: p }, scratch, options);
       if (typeof run === "string") return { ok: false, error: `prompt ${p + 1}: ${run}` };
       const cliRun: CliRun = { ...run, stepCalls: steps.map((s) => s.calls.map((c) => c.id)), served: model.served() - before, requests: model.requests.slice(firstRequest) };
       const observed = adapter.observe(cliRun);
@@ -112,6 +129,7 @@ export async function driveCli(adapter: CliAdapter, script: DrivenScript, option
   } finally {
     await model?.close();
     rmSync(scratch, { recursive: true, force: true });
+    scratchFolders.delete(scratch);
   }
 }
 
@@ -129,6 +147,11 @@ function writeInto(work: string, file: string, content: string | null): void {
   writeFileSync(path, content);
 }
 
+function stderrTail(stderr: unknown): string {
+  const last = lastLine(String(stderr ?? ""));
+  return last === "" ? "" : `; its last words: ${last}`;
+}
+
 /** The last line of a program's output, without terminal colour codes. */
 export function lastLine(text: string): string {
   return stripAnsi(text).trim().split("\n").at(-1)?.slice(0, 300) ?? "";
@@ -141,8 +164,10 @@ export function stripAnsi(text: string): string {
 type RawRun = Omit<CliRun, "stepCalls" | "served" | "requests">;
 
 /** One CLI process for one prompt, with the watchdog; a string says why it could not finish. */
-async function runOnce(adapter: CliAdapter, model: ScriptedModel, context: Parameters<CliAdapter["invocation"]>[0], options: DriveOptions): Promise<RawRun | string> {
-  const { file, args, env } = adapter.invocation(context);
+async function runOnce(adapter: CliAdapter, model: ScriptedModel, context: Parameters<CliAdapter["invocation"]>[0], scratch: string, options: DriveOptions): Promise<RawRun | string> {
+  const invocation = adapter.invocation(context);
+  const { file, args } = sandboxedCommand(invocation.file, invocation.args, { readOnly: invocation.readOnly, writable: [scratch], modelSocket: join(scratch, "model.sock"), cwd: context.work, memoryBytes: options.memoryBytes });
+  const env = invocation.env;
   const stepTimeout = options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
   let child: ResultPromise<{ reject: false; detached: true; cleanup: true; stdin: "ignore"; cwd: string; env: Record<string, string>; extendEnv: false; maxBuffer: number }>;
   try {
@@ -155,26 +180,30 @@ async function runOnce(adapter: CliAdapter, model: ScriptedModel, context: Param
     live.add(pid);
     options.onStarted?.(pid, context.prompt);
   }
+  const startTimeout = Math.max(stepTimeout, options.startTimeoutMs ?? (options.stepTimeoutMs === undefined ? DEFAULT_START_TIMEOUT_MS : stepTimeout));
   let timedOut = false;
+  let waited = startTimeout;
   let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
+  const arm = (ms: number) => {
     if (timer !== undefined) clearTimeout(timer);
+    waited = ms;
     timer = setTimeout(() => {
       timedOut = true;
       if (pid !== undefined) killGroup(pid);
-    }, stepTimeout);
+    }, ms);
   };
-  arm();
-  model.onRequest(arm);
+  arm(startTimeout);
+  const stopListening = model.onRequest(() => arm(stepTimeout));
   try {
     const result = await child;
-    if (timedOut) return `the runtime made no model request and did not exit within ${stepTimeout} ms (after ${model.served()} responses); it was killed`;
+    if (timedOut) return `the runtime made no model request and did not exit within ${waited} ms (after ${model.served()} responses); it was killed${stderrTail(result.stderr)}`;
     if (result.failed && result.exitCode === undefined) {
       const why = result.signal !== undefined ? `killed by ${result.signal}` : (result.originalMessage ?? "failed");
       return `the runtime exited abnormally (${why}) after ${model.served()} responses: ${lastLine(String(result.stderr ?? ""))}`;
     }
     return { exitCode: result.exitCode, signal: result.signal, stdout: String(result.stdout ?? ""), stderr: String(result.stderr ?? "") };
   } finally {
+    stopListening();
     if (timer !== undefined) clearTimeout(timer);
     if (pid !== undefined) killGroup(pid);
   }

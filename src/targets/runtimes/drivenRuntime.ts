@@ -84,8 +84,13 @@ export interface DrivenRuntime extends ToolNaming {
 export interface DriveOptions {
   /** Longest wait for the runtime's next model request or exit (default 60 s). */
   readonly stepTimeoutMs?: number;
+  /** Longest wait for its first request, start-up included (default 180 s; with only
+   * stepTimeoutMs given, that). */
+  readonly startTimeoutMs?: number;
   /** Called with the runtime's process id once it runs, per prompt (tests kill it mid-run). */
   readonly onStarted?: (pid: number, prompt: number) => void;
+  /** Bound of the memory each sandboxed process may write (RLIMIT_DATA; default 4 GiB). */
+  readonly memoryBytes?: number;
 }
 
 /**

@@ -7,9 +7,12 @@ import { chmodSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../../io/errors.js";
 import { driveCli, type CliAdapter } from "./cliDriver.js";
+import { CLINE_BINARY, clineAdapter } from "./clineCli.js";
+import { CRUSH_PACKAGE, crushAdapter, runCrushInstaller } from "./crushCli.js";
 import type { DrivenRuntime, DriveOptions, DrivenScript } from "./drivenRuntime.js";
 import { KILO_FLAVOUR, OPENCODE_FLAVOUR, opencodeAdapter, type OpencodeFlavour } from "./opencodeCli.js";
-import { cachedRuntimeVersions, ensureRuntime, latestVersion, npmInstallInto, npmPackInto, readRuntimeManifest, runtimeDir } from "./packageCache.js";
+import { cacheRoot } from "../openclaw/cache.js";
+import { cachedRuntimeVersions, ensureRuntime, latestVersion, npm, npmInstallInto, npmPackInto, readRuntimeManifest, runtimeDir } from "./packageCache.js";
 import type { Target } from "../target.js";
 import { drivenTarget } from "./drivenTarget.js";
 import { QWEN_PACKAGE, qwenAdapter } from "./qwenCli.js";
@@ -41,7 +44,11 @@ function opencodeKind(flavour: OpencodeFlavour, npmPackage: string, pinned: stri
     notes: ["`run --format json`, headless: a doom_loop permission request is auto-rejected and the run ends with an error", "the scripted model is an @ai-sdk/openai-compatible provider in the scratch folder's opencode.json"],
     unavailable: linuxX64,
     async install(dir, version) {
-      await npmPackInto(dir, `${flavour.platformPackage}@${version}`);
+      try {
+        await npmPackInto(dir, `${flavour.platformPackage}@${version}`);
+      } catch (error) {
+        throw await missingBinary(flavour, version, error);
+      }
       const binary = join(dir, flavour.binary);
       if (!existsSync(binary)) throw new UserError(`${flavour.runtime}@${version}: layout not recognised: no ${flavour.binary} in ${flavour.platformPackage}`);
       chmodSync(binary, 0o755);
@@ -51,9 +58,53 @@ function opencodeKind(flavour: OpencodeFlavour, npmPackage: string, pinned: stri
   };
 }
 
+/** A release whose wrapper is on the registry but whose linux-x64 binary package is not (Kilo
+ * 7.8.1: every platform package of it answers 404): say so, and name the newest binary there is. */
+async function missingBinary(flavour: OpencodeFlavour, version: string, error: unknown): Promise<unknown> {
+  const wrapper = flavour.wrapperPackage;
+  if (!(error instanceof UserError) || !/no such version/.test(error.message)) return error;
+  const [wrapperThere, newestBinary] = await Promise.all([npm(["view", `${wrapper}@${version}`, "version"], cacheRoot()).then((v) => v.trim() !== "", () => false), npm(["view", flavour.platformPackage, "version"], cacheRoot()).then((v) => v.trim(), () => "")]);
+  const newest = newestBinary === "" ? "" : ` (the newest binary there is ${flavour.platformPackage}@${newestBinary}: ${flavour.runtime}@${newestBinary})`;
+  return new UserError(`${flavour.runtime}@${version}: ${wrapperThere ? `${wrapper}@${version} is published, but` : "there is no"} its linux-x64 binary package ${flavour.platformPackage}@${version} ${wrapperThere ? "is not on the npm registry, so there is nothing to run" : "on the npm registry"}${newest}`);
+}
+
+const CLINE_PLATFORM_PACKAGE = "@cline/cli-linux-x64";
+
 const KINDS: readonly RuntimeKind[] = [
   opencodeKind(OPENCODE_FLAVOUR, "opencode-linux-x64", "1.18.33", "opencode's own CLI binary, driven through the scripted model"),
   opencodeKind(KILO_FLAVOUR, "@kilocode/cli-linux-x64", "7.7.7", "Kilo Code's own CLI binary (opencode's engine), driven through the scripted model"),
+  {
+    runtime: "cline",
+    cache: "cline",
+    npmPackage: CLINE_PLATFORM_PACKAGE,
+    pinned: "3.0.65",
+    summary: "Cline's own CLI binary (npm cline 3.0), driven headless through the scripted model",
+    notes: ["`cline auth` stores the scripted model as an OpenAI provider in the sandbox's HOME; `cline --json` runs the prompt, every tool auto-approved", "one prompt per probe: resuming a session (--id) for a second prompt is not wired yet"],
+    unavailable: linuxX64,
+    async install(dir, version) {
+      await npmPackInto(dir, `${CLINE_PLATFORM_PACKAGE}@${version}`);
+      const binary = join(dir, CLINE_BINARY);
+      if (!existsSync(binary)) throw new UserError(`cline@${version}: layout not recognised: no ${CLINE_BINARY} in ${CLINE_PLATFORM_PACKAGE}`);
+      chmodSync(binary, 0o755);
+      return [`${CLINE_PLATFORM_PACKAGE}@${version}`];
+    },
+    adapter: (dir) => clineAdapter(dir),
+  },
+  {
+    runtime: "crush",
+    cache: "crush",
+    npmPackage: CRUSH_PACKAGE,
+    pinned: "0.96.1",
+    summary: "Crush's own CLI (a Go binary), driven headless (`crush run`) through the scripted model",
+    notes: ["the scripted model is an openai-compat provider in the scratch folder's crush.json", "it prints only its final text: what ran is read from the results that reached the model", "its npm package downloads the binary from GitHub at install: it cannot be fetched where GitHub is unreachable"],
+    unavailable: linuxX64,
+    async install(dir, version) {
+      await npmInstallInto(dir, `${CRUSH_PACKAGE}@${version}`);
+      await runCrushInstaller(dir, version);
+      return [`${CRUSH_PACKAGE}@${version}`];
+    },
+    adapter: (dir) => crushAdapter(dir),
+  },
   qwenKind(false),
   qwenKind(true),
 ];

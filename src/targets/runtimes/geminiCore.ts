@@ -132,34 +132,57 @@ interface RunState {
   readonly cutStep: string | undefined;
 }
 
-export async function loadGeminiTarget(spec: string, onNote: (line: string) => void = (line) => process.stderr.write(line + "\n")): Promise<Target> {
-  const version = await resolveGeminiVersion(spec, onNote);
-  const dir = await ensureGemini(version, onNote);
+interface LoadedService {
+  readonly Service: ServiceClass;
+  readonly toolCallType: string;
+  readonly contentType: string;
+  readonly thoughtType: string;
+  readonly handle: HandlePendingFunctionCall | undefined;
+  readonly generation: GeminiGeneration;
+}
+
+/** Each version's modules are imported once per process (several seconds: hundreds of files);
+ * every later target of that version reuses them. */
+const loaded = new Map<string, Promise<LoadedService>>();
+
+function loadService(version: string, dir: string): Promise<LoadedService> {
+  let pending = loaded.get(version);
+  if (pending === undefined) {
+    pending = importService(version, dir);
+    loaded.set(version, pending);
+    pending.catch(() => loaded.delete(version));
+  }
+  return pending;
+}
+
+async function importService(version: string, dir: string): Promise<LoadedService> {
   sandboxHome();
   const root = join(dir, "node_modules", GEMINI_PACKAGE);
-  let Service: ServiceClass;
-  let toolCallType: string;
-  let contentType: string;
-  let thoughtType: string;
-  let handle: HandlePendingFunctionCall | undefined;
   // Its telemetry module registers OpenTelemetry globals at import and complains on the console
   // when another version already did (several versions in one process): keep that quiet.
   const restore = muteConsole();
   try {
     const serviceModule = (await import(pathToFileURL(join(root, SERVICE)).href)) as { LoopDetectionService?: ServiceClass };
     const turnModule = (await import(pathToFileURL(join(root, TURN)).href)) as { GeminiEventType?: { ToolCallRequest?: string; Content?: string; Thought?: string }; Turn?: { prototype?: { handlePendingFunctionCall?: HandlePendingFunctionCall } } };
-    handle = turnModule.Turn?.prototype?.handlePendingFunctionCall;
+    const handle = turnModule.Turn?.prototype?.handlePendingFunctionCall;
     if (serviceModule.LoopDetectionService === undefined) throw new Error("no LoopDetectionService export");
-    Service = serviceModule.LoopDetectionService;
-    toolCallType = turnModule.GeminiEventType?.ToolCallRequest ?? "tool_call_request";
-    contentType = turnModule.GeminiEventType?.Content ?? "content";
-    thoughtType = turnModule.GeminiEventType?.Thought ?? "thought";
+    const Service = serviceModule.LoopDetectionService;
+    const toolCallType = turnModule.GeminiEventType?.ToolCallRequest ?? "tool_call_request";
+    const contentType = turnModule.GeminiEventType?.Content ?? "content";
+    const thoughtType = turnModule.GeminiEventType?.Thought ?? "thought";
+    return { Service, toolCallType, contentType, thoughtType, handle, generation: generationOf(Service, toolCallType) };
   } catch (error) {
-    restore();
     throw new UserError(`gemini-cli@${version}: its LoopDetectionService does not load (${(error as Error).message.split("\n")[0]})`);
+  } finally {
+    restore();
   }
-  restore();
-  const generation = generationOf(Service, toolCallType);
+}
+
+export async function loadGeminiTarget(spec: string, onNote: (line: string) => void = (line) => process.stderr.write(line + "\n")): Promise<Target> {
+  const version = await resolveGeminiVersion(spec, onNote);
+  const dir = await ensureGemini(version, onNote);
+  const { Service, toolCallType, contentType, thoughtType, handle, generation } = await loadService(version, dir);
+
   const shipped = shippedTurnPath(handle);
   const turnPath: TurnPath = shipped ?? ((tool, params) => GEMINI_NORMALIZATION.view(tool, params));
   const fresh = (run: string): LoopDetectionService => {

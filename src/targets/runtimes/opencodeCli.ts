@@ -13,12 +13,14 @@ export interface OpencodeFlavour {
   readonly runtime: "opencode" | "kilo";
   /** The platform package that holds the binary, and the binary's path inside it. */
   readonly platformPackage: string;
+  /** The package users install, which names the platform packages as optional dependencies. */
+  readonly wrapperPackage: string;
   readonly binary: string;
   readonly configFile: string;
 }
 
-export const OPENCODE_FLAVOUR: OpencodeFlavour = { runtime: "opencode", platformPackage: "opencode-linux-x64", binary: "package/bin/opencode", configFile: "opencode.json" };
-export const KILO_FLAVOUR: OpencodeFlavour = { runtime: "kilo", platformPackage: "@kilocode/cli-linux-x64", binary: "package/bin/kilo", configFile: "opencode.json" };
+export const OPENCODE_FLAVOUR: OpencodeFlavour = { runtime: "opencode", platformPackage: "opencode-linux-x64", wrapperPackage: "opencode-ai", binary: "package/bin/opencode", configFile: "opencode.json" };
+export const KILO_FLAVOUR: OpencodeFlavour = { runtime: "kilo", platformPackage: "@kilocode/cli-linux-x64", wrapperPackage: "@kilocode/cli", binary: "package/bin/kilo", configFile: "opencode.json" };
 
 export function opencodeToolCall(action: ProbeAction, work: string): RawToolCall {
   return namedToolCall(action, work, { read: "read", pathKey: "filePath", shell: "bash" });
@@ -40,6 +42,7 @@ export function opencodeAdapter(flavour: OpencodeFlavour, installDir: string): C
       const xdg = (sub: string) => join(home, sub);
       return {
         file: join(installDir, flavour.binary),
+        readOnly: [installDir],
         args: ["run", "--format", "json", "--model", "loopsim/scripted", ...(prompt > 0 ? ["--continue"] : []), PROMPT_TEXT],
         env: {
           HOME: home,

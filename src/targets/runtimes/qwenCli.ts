@@ -25,6 +25,7 @@ export function qwenAdapter(installDir: string, extra: Record<string, unknown> =
       writeFileSync(join(home, ".qwen", "settings.json"), JSON.stringify(settings, null, 2) + "\n");
       return {
         file: process.execPath,
+        readOnly: [installDir],
         args: [join(installDir, "node_modules", QWEN_PACKAGE, "cli-entry.js"), "--auth-type", "openai", "--openai-base-url", baseUrl, "--openai-api-key", "loopsim", "-m", "scripted", "--approval-mode", "yolo", "-o", "stream-json", ...(prompt > 0 ? ["--continue"] : []), PROMPT_TEXT],
         env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), QWEN_CODE_SUPPRESS_YOLO_WARNING: "1", QWEN_TELEMETRY_ENABLED: "false", NO_COLOR: "1", CI: "1" },
       };

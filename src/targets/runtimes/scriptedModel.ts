@@ -1,11 +1,10 @@
-// The scripted model: an OpenAI-compatible chat-completions endpoint that loopsim serves on
-// 127.0.0.1 for a runtime's own CLI. Each request that offers tools gets the next step of the
+// The scripted model: an OpenAI-compatible chat-completions endpoint that loopsim serves to a
+// runtime's own CLI, on a unix socket that the OS sandbox relays to the CLI's loopback. Each request that offers tools gets the next step of the
 // script: one assistant message with that step's tool calls (several for parallel calls), in
 // the streaming or plain form the client asked for. Requests without tools (titles, summaries)
 // get a short text. Every request is kept, so the harness sees exactly what a real model would
 // have seen: tool results, and any warning the runtime put into the conversation.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 
 export interface ScriptedCall {
   readonly id: string;
@@ -39,15 +38,23 @@ export interface ScriptedModel {
   served(): number;
   /** Replaces the script (a new prompt of the same conversation). */
   load(steps: readonly ScriptedStep[]): void;
-  /** Called on every request, after it was answered (the harness's watchdog listens). */
-  onRequest(listener: () => void): void;
+  /** Called on every request, after it was answered (the harness's watchdog listens); returns
+   * the call that stops listening (each prompt's watchdog listens only while its CLI runs). */
+  onRequest(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
 export const FINAL_TEXT = "Done.";
 const MAX_BODY = 32 * 1024 * 1024;
 
-export async function startScriptedModel(): Promise<ScriptedModel> {
+/** Where the model listens: a unix socket (relayed to loopback inside the OS sandbox), and the
+ * base URL the runtime is given for it. */
+export interface ModelEndpoint {
+  readonly socketPath: string;
+  readonly baseUrl: string;
+}
+
+export async function startScriptedModel(endpoint: ModelEndpoint): Promise<ScriptedModel> {
   let steps: readonly ScriptedStep[] = [];
   let next = 0;
   let servedTotal = 0;
@@ -100,11 +107,10 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
   };
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(endpoint.socketPath, () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: endpoint.baseUrl,
     requests,
     served: () => servedTotal,
     load(newSteps) {
@@ -113,6 +119,10 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
     },
     onRequest(listener) {
       listeners.push(listener);
+      return () => {
+        const at = listeners.indexOf(listener);
+        if (at >= 0) listeners.splice(at, 1);
+      };
     },
     close: () =>
       new Promise<void>((resolve) => {
