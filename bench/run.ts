@@ -16,6 +16,7 @@ import { simulate } from "../src/sim/simulate.js";
 import { loopHeavyTrace, manyRunsTrace, mixedTrace, mixedTraceLines } from "./traces.js";
 import { sessionsAtScale } from "./sessionsAtScale.js";
 import { groundedAtScale } from "./groundedAtScale.js";
+import { scaleBench } from "./scale.js";
 import { realRuntimes } from "./realRuntimes.js";
 import { cachedReleases, cacheRoot } from "../src/targets/openclaw/cache.js";
 import { loadReleaseTarget } from "../src/targets/openclaw/releaseTarget.js";
@@ -152,7 +153,11 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(line + "\n");
   log(`loopsim bench: node ${process.version}, ${REPS} repetitions, medians`);
   if (process.env.BENCH_ONLY === "vsOpenClaw") {
-    await vsOpenClaw(log);
+    mergeResults({ vsOpenClaw: await vsOpenClaw(log) });
+    return;
+  }
+  if (process.env.BENCH_ONLY === "scale") {
+    mergeResults({ scale: await scaleBench(log) });
     return;
   }
   if (process.env.BENCH_ONLY === "sessions") {

@@ -11,6 +11,7 @@ import { UserError } from "../io/errors.js";
 import { conformCommand, mergeConformance } from "../commands/conform.js";
 import { importCommand } from "../commands/import.js";
 import { scanCommand } from "../commands/scan.js";
+import { parseShard } from "../io/shardSpec.js";
 import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
 import { scenarioRecordCommand } from "../commands/scenarioRecord.js";
 import { FORMATS, type SessionFormat } from "../import/types.js";
@@ -151,11 +152,12 @@ export function buildProgram(): Command {
     .option("--format <name>", `auto or one of ${FORMATS.join(", ")} (for - on stdin: auto detects)`, sessionFormat)
     .option("--strict", "stop at the first unreadable file (default: report it, go on, exit 1)")
     .option("--force", "overwrite scan.{json,md,html} already in --out")
-    .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string; format?: SessionFormat | "auto"; strict?: boolean; force?: boolean; junit?: string; annotations?: boolean }) => {
+    .option("--shard <i/n>", "scan shard I of N of the sessions (every N-th of the listing; or auto, auto/N: from the batch engine): a report of that slice")
+    .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string; format?: SessionFormat | "auto"; strict?: boolean; force?: boolean; junit?: string; annotations?: boolean; shard?: string }) => {
       const config = configFromOptions(opts.config, opts.agent);
       const target = await resolveTarget(opts.target);
       const configLabel = opts.config === undefined ? "OpenClaw defaults" : `${opts.config}${opts.agent === undefined ? "" : ` (agent ${opts.agent})`}`;
-      await scanCommand(paths, { config, configLabel, target, json: opts.json === true, out: opts.out, strict: opts.strict === true, force: opts.force === true, ...(opts.format === undefined ? {} : { format: opts.format }), ci: ciOutputsOf(opts), traceArgs: `${opts.config === undefined ? "" : ` --config ${opts.config}`}${opts.agent === undefined ? "" : ` --agent ${opts.agent}`}${opts.target === "reference" ? "" : ` --target ${target.loadedFrom ?? target.name}`}` });
+      await scanCommand(paths, { config, configLabel, target, json: opts.json === true, out: opts.out, strict: opts.strict === true, force: opts.force === true, ...(opts.format === undefined ? {} : { format: opts.format }), ...(opts.shard === undefined ? {} : { shard: parseShard(opts.shard) }), ci: ciOutputsOf(opts), traceArgs: `${opts.config === undefined ? "" : ` --config ${opts.config}`}${opts.agent === undefined ? "" : ` --agent ${opts.agent}`}${opts.target === "reference" ? "" : ` --target ${target.loadedFrom ?? target.name}`}` });
     });
 
   const scenario = program

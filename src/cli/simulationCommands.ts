@@ -66,6 +66,7 @@ export function registerSimulationCommands(program: Command): void {
     .option("--out <dir>", "output folder", "reports/latest")
     .option("--workers <n>", "worker threads, at most one per config and core (results are identical for any number)", boundedInt("--workers", MAX_WORKERS))
     .option("--shard <i/n>", "compute shard I of N (or auto, auto/N: from the batch engine: Kubernetes, Slurm, GitLab, AWS Batch, LOOPSIM_SHARD_INDEX/COUNT) and write a partial result for `loopsim merge`")
+    .option("--by <what>", "what --shard slices: configs (default), or sessions (each shard runs its slice of the sessions under every config)")
     .option("--force", "overwrite an existing report")
     .option("--json", "also print report.json to stdout; no progress bar")
     .option("--target <name>", TARGET_HELP)
@@ -78,7 +79,7 @@ export function registerSimulationCommands(program: Command): void {
     .option("--reaction <spec>", REACTION_HELP)
     .option("--loops <kind>", LOOPS_HELP)
     .option("--reaction-grid <spec>", REACTION_GRID_HELP)
-    .action(async (opts: { reactionGrid?: string; config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
+    .action(async (opts: { reactionGrid?: string; config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; by?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
       refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
       await tuneCommand({ ...opts, force: opts.force === true, json: opts.json === true, strict: opts.strict === true });
     });
@@ -98,6 +99,7 @@ export function registerSimulationCommands(program: Command): void {
     .option("--out <dir>", "write compare.{json,md,html} here (without it, the Markdown goes to stdout)")
     .option("--workers <n>", "worker threads (results are identical for any number)", boundedInt("--workers", MAX_WORKERS))
     .option("--shard <i/n>", "compute shard I of N of the guards (or auto, auto/N: from the batch engine) and write a partial for --merge")
+    .option("--by <what>", "what --shard slices: guards (default), or sessions (each shard runs its slice of the sessions under every guard)")
     .option("--merge <parts...>", "join the partials of --shard I/N into the whole report (no guard is run)")
     .option("--json", "print compare.json to stdout")
     .option("--force", "overwrite the reports already in --out")
@@ -105,7 +107,7 @@ export function registerSimulationCommands(program: Command): void {
     .option("--reaction <spec>", REACTION_HELP)
     .option("--loops <kind>", LOOPS_HELP)
     .option("--reaction-grid <spec>", REACTION_GRID_HELP)
-    .action(async (opts: { reactionGrid?: string; targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; merge?: string[]; json?: boolean; force?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
+    .action(async (opts: { reactionGrid?: string; targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; by?: string; merge?: string[]; json?: boolean; force?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
       refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
       if (opts.merge !== undefined) mergeCompare(opts.merge, opts.out, opts.json === true, opts.force === true);
       else await compareCommand({ ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true });

@@ -7,6 +7,7 @@ import { once } from "node:events";
 import { CheckFailed, UserError } from "../io/errors.js";
 import { fsUserError, isFsError } from "../io/fsErrors.js";
 import { openSession, STDIN } from "../import/session.js";
+import type { ElementSpan } from "../import/jsonDocument.js";
 import { badFileLines, reasonOf, sessionRefs, type SessionRef } from "../import/sessionRefs.js";
 import { statsLine } from "../import/summary.js";
 import type { SessionFormat } from "../import/types.js";
@@ -56,9 +57,9 @@ function checkOutputFile(out: string): void {
 }
 
 /** Streams one session into a file, atomically (a temporary file, then a rename). */
-async function importTo(file: string, format: SessionFormat | "auto", out: string | undefined): Promise<string> {
+async function importTo(file: string, format: SessionFormat | "auto", out: string | undefined, span?: ElementSpan): Promise<string> {
   // A file that fails half-way leaves no partial trace behind (the temporary file is removed).
-  const opened = await openSession(file, format);
+  const opened = await openSession(file, format, { span });
   if (opened.format === "trace") throw new UserError(`${file === "-" ? STDIN : file}: already a loopsim trace`);
   if (out !== undefined) makeOutputDir(dirname(resolve(out)));
   const tmp = out === undefined ? undefined : join(dirname(out), `.${basename(out)}.tmp-${process.pid}`);
@@ -123,9 +124,9 @@ export async function importCommand(paths: readonly string[], options: ImportOpt
   const names = traceNames(refs.map((r) => r.id));
   refuseOverwrite(options.out, names, options.force === true);
   let written = 0;
-  for (const [i, { ref }] of refs.entries()) {
+  for (const [i, { ref, span }] of refs.entries()) {
     try {
-      process.stderr.write(`loopsim: ${await importTo(ref, options.format, join(options.out, names[i] as string))}\n`);
+      process.stderr.write(`loopsim: ${await importTo(ref, options.format, join(options.out, names[i] as string), span)}\n`);
       written++;
     } catch (error) {
       // --format naming another format is the user's mistake about every file: stop there.

@@ -14,6 +14,8 @@ import { checkOutputDir } from "../io/writable.js";
 import { ScanReportWriter } from "../scan/reportWriter.js";
 import { scanSession } from "../scan/scanSession.js";
 import type { Target } from "../targets/target.js";
+import type { Shard } from "../io/shardSpec.js";
+import { sliceOf } from "../sessions/recorded.js";
 import { writeCiOutputs, type CiOutputs } from "../ci/emit.js";
 import type { JUnitCase } from "../ci/junit.js";
 import { placeOf, scanCase, unreadableCase } from "../ci/scanCases.js";
@@ -28,6 +30,8 @@ export interface ScanOptions {
   readonly target: Target;
   readonly json: boolean;
   readonly out?: string;
+  /** Only this shard's slice of the sessions (every N-th of the listing, as tune and compare --by sessions). */
+  readonly shard?: Shard;
   /** --junit FILE, --annotations */
   readonly ci?: CiOutputs;
   /** The options `trace` needs to show a session again as scan saw it (--config, --target). */
@@ -39,10 +43,12 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
     checkOutputDir(options.out);
     refuseOverwrite(options.out, ["scan.json", "scan.md", "scan.html"], options.force === true);
   }
-  const { refs, bad, ignored } = await sessionRefs(paths, options.strict === true);
+  const listed = await sessionRefs(paths, options.strict === true);
+  const { bad, ignored } = listed;
+  const refs = sliceOf(listed.refs, options.shard).map((s) => s.ref);
   const passedOver = ignoredNote(ignored);
   if (passedOver !== undefined) process.stderr.write(`loopsim: ${passedOver}\n`);
-  if (refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
+  if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
   const bar = process.stderr.isTTY === true && !options.json ? new cliProgress.SingleBar({ stream: process.stderr, format: "scan [{bar}] {value}/{total} sessions", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(refs.length, 0);
   const cases: JUnitCase[] = [];
@@ -50,9 +56,9 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
   const scanned = await withScratchDir("scan", async (scratch) => {
     const writer = new ScanReportWriter(scratch, options.target.name, options.configLabel);
     try {
-      for (const { ref, id } of refs) {
+      for (const { ref, id, span } of refs) {
         try {
-          const scanned = await scanSession(ref, options.config, options.target, id, options.format ?? "auto");
+          const scanned = await scanSession(ref, options.config, options.target, id, options.format ?? "auto", span);
           writer.add(scanned);
           if (options.ci !== undefined) cases.push(scanCase(scanned, options.target.name, options.traceArgs ?? ""));
         } catch (error) {

@@ -3,8 +3,8 @@
 // puts the parts back together into exactly the unsharded report.
 import { resolveFittedReaction } from "./calibrateReaction.js";
 import { refuseOverwrite } from "../io/overwrite.js";
-import { parseShard } from "../io/shardSpec.js";
-import { partsIn, readShardParts, type ShardLayout } from "../io/shardParts.js";
+import { parseShard, type Shard } from "../io/shardSpec.js";
+import { partsIn, readShardParts, schemaOf, type ShardLayout } from "../io/shardParts.js";
 import { availableParallelism } from "node:os";
 import { basename, join } from "node:path";
 import cliProgress from "cli-progress";
@@ -18,11 +18,12 @@ import { writeFileAtomic } from "../io/atomicWrite.js";
 import { checkOutputDir } from "../io/writable.js";
 import { issuesMessage, loadConfig, readConfigFile } from "../io/configFile.js";
 import type { ConfigJob, ConfigRow } from "../evaluation/evaluate.js";
+import { mergeEvidence, readCounts, sessionSlice, type SessionEvidence } from "../grounded/sessionShards.js";
 import { DEFAULT_GRID, expandGrid, parseGrid } from "../tune/grid.js";
 import { evaluateAll } from "../evaluation/parallel.js";
 import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
-import { groundedSummary, type GroundedPopulation } from "../grounded/groundedPopulation.js";
+import { groundedSummary, type GroundedEvaluation, type GroundedPopulation } from "../grounded/groundedPopulation.js";
 import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
 import { rowGrids, type RowGrid } from "../grounded/reactionGrid.js";
 import { groundedFrom, groundingFlags, refuseGroundingFlags, refuseReactionGrid, resolvePopulation, type AnyPopulation } from "../grounded/populationSpec.js";
@@ -32,7 +33,7 @@ import { renderMarkdown } from "../tune/renderMarkdown.js";
 import { resolveStepwiseTarget } from "../targets/registry.js";
 import { CONFIG_FIELDS } from "../targets/target.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
-import { replayRecorded } from "../sessions/replayAll.js";
+import { replayRecorded, type Replayed } from "../sessions/replayAll.js";
 import { failOnUnreadable, refuseNoReadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type Labels, type RecordedRead } from "../sessions/recorded.js";
 
 export interface TuneOptions {
@@ -64,6 +65,8 @@ export interface TuneOptions {
   readonly reaction?: string;
   /** `real`: the stretches mined from the sessions are stuck agents too. */
   readonly loops?: string;
+  /** What --shard slices: configs (the default) or sessions. */
+  readonly by?: string;
   /** Reaction models the picks are recomputed under (src/grounded/reactionGrid.ts): default, none, HEEDxSKIP. */
   readonly reactionGrid?: string;
 }
@@ -172,11 +175,14 @@ export async function tuneCommand(given: TuneOptions): Promise<void> {
     ...(ignores.length > 0 ? { targetIgnores: ignores } : {}),
   };
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const grounding = chosen.primary.kind === "sessions" ? chosen.primary.grounded : chosen.beside;
+  const slice = sessionSlice(options.by, shard, grounding !== undefined || options.sessions !== undefined);
   let inputs = baseInputs;
   const target = shard === undefined ? join(options.out, "report.json") : join(options.out, `partial-${shard.index}-of-${shard.of}.json`);
   refuseOverwrite(options.out, [basename(target)], options.force);
+  // The simulated population is always sliced by config; by session, every config runs this shard's sessions.
   const jobs = inputs.configs.filter((c) => shard === undefined || c.index % shard.of === shard.index - 1);
-  const grounding = chosen.primary.kind === "sessions" ? chosen.primary.grounded : chosen.beside;
+  const sessionJobs = slice === undefined ? jobs : inputs.configs;
   const agents = chosen.primary.kind === "simulated" ? populationAgents(inputs.population, inputs.agents, inputs.seed) : [];
   const showBar = process.stderr.isTTY === true && !options.json;
   // etaBuffer: the ETA averages the last 200 ticks, so worker start-up does not skew the first one.
@@ -189,55 +195,101 @@ export async function tuneCommand(given: TuneOptions): Promise<void> {
   };
   if (bar !== undefined) process.once("SIGINT", interrupted);
   bar?.start(jobs.length * agents.length, 0);
-  let simulated: ConfigRow[] = await evaluateAll(jobs, agents, inputs.population.calls, guard, options.workers ?? availableParallelism(), (n) => bar?.increment(n));
+  const simulated: ConfigRow[] = await evaluateAll(jobs, agents, inputs.population.calls, guard, options.workers ?? availableParallelism(), (n) => bar?.increment(n));
   bar?.stop();
   process.removeListener("SIGINT", interrupted);
+  const readOptions = { ...(labels === undefined ? {} : { labels }), strict: options.strict === true, ...(slice === undefined ? {} : { slice }) };
+  const primary = chosen.primary.kind === "sessions";
+  // The simulated rows, or (real sessions as the population) the configs alone, before the sessions' evidence.
+  const base: readonly ConfigJob[] = primary ? jobs : simulated;
   // Real sessions as closed-loop agents, with injected loops: every config on the same agents.
-  let groundedRead: RecordedRead | undefined;
-  if (grounding !== undefined) {
-    const evaluation = await evaluateGroundedInThreads(grounding, jobs.map((job) => ({ index: job.index, target: guard, block: job.block })), inputs.seed, { ...(labels === undefined ? {} : { labels }), strict: options.strict === true }, options.workers ?? availableParallelism());
-    groundedRead = evaluation.read;
-    refuseNoReadable(groundedRead, `--population sessions:${grounding.paths.join(" ")}`);
-    const primary = chosen.primary.kind === "sessions";
-    inputs = { ...inputs, grounded: groundedSummary(grounding, evaluation, primary), ...(primary ? { agents: evaluation.read.count } : {}) };
-    const grids = rowGrids(evaluation);
-    simulated = jobs.map((job, k) => {
-      const metrics = evaluation.metrics[k] as ConfigMetrics;
-      const grid = grids === undefined ? {} : { reactionGrid: grids[k] as RowGrid };
-      return primary ? { ...job, metrics, ...grid } : { ...(simulated[k] as ConfigRow), grounded: metrics, ...grid };
-    });
-  }
+  const evaluation = grounding === undefined ? undefined : await evaluateGroundedInThreads(grounding, sessionJobs.map((job) => ({ index: job.index, target: guard, block: job.block })), inputs.seed, readOptions, options.workers ?? availableParallelism());
   // Recorded sessions: the same guard, each config, open-loop (see src/sessions/openLoop.ts). They
   // stream: each session is read, replayed under every config, and dropped; only its verdicts stay.
-  let rows = simulated;
-  let read: RecordedRead | undefined;
-  if (options.sessions !== undefined) {
-    const replayed = await replayRecorded(options.sessions, { ...(labels === undefined ? {} : { labels }), strict: options.strict === true }, simulated.map((row) => ({ target: guard, block: row.block })), options.workers ?? availableParallelism());
-    read = replayed.read;
-    refuseNoReadable(read, `--sessions ${options.sessions.join(" ")}`);
-    const perRow = replayed.perGuard;
-    inputs = { ...inputs, sessions: recordedSummary(options.sessions, labels, read) };
-    rows = simulated.map((row, i) => ({ ...row, sessions: perRow[i] as SessionTotals }));
-  }
+  const replayed = options.sessions === undefined ? undefined : await replayRecorded(options.sessions, readOptions, sessionJobs.map((job) => ({ target: guard, block: job.block })), options.workers ?? availableParallelism());
+  // A shard by session may hold no readable session of its own; the whole run may not.
+  if (slice === undefined && grounding !== undefined) refuseNoReadable(evaluation?.read, `--population sessions:${grounding.paths.join(" ")}`);
+  if (slice === undefined && options.sessions !== undefined) refuseNoReadable(replayed?.read, `--sessions ${options.sessions.join(" ")}`);
+  const read = replayed?.read ?? evaluation?.read;
   if (shard !== undefined) {
-    const partial: TunePartial = { schema: PARTIAL_SCHEMA, shard, inputs, rows };
+    const partial = slice === undefined ? tunePartial(shard, withEvidence(inputs, base, grounding, evaluation, primary, options.sessions, labels, replayed)) : sessionPartial(shard, inputs, base, grounding, evaluation, primary, options.sessions, labels, replayed);
     const text = JSON.stringify(partial, null, 2) + "\n";
     writeFileAtomic(target, text);
     if (options.json) process.stdout.write(text);
-    else process.stderr.write(`loopsim: wrote shard ${shard.index}/${shard.of} (${rows.length} of ${inputs.configs.length} configs) to ${target}\n`);
-    failOnSkipped(read ?? groundedRead, labels);
+    else process.stderr.write(`loopsim: wrote shard ${shard.index}/${shard.of} (${slice === undefined ? `${jobs.length} of ${inputs.configs.length} configs` : `its slice of the sessions under all ${inputs.configs.length} configs`}) to ${target}\n`);
+    if (read !== undefined) failOnUnreadable(read, labels);
     return;
   }
-  const report = finishReport(inputs, rows);
+  const whole = withEvidence(inputs, base, grounding, evaluation, primary, options.sessions, labels, replayed);
+  inputs = whole.inputs;
+  const report = finishReport(inputs, whole.rows);
   writeReport(options.out, report);
   if (options.json) process.stdout.write(reportJson(report));
-  else process.stderr.write(`loopsim: ${rows.length} configs x ${chosen.primary.kind === "simulated" ? `${agents.length} agents` : `${plural(inputs.grounded?.sessions ?? 0, "session")} as agents`}; wrote ${join(options.out, "report.{json,md,html}")}\n`);
-  failOnSkipped(read ?? groundedRead, labels);
+  else process.stderr.write(`loopsim: ${whole.rows.length} configs x ${chosen.primary.kind === "simulated" ? `${agents.length} agents` : `${plural(inputs.grounded?.sessions ?? 0, "session")} as agents`}; wrote ${join(options.out, "report.{json,md,html}")}\n`);
+  if (read !== undefined) failOnUnreadable(read, labels);
 }
 
-/** Unreadable files are reported once, from whichever pass read the sessions. */
-function failOnSkipped(read: RecordedRead | undefined, labels: Labels | undefined): void {
-  if (read !== undefined) failOnUnreadable(read, labels);
+function tunePartial(shard: Shard, whole: { inputs: TuneInputs; rows: readonly ConfigRow[] }): TunePartial {
+  return { schema: PARTIAL_SCHEMA, shard, inputs: whole.inputs, rows: whole.rows };
+}
+
+/**
+ * The report's inputs and rows with the sessions' evidence put in: the grounded metrics (the main
+ * numbers, or beside the simulated ones) and the recorded sessions' totals. The one place this is
+ * done, for a whole run and for a merge of shards by session, so both give the same bytes.
+ */
+function withEvidence(
+  inputs: TuneInputs,
+  base: readonly ConfigJob[],
+  grounding: GroundedPopulation | undefined,
+  evaluation: Pick<GroundedEvaluation, "metrics" | "read" | "agents" | "grid"> | undefined,
+  primary: boolean,
+  sessions: readonly string[] | undefined,
+  labels: Pick<Labels, "file" | "key"> | undefined,
+  replayed: { readonly read: RecordedRead; readonly perGuard: readonly SessionTotals[] } | undefined,
+): { inputs: TuneInputs; rows: ConfigRow[] } {
+  let rows = base as ConfigRow[];
+  if (grounding !== undefined && evaluation !== undefined) {
+    inputs = { ...inputs, grounded: groundedSummary(grounding, evaluation, primary), ...(primary ? { agents: evaluation.read.count } : {}) };
+    const grids = rowGrids(evaluation);
+    rows = base.map((row, k) => {
+      const metrics = evaluation.metrics[k] as ConfigMetrics;
+      const grid = grids === undefined ? {} : { reactionGrid: grids[k] as RowGrid };
+      return primary ? { ...row, metrics, ...grid } : { ...(row as ConfigRow), grounded: metrics, ...grid };
+    });
+  }
+  if (sessions !== undefined && replayed !== undefined) {
+    inputs = { ...inputs, sessions: recordedSummary(sessions, labels, replayed.read) };
+    rows = rows.map((row, i) => ({ ...row, sessions: replayed.perGuard[i] as SessionTotals }));
+  }
+  return { inputs, rows };
+}
+
+/** What a shard by session writes: its configs' simulated rows, and the evidence of its sessions under every config. */
+interface TuneSessionPartial {
+  readonly schema: typeof SESSION_PARTIAL_SCHEMA;
+  readonly shard: Shard;
+  readonly inputs: TuneInputs;
+  readonly rows: readonly ConfigJob[];
+  /** What the merge needs to describe the sessions as the whole run would. */
+  readonly about: { readonly grounding?: GroundedPopulation; readonly primary: boolean; readonly sessions?: readonly string[]; readonly labels?: { readonly file: string; readonly key: LabelKey } };
+  readonly evidence: SessionEvidence;
+}
+
+export const SESSION_PARTIAL_SCHEMA = "loopsim/tune-session-partial@1";
+
+function sessionPartial(shard: Shard, inputs: TuneInputs, base: readonly ConfigJob[], grounding: GroundedPopulation | undefined, evaluation: GroundedEvaluation | undefined, primary: boolean, sessions: readonly string[] | undefined, labels: Labels | undefined, replayed: Replayed | undefined): TuneSessionPartial {
+  return {
+    schema: SESSION_PARTIAL_SCHEMA,
+    shard,
+    inputs,
+    rows: base,
+    about: { ...(grounding === undefined ? {} : { grounding }), primary, ...(sessions === undefined ? {} : { sessions }), ...(labels === undefined ? {} : { labels: { file: labels.file, key: labels.key } }) },
+    evidence: {
+      ...(replayed === undefined ? {} : { recorded: { read: readCounts(replayed.read), perGuard: replayed.perGuardCounts } }),
+      ...(evaluation?.packed === undefined ? {} : { grounded: { read: readCounts(evaluation.read), packed: evaluation.packed } }),
+    },
+  };
 }
 
 const TUNE_SHARDS: ShardLayout<TuneInputs, ConfigRow> = {
@@ -249,12 +301,36 @@ const TUNE_SHARDS: ShardLayout<TuneInputs, ConfigRow> = {
   idOf: (row) => (isPlainObject(row) && Number.isInteger(row.index) && isPlainObject(row.metrics) ? String(row.index) : undefined),
 };
 
+const TUNE_SESSION_SHARDS: ShardLayout<TuneInputs, ConfigJob> = {
+  schema: SESSION_PARTIAL_SCHEMA,
+  writer: "loopsim tune --by sessions",
+  inputsAre: "seed, grid, population, config, sessions, version",
+  rowsAre: "configs",
+  expected: TUNE_SHARDS.expected,
+  idOf: (row) => (isPlainObject(row) && Number.isInteger(row.index) ? String(row.index) : undefined),
+};
+
+/** Shards by session made whole: simulated rows joined, tallies added, agents put back in order, then measured. */
+function mergeBySession(paths: readonly string[]): TuneReport {
+  const parts = readShardParts(paths, TUNE_SESSION_SHARDS) as unknown as TuneSessionPartial[];
+  const first = parts[0] as TuneSessionPartial;
+  const about = first.about;
+  parts.forEach((p, i) => {
+    if (JSON.stringify(p.about) !== JSON.stringify(about)) throw new UserError(`${paths[i]}: its sessions, labels or grounding differ from ${paths[0]}`);
+  });
+  const base = parts.flatMap((p) => p.rows).sort((a, b) => a.index - b.index);
+  const merged = mergeEvidence(parts.map((p) => p.evidence), first.inputs.configs, about.grounding);
+  const whole = withEvidence(first.inputs, base, about.grounding, merged.grounded, about.primary, about.sessions, about.labels, merged.recorded);
+  return finishReport(whole.inputs, whole.rows);
+}
+
 export function mergeCommand(parts: readonly string[], out: string, force: boolean, json: boolean): void {
-  const partials = readShardParts(partsIn(parts, "partial"), TUNE_SHARDS);
-  const first = partials[0] as (typeof partials)[number];
+  const paths = partsIn(parts, "partial");
+  const bySession = schemaOf(paths[0]) === SESSION_PARTIAL_SCHEMA;
+  const partials = bySession ? [] : readShardParts(paths, TUNE_SHARDS);
   refuseOverwrite(out, ["report.json"], force);
-  const report = finishReport(first.inputs, partials.flatMap((p) => p.rows));
+  const report = bySession ? mergeBySession(paths) : finishReport((partials[0] as (typeof partials)[number]).inputs, partials.flatMap((p) => p.rows));
   writeReport(out, report);
   if (json) process.stdout.write(reportJson(report));
-  else process.stderr.write(`loopsim: merged ${partials.length} shards into ${join(out, "report.{json,md,html}")}\n`);
+  else process.stderr.write(`loopsim: merged ${paths.length} shards into ${join(out, "report.{json,md,html}")}\n`);
 }

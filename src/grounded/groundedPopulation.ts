@@ -55,6 +55,8 @@ export interface GuardUnderTest {
 export interface GroundedEvaluation {
   /** Per guard, in the order given. */
   readonly metrics: readonly ConfigMetrics[];
+  /** Every agent's packed results, for a shard by session to write (the merge measures them). */
+  readonly packed?: GroundedPacked;
   readonly read: RecordedRead;
   /** Agents per family (the same for every guard). */
   readonly agents: Readonly<Record<string, number>>;
@@ -76,30 +78,37 @@ export async function evaluateGrounded(population: GroundedPopulation, guards: r
   if (points !== undefined) {
     const tallies = points.map(() => new GroundedTally(guards));
     const runs: GridRunCount[] = guards.map(() => ({ made: 0, reused: 0 }));
-    const read = await forEachRecordedSession(population.paths, options, (session) => {
+    const read = await forEachRecordedSession(population.paths, options, (session, at) => {
+      for (const tally of tallies) tally.session(at);
       for (const agent of sessionAgents(session, population.inject, seed, population.loops)) {
         const perGuard = configs.map((config, k) => summariesAcrossGrid(agent, config, (guards[k] as GuardUnderTest).target, points, runs[k]));
         tallies.forEach((tally, p) => tally.agent(agent.family, (store, k) => store.add((perGuard[k] as SimulationSummary[])[p] as SimulationSummary)));
       }
       onSession?.();
     });
-    return finishGrid(tallies, points, read, runs);
+    return finishGrid(tallies, points, read, runs, options.slice !== undefined);
   }
   const tally = new GroundedTally(guards);
-  const read = await forEachRecordedSession(population.paths, options, (session) => {
+  const read = await forEachRecordedSession(population.paths, options, (session, at) => {
+    tally.session(at);
     for (const agent of sessionAgents(session, population.inject, seed, population.loops)) {
       tally.agent(agent.family, (store, k) => store.add(runSessionAgent(agent, configs[k] as ReturnType<typeof configFrom>, (guards[k] as GuardUnderTest).target, population.reaction).summary));
     }
     onSession?.();
   });
-  return tally.finish(read);
+  return tally.finish(read, options.slice !== undefined);
 }
 
-/** Point 0's tally is the ordinary evaluation; the others are measured without the bootstrap, which only their rankings read. */
-export function finishGrid(tallies: readonly GroundedTally[], points: readonly ReactionGridPoint[], read: RecordedRead, runs: readonly GridRunCount[]): GroundedEvaluation {
-  const stated = (tallies[0] as GroundedTally).finish(read);
-  const metrics = tallies.map((t, p) => (p === 0 ? stated.metrics : t.finish(read, false).metrics));
-  return { ...stated, grid: { points, metrics, runs } };
+/**
+ * Point 0's tally is the ordinary evaluation; the others are measured without the bootstrap, which
+ * only their rankings read. With `packed` (a shard by session), every point's packed results go
+ * along, so that the merge measures the whole grid as one run would.
+ */
+export function finishGrid(tallies: readonly GroundedTally[], points: readonly ReactionGridPoint[], read: RecordedRead, runs: readonly GridRunCount[], packed = false): GroundedEvaluation {
+  const stated = (tallies[0] as GroundedTally).finish(read, packed);
+  const metrics = tallies.map((t, p) => (p === 0 ? stated.metrics : t.finish(read, false, false).metrics));
+  const withGrid = stated.packed === undefined ? {} : { packed: { ...stated.packed, grid: { points: tallies.slice(1).map((t) => t.packed().perGuard), runs } } };
+  return { ...stated, ...withGrid, grid: { points, metrics, runs } };
 }
 
 /**
@@ -111,9 +120,18 @@ export class GroundedTally {
   private readonly families: string[] = [];
   private readonly familyOf: number[] = [];
   private readonly agents: Record<string, number> = {};
+  /** Each session's position in the whole listing, and its first agent. */
+  private readonly sessionAt: number[] = [];
+  private readonly sessionStart: number[] = [];
 
-  constructor(private readonly guards: readonly GuardUnderTest[]) {
+  constructor(private readonly guards: readonly Pick<GuardUnderTest, "index">[]) {
     this.stores = guards.map(() => new SummaryStore());
+  }
+
+  /** The next session's agents follow; `at` is its position in the whole listing. */
+  session(at: number): void {
+    this.sessionAt.push(at);
+    this.sessionStart.push(this.familyOf.length);
   }
 
   /** The next agent: its family, and its result under each guard, put into that guard's store. */
@@ -125,14 +143,72 @@ export class GroundedTally {
     this.stores.forEach(resultUnder);
   }
 
-  finish(read: RecordedRead, resample = true): GroundedEvaluation {
+  /** Every agent's packed results, by session, as a shard by session writes them. */
+  packed(): GroundedPacked {
     return {
+      families: [...this.families],
+      sessionAt: [...this.sessionAt],
+      sessionStart: [...this.sessionStart],
+      familyOf: [...this.familyOf],
+      perGuard: this.stores.map((s) => s.encoded()),
+    };
+  }
+
+  /**
+   * The agents of several shards' packed results, added session by session in the order of the
+   * whole listing: the same agents in the same order as one unsharded run, so the same metrics.
+   */
+  addPacked(parts: readonly GroundedPacked[]): void {
+    const sessions = parts.flatMap((p, k) => p.sessionAt.map((at, s) => ({ at, k, from: p.sessionStart[s] as number, to: p.sessionStart[s + 1] ?? p.familyOf.length })));
+    sessions.sort((a, b) => a.at - b.at);
+    const decoded = parts.map((p) => p.perGuard.map(decodeStore));
+    for (const { at, k, from, to } of sessions) {
+      const part = parts[k] as GroundedPacked;
+      this.session(at);
+      for (let i = from; i < to; i++) {
+        this.agent(part.families[part.familyOf[i] as number] as string, (store, g) => {
+          const { flags, numbers } = (decoded[k] as { flags: Uint8Array; numbers: Int32Array }[])[g] as { flags: Uint8Array; numbers: Int32Array };
+          store.addPacked(flags[i] as number, numbers[i * 4] as number, numbers[i * 4 + 1] as number, numbers[i * 4 + 2] as number, numbers[i * 4 + 3] as number);
+        });
+      }
+    }
+  }
+
+  /**
+   * The metrics per guard; with `packed`, also every agent's packed results (for a shard by
+   * session); without `resample`, no bootstrap intervals (a reaction grid's other points).
+   */
+  finish(read: RecordedRead, packed = false, resample = true): GroundedEvaluation {
+    return {
+      ...(packed ? { packed: this.packed() } : {}),
       // One guard's summaries at a time are made whole again, measured and dropped.
       metrics: this.guards.map((g, k) => computeMetrics((this.stores[k] as SummaryStore).summaries(this.families, this.familyOf), `grounded-config-${g.index}`, resample)),
       read,
       agents: Object.fromEntries(Object.keys(this.agents).sort().map((f) => [f, this.agents[f] as number])),
     };
   }
+}
+
+/** A grounded run's agents and their results, packed: what a shard by session writes. */
+export interface GroundedPacked {
+  readonly families: readonly string[];
+  /** Per session: its position in the whole listing, and the index of its first agent. */
+  readonly sessionAt: readonly number[];
+  readonly sessionStart: readonly number[];
+  /** Per agent: its family, as an index into families. */
+  readonly familyOf: readonly number[];
+  /** Per guard: the agents' flags (one byte each) and four numbers (int32 each), base64. */
+  readonly perGuard: readonly { readonly flags: string; readonly numbers: string }[];
+  /** With a reaction grid: the same per guard at each of its other points (1, 2, ...), and the runs made and reused per guard. */
+  readonly grid?: { readonly points: readonly (readonly { readonly flags: string; readonly numbers: string }[])[]; readonly runs: readonly GridRunCount[] };
+}
+
+function decodeStore(s: { readonly flags: string; readonly numbers: string }): { flags: Uint8Array; numbers: Int32Array } {
+  const flags = new Uint8Array(Buffer.from(s.flags, "base64"));
+  const bytes = Buffer.from(s.numbers, "base64");
+  const numbers = new Int32Array(bytes.length / 4);
+  for (let i = 0; i < numbers.length; i++) numbers[i] = bytes.readInt32LE(i * 4);
+  return { flags, numbers };
 }
 
 /** The yes/no facts of a summary the metrics read, as bits. */
@@ -166,6 +242,13 @@ class SummaryStore {
     this.flags[this.n] = flags;
     this.numbers.set([attempts, emittedWarnings, wastedCalls, wastedTokens], this.n * 4);
     this.n++;
+  }
+
+  /** Its agents' flags and numbers as base64 (numbers little-endian int32). */
+  encoded(): { flags: string; numbers: string } {
+    const numbers = Buffer.alloc(this.n * 16);
+    for (let i = 0; i < this.n * 4; i++) numbers.writeInt32LE(this.numbers[i] as number, i * 4);
+    return { flags: Buffer.from(this.flags.subarray(0, this.n)).toString("base64"), numbers: numbers.toString("base64") };
   }
 
   /** Summaries with every field the metrics read (counts that are only compared with 0 come back as 0 or 1). */

@@ -22,7 +22,7 @@ if (port !== null) {
     if (last?.index === task.index) return last.agents;
     let agents: ReturnType<typeof sessionAgents> | "empty" | { bad: string };
     try {
-      const { events } = await readSessionEvents(task.ref);
+      const { events } = await readSessionEvents(task.ref, task.span);
       agents = events.some((e) => e.type === "call") ? sessionAgents({ id: task.id, events }, input.population.inject, input.seed, input.population.loops) : "empty";
     } catch (error) {
       if (!(error instanceof UserError)) throw error;

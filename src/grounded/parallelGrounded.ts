@@ -11,7 +11,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../io/errors.js";
 import { sessionRefs, type SessionRef } from "../import/sessionRefs.js";
-import { labelOf, ReadTally, type ReadOptions } from "../sessions/recorded.js";
+import { labelOf, ReadTally, sliceOf, type ReadOptions } from "../sessions/recorded.js";
 import { targetRef } from "../targets/target.js";
 import { gridPoints, type GridRunCount } from "./reactionGrid.js";
 import { agentsPerSession, evaluateGrounded, finishGrid, GroundedTally, type GroundedEvaluation, type GroundedPopulation, type GuardUnderTest } from "./groundedPopulation.js";
@@ -24,8 +24,12 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
   const workerFile = fileURLToPath(new URL("./groundedWorker.js", import.meta.url));
   // In-process for one thread, or when running from TypeScript sources (tests).
   if (workers <= 1 || availableParallelism() <= 1 || !existsSync(workerFile)) return evaluateGrounded(population, guards, seed, options);
-  const { refs, bad } = await sessionRefs(population.paths, options.strict === true);
-  if (refs.length === 0 && bad.length === 0) throw new UserError(`--population sessions:${population.paths.join(" ")}: no session files (.jsonl, .traj, .traj.json, .json) found`);
+  const listed = await sessionRefs(population.paths, options.strict === true);
+  const { bad } = listed;
+  // A shard by session runs its slice; `at` keeps each session's place in the whole listing.
+  const mineOnly = sliceOf(listed.refs, options.slice);
+  const refs = mineOnly.map((s) => s.ref);
+  if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`--population sessions:${population.paths.join(" ")}: no session files (.jsonl, .traj, .traj.json, .json) found`);
   const count = Math.min(workers, availableParallelism(), Math.max(1, refs.length));
   const perSession = agentsPerSession(population.inject, population.loops);
   const rows = new Array<Extract<GroundedResult, { type: "row" }> | undefined>(refs.length * perSession);
@@ -35,7 +39,7 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
   const taskAt = (n: number): GroundedTask => {
     const index = Math.floor(n / perSession);
     const r = refs[index] as SessionRef;
-    return { index, ref: r.ref, id: r.id, agent: n % perSession };
+    return { index, ref: r.ref, id: r.id, agent: n % perSession, ...(r.span === undefined ? {} : { span: r.span }) };
   };
   let next = 0;
   const deal = (): GroundedTask[] => {
@@ -84,6 +88,7 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
     if (mine.some((row, a) => row === undefined && !absent.has(index * perSession + a)) || mine[0] === undefined) continue; // no call in it, or unreadable
     const id = (refs[index] as SessionRef).id;
     read.session(id, labelOf(id, options.labels));
+    for (const tally of tallies) tally.session((mineOnly[index] as { at: number }).at);
     for (const row of mine.filter((r) => r !== undefined)) {
       runs.forEach((r, k) => {
         r.made += row.runs[k * 2] as number;
@@ -97,5 +102,5 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
       );
     }
   }
-  return points === undefined ? (tallies[0] as GroundedTally).finish(read.read(bad)) : finishGrid(tallies, points, read.read(bad), runs);
+  return points === undefined ? (tallies[0] as GroundedTally).finish(read.read(bad), options.slice !== undefined) : finishGrid(tallies, points, read.read(bad), runs, options.slice !== undefined);
 }

@@ -1,6 +1,7 @@
 // What the main thread and a grounded evaluation's worker threads send each other: the worker's
 // start-up data, the tasks (one agent of one session each) and the results.
 import type { GroundedPopulation } from "./groundedPopulation.js";
+import type { ElementSpan } from "../import/jsonDocument.js";
 
 export interface GroundedWorkerInput {
   readonly population: GroundedPopulation;
@@ -15,6 +16,8 @@ export interface GroundedTask {
   readonly id: string;
   /** Which of the session's agents: 0 the session itself, then one per injected shape. */
   readonly agent: number;
+  /** Where the session lies in a multi-session file. */
+  readonly span?: ElementSpan;
 }
 
 export type GroundedResult =

@@ -11,8 +11,8 @@
 // - message_action is the agent talking: not a call. One run per trajectory, named by its id.
 import { existsSync } from "node:fs";
 import { isObject } from "./jsonl.js";
-import { topArrayElements } from "./jsonDocument.js";
-import { textResult, type ImportedEvent, type Importer } from "./types.js";
+import { parseElement, readSpan, topArraySpans, type ElementSpan } from "./jsonDocument.js";
+import { textResult, type ImportedEvent, type Importer, type ImportStats } from "./types.js";
 
 const SHELLS: ReadonlySet<string> = new Set(["bash", "sh", "shell", "zsh", "console"]);
 
@@ -55,49 +55,61 @@ function callOf(step: Record<string, unknown>): { tool: string; params: unknown 
 
 export const adpImporter: Importer = {
   format: "adp",
-  async *events(ref, stats): AsyncGenerator<ImportedEvent> {
+  async *events(ref, stats, span): AsyncGenerator<ImportedEvent> {
     const { file, id: wanted } = splitAdpRef(ref);
     const runs = new Set<string>();
-    const seen = new Map<string, number>();
-    for await (const { index, value } of topArrayElements(file)) {
-      const id = uniqueId(value, index, seen);
-      if (!isObject(value)) continue;
-      if (wanted !== undefined && id !== wanted) continue;
-      const content = Array.isArray(value.content) ? value.content : [];
-      let pending: { callId: string; tool: string; params: unknown } | undefined;
-      let n = 0;
-      for (let i = 0; i < content.length; i++) {
-        const step = content[i];
-        const at = `${file}#[${index}].content[${i}]`;
-        if (!isObject(step)) continue;
-        const kind = typeof step.class_ === "string" ? step.class_ : "";
-        if (kind === "api_action" || kind === "code_action") {
-          const call = callOf(step);
-          if (call === undefined) {
-            stats.formatErrors++;
-            continue;
-          }
-          const callId = `step-${++n}`;
-          stats.calls++;
-          runs.add(id);
-          pending = { callId, ...call };
-          yield { event: { type: "call", runId: id, callId, tool: call.tool, params: call.params }, at };
-        } else if (kind.endsWith("_observation")) {
-          if (pending === undefined) continue; // the task, or the environment speaking first
-          const text = observationText(step);
-          const failed = adpFailure(text);
-          stats.outcomes++;
-          yield { event: { type: "outcome", runId: id, callId: pending.callId, tool: pending.tool, params: pending.params, result: textResult(text, failed) }, at };
-          pending = undefined;
-        } else if (kind !== "message_action") {
-          stats.skipped[kind === "" ? "step without class_" : kind] = (stats.skipped[kind === "" ? "step without class_" : kind] ?? 0) + 1;
-        }
+    if (span !== undefined && wanted !== undefined) {
+      // Dealt with its place in the file (from the listing): its bytes alone are read.
+      yield* trajectoryEvents(file, span.index, wanted, parseElement(file, span, readSpan(file, span)), stats, runs);
+    } else {
+      const seen = new Map<string, number>();
+      for await (const { span: at, text } of topArraySpans(file)) {
+        const value = parseElement(file, at, text);
+        const id = uniqueId(value, at.index, seen);
+        if (wanted !== undefined && id !== wanted) continue;
+        yield* trajectoryEvents(file, at.index, id, value, stats, runs);
+        if (wanted !== undefined) break;
       }
-      if (wanted !== undefined) break;
     }
     stats.runs = runs.size;
   },
 };
+
+/** One trajectory's calls and outcomes, as one run named by its id. */
+function* trajectoryEvents(file: string, index: number, id: string, value: unknown, stats: ImportStats, runs: Set<string>): Generator<ImportedEvent> {
+  if (!isObject(value)) return;
+  const content = Array.isArray(value.content) ? value.content : [];
+  let pending: { callId: string; tool: string; params: unknown } | undefined;
+  let n = 0;
+  for (let i = 0; i < content.length; i++) {
+    const step = content[i];
+    const at = `${file}#[${index}].content[${i}]`;
+    if (!isObject(step)) continue;
+    const kind = typeof step.class_ === "string" ? step.class_ : "";
+    if (kind === "api_action" || kind === "code_action") {
+      const call = callOf(step);
+      if (call === undefined) {
+        stats.formatErrors++;
+        continue;
+      }
+      const callId = `step-${++n}`;
+      stats.calls++;
+      runs.add(id);
+      pending = { callId, ...call };
+      yield { event: { type: "call", runId: id, callId, tool: call.tool, params: call.params }, at };
+    } else if (kind.endsWith("_observation")) {
+      if (pending === undefined) continue; // the task, or the environment speaking first
+      const text = observationText(step);
+      const failed = adpFailure(text);
+      stats.outcomes++;
+      yield { event: { type: "outcome", runId: id, callId: pending.callId, tool: pending.tool, params: pending.params, result: textResult(text, failed) }, at };
+      pending = undefined;
+    } else if (kind !== "message_action") {
+      const skipped = kind === "" ? "step without class_" : kind;
+      stats.skipped[skipped] = (stats.skipped[skipped] ?? 0) + 1;
+    }
+  }
+}
 
 /**
  * A trajectory's id, unique within its file: some datasets repeat ids (webarena_successful has six
@@ -111,10 +123,10 @@ function uniqueId(value: unknown, index: number, seen: Map<string, number>): str
   return n === 1 ? base : `${base}~${n}`;
 }
 
-/** The trajectory ids of an ADP file, in order (each is one session). */
-export async function adpIds(file: string): Promise<string[]> {
-  const ids: string[] = [];
+/** The trajectories of an ADP file, in order, each with its unique id and its bytes' place: one pass over the file. */
+export async function adpEntries(file: string): Promise<{ id: string; span: ElementSpan }[]> {
+  const entries: { id: string; span: ElementSpan }[] = [];
   const seen = new Map<string, number>();
-  for await (const { index, value } of topArrayElements(file)) ids.push(uniqueId(value, index, seen));
-  return ids;
+  for await (const { span, text } of topArraySpans(file)) entries.push({ id: uniqueId(parseElement(file, span, text), span.index, seen), span });
+  return entries;
 }

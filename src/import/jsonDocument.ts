@@ -1,7 +1,7 @@
 // Streaming one array out of a single-JSON-document session (mini-swe-agent, SWE-agent), element
 // by element, so a file far larger than memory goes through. A document that is not valid JSON is
 // a user error naming the file.
-import { createReadStream, statSync } from "node:fs";
+import { closeSync, createReadStream, openSync, readSync, statSync } from "node:fs";
 import chain from "stream-chain";
 import { parser } from "stream-json";
 import { pick } from "stream-json/filters/pick.js";
@@ -53,13 +53,128 @@ export async function topValue(file: string, key: string): Promise<unknown> {
   return undefined;
 }
 
-/** The elements of a document that is one top-level array (Agent Data Protocol files). */
-export async function* topArrayElements(file: string): AsyncGenerator<{ index: number; value: unknown }> {
-  const input = counted(file);
-  const pipeline = chain([input.stream, parser(), streamArray()]);
+/** Where one element of a top-level array lies in its file: bytes [start, end), and its position. */
+export interface ElementSpan {
+  readonly index: number;
+  readonly start: number;
+  readonly end: number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+const isOpen = (b: number) => b === 0x7b || b === 0x5b;
+const isClose = (b: number) => b === 0x7d || b === 0x5d;
+
+/**
+ * The elements of a top-level array, each with its bytes, found in one pass that only tracks
+ * strings and nesting (each element is then parsed on its own, with JSON.parse). This is what lets
+ * a file of many sessions be listed once and each session read straight from its bytes later:
+ * stream-json knows no byte offsets. Memory holds one element at a time.
+ */
+export async function* topArraySpans(file: string): AsyncGenerator<{ span: ElementSpan; text: string }> {
+  let depth = 0; // 0 outside the array, 1 between its elements, 2+ inside one
+  let inString = false;
+  let escaped = false;
+  let closed = false;
+  let expectValue = true; // after `[` or a comma
+  let primitive = false; // a number, true, false or null at the top level
+  let start = -1;
+  let index = 0;
+  let pieces: Buffer[] = [];
+  let offset = 0;
+  const problem = (at: number, what: string) => new UserError(`${file}: not valid JSON (at byte ${at}: ${what})`);
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    let from = 0; // where the current element's bytes begin in this chunk
+    const ended: { span: ElementSpan; text: string }[] = [];
+    const finish = (endInChunk: number) => {
+      pieces.push(chunk.subarray(from, endInChunk));
+      const bytes = pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces);
+      ended.push({ span: { index: index++, start, end: offset + endInChunk }, text: bytes.toString("utf8") });
+      pieces = [];
+      start = -1;
+      primitive = false;
+      expectValue = false;
+    };
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i] as number;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (b === BACKSLASH) escaped = true;
+        else if (b === QUOTE) {
+          inString = false;
+          if (depth === 1) finish(i + 1);
+        }
+        continue;
+      }
+      if (primitive) {
+        if (!(isSpace(b) || b === COMMA || b === 0x5d)) continue;
+        finish(i);
+      }
+      if (isSpace(b)) continue;
+      if (depth === 0) {
+        if (closed) throw problem(offset + i, "more after the top-level array");
+        if (b !== 0x5b) throw problem(offset + i, "an ADP file is one JSON array of trajectories");
+        depth = 1;
+        continue;
+      }
+      if (depth === 1) {
+        if (b === COMMA) {
+          if (expectValue) throw problem(offset + i, "a comma where a value belongs");
+          expectValue = true;
+          continue;
+        }
+        if (b === 0x5d) {
+          if (expectValue && index > 0) throw problem(offset + i, "a comma before the closing bracket");
+          depth = 0;
+          closed = true;
+          continue;
+        }
+        if (!expectValue) throw problem(offset + i, "a comma is missing between two elements");
+        start = offset + i;
+        from = i;
+        if (isOpen(b)) depth = 2;
+        else if (b === QUOTE) inString = true;
+        else primitive = true;
+        continue;
+      }
+      if (b === QUOTE) inString = true;
+      else if (isOpen(b)) depth++;
+      else if (isClose(b)) {
+        depth--;
+        if (depth === 1) finish(i + 1);
+      }
+    }
+    if (start >= 0) pieces.push(chunk.subarray(from));
+    offset += chunk.length;
+    yield* ended;
+  }
+  if (!closed) throw new UserError(`${file}: not valid JSON (cut short: the document ends at byte ${offset} before it is closed)`);
+}
+
+/** One element's value, parsed from its bytes; a bad one names its file, position and bytes. */
+export function parseElement(file: string, span: ElementSpan, text: string): unknown {
   try {
-    for await (const item of pipeline as AsyncIterable<{ key: number; value: unknown }>) yield { index: item.key, value: item.value };
+    return JSON.parse(text);
   } catch (error) {
-    throw notJson(file, error, input.bytes());
+    throw new UserError(`${file}: not valid JSON (element [${span.index}], bytes ${span.start}-${span.end}: ${(error as Error).message.split("\n")[0]})`);
+  }
+}
+
+/** The bytes of one element, read straight from its place in the file. */
+export function readSpan(file: string, span: ElementSpan): string {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.alloc(span.end - span.start);
+    let got = 0;
+    while (got < buffer.length) {
+      const n = readSync(fd, buffer, got, buffer.length - got, span.start + got);
+      if (n === 0) throw new UserError(`${file}: changed while it was read (element [${span.index}] at bytes ${span.start}-${span.end} is past its end)`);
+      got += n;
+    }
+    return buffer.toString("utf8");
+  } finally {
+    closeSync(fd);
   }
 }

@@ -11,6 +11,7 @@ import { detectFormat, formatOf, IMPORTERS, type DetectedFormat } from "./detect
 import { outcomeFailed } from "./failure.js";
 import { TraceOrphans } from "./orphans.js";
 import { article } from "../format/words.js";
+import type { ElementSpan } from "./jsonDocument.js";
 import { emptyStats, type ImportedEvent, type ImportStats, type SessionFormat } from "./types.js";
 
 export interface OpenedSession {
@@ -70,25 +71,30 @@ export interface OpenOptions {
    * a session's text can outweigh its tool calls many times over.
    */
   readonly text?: boolean;
+  /** Where a trajectory of a multi-session file lies, when its listing found it. */
+  readonly span?: ElementSpan;
 }
 
 /**
  * A session by its ref (a file, `file#id`, or "-" for stdin), read as `format` (auto: from its
  * content). Stdin is first copied to a private temporary file so that any format can be detected
  * and streamed; places then name <stdin>. A format named with --format that the content
- * contradicts is the user's mistake (exit 2), never a silent empty import.
+ * contradicts is the user's mistake (exit 2), never a silent empty import. `span` is where a
+ * trajectory of a multi-session file lies, when its listing found it.
  */
 export async function openSession(ref: string, format: SessionFormat | "auto" = "auto", options: OpenOptions = {}): Promise<OpenedSession> {
   const spooled = ref === "-" ? await spoolStdin() : undefined;
   const file = spooled ?? ref;
   try {
-    const detected = formatOf(file, format);
+    // A span comes from listing a multi-session (ADP) file: its format is known, and detecting it
+    // again per trajectory would read the file's head once per session.
+    const detected = options.span !== undefined && format === "auto" ? "adp" : formatOf(file, format);
     if (format !== "auto") {
       const found = detectFormat(file);
       if (found !== undefined && found !== format) throw new UserError(`${ref === "-" ? STDIN : ref}: --format ${format}, but the content is ${found === "trace" ? "a loopsim trace" : `${article(found)} session`} (leave --format out to detect it)`);
     }
     const stats = emptyStats();
-    const raw = detected === "trace" ? traceEvents(file, stats) : IMPORTERS[detected].events(file, stats);
+    const raw = detected === "trace" ? traceEvents(file, stats) : IMPORTERS[detected].events(file, stats, options.span);
     const events = counted(raw, stats, options.text !== false);
     return { file: ref, format: detected, stats, events: spooled === undefined ? events : renamed(events, spooled, STDIN) };
   } catch (error) {

@@ -5,7 +5,8 @@
 // caller goes on with the rest and says so in its summary (or stops at the first with --strict).
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { relative } from "node:path";
-import { adpIds } from "./adp.js";
+import { adpEntries } from "./adp.js";
+import type { ElementSpan } from "./jsonDocument.js";
 import { detectFormat } from "./detect.js";
 import { filesUnder } from "../io/filesUnder.js";
 import { inputKind } from "../io/fsErrors.js";
@@ -16,6 +17,8 @@ export interface SessionRef {
   readonly ref: string;
   /** The session's name in reports and labels: relative path, plus `#id`. */
   readonly id: string;
+  /** In a multi-session file, where its bytes lie, so that reading it never re-reads the file. */
+  readonly span?: ElementSpan;
 }
 
 export interface BadFile {
@@ -80,8 +83,8 @@ async function listFile(file: string, id: string, named: boolean): Promise<Sessi
   }
   if (format === undefined) throw new UserError("not a session format loopsim reads (openclaw, claude-code, codex, swe-agent, mini-swe-agent, adp) nor a loopsim trace");
   if (format !== "adp") return [{ ref: file, id }];
-  const ids = await adpIds(file);
-  return ids.map((trajectory) => ({ ref: ownCopy(`${file}#${trajectory}`), id: ownCopy(`${id}#${trajectory}`) }));
+  const entries = await adpEntries(file);
+  return entries.map((trajectory) => ({ ref: ownCopy(`${file}#${trajectory.id}`), id: ownCopy(`${id}#${trajectory.id}`), span: trajectory.span }));
 }
 
 /**

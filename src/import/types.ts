@@ -2,6 +2,8 @@
 // from in the original file, and the counts a person checks the import against.
 import type { ToolEvent } from "../../models/events.js";
 
+import type { ElementSpan } from "./jsonDocument.js";
+
 export const FORMATS = ["openclaw", "claude-code", "codex", "swe-agent", "mini-swe-agent", "adp"] as const;
 export type SessionFormat = (typeof FORMATS)[number];
 
@@ -44,10 +46,13 @@ export function skip(stats: ImportStats, what: string): void {
   stats.skipped[what] = (stats.skipped[what] ?? 0) + 1;
 }
 
-/** One importer per format; `events` streams, filling `stats` as it goes. */
+/**
+ * One importer per format; `events` streams, filling `stats` as it goes. `span` is where one
+ * session of a multi-session file lies (found when the file was listed), so that it alone is read.
+ */
 export interface Importer {
   readonly format: SessionFormat;
-  events(file: string, stats: ImportStats): AsyncGenerator<ImportedEvent>;
+  events(file: string, stats: ImportStats, span?: ElementSpan): AsyncGenerator<ImportedEvent>;
 }
 
 /**

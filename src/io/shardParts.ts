@@ -51,6 +51,15 @@ export function partsIn(paths: readonly string[], prefix: string): string[] {
   return found;
 }
 
+/** A part file's schema, to tell which kind of shards a merge is given (undefined when unreadable: the reader of the parts says why). */
+export function schemaOf(path: string | undefined): unknown {
+  try {
+    return (JSON.parse(readTextFile(path ?? "", "partial result")) as { schema?: unknown }).schema;
+  } catch {
+    return undefined;
+  }
+}
+
 export function readShardParts<I, R>(paths: readonly string[], layout: ShardLayout<I, R>): ShardPart<I, R>[] {
   const parts = paths.map((path): ShardPart<I, R> => {
     let raw: unknown;

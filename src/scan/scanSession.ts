@@ -4,6 +4,7 @@
 import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
 import { openSession } from "../import/session.js";
+import type { ElementSpan } from "../import/jsonDocument.js";
 import type { ImportStats, SessionFormat } from "../import/types.js";
 import { collect, sessionOver, type Target } from "../targets/target.js";
 
@@ -50,9 +51,9 @@ export function shortArgs(params: unknown): string {
   return text.length > MAX_ARGS ? `${text.slice(0, MAX_ARGS - 1)}…` : text;
 }
 
-export async function scanSession(file: string, config: ResolvedConfig, target: Target, id: string = file, format: SessionFormat | "auto" = "auto"): Promise<SessionScan> {
+export async function scanSession(file: string, config: ResolvedConfig, target: Target, id: string = file, format: SessionFormat | "auto" = "auto", span?: ElementSpan): Promise<SessionScan> {
   // Model text streams through only to a target that judges it; event numbers stay the same for the others.
-  const opened = await openSession(file, format, { text: target.capabilities.readsText === true });
+  const opened = await openSession(file, format, { text: target.capabilities.readsText === true, span });
   // A whole-trace target (a driven CLI) reads the session in full first; others stream it.
   const whole = target.wholeTrace === undefined ? undefined : await collect(opened.events);
   const session = whole === undefined ? target.start(config) : sessionOver(target, config, whole.map((e) => e.event));

@@ -74,6 +74,21 @@ export interface SessionTotals {
 }
 
 
+/** A tally's integer sums, as a shard by session writes them. */
+export interface SessionCounts {
+  readonly n: number;
+  readonly calls: number;
+  readonly tokens: number;
+  readonly warned: number;
+  readonly flagged: number;
+  readonly blocked: number;
+  readonly aborted: number;
+  readonly stopped: number;
+  readonly cutCalls: number;
+  readonly cutTokens: number;
+  readonly byLabel: Readonly<Record<string, { readonly sessions: number; readonly flagged: number; readonly stopped: number }>>;
+}
+
 /**
  * The totals of many sessions' verdicts, added one session at a time: a replay over any number of
  * sessions keeps one tally per guard, never the sessions' verdicts. Every sum is an integer, so
@@ -109,6 +124,32 @@ export class SessionTally {
     entry.sessions++;
     if (flagged) entry.flagged++;
     if (stopped) entry.stopped++;
+  }
+
+  /** The integer sums themselves, which a shard by session writes and the merge adds. */
+  counts(): SessionCounts {
+    const { n, calls, tokens, warned, flagged, blocked, aborted, stopped, cutCalls, cutTokens } = this;
+    return { n, calls, tokens, warned, flagged, blocked, aborted, stopped, cutCalls, cutTokens, byLabel: Object.fromEntries(Object.keys(this.byLabel).sort().map((k) => [k, { ...(this.byLabel[k] as { sessions: number; flagged: number; stopped: number }) }])) };
+  }
+
+  /** Adds the sums of another tally (a shard's): the same as adding its sessions one by one. */
+  addCounts(c: SessionCounts): void {
+    this.n += c.n;
+    this.calls += c.calls;
+    this.tokens += c.tokens;
+    this.warned += c.warned;
+    this.flagged += c.flagged;
+    this.blocked += c.blocked;
+    this.aborted += c.aborted;
+    this.stopped += c.stopped;
+    this.cutCalls += c.cutCalls;
+    this.cutTokens += c.cutTokens;
+    for (const [label, l] of Object.entries(c.byLabel)) {
+      const entry = (this.byLabel[label] ??= { sessions: 0, flagged: 0, stopped: 0 });
+      entry.sessions += l.sessions;
+      entry.flagged += l.flagged;
+      entry.stopped += l.stopped;
+    }
   }
 
   totals(): SessionTotals {

@@ -13,7 +13,9 @@ import type { ToolEvent } from "../../models/events.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { CheckFailed, UserError } from "../io/errors.js";
 import { openSession } from "../import/session.js";
+import type { ElementSpan } from "../import/jsonDocument.js";
 import { badFileLines, reasonOf, sessionRefs, type BadFile } from "../import/sessionRefs.js";
+import type { Shard } from "../io/shardSpec.js";
 
 export const SESSION_LABELS = ["resolved", "unresolved"] as const;
 export type SessionLabel = (typeof SESSION_LABELS)[number] | "unlabelled";
@@ -101,6 +103,42 @@ export interface ReadOptions {
   readonly strict?: boolean;
   /** How the command's user named the sessions, for messages (default: `--sessions PATH...`). */
   readonly given?: string;
+  /** A shard by session (`--shard I/N --by sessions`): only this shard's slice of the sessions is read. */
+  readonly slice?: Shard;
+}
+
+/**
+ * A shard's slice of the listed sessions: those at positions I-1, I-1+N, I-1+2N ... of the one
+ * stable listing every shard makes, so the slices of 1..N cover each session once, whatever the
+ * machines. Each comes with its position in the whole listing, which the merge orders by.
+ */
+export function sliceOf<T>(refs: readonly T[], slice: Shard | undefined): { readonly ref: T; readonly at: number }[] {
+  const all = refs.map((ref, at) => ({ ref, at }));
+  return slice === undefined ? all : all.filter(({ at }) => at % slice.of === slice.index - 1);
+}
+
+/** What a shard by session read, in a form that adds up across shards (src/io/sessionShards.ts). */
+export interface ReadCounts {
+  readonly count: number;
+  readonly byLabel: Readonly<Record<string, number>>;
+  readonly bad: readonly BadFile[];
+}
+
+/** The reads of every shard as one: counts added, unreadable files once each, in file order. */
+export function addReads(parts: readonly ReadCounts[]): RecordedRead {
+  const byLabel: Record<string, number> = {};
+  const bad = new Map<string, BadFile>();
+  for (const p of parts) {
+    for (const [label, n] of Object.entries(p.byLabel)) byLabel[label] = (byLabel[label] ?? 0) + n;
+    for (const b of p.bad) if (!bad.has(b.file)) bad.set(b.file, b);
+  }
+  return {
+    count: parts.reduce((n, p) => n + p.count, 0),
+    bad: [...bad.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
+    unmatchedLabels: [],
+    ambiguousLabels: [],
+    byLabel: Object.fromEntries(Object.keys(byLabel).sort().map((k) => [k, byLabel[k] as number])),
+  };
 }
 
 /** A session's label by the labels file, or unlabelled. */
@@ -146,8 +184,8 @@ export class ReadTally {
  * about tool calls, and text can outweigh a session's calls many times over. Content rules on a
  * recorded session's text run where it streams: `trace` and `scan`.
  */
-export async function readSessionEvents(ref: string): Promise<{ events: ToolEvent[]; format: string }> {
-  const opened = await openSession(ref, "auto", { text: false });
+export async function readSessionEvents(ref: string, span?: ElementSpan): Promise<{ events: ToolEvent[]; format: string }> {
+  const opened = await openSession(ref, "auto", { text: false, span });
   const events: ToolEvent[] = [];
   for await (const { event } of opened.events) events.push(event);
   return { events, format: opened.format };
@@ -157,15 +195,15 @@ export async function readSessionEvents(ref: string): Promise<{ events: ToolEven
  * Streams every session with at least one call to `each`, one at a time, in a stable order.
  * Sessions with no call are passed over (nothing a guard could act on).
  */
-export async function forEachRecordedSession(paths: readonly string[], options: ReadOptions, each: (session: RecordedSession) => void | Promise<void>): Promise<RecordedRead> {
+export async function forEachRecordedSession(paths: readonly string[], options: ReadOptions, each: (session: RecordedSession, at: number) => void | Promise<void>): Promise<RecordedRead> {
   const { refs, bad } = await sessionRefs(paths, options.strict === true);
   if (refs.length === 0 && bad.length === 0) throw new UserError(`${options.given ?? `--sessions ${paths.join(" ")}`}: no session files (.jsonl, .traj, .traj.json, .json) found`);
   const tally = new ReadTally(options.labels);
-  for (const { ref, id } of refs) {
+  for (const { ref: { ref, id, span }, at } of sliceOf(refs, options.slice)) {
     let events: ToolEvent[];
     let format: string;
     try {
-      ({ events, format } = await readSessionEvents(ref));
+      ({ events, format } = await readSessionEvents(ref, span));
     } catch (error) {
       if (options.strict === true || !(error instanceof UserError)) throw error;
       bad.push({ file: ref, reason: reasonOf(error, ref) });
@@ -174,7 +212,7 @@ export async function forEachRecordedSession(paths: readonly string[], options: 
     if (!events.some((e) => e.type === "call")) continue;
     const session: RecordedSession = { id, file: ref, format, label: labelOf(id, options.labels), events };
     tally.session(id, session.label);
-    await each(session);
+    await each(session, at);
   }
   return tally.read(bad);
 }
@@ -217,6 +255,6 @@ export interface RecordedSummary {
   readonly unreadable: readonly BadFile[];
 }
 
-export function recordedSummary(paths: readonly string[], labels: Labels | undefined, read: RecordedRead): RecordedSummary {
+export function recordedSummary(paths: readonly string[], labels: Pick<Labels, "file" | "key"> | undefined, read: RecordedRead): RecordedSummary {
   return { paths, ...(labels === undefined ? {} : { labels: labels.file, labelKey: labels.key }), count: read.count, byLabel: read.byLabel, unreadable: read.bad };
 }

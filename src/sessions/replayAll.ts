@@ -10,9 +10,10 @@ import { fileURLToPath } from "node:url";
 import { configFrom } from "../../models/configResolution.js";
 import { UserError } from "../io/errors.js";
 import { sessionRefs, type SessionRef } from "../import/sessionRefs.js";
+import type { ElementSpan } from "../import/jsonDocument.js";
 import { targetRef, type Target } from "../targets/target.js";
-import { replayOpenLoop, SessionTally, type SessionTotals, type SessionVerdicts } from "./openLoop.js";
-import { forEachRecordedSession, labelOf, ReadTally, type ReadOptions, type RecordedRead, type SessionLabel } from "./recorded.js";
+import { replayOpenLoop, SessionTally, type SessionCounts, type SessionTotals, type SessionVerdicts } from "./openLoop.js";
+import { forEachRecordedSession, labelOf, sliceOf, ReadTally, type ReadOptions, type RecordedRead, type SessionLabel } from "./recorded.js";
 
 /** One guard to replay under: a target (by name, for the threads) and its tools.loopDetection block. */
 export interface GuardJob {
@@ -26,6 +27,7 @@ export interface SessionTask {
   readonly ref: string;
   readonly id: string;
   readonly label: SessionLabel;
+  readonly span?: ElementSpan;
 }
 
 /** Sessions a thread is sent at a time: small enough to balance, large enough to keep it busy. */
@@ -42,14 +44,18 @@ export type SessionResult =
 export interface Replayed {
   /** Per guard, the totals over every session. */
   readonly perGuard: readonly SessionTotals[];
+  /** The same as integer sums, for a shard by session to write. */
+  readonly perGuardCounts: readonly SessionCounts[];
   readonly read: RecordedRead;
 }
 
 export async function replayRecorded(paths: readonly string[], options: ReadOptions, guards: readonly GuardJob[], workers: number): Promise<Replayed> {
   const workerFile = fileURLToPath(new URL("./sessionWorker.js", import.meta.url));
   if (workers <= 1 || !existsSync(workerFile)) return replayInProcess(paths, options, guards);
-  const { refs, bad } = await sessionRefs(paths, options.strict === true);
-  if (refs.length === 0 && bad.length === 0) throw new UserError(`--sessions ${paths.join(" ")}: no session files (.jsonl, .traj, .traj.json, .json) found`);
+  const listed = await sessionRefs(paths, options.strict === true);
+  const { bad } = listed;
+  if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`--sessions ${paths.join(" ")}: no session files (.jsonl, .traj, .traj.json, .json) found`);
+  const refs = sliceOf(listed.refs, options.slice).map((s) => s.ref);
   const labels = options.labels;
   const count = Math.min(workers, availableParallelism(), Math.max(1, refs.length));
   // Rows are added to the tallies as they arrive (integer sums: the order cannot change a byte),
@@ -58,7 +64,7 @@ export async function replayRecorded(paths: readonly string[], options: ReadOpti
   const read = new ReadTally(labels);
   const taskAt = (index: number): SessionTask => {
     const r = refs[index] as SessionRef;
-    return { index, ref: r.ref, id: r.id, label: labelOf(r.id, labels) };
+    return { index, ref: r.ref, id: r.id, label: labelOf(r.id, labels), ...(r.span === undefined ? {} : { span: r.span }) };
   };
   const take = (result: SessionResult): void => {
     const task = taskAt(result.index);
@@ -104,7 +110,7 @@ export async function replayRecorded(paths: readonly string[], options: ReadOpti
   } finally {
     await Promise.all(threads.map((t) => t.terminate()));
   }
-  return { perGuard: tallies.map((t) => t.totals()), read: read.read(bad) };
+  return { perGuard: tallies.map((t) => t.totals()), perGuardCounts: tallies.map((t) => t.counts()), read: read.read(bad) };
 }
 
 async function replayInProcess(paths: readonly string[], options: ReadOptions, guards: readonly GuardJob[]): Promise<Replayed> {
@@ -113,5 +119,5 @@ async function replayInProcess(paths: readonly string[], options: ReadOptions, g
   const read = await forEachRecordedSession(paths, options, (session) => {
     configs.forEach((g, i) => tallies[i]?.add(replayOpenLoop(g.target, g.config, session)));
   });
-  return { perGuard: tallies.map((t) => t.totals()), read };
+  return { perGuard: tallies.map((t) => t.totals()), perGuardCounts: tallies.map((t) => t.counts()), read };
 }

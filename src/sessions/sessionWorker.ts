@@ -19,7 +19,7 @@ if (port !== null) {
   const guards = await resolveGuards(input.guards);
   const replay = async (task: SessionTask): Promise<SessionResult> => {
     try {
-      const { events, format } = await readSessionEvents(task.ref);
+      const { events, format } = await readSessionEvents(task.ref, task.span);
       if (!events.some((e) => e.type === "call")) return { type: "empty", index: task.index };
       const session = { id: task.id, file: task.ref, format, label: task.label, events };
       return { type: "row", index: task.index, verdicts: guards.map((g) => replayOpenLoop(g.target, g.config, session)) };
