@@ -95,7 +95,7 @@ describe("broken", () => {
     writeFileSync(join(dir, "afile"), "");
     const bad = loopsim(["import", SESSION, "--out", "afile/x.jsonl"], undefined, dir);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/afile: is a file, not a folder/);
+    expect(bad.stderr).toMatch(/afile: cannot create the output folder \(a file is in the way\)/);
     noStack(bad.stderr);
   });
 
