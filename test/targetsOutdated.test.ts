@@ -2,7 +2,7 @@
 // the committed reports cover the newest of everything, 2 when the registry cannot be asked.
 // test/cli/targets.test.ts runs the CLI once for the case where something is newer (exit 1).
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { targetsOutdatedCommand } from "../src/commands/targetsOutdated.js";
 import { tempDir } from "./cli/run.js";
@@ -20,13 +20,13 @@ function stubNpm(script: string): void {
   process.env.PATH = `${dir}:${originalPath ?? ""}`;
 }
 
-async function outcome(): Promise<{ code: number; stdout: string; stderr: string }> {
+async function outcome(reportsDir?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
   vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((stdout += String(chunk)), true));
   vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true));
   try {
-    await targetsOutdatedCommand({ json: false });
+    await targetsOutdatedCommand({ json: false, ...(reportsDir === undefined ? {} : { reportsDir }) });
     return { code: 0, stdout, stderr };
   } catch (error) {
     return { code: (error as { exitCode?: number }).exitCode ?? 3, stdout, stderr: `${stderr}${(error as Error).message}` };
@@ -42,7 +42,13 @@ describe("targets outdated", () => {
   opencode-linux-x64) echo '"1.18.33"';;
   *) echo '["7.7.7"]';;
 esac`);
-    const res = await outcome();
+    // Reports that cover every runtime at the versions the stub publishes (the committed ones may lag).
+    const reports = tempDir();
+    mkdirSync(join(reports, "peers"));
+    mkdirSync(join(reports, "conformance"));
+    writeFileSync(join(reports, "peers", "agreement.json"), JSON.stringify({ reports: ["gemini-cli@0.61.0", "opencode@1.18.33", "kilo@7.7.7", "cline@7.7.7", "crush@7.7.7", "qwen-code@0.24.4"].map((against) => ({ against })) }));
+    writeFileSync(join(reports, "conformance", "conformance.json"), JSON.stringify({ targets: [{ target: "openclaw@2026.9.6" }] }));
+    const res = await outcome(reports);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout.trim().split("\n").every((l) => l.endsWith("nothing newer on the registry"))).toBe(true);
   });
