@@ -5,6 +5,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loopsim, tempDir } from "./run.js";
+import { cacheRoot } from "../../src/targets/openclaw/cache.js";
 import { percentWithInterval, shareCell, numberCell, wilson } from "../../src/stats/interval.js";
 
 const SESSION = join(import.meta.dirname, "../fixtures/sessions/swe-agent-example.traj");
@@ -49,15 +50,17 @@ function interrupt(args: string[], ready: RegExp, signal: NodeJS.Signals, cwd: s
 
 describe("broken", () => {
   it("Ctrl-C or SIGTERM during conform --against opencode leaves no scratch folder", async (ctx) => {
-    const runtimes = "/work/cache/runtimes/opencode/1.18.33";
+    // The user's cache (LOOPSIM_CACHE, as CI sets it), never a path of this machine's.
+    const shared = join(cacheRoot(), "runtimes");
+    const runtimes = join(shared, "opencode", "1.18.33");
     if (!existsSync(runtimes)) {
-      console.log("SKIPPED: opencode@1.18.33 is not in /work/cache (loopsim targets fetch opencode@1.18.33)");
+      console.log(`SKIPPED: opencode@1.18.33 is not in loopsim's cache (${cacheRoot()}): loopsim targets fetch opencode@1.18.33`);
       ctx.skip();
       return;
     }
     // A cache of our own that sees the cached runtimes, so its runtimes-sandbox is ours alone.
     const cache = scratch();
-    symlinkSync("/work/cache/runtimes", join(cache, "runtimes"));
+    symlinkSync(shared, join(cache, "runtimes"));
     const sandbox = join(cache, "runtimes-sandbox");
     for (const signal of ["SIGINT", "SIGTERM"] as const) {
       await new Promise<void>((resolve) => {
