@@ -10,7 +10,7 @@ import { DEFAULT_DIGEST, digestNamed, type Digest, type DigestName } from "./dig
 import { Deque } from "./deque.js";
 import { detect, isKnownPoll } from "./detection.js";
 import type { EngineOutput } from "./engineOutput.js";
-import type { CallEvent, CompactionEvent, OutcomeEvent, TextEvent, ToolEvent } from "./events.js";
+import { isTextEvent, type CallEvent, type CompactionEvent, type OutcomeEvent, type TextEvent, type ToolEvent } from "./events.js";
 import { GUARD_IDLE, guardStep, type GuardReducer, type GuardState } from "./guard.js";
 import { IncrementalHistory } from "./history/incremental.js";
 import { ScanningHistory } from "./history/scanning.js";
@@ -94,10 +94,10 @@ export function createEngine(config: ResolvedConfig, options: EngineOptions = {}
 
 export function engineStep(state: EngineState, event: ToolEvent): { state: EngineState; outputs: EngineOutput[] } {
   const index = state.nextIndex++;
-  const run = normalizeRunId(event.runId);
   // Model text is no event of SPEC's: it takes its place in the stream (indices stay positions in
   // the trace) and nothing else, not even an "ignored" note after an abort.
-  if (event.type === "message" || event.type === "thought") return { state, outputs: [] };
+  if (isTextEvent(event)) return { state, outputs: [] };
+  const run = normalizeRunId(event.runId);
   if (state.aborted.has(run)) {
     return { state, outputs: [{ kind: "ignored", index, run, eventType: event.type }] };
   }

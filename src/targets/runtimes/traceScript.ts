@@ -6,7 +6,7 @@
 // sees; they are not used.
 import { argsHash } from "../../../models/callHash.js";
 import { digestNamed } from "../../../models/digest.js";
-import type { ToolEvent } from "../../../models/events.js";
+import { isTextEvent, type ToolEvent } from "../../../models/events.js";
 import { normalizeRunId } from "../../../models/normalize.js";
 import { chosenDigest } from "../digestChoice.js";
 import type { TargetOutput } from "../target.js";
@@ -41,7 +41,7 @@ export function planTrace(events: readonly ToolEvent[]): TracePlan {
     }
     const steps = prompts[p] as (typeof prompts)[number];
     // Model text is not sent: the scripted model streams no text (text probes are n/a here).
-    if (event.type === "compaction" || event.type === "message" || event.type === "thought") {
+    if (event.type === "compaction" || isTextEvent(event)) {
       callOf.push(undefined);
       return;
     }
@@ -108,7 +108,7 @@ export function outputsFromObservations(runtime: string, events: readonly ToolEv
       return;
     }
     // Text takes its place in the stream and gives no output, as with the reference.
-    if (event.type === "message" || event.type === "thought") return;
+    if (isTextEvent(event)) return;
     const call = plan.callOf[index];
     const observed = prompts[prompt];
     const hash = argsHash(digest, event.tool, event.params);
