@@ -101,6 +101,12 @@ export function sandboxedCommand(file: string, args: readonly string[], layout: 
     ...nodeBinds(),
     ...layout.readOnly.flatMap((path) => ["--ro-bind", path, path]),
     ...layout.writable.flatMap((path) => ["--bind", path, path]),
+    // The root itself is a throwaway tmpfs, and bwrap makes the parents of every mount point in
+    // it: without this, a call could write beside the scratch folder (say, into a path that looks
+    // like the repo when the cache lives in it). Nothing would leak out, but the calls would see a
+    // writable "repo"; read-only, only the scratch folder and /tmp accept writes.
+    "--remount-ro",
+    "/",
     "--chdir",
     layout.cwd,
     "--",
