@@ -1,6 +1,5 @@
 // `loopsim field` and `loopsim field replay`: the matrix of reported guard failures (src/field).
 import { Command, InvalidArgumentError } from "commander";
-import { fieldCommand, fieldReplayCommand } from "../commands/field.js";
 import { UserError } from "../io/errors.js";
 import type { CellStatus } from "../field/report.js";
 import type { DrivenScope } from "../field/run.js";
@@ -30,6 +29,7 @@ export function registerFieldCommands(program: Command): void {
     .option("--no-fetch", "leave releases and runtimes not in the cache as 'not run' columns instead of fetching them")
     .option("--force", "overwrite field.{md,json,html} already in --out")
     .action(async (paths: string[], opts: { target: string[]; driven: DrivenScope; out?: string; check?: boolean; json?: boolean; fetch: boolean; force?: boolean }) => {
+      const { fieldCommand } = await import("../commands/field.js");
       await fieldCommand({ paths, targets: opts.target, driven: opts.driven, out: opts.out, check: opts.check === true, json: opts.json === true, fetch: opts.fetch, force: opts.force === true });
     });
   field
@@ -45,6 +45,7 @@ export function registerFieldCommands(program: Command): void {
       const parent = (command.parent?.opts() ?? {}) as { target?: string[]; json?: boolean; fetch?: boolean };
       const target = opts.target ?? parent.target?.at(-1);
       if (target === undefined) throw new UserError("field replay needs --target NAME");
+      const { fieldReplayCommand } = await import("../commands/field.js");
       await fieldReplayCommand(file, { target, json: opts.json === true || parent.json === true, fetch: opts.fetch && parent.fetch !== false, ...(opts.expect === undefined ? {} : { expect: opts.expect }) });
     });
 }

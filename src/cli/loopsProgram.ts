@@ -1,6 +1,5 @@
 // The `loops` command's options: a thin layer over src/commands/loops.ts.
 import type { Command } from "commander";
-import { loopsCommand } from "../commands/loops.js";
 import { boundedInt } from "./options.js";
 
 /** Longest repeat a user may ask for: far above any stretch worth reading. */
@@ -18,6 +17,7 @@ export function registerLoopsCommand(program: Command): void {
     .option("--strict", "stop at the first unreadable file (default: report it, go on, exit 1)")
     .option("--force", "overwrite real-loops.{md,json} already in --out")
     .action(async (paths: string[], opts: { json?: boolean; out?: string; min?: number; judgements?: string; strict?: boolean; force?: boolean }) => {
+      const { loopsCommand } = await import("../commands/loops.js");
       await loopsCommand(paths, { json: opts.json === true, strict: opts.strict === true, force: opts.force === true, ...(opts.out === undefined ? {} : { out: opts.out }), ...(opts.min === undefined ? {} : { min: opts.min }), ...(opts.judgements === undefined ? {} : { judgements: opts.judgements }) });
     });
 }

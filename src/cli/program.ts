@@ -2,25 +2,15 @@
 import { Command, InvalidArgumentError } from "commander";
 import { boundedInt, MAX_DEPTH, nonNegativeInt, TARGET_HELP } from "./options.js";
 import { configFromOptions } from "../io/configFile.js";
-import { configCommand } from "../commands/config.js";
-import { traceCommand } from "../commands/trace.js";
-import { targetsFetchCommand, targetsListCommand } from "../commands/targets.js";
-import { targetsOutdatedCommand } from "../commands/targetsOutdated.js";
-import { agreementCommand } from "../commands/agreement.js";
 import { UserError } from "../io/errors.js";
-import { conformCommand, mergeConformance } from "../commands/conform.js";
-import { importCommand } from "../commands/import.js";
-import { scanCommand } from "../commands/scan.js";
 import { parseShard } from "../io/shardSpec.js";
 import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
-import { scenarioRecordCommand } from "../commands/scenarioRecord.js";
 import { FORMATS, type SessionFormat } from "../import/types.js";
 import { FACT_HELP } from "../scenario/minimizeFact.js";
 import { readConfigFile } from "../io/configFile.js";
 import { registerSimulationCommands } from "./simulationCommands.js";
 import { registerLoopsCommand } from "./loopsProgram.js";
 import { registerFieldCommands } from "./fieldCommands.js";
-import { resolveTarget } from "../targets/registry.js";
 import { isDrivenRuntimeName } from "../targets/runtimes/drivenRuntimes.js";
 import { ORACLE_TARGET } from "../targets/reference.js";
 
@@ -58,7 +48,9 @@ export function buildProgram(): Command {
     .option("--format <name>", `the input's format: auto or one of trace, ${FORMATS.join(", ")} (default: a file's is detected; stdin is a loopsim trace)`, traceFormat)
     .action(async (file: string, opts: { config?: string; agent?: string; json?: boolean; oracle?: boolean; target: string; format?: SessionFormat | "auto" | "trace" }) => {
       const config = configFromOptions(opts.config, opts.agent);
+      const { resolveTarget } = await import("../targets/registry.js");
       const target = opts.oracle === true ? ORACLE_TARGET : await resolveTarget(opts.target);
+      const { traceCommand } = await import("../commands/trace.js");
       await traceCommand(file, { config, json: opts.json === true, target, ...(opts.format === undefined ? {} : { format: opts.format }) });
     });
 
@@ -68,7 +60,8 @@ export function buildProgram(): Command {
     .argument("<file>", "OpenClaw config file (JSON or JSON5)")
     .option("--agent <id>", "agent whose agents.list override applies")
     .option("--json", "machine-readable output")
-    .action((file: string, opts: { agent?: string; json?: boolean }) => {
+    .action(async (file: string, opts: { agent?: string; json?: boolean }) => {
+      const { configCommand } = await import("../commands/config.js");
       configCommand(file, opts.agent, opts.json === true);
     });
 
@@ -76,7 +69,8 @@ export function buildProgram(): Command {
     .command("targets")
     .description("list the built-in targets, the runtimes that run here (pinned and cached versions) and the OpenClaw releases in the cache")
     .option("--json", "machine-readable output")
-    .action((opts: { json?: boolean }) => {
+    .action(async (opts: { json?: boolean }) => {
+      const { targetsListCommand } = await import("../commands/targets.js");
       targetsListCommand(opts.json === true);
     });
   targets
@@ -84,6 +78,7 @@ export function buildProgram(): Command {
     .description("fetch OpenClaw releases and other runtimes into the cache ahead of time (npm, once per version)")
     .argument("<releases...>", "openclaw@VERSION, gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V, qwen-code:heuristics@V (or @latest)")
     .action(async (names: string[]) => {
+      const { targetsFetchCommand } = await import("../commands/targets.js");
       await targetsFetchCommand(names);
     });
   targets
@@ -92,6 +87,7 @@ export function buildProgram(): Command {
     .option("--json", "machine-readable output")
     .option("--reports <dir>", "the committed reports folder (default: the checkout's reports/)")
     .action(async (opts: { json?: boolean; reports?: string }) => {
+      const { targetsOutdatedCommand } = await import("../commands/targetsOutdated.js");
       await targetsOutdatedCommand({ json: opts.json === true, ...(opts.reports === undefined ? {} : { reportsDir: opts.reports }) });
     });
 
@@ -113,16 +109,19 @@ export function buildProgram(): Command {
     .option("--force", "overwrite the reports already in --out")
     .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[]; parallel?: number; force?: boolean; junit?: string; annotations?: boolean }) => {
       const force = opts.force === true;
+      const { conformCommand, mergeConformance } = await import("../commands/conform.js");
       if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force);
       // A driven CLI cannot run SPEC's laws (thousands of traces, each a CLI run): for it,
       // conformance is its model's agreement with it on the pinned probes.
       const driven = opts.target.filter(isDrivenRuntimeName);
       if (driven.length > 0 && opts.against.length === 0) {
         if (driven.length < opts.target.length) throw new UserError(`--target ${driven.join(", ")}: a driven runtime is checked against its model on the pinned probes (as --against); give it apart from other targets`);
+        const { agreementCommand } = await import("../commands/agreement.js");
         return agreementCommand({ against: driven, out: opts.out, json: opts.json === true, probes: opts.probe, force });
       }
       if (opts.against.length > 0) {
         if (opts.target.length > 1) throw new UserError("--against takes at most one --target (the model); without it each runtime is paired with the model of its name");
+        const { agreementCommand } = await import("../commands/agreement.js");
         return agreementCommand({ against: opts.against, model: opts.target[0], out: opts.out, json: opts.json === true, probes: opts.probe, parallel: opts.parallel, force });
       }
       await conformCommand({ targets: opts.target, out: opts.out, json: opts.json === true, seed: opts.seed, depth: opts.depth, law: opts.law, path: opts.path, differentialSeed: opts.differentialSeed, force, ci: ciOutputsOf(opts) });
@@ -137,6 +136,7 @@ export function buildProgram(): Command {
     .option("--strict", "stop at the first unreadable file (default: report it, go on, exit 1)")
     .option("--force", "overwrite traces already in the --out folder")
     .action(async (paths: string[], opts: { format: SessionFormat | "auto"; out?: string; strict?: boolean; force?: boolean }) => {
+      const { importCommand } = await import("../commands/import.js");
       await importCommand(paths, { format: opts.format, out: opts.out, strict: opts.strict === true, force: opts.force === true });
     });
 
@@ -155,8 +155,10 @@ export function buildProgram(): Command {
     .option("--shard <i/n>", "scan shard I of N of the sessions (every N-th of the listing; or auto, auto/N: from the batch engine): a report of that slice")
     .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string; format?: SessionFormat | "auto"; strict?: boolean; force?: boolean; junit?: string; annotations?: boolean; shard?: string }) => {
       const config = configFromOptions(opts.config, opts.agent);
+      const { resolveTarget } = await import("../targets/registry.js");
       const target = await resolveTarget(opts.target);
       const configLabel = opts.config === undefined ? "OpenClaw defaults" : `${opts.config}${opts.agent === undefined ? "" : ` (agent ${opts.agent})`}`;
+      const { scanCommand } = await import("../commands/scan.js");
       await scanCommand(paths, { config, configLabel, target, json: opts.json === true, out: opts.out, strict: opts.strict === true, force: opts.force === true, ...(opts.format === undefined ? {} : { format: opts.format }), ...(opts.shard === undefined ? {} : { shard: parseShard(opts.shard) }), ci: ciOutputsOf(opts), traceArgs: `${opts.config === undefined ? "" : ` --config ${opts.config}`}${opts.agent === undefined ? "" : ` --agent ${opts.agent}`}${opts.target === "reference" ? "" : ` --target ${target.loadedFrom ?? target.name}`}` });
     });
 
@@ -178,8 +180,10 @@ export function buildProgram(): Command {
     .option("--minimize <fact>", FACT_HELP)
     .action(async (input: string, opts: { out: string; config?: string; agent?: string; target: string; minimize?: string }) => {
       const config = configFromOptions(opts.config, opts.agent);
+      const { resolveTarget } = await import("../targets/registry.js");
       const target = await resolveTarget(opts.target);
       const rawConfig = opts.config === undefined ? {} : readConfigFile(opts.config);
+      const { scenarioRecordCommand } = await import("../commands/scenarioRecord.js");
       await scenarioRecordCommand(input, { config, rawConfig, agent: opts.agent, target, out: opts.out, minimize: opts.minimize });
     });
 

@@ -3,11 +3,6 @@ import { InvalidArgumentError, type Command } from "commander";
 import { isModelPreset, type ModelPreset } from "../sim/agentModel.js";
 import { FAMILY_NAMES } from "../sim/families.js";
 import { configFromOptions, readConfigFile } from "../io/configFile.js";
-import { simulateCommand } from "../commands/simulate.js";
-import { replayCommand } from "../commands/replay.js";
-import { mergeCommand, tuneCommand } from "../commands/tune.js";
-import { compareCommand, mergeCompare } from "../commands/compare.js";
-import { calibrateCommand } from "../commands/calibrate.js";
 import { LABEL_KEYS, type LabelKey } from "../sessions/recorded.js";
 import { POPULATION_PRESETS } from "../evaluation/population.js";
 import { DEFAULT_LENGTHS, INJECT_SHAPES } from "../grounded/injection.js";
@@ -81,6 +76,7 @@ export function registerSimulationCommands(program: Command): void {
     .option("--reaction-grid <spec>", REACTION_GRID_HELP)
     .action(async (opts: { reactionGrid?: string; config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; by?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
       refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
+      const { tuneCommand } = await import("../commands/tune.js");
       await tuneCommand({ ...opts, force: opts.force === true, json: opts.json === true, strict: opts.strict === true });
     });
 
@@ -109,6 +105,7 @@ export function registerSimulationCommands(program: Command): void {
     .option("--reaction-grid <spec>", REACTION_GRID_HELP)
     .action(async (opts: { reactionGrid?: string; targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; by?: string; merge?: string[]; json?: boolean; force?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
       refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
+      const { compareCommand, mergeCompare } = await import("../commands/compare.js");
       if (opts.merge !== undefined) mergeCompare(opts.merge, opts.out, opts.json === true, opts.force === true);
       else await compareCommand({ ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true });
     });
@@ -130,6 +127,7 @@ export function registerSimulationCommands(program: Command): void {
     .option("--force", "overwrite calibration.{json,md} already in --out")
     .option("--fit-reaction", "fit the reaction odds (--reaction) to what the recorded agents did after a real guard's warning, block or stop, with n and Wilson intervals; with --out, writes reaction-fit.{json,md}")
     .action(async (paths: string[], opts: { fitReaction?: boolean; population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean; force?: boolean; fit?: boolean; stuckShare?: number; inject?: string; reaction?: string }) => {
+      const { calibrateCommand } = await import("../commands/calibrate.js");
       await calibrateCommand({ paths, ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true, fit: opts.fit === true, fitReaction: opts.fitReaction === true });
     });
 
@@ -140,7 +138,8 @@ export function registerSimulationCommands(program: Command): void {
     .requiredOption("--out <dir>", "output folder")
     .option("--force", "overwrite an existing report")
     .option("--json", "also print report.json to stdout")
-    .action((parts: string[], opts: { out: string; force?: boolean; json?: boolean }) => {
+    .action(async (parts: string[], opts: { out: string; force?: boolean; json?: boolean }) => {
+      const { mergeCommand } = await import("../commands/tune.js");
       mergeCommand(parts, opts.out, opts.force === true, opts.json === true);
     });
 
@@ -157,6 +156,7 @@ export function registerSimulationCommands(program: Command): void {
       refuseOptionConflicts(command, [{ option: "variant", notWith: "target", why: "--variant NAME is short for --target zoo:NAME; give one of them" }]);
       const name = opts.target ?? opts.variant;
       const target = name === undefined ? undefined : await resolveTarget(name);
+      const { replayCommand } = await import("../commands/replay.js");
       await replayCommand(paths, { json: opts.json === true, update: opts.update === true, target, fetch: opts.fetch, ci: ciOutputsOf(opts) });
     });
 
@@ -176,6 +176,7 @@ export function registerSimulationCommands(program: Command): void {
     .action(async (opts: { family: string; seed: number; model: ModelPreset; config?: string; agent?: string; calls: number; json?: boolean; emitTrace?: string; emitScenario?: string; target: string }) => {
       const config = configFromOptions(opts.config, opts.agent);
       const target = await resolveStepwiseTarget(opts.target);
+      const { simulateCommand } = await import("../commands/simulate.js");
       await simulateCommand({ family: opts.family, seed: opts.seed, model: opts.model, calls: opts.calls, config, json: opts.json === true, emitTrace: opts.emitTrace, target, emitScenario: opts.emitScenario === undefined ? undefined : { file: opts.emitScenario, rawConfig: opts.config === undefined ? {} : readConfigFile(opts.config), agent: opts.agent } });
     });
 }

@@ -6,7 +6,7 @@
 // Ctrl-C in loopsim.
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { execa, type ResultPromise } from "execa";
+import type { ResultPromise } from "execa";
 import { sandboxDir } from "../sandbox.js";
 import { SANDBOX_MODEL_PORT, sandboxedCommand, sandboxUnavailable } from "./osSandbox.js";
 import type { DrivenObservation, DrivenScript, DriveOptions, PromptObservation, ToolNaming } from "./drivenRuntime.js";
@@ -169,6 +169,8 @@ async function runOnce(adapter: CliAdapter, model: ScriptedModel, context: Param
   const { file, args } = sandboxedCommand(invocation.file, invocation.args, { readOnly: invocation.readOnly, writable: [scratch], modelSocket: join(scratch, "model.sock"), cwd: context.work, memoryBytes: options.memoryBytes });
   const env = invocation.env;
   const stepTimeout = options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+  // execa is ~130 modules: loaded when a CLI is first driven, not by every loopsim start.
+  const { execa } = await import("execa");
   let child: ResultPromise<{ reject: false; detached: true; cleanup: true; stdin: "ignore"; cwd: string; env: Record<string, string>; extendEnv: false; maxBuffer: number }>;
   try {
     child = execa(file, [...args], { reject: false, detached: true, cleanup: true, stdin: "ignore", cwd: context.work, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", ...env }, extendEnv: false, maxBuffer: 64 * 1024 * 1024 });
