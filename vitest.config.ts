@@ -7,6 +7,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "threads",
+    // Every tempDir() of the run lives in one folder, removed when the run ends.
+    globalSetup: ["./test/scratchRoot.ts"],
     // Most test files wait on the CLI in a child process, so two workers keep both cores busy
     // (vitest's default on a 2-core machine is one).
     maxWorkers: 2,

@@ -21,8 +21,9 @@ export function loopsim(args: string[], input?: string, cwd?: string, env?: Reco
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** A fresh folder, inside the run's scratch folder (test/scratchRoot.ts removes it at the end). */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "loopsim-test-"));
+  return mkdtempSync(join(process.env.LOOPSIM_TEST_SCRATCH ?? tmpdir(), "loopsim-test-"));
 }
 
 export function tempFile(name: string, contents: string): string {
