@@ -173,6 +173,10 @@ async function main(): Promise<void> {
     mergeResults({ realRuntimes: await realRuntimes(log, REPS) });
     return;
   }
+  if (process.env.BENCH_ONLY === "cliStart") {
+    mergeResults({ cliStart: cliStart(log) });
+    return;
+  }
   if (process.env.BENCH_ONLY === "stream") {
     const only = await streamPeakRss();
     log(`streamPeakRssMB         ${only.peakRssMB}  (loopsim trace --json over ${only.events} events, ${only.eventsPerSec} events/s; goal under 200)`);
@@ -235,8 +239,28 @@ async function main(): Promise<void> {
   const real = await realRuntimes(log, REPS);
 
   const results = { node: process.version, repetitions: REPS, engineCallsPerSec, engineVsOracle, sha256VsWalk128, engineVsSerialization, historyGrowth, simulateCallsPerSec, tuneDefaultSeconds, vsOpenClaw: versus, streamPeakRssMB: stream.peakRssMB, streamEventsPerSec: stream.eventsPerSec, sessionsAtScale: atScale, groundedAtScale: grounded, realRuntimes: real };
-  writeFileAtomic(join(ROOT, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
+  // Merged, not replaced: the rows only a BENCH_ONLY run makes (scale, cliStart) stay.
+  mergeResults(results);
   log("wrote bench/results.json");
+}
+
+/**
+ * What one CLI start costs: `loopsim --version` and a bare `node -e 0`, interleaved. Every test
+ * of the CLI and every line of a shell loop over sessions pays it, so it is worth keeping small:
+ * the CLI loads a command's modules only when that command runs.
+ */
+function cliStart(log: (line: string) => void): { loopsimMs: number; nodeMs: number; ratio: number } {
+  const run = (args: string[]) => timeMs(() => spawnSync(process.execPath, args, { stdio: "ignore" }));
+  const loopsim: number[] = [];
+  const node: number[] = [];
+  run(["-e", "0"]);
+  for (let i = 0; i < Math.max(REPS, 5) * 2; i++) {
+    loopsim.push(run([join(ROOT, "bin", "loopsim.js"), "--version"]));
+    node.push(run(["-e", "0"]));
+  }
+  const out = { loopsimMs: round(median(loopsim), 0), nodeMs: round(median(node), 0), ratio: round(median(loopsim) / median(node)) };
+  log(`cliStart                loopsim --version ${out.loopsimMs} ms, node -e 0 ${out.nodeMs} ms: ${out.ratio}x a bare node start`);
+  return out;
 }
 
 /** A partial run (BENCH_ONLY) updates its own keys of bench/results.json and keeps the rest. */

@@ -44,7 +44,8 @@ export class Deque<T> {
   }
 
   clear(): void {
-    this.items = [];
+    // Truncated, not replaced: a cleared deque is often filled again (reused run indexes).
+    this.items.length = 0;
     this.head = 0;
   }
 

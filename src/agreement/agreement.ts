@@ -43,6 +43,31 @@ export interface AgreementReport {
   readonly probes: readonly ProbeAgreement[];
 }
 
+/** A runtime that cannot be run here (no binary for this platform, a registry that cannot be
+ * reached): the report says so and why, so the check is visibly missing rather than left out. */
+export interface NotRun {
+  readonly model: string;
+  readonly against: string;
+  readonly reason: string;
+}
+
+/** What agreement.json holds: the command, a report per runtime that ran, and those that could not. */
+export interface AgreementFile {
+  readonly command: string;
+  readonly reports: readonly AgreementReport[];
+  readonly notRun: readonly NotRun[];
+}
+
+/** Whether a parsed file is an agreement.json (`conform --merge` takes either kind of report). */
+export function isAgreementFile(parsed: unknown): boolean {
+  return typeof parsed === "object" && parsed !== null && Array.isArray((parsed as { reports?: unknown }).reports);
+}
+
+/** "crush model: not run against crush@0.96.1" */
+export function notRunLine(entry: NotRun): string {
+  return `${entry.model} model: not run against ${entry.against}`;
+}
+
 export function inProcessSubject(target: Target, naming: ToolNaming): RealSubject {
   return { name: target.name, summary: target.summary, how: "in-process", naming, parallel: 1, observe: async (probe) => runProbeOnTarget(target, naming, probe.script) };
 }

@@ -1,8 +1,8 @@
 // The agreement report as Markdown: one line per model and runtime, then each difference.
-import { agreementLine, type AgreementReport } from "./agreement.js";
+import { agreementLine, notRunLine, type AgreementReport, type NotRun } from "./agreement.js";
 import { notesFor } from "./knownDifferences.js";
 
-export function renderAgreementMarkdown(reports: readonly AgreementReport[], command: string): string {
+export function renderAgreementMarkdown(reports: readonly AgreementReport[], command: string, notRun: readonly NotRun[] = []): string {
   const lines = [
     "# Peer models against the real runtimes",
     "",
@@ -10,6 +10,7 @@ export function renderAgreementMarkdown(reports: readonly AgreementReport[], com
     "",
   ];
   for (const r of reports) lines.push(`- **${agreementLine(r)}**`);
+  for (const n of notRun) lines.push(`- **${notRunLine(n)}**: ${escape(n.reason)}`);
   for (const r of reports) {
     lines.push("", `## ${r.model} against ${r.against}`, "", `${r.summary}.`, "");
     for (const note of notesFor(r.model, r.against)) lines.push(`- ${note}`);
@@ -24,6 +25,10 @@ export function renderAgreementMarkdown(reports: readonly AgreementReport[], com
       if (p.verdict === "n/a") lines.push(`| ${p.probe} | ${p.what} | n/a | | | ${escape(p.reason ?? "")} |`);
       for (const d of p.differences) lines.push(`| ${p.probe} | ${p.what} | differ | prompt ${d.prompt}, ${d.what} | ${d.model} | ${d.runtime} |`);
     }
+  }
+  if (notRun.length > 0) {
+    lines.push("", "## Not run here", "", "These runtimes could not be run on this machine, so their models are not checked against them; each line says why and what would make it run.", "");
+    for (const n of notRun) lines.push(`- **${n.against}** (the ${n.model} model): ${escape(n.reason)}`);
   }
   return lines.join("\n") + "\n";
 }

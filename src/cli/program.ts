@@ -102,7 +102,7 @@ export function buildProgram(): Command {
     .option("--law <name>", "run only this law (with --seed and --path, replays a shrunk failure)")
     .option("--path <path>", "fast-check path of a shrunk counterexample, printed by a failure")
     .option("--differential-seed <n>", "seed of the differential run (default: --seed)", nonNegativeInt("--differential-seed"))
-    .option("--merge <reports...>", "render one matrix from the conformance.json of several runs (no target is run)")
+    .option("--merge <reports...>", "render one report from several runs: their conformance.json files (one matrix), or their agreement.json files from --against (no target is run)")
     .option("--against <runtime>", "check a peer model against the real runtime on the pinned probes, repeatable (gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V, qwen-code:heuristics@V); --target RUNTIME@V alone does the same", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--probe <id>", "with --against: run only this probe, repeatable", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--parallel <n>", "with --against: driven CLIs run at once, each in its own sandbox (default: 2 per core, at most 4)", boundedInt("--parallel", 16))

@@ -5,10 +5,11 @@
 import { join } from "node:path";
 import { CheckFailed, UserError } from "../io/errors.js";
 import { availableParallelism } from "node:os";
-import { agreementLine, checkAgreement, defaultDrivenParallel, drivenSubject, inProcessSubject, type AgreementReport, type RealSubject } from "../agreement/agreement.js";
+import { AGREEMENT_SCHEMA, agreementLine, checkAgreement, defaultDrivenParallel, drivenSubject, inProcessSubject, notRunLine, isAgreementFile, type AgreementFile, type AgreementReport, type NotRun, type RealSubject } from "../agreement/agreement.js";
 import { PROBES } from "../agreement/probeSet.js";
 import { renderAgreementMarkdown } from "../agreement/renderAgreement.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
+import { readTextFile } from "../io/textFile.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { checkOutputDir } from "../io/writable.js";
 import { findBuiltInTarget, isGeminiName } from "../targets/registry.js";
@@ -43,12 +44,23 @@ export async function agreementCommand(options: AgreementOptions): Promise<void>
   const probes = options.probes === undefined || options.probes.length === 0 ? PROBES : options.probes.map((id) => PROBES.find((p) => p.id === id) ?? badProbe(id));
   const note = (line: string) => process.stderr.write(line + "\n");
   const reports: AgreementReport[] = [];
+  const notRun: NotRun[] = [];
   for (const name of options.against) {
     if (name.lastIndexOf("@") <= 0) throw new UserError(`--against ${name}: name a version of the runtime, e.g. ${name}@latest or a version from \`loopsim targets\``);
     const modelName = options.model ?? name.slice(0, name.lastIndexOf("@"));
     const model = findBuiltInTarget(modelName);
     if (model === undefined) throw new UserError(`${options.model === undefined ? `--against ${name}` : `--target ${modelName}`}: no built-in model named ${modelName} to check ${name} against`);
-    const subject = await subjectFor(name, note, options.parallel ?? defaultDrivenParallel(availableParallelism()));
+    let subject: RealSubject;
+    try {
+      subject = await subjectFor(name, note, options.parallel ?? defaultDrivenParallel(availableParallelism()));
+    } catch (error) {
+      // A runtime that cannot run here (no binary for this platform, GitHub out of reach) is a
+      // check not made: reported with its reason, after the others have run, and exit 1.
+      if (!(error instanceof UserError) || !isDrivenRuntimeName(name)) throw error;
+      notRun.push({ model: model.name, against: name, reason: error.message });
+      note(`loopsim: ${name} not run: ${error.message}`);
+      continue;
+    }
     const report = await checkAgreement(model, subject, probes, (done, id) => {
       if (process.stderr.isTTY === true) process.stderr.write(`\r${subject.name}: probe ${done}/${probes.length} (${id})\u001b[K`);
     });
@@ -56,15 +68,61 @@ export async function agreementCommand(options: AgreementOptions): Promise<void>
     reports.push(report);
   }
   const command = ["loopsim conform", ...(options.model === undefined ? [] : [`--target ${options.model}`]), ...options.against.map((a) => `--against ${a}`), ...(options.out === undefined ? [] : [`--out ${options.out}`])].join(" ");
-  const markdown = renderAgreementMarkdown(reports, command);
-  const json = JSON.stringify({ command, reports }, null, 2) + "\n";
-  if (options.out !== undefined) {
-    writeFileAtomic(join(options.out, "agreement.md"), markdown);
-    writeFileAtomic(join(options.out, "agreement.json"), json);
+  writeAgreement({ command, reports, notRun }, options.out, options.json);
+}
+
+/** Writes agreement.{md,json} (with an out folder) and prints one; exit 1 for a difference, an
+ * n/a or a runtime not run. */
+function writeAgreement(file: AgreementFile, out: string | undefined, json: boolean): void {
+  const markdown = renderAgreementMarkdown(file.reports, file.command, file.notRun);
+  const text = JSON.stringify(file, null, 2) + "\n";
+  if (out !== undefined) {
+    writeFileAtomic(join(out, "agreement.md"), markdown);
+    writeFileAtomic(join(out, "agreement.json"), text);
   }
-  process.stdout.write(options.json ? json : markdown);
-  const failing = reports.filter((r) => r.differ > 0 || r.na > 0);
-  if (failing.length > 0) throw new CheckFailed(failing.map(agreementLine).join("; "));
+  process.stdout.write(json ? text : markdown);
+  if (out !== undefined) process.stderr.write(`loopsim: wrote ${join(out, "agreement.{md,json}")}\n`);
+  const failing = [...file.reports.filter((r) => r.differ > 0 || r.na > 0).map(agreementLine), ...file.notRun.map(notRunLine)];
+  if (failing.length > 0) throw new CheckFailed(failing.join("; "));
+}
+
+/**
+ * `conform --merge a/agreement.json b/agreement.json`: one report from runs made apart (the driven
+ * CLIs take minutes each, so they are worth spreading over machines or CI jobs). The same runtime
+ * checked twice is refused; one that ran in a part is no longer "not run" from another.
+ */
+export function mergeAgreement(files: readonly string[], out: string | undefined, json: boolean, force: boolean): void {
+  const parts = files.map((file) => {
+    let parsed: Partial<AgreementFile>;
+    try {
+      parsed = JSON.parse(readTextFile(file, "agreement report")) as Partial<AgreementFile>;
+    } catch (error) {
+      throw new UserError(`${file}: not an agreement report (${(error as Error).message})`);
+    }
+    if (!isAgreementFile(parsed)) throw new UserError(`${file}: not an agreement report (no reports list)`);
+    (parsed.reports ?? []).forEach((r, i) => {
+      if (r.schema !== AGREEMENT_SCHEMA) throw new UserError(`${file}: reports[${i}].schema: is not ${AGREEMENT_SCHEMA}`);
+    });
+    return { file, reports: parsed.reports ?? [], notRun: Array.isArray(parsed.notRun) ? parsed.notRun : [] };
+  });
+  if (out !== undefined) {
+    checkOutputDir(out);
+    refuseOverwrite(out, ["agreement.md", "agreement.json"], force);
+  }
+  const reports: AgreementReport[] = [];
+  const seen = new Map<string, string>();
+  for (const part of parts) {
+    for (const r of part.reports) {
+      const key = `${r.model} against ${r.against}`;
+      const earlier = seen.get(key);
+      if (earlier !== undefined) throw new UserError(`${part.file}: ${key} is in ${earlier} too; merge each check once`);
+      seen.set(key, part.file);
+      reports.push(r);
+    }
+  }
+  const notRun = parts.flatMap((p) => p.notRun).filter((n, i, all) => !seen.has(`${n.model} against ${n.against}`) && all.findIndex((m) => m.model === n.model && m.against === n.against) === i);
+  const command = ["loopsim conform", ...[...reports, ...notRun].map((r) => `--against ${r.against}`), ...(out === undefined ? [] : [`--out ${out}`])].join(" ");
+  writeAgreement({ command, reports, notRun }, out, json);
 }
 
 function badProbe(id: string): never {

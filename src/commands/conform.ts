@@ -21,6 +21,7 @@ import type { Target } from "../targets/target.js";
 import { writeCiOutputs, type CiOutputs } from "../ci/emit.js";
 import { conformanceCases, counterexampleFileOf } from "../ci/conformCases.js";
 import { compareReleases } from "../targets/openclaw/versions.js";
+import { isAgreementFile } from "../agreement/agreement.js";
 
 export interface ConformCommandOptions {
   readonly targets: readonly string[];
@@ -41,7 +42,13 @@ export interface ConformCommandOptions {
  * (say, half the releases on each core), columns in the order given; the runs must share seed and
  * depth. The counterexample files stay where the runs wrote them.
  */
-export function mergeConformance(files: readonly string[], out: string | undefined, json: boolean, force = false): void {
+export async function mergeConformance(files: readonly string[], out: string | undefined, json: boolean, force = false): Promise<void> {
+  // agreement.json files (conform --against) merge into one agreement report instead.
+  const firstText = files[0] === undefined ? undefined : tryParse(readTextFile(files[0], "report"));
+  if (firstText !== undefined && isAgreementFile(firstText)) {
+    const { mergeAgreement } = await import("./agreement.js");
+    return mergeAgreement(files, out, json, force);
+  }
   const reports = files.map((file) => {
     try {
       const parsed = JSON.parse(readTextFile(file, "conformance report")) as ConformanceReport;
@@ -71,6 +78,14 @@ export function mergeConformance(files: readonly string[], out: string | undefin
   }
   process.stdout.write(json ? JSON.stringify(merged, null, 2) + "\n" : markdown);
   if (out !== undefined) process.stderr.write(`loopsim: wrote ${join(out, "conformance.{md,json,html}")}\n`);
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function conformCommand(options: ConformCommandOptions): Promise<void> {
