@@ -16,6 +16,23 @@ function chromium(args: string[], profile: string): { stdout: string; status: nu
   return { stdout: res.stdout, status: res.status };
 }
 
+/** Every error bar's lines inside its chart's viewBox: an interval longer than the axes would be cut off. */
+function errorBarsInside(dom: string): number {
+  let checked = 0;
+  for (const chart of dom.match(/<svg [^>]*viewBox="0 0 \d+ \d+"[\s\S]*?<\/svg>/g) ?? []) {
+    const [w, h] = (/viewBox="0 0 (\d+) (\d+)"/.exec(chart) ?? []).slice(1).map(Number) as [number, number];
+    for (const bar of chart.match(/<g class="error-bar"[\s\S]*?<\/g>/g) ?? []) {
+      for (const m of bar.matchAll(/x1="([-\d.]+)" y1="([-\d.]+)" x2="([-\d.]+)" y2="([-\d.]+)"/g)) {
+        const [x1, y1, x2, y2] = m.slice(1).map(Number) as [number, number, number, number];
+        for (const x of [x1, x2]) expect(x, bar).toBeGreaterThanOrEqual(0), expect(x, bar).toBeLessThanOrEqual(w);
+        for (const y of [y1, y2]) expect(y, bar).toBeGreaterThanOrEqual(0), expect(y, bar).toBeLessThanOrEqual(h);
+        checked++;
+      }
+    }
+  }
+  return checked;
+}
+
 describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () => {
   it("conformance.html shows the matrix with a coloured cell per rule and target", () => {
     const out = tempDir();
@@ -77,6 +94,7 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     expect((dom.stdout.match(/<rect /g) ?? []).length).toBe(FAMILIES.filter((f) => f.optIn !== true).length * 4);
     // Every guard's point carries its 95% intervals as error bars.
     expect((dom.stdout.match(/<g class="error-bar"/g) ?? []).length).toBe(4);
+    expect(errorBarsInside(dom.stdout)).toBeGreaterThan(0);
     const shot = join(out, "compare.png");
     chromium(["--window-size=1200,1800", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(20_000);
@@ -101,6 +119,7 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     expect(dom.stdout).toMatch(/<tr class="group">/);
     // The defaults and each recommended config carry error bars on the Pareto chart.
     expect((dom.stdout.match(/<g class="error-bar"/g) ?? []).length).toBeGreaterThanOrEqual(2);
+    expect(errorBarsInside(dom.stdout)).toBeGreaterThan(0);
     const shot = join(out, "report.png");
     chromium(["--window-size=1200,3000", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(50_000);
@@ -116,6 +135,7 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     const dom = chromium(["--dump-dom", page], join(out, "profile"));
     expect(dom.status).toBe(0);
     expect(dom.stdout).toContain("<h2>Real sessions as agents, with injected loops</h2>");
+    expect(errorBarsInside(dom.stdout)).toBeGreaterThan(0);
     expect(dom.stdout).toMatch(/<caption>Every config on real sessions/);
     expect(dom.stdout).toMatch(/<caption>By injected shape: /);
     expect(dom.stdout).toContain("<h2>Where they disagree</h2>");

@@ -90,8 +90,13 @@ const svg = (label: string, body: string) => `<svg xmlns="http://www.w3.org/2000
 export function paretoChart(report: TuneReport): string {
   const waste = (r: ConfigRow) => r.metrics.stuck.wastedTokens.mean;
   const fp = (r: ConfigRow) => r.metrics.overall.falsePositiveRate;
-  const xAxis = roundAxis(Math.max(1, ...report.rows.map(waste)));
-  const yAxis = roundAxis(Math.max(0.05, ...report.rows.map(fp)));
+  const named = namedRows(report);
+  // The axes reach the ends of the named configs' intervals too, so no error bar leaves the plot
+  // (at a 0% false-positive rate the points sit low while the Wilson interval still reaches up).
+  const xHigh = named.map((n) => n.row.metrics.intervals?.wastedTokensMean.high ?? 0);
+  const yHigh = named.map((n) => n.row.metrics.intervals?.falsePositiveRate.high ?? 0);
+  const xAxis = roundAxis(Math.max(1, ...report.rows.map(waste), ...xHigh));
+  const yAxis = roundAxis(Math.max(0.05, ...report.rows.map(fp), ...yHigh));
   const { parts, sx, sy } = frame(
     { ...xAxis, label: (x) => fmt(x), title: "mean wasted tokens per stuck agent" },
     { ...yAxis, label: pct, title: report.grounded?.primary === true ? "false-positive rate (real sessions)" : "false-positive rate (simulated)" },
@@ -109,7 +114,6 @@ export function paretoChart(report: TuneReport): string {
     else if (fourWay.has(r.index)) parts.push(`<circle cx="${fmt(sx(waste(r)))}" cy="${fmt(sy(fp(r)))}" r="3.5" fill="#fff" stroke="#2563eb" stroke-width="1.5">${title}</circle>`);
     else parts.push(`<circle cx="${fmt(sx(waste(r)))}" cy="${fmt(sy(fp(r)))}" r="3" fill="#9ca3af">${title}</circle>`);
   }
-  const named = namedRows(report);
   named.forEach((n, k) => {
     const color = COLORS[k % COLORS.length] as string;
     // 95% intervals of the named configs: mean waste (bootstrap) and false-positive rate (Wilson).
