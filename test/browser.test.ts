@@ -1,19 +1,43 @@
-// The HTML reports of `conform`, `field`, `scan`, `compare` and `tune` (simulated, and with real sessions as agents), opened in a real browser (Debian's headless Chromium):
-// the page loads from the file alone, the matrix and the strips are laid out, and a screenshot is
-// taken. Skipped, saying so, where Chromium is not installed.
-import { describe, expect, it } from "vitest";
+// The HTML reports of `conform`, `field`, `scan`, `compare` and `tune` (simulated, and with real
+// sessions as agents), opened in a real browser (Debian's headless Chromium, driven by
+// playwright-core: one browser for the file, a page per report): the page loads from the file
+// alone with no script error and no request beyond it, every chart is laid out at a real size,
+// the matrix and the strips are there, and a screenshot is taken. Skipped, saying so, where
+// Chromium is not installed.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyFileSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
+import { chromium, type Browser } from "playwright-core";
 import { loopsim, tempDir } from "./cli/run.js";
 import { FAMILIES } from "../src/sim/families.js";
 
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 if (CHROMIUM === undefined) console.log("SKIPPED: the browser checks need Debian's chromium (apt-get install chromium)");
 
-function chromium(args: string[], profile: string): { stdout: string; status: number | null } {
-  const res = spawnSync(CHROMIUM as string, ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`, ...args], { encoding: "utf8", timeout: 60_000 });
-  return { stdout: res.stdout, status: res.status };
+let browser: Browser | undefined;
+
+/** The page as the browser built it: its DOM (serialized, like --dump-dom) and its charts' sizes. */
+async function view(url: string, width = 1200, height = 1400, screenshot?: string): Promise<{ stdout: string; status: number; charts: { width: number; height: number }[] }> {
+  const page = await (browser as Browser).newPage({ viewport: { width, height } });
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(`script error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
+  });
+  page.on("request", (request) => {
+    if (request.url() !== url) problems.push(`request beyond the file: ${request.url()}`);
+  });
+  try {
+    await page.goto(url, { waitUntil: "load", timeout: 60_000 });
+    const charts = await page.$$eval("svg", (svgs) => svgs.map((svg) => ({ width: svg.getBoundingClientRect().width, height: svg.getBoundingClientRect().height })));
+    if (screenshot !== undefined) await page.screenshot({ path: screenshot });
+    expect(problems, url).toEqual([]);
+    for (const c of charts) expect(c.width > 0 && c.height > 0, `${url}: a chart laid out at ${c.width}x${c.height}`).toBe(true);
+    return { stdout: await page.content(), status: 0, charts };
+  } finally {
+    await page.close();
+  }
 }
 
 /** Every error bar's lines inside its chart's viewBox: an interval longer than the axes would be cut off. */
@@ -34,34 +58,39 @@ function errorBarsInside(dom: string): number {
 }
 
 describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () => {
-  it("conformance.html shows the matrix with a coloured cell per rule and target", () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, chromiumSandbox: false, args: ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"], timeout: 60_000 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("conformance.html shows the matrix with a coloured cell per rule and target", async () => {
     const out = tempDir();
     loopsim(["conform", "--target", "reference", "--target", "zoo:warning-buckets-of-10", "--out", out]);
     const page = `file://${join(out, "conformance.html")}`;
-    const dom = chromium(["--dump-dom", page], join(out, "profile"));
+    const shot = join(out, "conformance.png");
+    const dom = await view(page, 1200, 1400, shot);
     expect(dom.status).toBe(0);
     expect((dom.stdout.match(/<td class="fail"/g) ?? []).length).toBeGreaterThan(0);
     expect((dom.stdout.match(/<td class="pass"/g) ?? []).length).toBeGreaterThan(30);
-    const shot = join(out, "conformance.png");
-    chromium(["--window-size=1200,1400", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(20_000);
   });
 
-  it("field.html shows the field matrix with a coloured cell per reported failure and target", () => {
+  it("field.html shows the field matrix with a coloured cell per reported failure and target", async () => {
     const out = tempDir();
     loopsim(["field", "--target", "reference", "--target", "roo-code", "--target", "qwen-code", "--out", out]);
     const page = `file://${join(out, "field.html")}`;
-    const dom = chromium(["--dump-dom", page], join(out, "profile"));
+    const shot = join(out, "field.png");
+    const dom = await view(page, 1200, 1400, shot);
     expect(dom.status).toBe(0);
     expect((dom.stdout.match(/<td class="failure"/g) ?? []).length).toBeGreaterThan(5);
     expect((dom.stdout.match(/<td class="fixed"/g) ?? []).length).toBeGreaterThan(5);
     expect((dom.stdout.match(/<section id=/g) ?? []).length).toBeGreaterThanOrEqual(25);
-    const shot = join(out, "field.png");
-    chromium(["--window-size=1200,1400", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(20_000);
   });
 
-  it("scan.html draws one strip per session with its verdict marks", () => {
+  it("scan.html draws one strip per session with its verdict marks", async () => {
     const out = tempDir();
     const fixtures = join(import.meta.dirname, "fixtures", "sessions");
     const strict = join(out, "strict.json5");
@@ -74,19 +103,19 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     writeFileSync(loop, lines.join("\n") + "\n");
     expect(loopsim(["scan", join(fixtures, "swe-agent-example.traj"), loop, "--config", strict, "--out", out]).code).toBe(0);
     const page = `file://${join(out, "scan.html")}`;
-    const dom = chromium(["--dump-dom", page], join(out, "profile"));
+    const shot = join(out, "scan.png");
+    const dom = await view(page, 1000, 600, shot);
     expect((dom.stdout.match(/<svg /g) ?? []).length).toBe(2);
     expect(dom.stdout).toMatch(/<title>(warning|block) at event \d+<\/title>/);
-    const shot = join(out, "scan.png");
-    chromium(["--window-size=1000,600", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(5_000);
   });
 
-  it("compare.html draws every guard on the waste/false-positive plane and a family-by-guard heatmap", () => {
+  it("compare.html draws every guard on the waste/false-positive plane and a family-by-guard heatmap", async () => {
     const out = tempDir();
     expect(loopsim(["compare", "--targets", "openclaw-enabled,roo-code,kilo,none", "--agents", "60", "--out", out]).code).toBe(0);
     const page = `file://${join(out, "compare.html")}`;
-    const dom = chromium(["--dump-dom", page], join(out, "profile"));
+    const shot = join(out, "compare.png");
+    const dom = await view(page, 1200, 1800, shot);
     expect(dom.status).toBe(0);
     expect((dom.stdout.match(/<svg /g) ?? []).length).toBe(2);
     for (const name of ["openclaw-enabled", "roo-code", "kilo", "none"]) expect(dom.stdout).toContain(`>${name}</text>`);
@@ -95,44 +124,42 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     // Every guard's point carries its 95% intervals as error bars.
     expect((dom.stdout.match(/<g class="error-bar"/g) ?? []).length).toBe(4);
     expect(errorBarsInside(dom.stdout)).toBeGreaterThan(0);
-    const shot = join(out, "compare.png");
-    chromium(["--window-size=1200,1800", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(20_000);
   });
 
-  it("compare.html with --loops real shows each guard's row on the real stretches beside the injected loops", () => {
+  it("compare.html with --loops real shows each guard's row on the real stretches beside the injected loops", async () => {
     const out = tempDir();
     expect(loopsim(["compare", "--population", "sessions:test/fixtures/real-loops", "--loops", "real", "--inject", "repeat", "--targets", "openclaw-enabled,none", "--out", out]).code).toBe(0);
-    const dom = chromium(["--dump-dom", `file://${join(out, "compare.html")}`], join(out, "profile"));
+    const dom = await view(`file://${join(out, "compare.html")}`);
     expect(dom.status).toBe(0);
     expect(dom.stdout).toContain("<h2>Real stuck stretches</h2>");
     expect(dom.stdout).toMatch(/<tr><td>none<\/td><td>0\.0% \[0\.0-65\.8\] \(n=2\)<\/td>/);
   });
 
-  it("report.html of tune lays out its five charts and the grouped table", () => {
+  it("report.html of tune lays out its five charts and the grouped table", async () => {
     const out = tempDir();
     expect(loopsim(["tune", "--agents", "60", "--out", out]).code).toBe(0);
     const page = `file://${join(out, "report.html")}`;
-    const dom = chromium(["--dump-dom", page], join(out, "profile"));
+    const shot = join(out, "report.png");
+    const dom = await view(page, 1200, 3000, shot);
     expect(dom.status).toBe(0);
     expect((dom.stdout.match(/<svg /g) ?? []).length).toBe(5);
     expect(dom.stdout).toMatch(/<tr class="group">/);
     // The defaults and each recommended config carry error bars on the Pareto chart.
     expect((dom.stdout.match(/<g class="error-bar"/g) ?? []).length).toBeGreaterThanOrEqual(2);
     expect(errorBarsInside(dom.stdout)).toBeGreaterThan(0);
-    const shot = join(out, "report.png");
-    chromium(["--window-size=1200,3000", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(50_000);
   });
 
-  it("report.html with real sessions as agents shows the grounded table, the per-shape table and where the evidences disagree", () => {
+  it("report.html with real sessions as agents shows the grounded table, the per-shape table and where the evidences disagree", async () => {
     const out = tempDir();
     const sessions = tempDir();
     for (const f of ["swe-agent-example.traj", "pi-tree.jsonl", "mini-timeouts.traj.json"]) copyFileSync(join(import.meta.dirname, "fixtures", "sessions", f), join(sessions, f));
     const r = loopsim(["tune", "--agents", "48", "--grid", "criticalThreshold=10,20", "--sessions", sessions, "--inject", "default@5-12", "--out", out]);
     expect(r.code, r.stderr).toBe(0);
     const page = `file://${join(out, "report.html")}`;
-    const dom = chromium(["--dump-dom", page], join(out, "profile"));
+    const shot = join(out, "grounded.png");
+    const dom = await view(page, 1200, 4000, shot);
     expect(dom.status).toBe(0);
     expect(dom.stdout).toContain("<h2>Real sessions as agents, with injected loops</h2>");
     expect(errorBarsInside(dom.stdout)).toBeGreaterThan(0);
@@ -149,8 +176,6 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     expect(sensitivity).toContain("<h2>Reaction sensitivity</h2>");
     expect((sensitivity.match(/<table class="heat">/g) ?? []).length).toBe(3);
     expect((sensitivity.match(/<td class="(same|differs)">#\d+<\/td>/g) ?? []).length).toBe(3 * 25);
-    const shot = join(out, "grounded.png");
-    chromium(["--window-size=1200,4000", `--screenshot=${shot}`, page], join(out, "profile"));
     expect(statSync(shot).size).toBeGreaterThan(50_000);
   });
 });
