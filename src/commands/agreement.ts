@@ -89,7 +89,9 @@ function writeAgreement(file: AgreementFile, out: string | undefined, json: bool
 /**
  * `conform --merge a/agreement.json b/agreement.json`: one report from runs made apart (the driven
  * CLIs take minutes each, so they are worth spreading over machines or CI jobs). The same runtime
- * checked twice is refused; one that ran in a part is no longer "not run" from another.
+ * in two parts: the later part's report replaces the earlier (re-run one runtime after a change to
+ * its model, and merge it over the old report), and stderr says so. A runtime that ran in one part
+ * is no longer "not run" from another.
  */
 export function mergeAgreement(files: readonly string[], out: string | undefined, json: boolean, force: boolean): void {
   const parts = files.map((file) => {
@@ -115,9 +117,13 @@ export function mergeAgreement(files: readonly string[], out: string | undefined
     for (const r of part.reports) {
       const key = `${r.model} against ${r.against}`;
       const earlier = seen.get(key);
-      if (earlier !== undefined) throw new UserError(`${part.file}: ${key} is in ${earlier} too; merge each check once`);
       seen.set(key, part.file);
-      reports.push(r);
+      if (earlier === undefined) {
+        reports.push(r);
+        continue;
+      }
+      process.stderr.write(`loopsim: ${key}: the report in ${part.file} replaces the one in ${earlier}\n`);
+      reports[reports.findIndex((x) => x.model === r.model && x.against === r.against)] = r;
     }
   }
   const notRun = parts.flatMap((p) => p.notRun).filter((n, i, all) => !seen.has(`${n.model} against ${n.against}`) && all.findIndex((m) => m.model === n.model && m.against === n.against) === i);

@@ -1,6 +1,7 @@
 // A runtime that cannot run here is a check not made, said in the agreement report with its
 // reason (exit 1), not an abort that loses the runtimes that did run; and agreement reports made
-// apart (the driven CLIs take minutes each) merge into one with `conform --merge`.
+// apart (the driven CLIs take minutes each) merge into one with `conform --merge`, a later part's
+// report of a runtime replacing an earlier one.
 import { describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -63,9 +64,13 @@ describe("agreement reports: runtimes not run, and merging", () => {
     expect(covered.code, covered.stderr).toBe(0);
     expect((JSON.parse(covered.stdout) as AgreementFile).notRun).toEqual([]);
 
-    const twice = loopsim(["conform", "--merge", ran, ran]);
-    expect(twice.code).toBe(2);
-    expect(twice.stderr).toContain(`${ran}: opencode against ${opencode?.against} is in ${ran} too; merge each check once`);
+    // The same runtime in a later part replaces the earlier report (a re-run after a model change).
+    const rerun = join(dir, "rerun.json");
+    writeFileSync(rerun, JSON.stringify({ command: "loopsim conform --against z", reports: [{ ...opencode, agree: 0, differ: 1 }], notRun: [] }));
+    const replaced = loopsim(["conform", "--merge", ran, rerun, "--json"]);
+    expect(replaced.code).toBe(1);
+    expect(replaced.stderr).toContain(`loopsim: opencode against ${opencode?.against}: the report in ${rerun} replaces the one in ${ran}`);
+    expect((JSON.parse(replaced.stdout) as AgreementFile).reports.map((r) => r.differ)).toEqual([1]);
 
     writeFileSync(join(dir, "bad.json"), JSON.stringify({ reports: [{ schema: "loopsim/other@1" }] }));
     const bad = loopsim(["conform", "--merge", join(dir, "bad.json")]);

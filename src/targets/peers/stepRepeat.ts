@@ -7,6 +7,7 @@
 import { orderedKey } from "./callKeys.js";
 import { ALLOW, peerTarget, type PeerDefinition } from "./peerGuard.js";
 import { OPENCODE_NORMALIZATION } from "./normalization/opencode.js";
+import type { CallNormalization } from "./normalization/callView.js";
 import type { Target } from "../target.js";
 
 export const DOOM_LOOP_PARTS = 3;
@@ -24,7 +25,7 @@ export interface DoomLoopTiming {
   readonly triggerRuns: boolean;
 }
 
-export function stepRepeatTarget(name: string, runtime: string, extraNotes: readonly string[], timing: DoomLoopTiming = { triggerRuns: false }): Target {
+export function stepRepeatTarget(name: string, runtime: string, extraNotes: readonly string[], timing: DoomLoopTiming = { triggerRuns: false }, normalization: CallNormalization = OPENCODE_NORMALIZATION): Target {
   const detector = `${name}:doom-loop`;
   const definition: PeerDefinition<StepParts> = {
     name,
@@ -39,7 +40,7 @@ export function stepRepeatTarget(name: string, runtime: string, extraNotes: read
       ...extraNotes,
     ],
     detectors: [detector],
-    normalization: OPENCODE_NORMALIZATION,
+    normalization,
     warns: false,
     reducer: {
       initial: () => ({ step: undefined, parts: [], tripped: false }),

@@ -213,7 +213,9 @@ async function runOnce(adapter: CliAdapter, model: ScriptedModel, context: Param
 
 
 /** Injected warnings: user or system text that appears between two requests of one prompt and
- * speaks of loops or repetition (tool results and the model's own messages excluded). */
+ * speaks of loops or repetition (tool results and the model's own messages excluded). Cline's
+ * soft warning names neither: "Detected 3 consecutive identical calls to `read_files`; consider
+ * trying a different approach." */
 export function warningsIn(requests: readonly SeenRequest[]): { afterStep: number; text: string }[] {
   const found: { afterStep: number; text: string }[] = [];
   let lastStep = -1;
@@ -223,7 +225,7 @@ export function warningsIn(requests: readonly SeenRequest[]): { afterStep: numbe
       const previous = requests[i - 1] as SeenRequest;
       for (const message of req.messages.slice(previous.messages.length)) {
         const text = messageText(message);
-        if (text !== undefined && /loop|repeat/i.test(text)) found.push({ afterStep: lastStep, text: text.slice(0, 300) });
+        if (text !== undefined && /loop|repeat|consecutive identical/i.test(text)) found.push({ afterStep: lastStep, text: text.slice(0, 300) });
       }
     }
     if (req.servedStep !== undefined) lastStep = req.servedStep;
