@@ -44,8 +44,7 @@ export class Deque<T> {
   }
 
   clear(): void {
-    // Truncated, not replaced: a cleared deque is often filled again (reused run indexes).
-    this.items.length = 0;
+    this.items = [];
     this.head = 0;
   }
 

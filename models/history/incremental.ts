@@ -60,17 +60,6 @@ class KeyIndex {
     }
   }
 
-  /** Made new again for another key (see IncrementalHistory's spares): only a let-go key is. */
-  reset(): void {
-    // Stryker disable next-line all: equivalent, a key is let go when its count reaches 0
-    this.count = 0;
-    this.runs.length = 0;
-    this.head = 0;
-    // Stryker disable next-line all: equivalent, its pending list went with its last record
-    this.pending = undefined;
-    this.newestCompletedPos = -1;
-  }
-
   /** A fill older than a completed record lands mid-sequence: rebuild from the run's records. */
   rebuildResults(runRecords: Deque<IndexedRecord>, argsHash: string): void {
     this.runs = [];
@@ -115,29 +104,6 @@ class RunIndex {
   /** S4 evidence: newest position p whose record differs in result from the one at p - 2. */
   newestUnevenPair = -1;
 
-  /**
-   * Made new again for another run (see IncrementalHistory's spares). A run is let go only when
-   * its last record left: its keys and pending list are empty then, and its deques are cleared
-   * only to drop the references they still hold past their heads.
-   */
-  reset(): void {
-    // Stryker disable next-line all: equivalent, the deques and the map are empty when a run is let go (above)
-    this.records.clear();
-    // Stryker disable next-line all: equivalent (above)
-    this.keys.clear();
-    // Stryker disable next-line all: equivalent (above)
-    this.pending.clear();
-    // Stryker disable next-line all: equivalent, positions are compared only within the run's own records
-    this.nextPos = 0;
-    // Stryker disable next-line all: equivalent, a run's first record sets it
-    this.alternating = 0;
-    this.keys.clear();
-    this.pending.clear();
-    this.nextPos = 0;
-    this.alternating = 0;
-    this.newestUnevenPair = -1;
-  }
-
   firstPos(): number {
     return (this.records.first() as IndexedRecord).pos;
   }
@@ -157,19 +123,9 @@ class RunIndex {
   }
 }
 
-/**
- * How many let-go run and key indexes are kept for reuse. A gateway interleaving many runs makes
- * a new run index for most calls (the run's last record left the window long ago) and lets one
- * go at most evictions: reusing them instead of leaving them to the collector was most of the
- * cost of 1,000 interleaved runs (bench manyRuns). A few suffice: one is let go per eviction.
- */
-const SPARES = 8;
-
 export class IncrementalHistory implements HistoryIndex {
   private window = new Deque<IndexedRecord>();
   private runs = new Map<string, RunIndex>();
-  private readonly spareRuns: RunIndex[] = [];
-  private readonly spareKeys: KeyIndex[] = [];
 
   constructor(private readonly historySize: number) {}
 
@@ -187,7 +143,7 @@ export class IncrementalHistory implements HistoryIndex {
   private append(run: string, tool: string, argsHash: string, callId: string | undefined, facts: OutcomeFacts | undefined): void {
     let runIndex = this.runs.get(run);
     if (runIndex === undefined) {
-      runIndex = this.spareRuns.pop() ?? new RunIndex();
+      runIndex = new RunIndex();
       this.runs.set(run, runIndex);
     }
     const record: IndexedRecord = {
@@ -209,7 +165,7 @@ export class IncrementalHistory implements HistoryIndex {
 
     let key = runIndex.keys.get(argsHash);
     if (key === undefined) {
-      key = this.spareKeys.pop() ?? new KeyIndex();
+      key = new KeyIndex();
       runIndex.keys.set(argsHash, key);
     }
     key.count++;
@@ -281,22 +237,9 @@ export class IncrementalHistory implements HistoryIndex {
       if (key.pending.length === 0) key.pending = undefined;
     }
     while ((runIndex.pending.first()?.pos ?? Infinity) <= record.pos) runIndex.pending.shift();
-    if (key.count === 0) {
-      runIndex.keys.delete(record.argsHash);
-      // Stryker disable next-line EqualityOperator,ConditionalExpression: equivalent, how many spares are kept changes only the cost
-      if (this.spareKeys.length < SPARES) {
-        key.reset();
-        this.spareKeys.push(key);
-      }
-    }
-    if (runIndex.records.length === 0) {
-      this.runs.delete(record.run);
-      // Stryker disable next-line EqualityOperator,ConditionalExpression: equivalent, how many spares are kept changes only the cost
-      if (this.spareRuns.length < SPARES) {
-        runIndex.reset();
-        this.spareRuns.push(runIndex);
-      }
-    } else runIndex.alternating = Math.min(runIndex.alternating, runIndex.records.length);
+    if (key.count === 0) runIndex.keys.delete(record.argsHash);
+    if (runIndex.records.length === 0) this.runs.delete(record.run);
+    else runIndex.alternating = Math.min(runIndex.alternating, runIndex.records.length);
   }
 
   countsFor(run: string, tool: string, argsHash: string): CallCounts {
