@@ -4,12 +4,12 @@
 // whose structure is broken must name the byte.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseElement, readSpan, topArraySpans } from "../src/import/jsonDocument.js";
 import { sessionRefs } from "../src/import/sessionRefs.js";
 import { readSessionEvents } from "../src/sessions/recorded.js";
+import { tempDir } from "./cli/run.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "sessions");
 
@@ -21,7 +21,7 @@ async function spansOf(file: string) {
 
 describe("ADP: one pass per file", () => {
   it("the spans of a top-level array are exactly its elements, read back from their bytes (any values, any whitespace)", async () => {
-    const dir = mkdtempSync(join(process.env.LOOPSIM_TEST_SCRATCH ?? tmpdir(), "loopsim-spans-"));
+    const dir = tempDir();
     try {
       await fc.assert(
         fc.asyncProperty(fc.array(fc.jsonValue(), { maxLength: 12 }), fc.constantFrom("", " ", "\n  "), async (values, gap) => {
@@ -50,7 +50,7 @@ describe("ADP: one pass per file", () => {
     ["a bad element", '[{"id": 1}, {"id": }]', /element \[1\], bytes 12-20/],
     ["trailing comma", '[{"id": 1},]', /at byte 11: a comma before the closing bracket/],
   ])("a broken file (%s) names the place", async (_what, text, message) => {
-    const dir = mkdtempSync(join(process.env.LOOPSIM_TEST_SCRATCH ?? tmpdir(), "loopsim-spans-"));
+    const dir = tempDir();
     try {
       writeFileSync(join(dir, "bad.json"), text);
       await expect(spansOf(join(dir, "bad.json"))).rejects.toThrow(message);

@@ -54,9 +54,10 @@ export async function agreementCommand(options: AgreementOptions): Promise<void>
     try {
       subject = await subjectFor(name, note, options.parallel ?? defaultDrivenParallel(availableParallelism()));
     } catch (error) {
-      // A runtime that cannot run here (no binary for this platform, GitHub out of reach) is a
-      // check not made: reported with its reason, after the others have run, and exit 1.
-      if (!(error instanceof UserError) || !isDrivenRuntimeName(name)) throw error;
+      // A runtime that cannot run here (no binary for this platform, a registry or GitHub out of
+      // reach) is a check not made: reported with its reason, after the others have run, and exit
+      // 1. A name that is no runtime at all stays the user's mistake (exit 2).
+      if (!(error instanceof UserError) || !(isGeminiName(name) || isDrivenRuntimeName(name))) throw error;
       notRun.push({ model: model.name, against: name, reason: error.message });
       note(`loopsim: ${name} not run: ${error.message}`);
       continue;
@@ -111,24 +112,27 @@ export function mergeAgreement(files: readonly string[], out: string | undefined
     checkOutputDir(out);
     refuseOverwrite(out, ["agreement.md", "agreement.json"], force);
   }
-  const reports: AgreementReport[] = [];
-  const seen = new Map<string, string>();
+  // By runtime, in the order first met: a later part's report takes the earlier one's place.
+  const ran = new Map<string, { report: AgreementReport; file: string }>();
   for (const part of parts) {
-    for (const r of part.reports) {
-      const key = `${r.model} against ${r.against}`;
-      const earlier = seen.get(key);
-      seen.set(key, part.file);
-      if (earlier === undefined) {
-        reports.push(r);
-        continue;
-      }
-      process.stderr.write(`loopsim: ${key}: the report in ${part.file} replaces the one in ${earlier}\n`);
-      reports[reports.findIndex((x) => x.model === r.model && x.against === r.against)] = r;
+    for (const report of part.reports) {
+      const key = checkKey(report);
+      const earlier = ran.get(key);
+      if (earlier !== undefined) process.stderr.write(`loopsim: ${key}: the report in ${part.file} replaces the one in ${earlier.file}\n`);
+      ran.set(key, { report, file: part.file });
     }
   }
-  const notRun = parts.flatMap((p) => p.notRun).filter((n, i, all) => !seen.has(`${n.model} against ${n.against}`) && all.findIndex((m) => m.model === n.model && m.against === n.against) === i);
+  const missed = new Map<string, NotRun>();
+  for (const entry of parts.flatMap((p) => p.notRun)) if (!ran.has(checkKey(entry)) && !missed.has(checkKey(entry))) missed.set(checkKey(entry), entry);
+  const reports = [...ran.values()].map((r) => r.report);
+  const notRun = [...missed.values()];
   const command = ["loopsim conform", ...[...reports, ...notRun].map((r) => `--against ${r.against}`), ...(out === undefined ? [] : [`--out ${out}`])].join(" ");
   writeAgreement({ command, reports, notRun }, out, json);
+}
+
+/** "kilo against kilo@7.7.9": one check, whichever part it comes from. */
+function checkKey(check: { readonly model: string; readonly against: string }): string {
+  return `${check.model} against ${check.against}`;
 }
 
 function badProbe(id: string): never {

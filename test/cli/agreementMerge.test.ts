@@ -26,18 +26,24 @@ interface AgreementFile {
 const read = (dir: string) => JSON.parse(readFileSync(join(dir, "agreement.json"), "utf8")) as AgreementFile;
 
 describe("agreement reports: runtimes not run, and merging", () => {
-  it("a runtime that cannot be fetched is reported as not run, with why, and exits 1", () => {
+  it("a runtime that cannot be fetched (driven or in-process) is reported as not run, with why, and exits 1", () => {
     const out = tempDir();
-    const r = loopsim(["conform", "--against", "crush@0.96.1", "--probe", "repeat-5", "--out", out], undefined, undefined, { ...OFFLINE, LOOPSIM_CACHE: tempDir() });
+    const r = loopsim(["conform", "--against", "crush@0.96.1", "--against", "gemini-cli@0.1.0", "--probe", "repeat-5", "--out", out], undefined, undefined, { ...OFFLINE, LOOPSIM_CACHE: tempDir() });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     const file = read(out);
     expect(file.reports).toEqual([]);
-    expect(file.notRun).toEqual([{ model: "crush", against: "crush@0.96.1", reason: expect.stringMatching(/registry cannot be reached.*loopsim targets fetch crush@0\.96\.1/) }]);
+    expect(file.notRun).toEqual([
+      { model: "crush", against: "crush@0.96.1", reason: expect.stringMatching(/registry cannot be reached.*loopsim targets fetch crush@0\.96\.1/) },
+      { model: "gemini-cli", against: "gemini-cli@0.1.0", reason: expect.stringMatching(/registry cannot be reached.*loopsim targets fetch gemini-cli@0\.1\.0/) },
+    ]);
     const md = readFileSync(join(out, "agreement.md"), "utf8");
     expect(md).toContain("- **crush model: not run against crush@0.96.1**: crush@0.96.1: the npm registry cannot be reached");
     expect(md).toContain("## Not run here");
-    expect(r.stderr).toContain("loopsim: crush model: not run against crush@0.96.1");
+    expect(r.stderr).toContain("loopsim: crush model: not run against crush@0.96.1; gemini-cli model: not run against gemini-cli@0.1.0");
+    // A name that is no runtime stays the user's mistake.
+    const unknown = loopsim(["conform", "--against", "nosuch@1.0"]);
+    expect(unknown.code).toBe(2);
   });
 
   it("conform --merge joins agreement reports; a runtime that ran in one part is not 'not run' from another", () => {
