@@ -23,16 +23,18 @@ export function sameJsonValue(a: unknown, b: unknown, depth = 0): boolean {
     return true;
   }
   if (!isPlainObject(a) || !isPlainObject(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) {
+  // for-in with hasOwn is Object.keys without the array it allocates (this runs on every event).
+  let count = 0;
+  for (const key in a) {
+    if (!Object.hasOwn(a, key)) continue;
+    count++;
     const x = a[key];
-    const y = b[key];
     // An undefined field is left out of the serialization, so it matches nothing here (an
-    // undefined y against a defined x already fails below).
-    if (x === undefined || !sameJsonValue(x, y, depth + 1)) return false;
+    // undefined y against a defined x already fails below); a key b lacks reads as undefined.
+    if (x === undefined || !sameJsonValue(x, b[key], depth + 1)) return false;
   }
-  return true;
+  for (const key in b) if (Object.hasOwn(b, key)) count--;
+  return count === 0;
 }
 
 /**

@@ -1,20 +1,28 @@
-// A FIFO with O(1) push, pop and shift: the rolling window evicts from the front on every append,
-// and Array.prototype.shift is O(n).
+// A FIFO with O(1) push, pop, shift and indexed reads: the rolling window evicts from the front on
+// every append, and Array.prototype.shift is O(n).
+//
+// It is a ring buffer over a power-of-two array that only grows. Every run of the window has one
+// (two, with its pending calls), and with many interleaved runs a run is born and let go every few
+// calls: an array that shrank when emptied (as `length = 0` makes V8 do) would be reallocated on
+// the next push. Emptied slots are overwritten with undefined so that nothing left is kept alive.
 export class Deque<T> {
-  private items: T[] = [];
+  private items: (T | undefined)[] = [];
   private head = 0;
+  private count = 0;
 
   get length(): number {
-    return this.items.length - this.head;
+    return this.count;
   }
 
   push(item: T): void {
-    this.items.push(item);
+    if (this.count === this.items.length) this.grow();
+    this.items[(this.head + this.count) & (this.items.length - 1)] = item;
+    this.count++;
   }
 
   at(index: number): T | undefined {
-    // items holds exactly head + length entries, so an index past the end reads undefined anyway.
-    return index < 0 ? undefined : this.items[this.head + index];
+    if (index < 0 || index >= this.count) return undefined;
+    return this.items[(this.head + index) & (this.items.length - 1)];
   }
 
   first(): T | undefined {
@@ -22,33 +30,51 @@ export class Deque<T> {
   }
 
   last(): T | undefined {
-    return this.length === 0 ? undefined : this.items[this.items.length - 1];
+    return this.at(this.count - 1);
   }
 
   shift(): T | undefined {
-    if (this.length === 0) return undefined;
+    if (this.count === 0) return undefined;
     const item = this.items[this.head];
-    this.head++;
-    // When to compact is a cost trade-off, not behaviour: any rule that compacts eventually keeps the
-    // storage bounded (properties/deque.test.ts checks the bound and the contents).
-    // Stryker disable next-line EqualityOperator,LogicalOperator: equivalent, when to compact changes only the cost
-    if (this.head > 64 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
+    this.items[this.head] = undefined;
+    this.head = (this.head + 1) & (this.items.length - 1);
+    this.count--;
     return item;
   }
 
   pop(): T | undefined {
-    return this.length === 0 ? undefined : this.items.pop();
+    if (this.count === 0) return undefined;
+    const slot = (this.head + this.count - 1) & (this.items.length - 1);
+    const item = this.items[slot];
+    this.items[slot] = undefined;
+    this.count--;
+    return item;
   }
 
+  /** Empties the queue and keeps its storage. */
   clear(): void {
-    this.items = [];
+    while (this.count > 0) this.pop();
     this.head = 0;
   }
 
+  /** Slots held, for the test that storage stays proportional to the most items held at once. */
+  capacity(): number {
+    return this.items.length;
+  }
+
   *[Symbol.iterator](): IterableIterator<T> {
-    for (let i = this.head; i < this.items.length; i++) yield this.items[i] as T;
+    for (let i = 0; i < this.count; i++) yield this.items[(this.head + i) & (this.items.length - 1)] as T;
+  }
+
+  /** Twice the slots (four to start), the items moved to the front in order. */
+  private grow(): void {
+    const old = this.items;
+    const capacity = old.length === 0 ? 4 : old.length * 2;
+    // Filled by push, so V8 keeps the array packed (new Array(n) would make it holey).
+    const items: (T | undefined)[] = [];
+    for (let i = 0; i < this.count; i++) items.push(old[(this.head + i) & (old.length - 1)]);
+    while (items.length < capacity) items.push(undefined);
+    this.items = items;
+    this.head = 0;
   }
 }

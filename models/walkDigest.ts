@@ -150,14 +150,31 @@ function hex128(a: number, b: number, c: number, d: number): string {
   );
 }
 
+/**
+ * The keys of every record being walked, nested records' above their parents', reused from walk
+ * to walk. Object.keys would allocate an array per record, a third of the digest's garbage; the
+ * stack only grows, to the most keys a walk ever held at once, and is never truncated, because
+ * shortening an array lets V8 drop its storage.
+ */
+// Stryker disable next-line ArrayDeclaration: equivalent, every walk starts at keyTop 0 and writes a slot before reading it
+const keyStack: string[] = [];
+let keyTop = 0;
+const KEY_STACK_KEPT = 1024;
+
 /** The containers being walked, reused from walk to walk. */
 const ancestors: object[] = [];
 
 export function walkDigestValue(value: unknown): string {
   reset();
-  // Every walk pops what it pushes; only a walk cut short by a throwing getter leaves any.
-  ancestors.length = 0;
+  // Every walk pops what it pushes; only a walk cut short by a throwing getter leaves any. Setting
+  // the length of an empty array would still drop its storage, and the next push reallocate it.
+  // Stryker disable next-line ConditionalExpression: equivalent, emptying an empty list changes only the cost
+  if (ancestors.length !== 0) ancestors.length = 0;
+  keyTop = 0;
   walkValue(value, ancestors);
+  // A record with a great many keys is not kept alive by the stack until the next such record.
+  // Stryker disable next-line all: equivalent, when the stack's storage is let go changes only memory
+  if (keyStack.length > KEY_STACK_KEPT) keyStack.length = 0;
   return finish();
 }
 
@@ -225,38 +242,49 @@ function walkArray(items: readonly unknown[], ancestors: object[]): void {
 }
 
 /**
- * The serialization's key order (Array#sort's default: UTF-16 code units). Records have few
- * keys, and an insertion sort with `<` beats the generic sort, which compares through strings.
+ * The serialization's key order (Array#sort's default: UTF-16 code units), for the keys in
+ * keyStack[from, to). Records have few keys, and an insertion sort with `<` beats the generic
+ * sort, which compares through strings; a large record is sorted as a copy.
  */
-function sortKeys(keys: string[]): void {
-  if (keys.length > 16) {
-    keys.sort();
+function sortKeys(from: number, to: number): void {
+  if (to - from > 16) {
+    const sorted = keyStack.slice(from, to).sort();
+    for (let i = 0; i < sorted.length; i++) keyStack[from + i] = sorted[i] as string;
     return;
   }
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i] as string;
+  for (let i = from + 1; i < to; i++) {
+    const key = keyStack[i] as string;
     let j = i - 1;
-    while (j >= 0 && (keys[j] as string) > key) {
-      keys[j + 1] = keys[j] as string;
+    while (j >= from && (keyStack[j] as string) > key) {
+      keyStack[j + 1] = keyStack[j] as string;
       j--;
     }
-    keys[j + 1] = key;
+    keyStack[j + 1] = key;
   }
 }
 
 function walkRecord(record: Record<string, unknown>, ancestors: object[]): void {
-  const keys = Object.keys(record);
-  if (keys.length > 1) sortKeys(keys);
+  // Object.keys' set of keys: own, enumerable, string-keyed. for-in adds inherited enumerable
+  // ones, which hasOwn removes; it walks V8's cached key list without allocating.
+  const from = keyTop;
+  for (const key in record) {
+    // An assignment at the length appends, as push does, and keeps the array packed.
+    if (Object.hasOwn(record, key)) keyStack[keyTop++] = key;
+  }
+  const to = keyTop;
+  sortKeys(from, to);
   // Undefined fields are skipped, as in the serialization. A record is its fields, each key
   // tagged as a key (only records have keys), then an end tag with the field count: no opening
   // token and no second pass to count the fields first.
   let fields = 0;
-  for (const key of keys) {
+  for (let i = from; i < to; i++) {
+    const key = keyStack[i] as string;
     const field = record[key];
     if (field === undefined) continue;
     fields++;
     mixString(key, Tag.Key);
     walkValue(field, ancestors);
   }
+  keyTop = from;
   mixTag(Tag.RecordEnd, fields);
 }

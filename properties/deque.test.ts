@@ -1,6 +1,6 @@
 // The rolling window's queue (models/deque.ts) against a plain array, on random sequences of every
-// operation. Runs are long and shift-heavy so that the queue compacts its storage (after 64
-// shifts) many times, with pushes and pops between, where an off-by-one would show.
+// operation. Runs are long and shift-heavy so that the ring buffer wraps around and grows while
+// wrapped many times, with pushes and pops between, where an off-by-one would show.
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { Deque } from "../models/deque.js";
@@ -25,7 +25,7 @@ function same(actual: unknown, expected: unknown, what: string): void {
 }
 
 it("the deque behaves as an array with shift, pop and clear", () => {
-  let compactions = 0;
+  let longRuns = 0;
   assertProperty(
     fc.property(runs, (ops) => {
       const deque = new Deque<number>();
@@ -40,7 +40,7 @@ it("the deque behaves as an array with shift, pop and clear", () => {
           case "shift": {
             const shifted = deque.shift();
             same(shifted, model.shift(), "shift");
-            if (shifted !== undefined && ++shiftsSinceClear === 65) compactions++;
+            if (shifted !== undefined && ++shiftsSinceClear === 65) longRuns++;
             break;
           }
           case "pop":
@@ -65,8 +65,8 @@ it("the deque behaves as an array with shift, pop and clear", () => {
     "properties/deque.test.ts",
     200,
   );
-  // Not vacuous: many runs shift far enough for the storage to be compacted.
-  expect(compactions).toBeGreaterThan(50);
+  // Not vacuous: many runs shift far enough for the ring to wrap around its storage many times.
+  expect(longRuns).toBeGreaterThan(50);
 });
 
 it("the deque's storage stays proportional to its length however many items pass through", () => {
@@ -76,8 +76,26 @@ it("the deque's storage stays proportional to its length however many items pass
     deque.push(i);
     if (deque.length > 30) deque.shift();
   }
-  const storage = (deque as unknown as { items: number[] }).items.length;
+  const storage = deque.capacity();
   expect(deque.length).toBe(30);
   expect(storage).toBeLessThanOrEqual(2 * 30 + 66);
   expect([...deque]).toEqual(Array.from({ length: 30 }, (_, i) => 9970 + i));
+});
+
+it("a full ring (as many items as slots, wrapped or not) reads nothing past its last item", () => {
+  // Past the end the index wraps onto the first item's slot when every slot is taken: the bound
+  // check, not an empty slot, is what answers undefined there.
+  for (const size of [4, 8, 16, 32]) {
+    const deque = new Deque<number>();
+    for (let i = 0; i < size; i++) deque.push(i);
+    expect(deque.capacity()).toBe(size);
+    expect(deque.at(size)).toBeUndefined();
+    deque.shift();
+    deque.shift();
+    deque.push(size);
+    deque.push(size + 1);
+    expect(deque.capacity()).toBe(size);
+    expect(deque.at(size)).toBeUndefined();
+    expect([...deque]).toEqual(Array.from({ length: size }, (_, i) => i + 2));
+  }
 });

@@ -25,6 +25,10 @@ const { value } = fc.letrec<{ value: unknown }>((tie) => ({
     fc.array(leaf, { maxLength: 3 }).map((items) => new Set(items)),
     fc.integer({ min: -2, max: 2 }).map((t) => new Date(t)),
     fc.constantFrom("a", "b").map((m) => new Error(m)),
+    // More keys than the digest's insertion sort takes, and records with inherited enumerable
+    // keys, which neither the serialization nor the digest reads.
+    fc.dictionary(fc.string({ maxLength: 2 }), leaf, { minKeys: 17, maxKeys: 24 }),
+    fc.dictionary(fc.constantFrom("a", "b", "c"), leaf, { maxKeys: 3 }).map((own) => Object.assign(Object.create({ a: "inherited", z: 1 }) as object, own)),
   ),
 }));
 

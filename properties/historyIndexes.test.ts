@@ -56,17 +56,22 @@ function sameCounts(a: CallCounts, b: CallCounts): boolean {
 }
 
 it("the incremental window gives the oracle's counts for every key after every operation", () => {
-  const seen = { noProgress: 0, pingPong: 0, evidence: 0, unknownStreak: 0, evictions: 0 };
+  const seen = { noProgress: 0, pingPong: 0, evidence: 0, unknownStreak: 0, evictions: 0, rebirths: 0 };
   assertProperty(
     fc.property(world, ({ historySize, ops }) => {
       const fast = new IncrementalHistory(historySize);
       const oracle = new ScanningHistory(historySize);
+      // Runs that had records and then none: the incremental window lets their indexes go, and
+      // reuses them (and their keys' indexes) for the next run it meets.
+      const emptied = new Set<string>();
+      const present = new Set<string>();
       ops.forEach((o, step) => {
         apply(fast, o);
         apply(oracle, o);
         if (fast.size() !== oracle.size()) throw new Error(`after op ${step}: size ${fast.size()}, oracle ${oracle.size()}`);
         if (oracle.size() === historySize) seen.evictions++;
         for (const run of RUNS) {
+          let records = 0;
           for (const key of KEYS) {
             const got = fast.countsFor(run, key.tool, key.argsHash);
             const want = oracle.countsFor(run, key.tool, key.argsHash);
@@ -75,7 +80,12 @@ it("the incremental window gives the oracle's counts for every key after every o
             if (want.pingPong >= 4) seen.pingPong++;
             if (want.pingPongEvidence) seen.evidence++;
             if (want.unknownStreak >= 3) seen.unknownStreak++;
+            records += want.repeat;
           }
+          if (records > 0) {
+            if (emptied.delete(run)) seen.rebirths++;
+            present.add(run);
+          } else if (present.delete(run)) emptied.add(run);
         }
         // The incremental index's own bookkeeping is never smaller than what it indexes.
         if (fast.stateSize() < 2 * fast.size()) throw new Error(`after op ${step}: stateSize ${fast.stateSize()} below twice the ${fast.size()} records`);
@@ -90,12 +100,14 @@ it("the incremental window gives the oracle's counts for every key after every o
     "properties/historyIndexes.test.ts",
     300,
   );
-  // Not vacuous: long streaks, alternations with and without evidence, and full windows all occur.
+  // Not vacuous: long streaks, alternations with and without evidence, full windows, and runs that
+  // leave the window and come back (on reused indexes) all occur.
   expect(seen.noProgress).toBeGreaterThan(100);
   expect(seen.pingPong).toBeGreaterThan(100);
   expect(seen.evidence).toBeGreaterThan(100);
   expect(seen.unknownStreak).toBeGreaterThan(100);
   expect(seen.evictions).toBeGreaterThan(1000);
+  expect(seen.rebirths).toBeGreaterThan(200);
 });
 
 it("the incremental window's stateSize counts every structure it holds", () => {
@@ -160,8 +172,48 @@ it("a key whose result keeps changing keeps a bounded list of result runs", () =
     h.appendCall("r", "a", "a:1", undefined);
     h.recordOutcome("r", "a", "a:1", undefined, { resultHash: String(i % 2) });
   }
-  const inside = h as unknown as { runs: Map<string, { keys: Map<string, { runs: unknown[] }> }> };
-  const held = inside.runs.get("r")?.keys.get("a:1")?.runs.length ?? 0;
+  const inside = h as unknown as { runs: Map<string, { key(argsHash: string): { runs: unknown[] } | undefined }> };
+  const held = inside.runs.get("r")?.key("a:1")?.runs.length ?? 0;
   expect(held).toBeGreaterThan(0);
   expect(held).toBeLessThanOrEqual(2 * 4 + 17);
+});
+
+it("the spare indexes the window keeps for reuse stay few and small, whatever passes through", () => {
+  // Spares are no state (stateSize leaves them out), so their bound is pinned here: at most 32 run
+  // and 32 key indexes, no run's queues holding more than 64 slots (its pending calls are among
+  // its records, so its record queue's storage bounds both), no key's result list over 16.
+  type Spares = { spareRuns: { records: { capacity(): number } }[]; spareKeys: unknown[] };
+  const spares = (h: IncrementalHistory) => h as unknown as Spares;
+
+  // 100 one-call runs, then one run that fills the window: 100 runs and keys let go, 32 of each kept.
+  const many = new IncrementalHistory(100);
+  for (let i = 0; i < 100; i++) many.appendCall(`run${i}`, "a", `a:${i}`, undefined);
+  for (let i = 0; i < 100; i++) many.appendCall("main", "b", "b:1", undefined);
+  expect([spares(many).spareRuns.length, spares(many).spareKeys.length]).toEqual([32, 32]);
+
+  // A run of 64 records (64 slots) is kept; one of 65 (128 slots) is not.
+  for (const [records, kept] of [
+    [64, 1],
+    [65, 0],
+  ] as const) {
+    const h = new IncrementalHistory(200);
+    for (let i = 0; i < records; i++) h.appendCall("big", "a", `a:${i}`, undefined);
+    for (let i = 0; i < 200; i++) h.appendCall("main", "b", "b:1", undefined);
+    expect(spares(h).spareRuns.map((r) => r.records.capacity())).toEqual(kept === 1 ? [64] : []);
+  }
+
+  // A key's result list is compacted as its records leave: however often its result changed, it
+  // holds at most 16 entries when it is let go.
+  const changing = new IncrementalHistory(200);
+  for (let i = 0; i < 200; i++) changing.recordOutcome("r", "a", "a:1", undefined, { resultHash: String(i) });
+  const held: number[] = [];
+  const inside = changing as unknown as { runs: Map<string, { key(argsHash: string): { runs: unknown[]; head: number } | undefined }> };
+  for (let i = 0; i < 200; i++) {
+    const key = inside.runs.get("r")?.key("a:1");
+    if (key !== undefined) held.push(key.runs.length);
+    changing.appendCall("main", "b", `b:${i}`, undefined);
+  }
+  expect(held[0]).toBe(200);
+  expect(held.at(-1)).toBeLessThanOrEqual(16);
+  expect(spares(changing).spareKeys).toHaveLength(1);
 });

@@ -4,8 +4,8 @@
 // can read but not write; SKIPPED when the tests do not run as root (no other user to become) or
 // the cache lacks the releases.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cacheRoot, readManifest } from "../src/targets/openclaw/cache.js";
 import { readRuntimeManifest } from "../src/targets/runtimes/packageCache.js";
@@ -16,7 +16,25 @@ const NOBODY = 65534;
 const root = process.getuid?.() === 0;
 const haveRelease = readManifest(RELEASE) !== undefined;
 const haveGemini = readRuntimeManifest("gemini-cli", GEMINI) !== undefined;
-const why = !root ? "the tests do not run as root, so there is no other user to read the cache as" : !haveRelease && !haveGemini ? `neither openclaw@${RELEASE} nor gemini-cli@${GEMINI} is in the cache (${cacheRoot()})` : undefined;
+/**
+ * Whether another user can reach the cache at all: every folder above it must let others through.
+ * The default cache lives in HOME, and root's HOME (/root) is private, so as root without
+ * LOOPSIM_CACHE the premise of these tests (a cache nobody can read but not write) does not hold.
+ */
+function privateParent(path: string): string | undefined {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    if (existsSync(dir) && (statSync(dir).mode & 0o001) === 0) return dir;
+    if (dir === dirname(dir)) return undefined;
+  }
+}
+const hidden = privateParent(cacheRoot());
+const why = !root
+  ? "the tests do not run as root, so there is no other user to read the cache as"
+  : !haveRelease && !haveGemini
+    ? `neither openclaw@${RELEASE} nor gemini-cli@${GEMINI} is in the cache (${cacheRoot()})`
+    : hidden !== undefined
+      ? `the cache (${cacheRoot()}) is inside ${hidden}, which no other user may enter; LOOPSIM_CACHE set to a folder outside it (as .ci/run does) runs these tests`
+      : undefined;
 if (why !== undefined) console.log(`SKIPPED: the read-only cache tests: ${why}`);
 
 const EXAMPLE = join(import.meta.dirname, "..", "examples", "six-identical-reads.jsonl");

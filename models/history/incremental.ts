@@ -37,6 +37,15 @@ class KeyIndex {
   pending: IndexedRecord[] | undefined = undefined;
   newestCompletedPos = -1;
 
+  /** Back to a new key's state, keeping the results array's storage (see IncrementalHistory's pools). */
+  reset(): void {
+    this.count = 0;
+    while (this.runs.length > 0) this.runs.pop();
+    this.head = 0;
+    this.pending = undefined;
+    this.newestCompletedPos = -1;
+  }
+
   lastRun(): ResultRun | undefined {
     return this.runs.length > this.head ? this.runs[this.runs.length - 1] : undefined;
   }
@@ -95,7 +104,14 @@ class KeyIndex {
 /** Everything about one run's records in the window. */
 class RunIndex {
   readonly records = new Deque<IndexedRecord>();
-  readonly keys = new Map<string, KeyIndex>();
+  /**
+   * The run's keys. Most runs in a window with many runs hold one key, so the first is kept in
+   * two fields and a Map is made only for a second: a Map per run was the largest allocation when
+   * a run is born and let go every few calls. Once made, the Map holds every key.
+   */
+  private soleHash: string | undefined = undefined;
+  private soleKey: KeyIndex | undefined = undefined;
+  private keyMap: Map<string, KeyIndex> | undefined = undefined;
   nextPos = 0;
   /** S4: length of the alternating suffix of two argsHashes. */
   alternating = 0;
@@ -103,6 +119,52 @@ class RunIndex {
   readonly pending = new Deque<IndexedRecord>();
   /** S4 evidence: newest position p whose record differs in result from the one at p - 2. */
   newestUnevenPair = -1;
+
+  key(argsHash: string): KeyIndex | undefined {
+    if (this.keyMap !== undefined) return this.keyMap.get(argsHash);
+    return this.soleHash === argsHash ? this.soleKey : undefined;
+  }
+
+  addKey(argsHash: string, key: KeyIndex): void {
+    if (this.keyMap !== undefined) this.keyMap.set(argsHash, key);
+    else if (this.soleKey === undefined) {
+      this.soleHash = argsHash;
+      this.soleKey = key;
+    } else {
+      this.keyMap = new Map([
+        [this.soleHash as string, this.soleKey],
+        [argsHash, key],
+      ]);
+      this.soleHash = undefined;
+      this.soleKey = undefined;
+    }
+  }
+
+  deleteKey(argsHash: string): void {
+    if (this.keyMap !== undefined) this.keyMap.delete(argsHash);
+    else if (this.soleHash === argsHash) {
+      this.soleHash = undefined;
+      this.soleKey = undefined;
+    }
+  }
+
+  keys(): Iterable<KeyIndex> {
+    if (this.keyMap !== undefined) return this.keyMap.values();
+    return this.soleKey === undefined ? [] : [this.soleKey];
+  }
+
+  /** Back to a new run's state, once its last record has left: its queues are empty already. */
+  reset(): void {
+    // Both are empty when the last record has left; clearing costs nothing then and keeps storage.
+    this.records.clear();
+    this.pending.clear();
+    this.soleHash = undefined;
+    this.soleKey = undefined;
+    this.keyMap = undefined;
+    this.nextPos = 0;
+    this.alternating = 0;
+    this.newestUnevenPair = -1;
+  }
 
   firstPos(): number {
     return (this.records.first() as IndexedRecord).pos;
@@ -123,9 +185,28 @@ class RunIndex {
   }
 }
 
+/** S4 evidence: two completed records two apart whose results differ. */
+function noteUnevenPair(runIndex: RunIndex, older: IndexedRecord | undefined, newer: IndexedRecord | undefined): void {
+  if (older?.resultHash !== undefined && newer?.resultHash !== undefined && older.resultHash !== newer.resultHash) {
+    runIndex.newestUnevenPair = Math.max(runIndex.newestUnevenPair, newer.pos);
+  }
+}
+
+/**
+ * How many let-go run and key indexes are kept for reuse. With many interleaved runs each run
+ * leaves the window soon after it came, and building its indexes anew (queues, arrays) was most of
+ * the engine's garbage; a few spares are enough, since runs come and go one at a time. Only small
+ * run indexes are kept (queues of at most SPARE_SLOTS slots), so spares add a constant to memory
+ * whatever historySize is.
+ */
+const SPARES = 32;
+const SPARE_SLOTS = 64;
+
 export class IncrementalHistory implements HistoryIndex {
   private window = new Deque<IndexedRecord>();
   private runs = new Map<string, RunIndex>();
+  private readonly spareRuns: RunIndex[] = [];
+  private readonly spareKeys: KeyIndex[] = [];
 
   constructor(private readonly historySize: number) {}
 
@@ -134,7 +215,7 @@ export class IncrementalHistory implements HistoryIndex {
   }
 
   recordOutcome(run: string, tool: string, argsHash: string, callId: string | undefined, facts: OutcomeFacts): void {
-    const key = this.runs.get(run)?.keys.get(argsHash);
+    const key = this.runs.get(run)?.key(argsHash);
     const target = key?.newestPending(callId);
     if (target !== undefined && target.tool === tool) this.fill(this.runs.get(run) as RunIndex, key as KeyIndex, target, facts);
     else this.append(run, tool, argsHash, callId, facts);
@@ -143,7 +224,7 @@ export class IncrementalHistory implements HistoryIndex {
   private append(run: string, tool: string, argsHash: string, callId: string | undefined, facts: OutcomeFacts | undefined): void {
     let runIndex = this.runs.get(run);
     if (runIndex === undefined) {
-      runIndex = new RunIndex();
+      runIndex = this.spareRuns.pop() ?? new RunIndex();
       this.runs.set(run, runIndex);
     }
     const record: IndexedRecord = {
@@ -163,10 +244,10 @@ export class IncrementalHistory implements HistoryIndex {
     else runIndex.alternating = 2;
     runIndex.records.push(record);
 
-    let key = runIndex.keys.get(argsHash);
+    let key = runIndex.key(argsHash);
     if (key === undefined) {
-      key = new KeyIndex();
-      runIndex.keys.set(argsHash, key);
+      key = this.spareKeys.pop() ?? new KeyIndex();
+      runIndex.addKey(argsHash, key);
     }
     key.count++;
     if (record.resultHash === undefined) {
@@ -197,14 +278,9 @@ export class IncrementalHistory implements HistoryIndex {
 
   /** Updates what a newly completed record changes: S4 pair evidence and S3 streaks. */
   private noteCompleted(runIndex: RunIndex, record: IndexedRecord): void {
-    for (const [older, newer] of [
-      [runIndex.byPos(record.pos - 2), record],
-      [record, runIndex.byPos(record.pos + 2)],
-    ] as const) {
-      if (older?.resultHash !== undefined && newer?.resultHash !== undefined && older.resultHash !== newer.resultHash) {
-        runIndex.newestUnevenPair = Math.max(runIndex.newestUnevenPair, newer.pos);
-      }
-    }
+    // Two calls rather than a loop over pairs: the pairs' arrays were this method's garbage.
+    noteUnevenPair(runIndex, runIndex.byPos(record.pos - 2), record);
+    noteUnevenPair(runIndex, record, runIndex.byPos(record.pos + 2));
     // S3 streaks from this record forward, until a streak comes out unchanged.
     const first = runIndex.firstPos();
     const newestPos = (runIndex.records.last() as IndexedRecord).pos;
@@ -229,7 +305,7 @@ export class IncrementalHistory implements HistoryIndex {
     const record = this.window.shift() as IndexedRecord;
     const runIndex = this.runs.get(record.run) as RunIndex;
     runIndex.records.shift();
-    const key = runIndex.keys.get(record.argsHash) as KeyIndex;
+    const key = runIndex.key(record.argsHash) as KeyIndex;
     key.count--;
     if (record.resultHash !== undefined) key.dropOldestResult();
     if (key.pending !== undefined && (key.pending[0] as IndexedRecord).pos <= record.pos) {
@@ -237,15 +313,41 @@ export class IncrementalHistory implements HistoryIndex {
       if (key.pending.length === 0) key.pending = undefined;
     }
     while ((runIndex.pending.first()?.pos ?? Infinity) <= record.pos) runIndex.pending.shift();
-    if (key.count === 0) runIndex.keys.delete(record.argsHash);
-    if (runIndex.records.length === 0) this.runs.delete(record.run);
-    else runIndex.alternating = Math.min(runIndex.alternating, runIndex.records.length);
+    // A key is let go when its count reaches 0 (here, the only place counts fall), so when a run's
+    // last record leaves, this record's key is the only one the run still holds. Such a run goes
+    // whole: deleting its last key first would only make V8 shrink (reallocate) the key map of a
+    // run about to be dropped.
+    if (key.count === 0) this.releaseKey(key);
+    if (runIndex.records.length === 0) {
+      this.runs.delete(record.run);
+      this.releaseRun(runIndex);
+    } else {
+      if (key.count === 0) runIndex.deleteKey(record.argsHash);
+      runIndex.alternating = Math.min(runIndex.alternating, runIndex.records.length);
+    }
+  }
+
+  /**
+   * Let-go indexes are kept as spares while there is room (see SPARES). A run's pending calls are
+   * among its records, so its pending queue never outgrows its record queue.
+   */
+  private releaseRun(runIndex: RunIndex): void {
+    if (this.spareRuns.length >= SPARES || runIndex.records.capacity() > SPARE_SLOTS) return;
+    runIndex.reset();
+    this.spareRuns.push(runIndex);
+  }
+
+  /** A key's result list is compacted to at most 16 entries by the time its last record leaves. */
+  private releaseKey(key: KeyIndex): void {
+    if (this.spareKeys.length >= SPARES) return;
+    key.reset();
+    this.spareKeys.push(key);
   }
 
   countsFor(run: string, tool: string, argsHash: string): CallCounts {
     const runIndex = this.runs.get(run);
     if (runIndex === undefined) return NO_COUNTS;
-    const key = runIndex.keys.get(argsHash);
+    const key = runIndex.key(argsHash);
     const lastResult = key?.lastRun();
 
     const newest = runIndex.records.last() as IndexedRecord;
@@ -295,7 +397,7 @@ export class IncrementalHistory implements HistoryIndex {
     let total = this.window.length;
     for (const runIndex of this.runs.values()) {
       total += 1 + runIndex.records.length + runIndex.pending.length;
-      for (const key of runIndex.keys.values()) total += 1 + (key.runs.length - key.head) + (key.pending?.length ?? 0);
+      for (const key of runIndex.keys()) total += 1 + (key.runs.length - key.head) + (key.pending?.length ?? 0);
     }
     return total;
   }

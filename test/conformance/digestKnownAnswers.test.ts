@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_DIGEST, DIGEST_NAMES, digestNamed, isDigestName, sha256Text } from "../../models/digest.js";
 import { stableSerialize } from "../../models/stableSerialize.js";
 import { walkDigestText, walkDigestValue } from "../../models/walkDigest.js";
+import { sameJsonValue } from "../../models/callHash.js";
 import { CASES, TEXTS } from "./digestKnownAnswers.cases.js";
 
 const VALUE_DIGESTS: readonly (readonly [string, string])[] = [
@@ -88,6 +89,21 @@ describe("H1 walk128 known answers", () => {
     expect(() => walkDigestValue(flaky)).toThrow("not yet");
     // Had the interrupted walk left flaky among the ancestors, it would now read as a cycle.
     expect(walkDigestValue(flaky)).toBe(walkDigestValue({ x: 1 }));
+  });
+  it("H1 a record is its own enumerable keys: inherited ones, even on Object.prototype, are no part of it", () => {
+    const plain = walkDigestValue({ own: 2, nested: { a: 1 } });
+    const child = Object.assign(Object.create({ inherited: 1 }) as object, { own: 2, nested: { a: 1 } });
+    expect(walkDigestValue(child)).toBe(plain);
+    // A polluted Object.prototype (a dependency's doing) must not change any call's identity.
+    Object.defineProperty(Object.prototype, "polluted", { value: 1, enumerable: true, configurable: true, writable: true });
+    try {
+      expect(walkDigestValue({ own: 2, nested: { a: 1 } })).toBe(plain);
+      expect(stableSerialize({ own: 2 })).toBe('{"own":2}');
+      expect(sameJsonValue({ a: 1 }, { a: 1 })).toBe(true);
+      expect(sameJsonValue({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
   });
 });
 
