@@ -140,17 +140,17 @@ class RunIndex {
     }
   }
 
+  /**
+   * Only a key whose count fell to 0 while its run kept records is deleted; the run's records
+   * belong to other keys then, so the run has had two keys and the Map exists.
+   */
   deleteKey(argsHash: string): void {
-    if (this.keyMap !== undefined) this.keyMap.delete(argsHash);
-    else if (this.soleHash === argsHash) {
-      this.soleHash = undefined;
-      this.soleKey = undefined;
-    }
+    (this.keyMap as Map<string, KeyIndex>).delete(argsHash);
   }
 
+  /** A run in the window holds a record, so it has at least one key. */
   keys(): Iterable<KeyIndex> {
-    if (this.keyMap !== undefined) return this.keyMap.values();
-    return this.soleKey === undefined ? [] : [this.soleKey];
+    return this.keyMap !== undefined ? this.keyMap.values() : [this.soleKey as KeyIndex];
   }
 
   /** Back to a new run's state, once its last record has left: its queues are empty already. */
