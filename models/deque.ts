@@ -57,7 +57,7 @@ export class Deque<T> {
     this.head = 0;
   }
 
-  /** Slots held, for the test that storage stays proportional to the most items held at once. */
+  /** Slots held: what decides whether a run index is kept as a spare, and what the storage test bounds. */
   capacity(): number {
     return this.items.length;
   }

@@ -152,9 +152,9 @@ function hex128(a: number, b: number, c: number, d: number): string {
 
 /**
  * The keys of every record being walked, nested records' above their parents', reused from walk
- * to walk. Object.keys would allocate an array per record, a third of the digest's garbage; the
- * stack only grows, to the most keys a walk ever held at once, and is never truncated, because
- * shortening an array lets V8 drop its storage.
+ * to walk. Object.keys would allocate an array per record, a third of the digest's garbage. The
+ * stack grows to the most keys a walk held at once and is shortened (which lets V8 drop its
+ * storage) only past KEY_STACK_KEPT, after a walk of some very wide record.
  */
 // Stryker disable next-line ArrayDeclaration: equivalent, every walk starts at keyTop 0 and writes a slot before reading it
 const keyStack: string[] = [];

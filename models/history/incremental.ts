@@ -37,7 +37,7 @@ class KeyIndex {
   pending: IndexedRecord[] | undefined = undefined;
   newestCompletedPos = -1;
 
-  /** Back to a new key's state, keeping the results array's storage (see IncrementalHistory's pools). */
+  /** Back to a new key's state, keeping the results array's storage (see SPARES). */
   reset(): void {
     this.count = 0;
     while (this.runs.length > 0) this.runs.pop();
@@ -337,7 +337,7 @@ export class IncrementalHistory implements HistoryIndex {
     this.spareRuns.push(runIndex);
   }
 
-  /** A key's result list is compacted to at most 16 entries by the time its last record leaves. */
+  /** No size check, unlike a run: a key's result list is compacted to 16 entries or fewer by now. */
   private releaseKey(key: KeyIndex): void {
     if (this.spareKeys.length >= SPARES) return;
     key.reset();

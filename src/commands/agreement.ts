@@ -123,7 +123,10 @@ export function mergeAgreement(files: readonly string[], out: string | undefined
     }
   }
   const missed = new Map<string, NotRun>();
-  for (const entry of parts.flatMap((p) => p.notRun)) if (!ran.has(checkKey(entry)) && !missed.has(checkKey(entry))) missed.set(checkKey(entry), entry);
+  for (const entry of parts.flatMap((p) => p.notRun)) {
+    const key = checkKey(entry);
+    if (!ran.has(key) && !missed.has(key)) missed.set(key, entry);
+  }
   const reports = [...ran.values()].map((r) => r.report);
   const notRun = [...missed.values()];
   const command = ["loopsim conform", ...[...reports, ...notRun].map((r) => `--against ${r.against}`), ...(out === undefined ? [] : [`--out ${out}`])].join(" ");
