@@ -72,8 +72,13 @@ function turnStub(): Record<string, unknown> {
 /** The shipped turn path when it can be called, with the answer checked on a probe call. */
 function shippedTurnPath(handle: HandlePendingFunctionCall | undefined): TurnPath | undefined {
   if (typeof handle !== "function") return undefined;
+  // One stub for every call (a trace has thousands): only its list of pending calls grows, and
+  // it is emptied before each call.
+  const stub = turnStub();
+  const pending = stub.pendingToolCalls as unknown[];
   const path: TurnPath = (tool, params) => {
-    const event = handle.call(turnStub(), { id: "loopsim", name: tool, args: params });
+    pending.length = 0;
+    const event = handle.call(stub, { id: "loopsim", name: tool, args: params });
     const value = event?.value;
     if (value === undefined || typeof value.name !== "string") throw new Error("no ToolCallRequest from the turn");
     return { tool: value.name, params: value.args };
@@ -180,8 +185,23 @@ async function importService(version: string, dir: string): Promise<LoadedServic
   }
 }
 
+/** Each version's target, made once per process: field's columns, compare's and scan's threads,
+ * conform's --against and the bench resolve it again and again, and a target holds no session
+ * state (each `start` makes its own service), so all of them share one. */
+const targets = new Map<string, Promise<Target>>();
+
 export async function loadGeminiTarget(spec: string, onNote: (line: string) => void = (line) => process.stderr.write(line + "\n")): Promise<Target> {
   const version = await resolveGeminiVersion(spec, onNote);
+  let pending = targets.get(version);
+  if (pending === undefined) {
+    pending = makeGeminiTarget(version, onNote);
+    targets.set(version, pending);
+    pending.catch(() => targets.delete(version));
+  }
+  return pending;
+}
+
+async function makeGeminiTarget(version: string, onNote: (line: string) => void): Promise<Target> {
   const dir = await ensureGemini(version, onNote);
   const { Service, toolCallType, contentType, thoughtType, handle, generation } = await loadService(version, dir);
 
@@ -189,7 +209,7 @@ export async function loadGeminiTarget(spec: string, onNote: (line: string) => v
   const turnPath: TurnPath = shipped ?? ((tool, params) => GEMINI_NORMALIZATION.view(tool, params));
   /** The client's handling of one addAndCheck answer: nothing, strike 1 (cut, clear, feedback) or a stop. */
   const answer = (state: RunState, result: CheckResult, detector: string, step: string | undefined): { state: RunState; action: PeerAction } => {
-    if (result === false || (typeof result === "object" && result.count === 0)) return { state: { ...state, cutStep: undefined }, action: ALLOW };
+    if (result === false || (typeof result === "object" && result.count === 0)) return { state: state.cutStep === undefined ? state : { ...state, cutStep: undefined }, action: ALLOW };
     if (result === true || result.count > 1) return { state, action: { kind: "stop", detector, count: typeof result === "object" ? result.count : 1, message: "Gemini CLI: Loop detected, stopping execution." } };
     state.service.clearDetection?.();
     const detail = result.detail ?? "Repetitive patterns identified";
