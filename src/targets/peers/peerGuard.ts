@@ -23,7 +23,7 @@ import { argsHash } from "../../../models/callHash.js";
 import { digestNamed } from "../../../models/digest.js";
 import type { ToolEvent } from "../../../models/events.js";
 import { runKeyOf, type RunIdRule } from "../../../models/normalize.js";
-import { errorText } from "../../../models/outcomeHash.js";
+import { errorText, isPlainObject } from "../../../models/outcomeHash.js";
 import { chosenDigest } from "../digestChoice.js";
 import type { Target, TargetCapabilities, TargetOutput, TargetSession } from "../target.js";
 import type { CallNormalization } from "./normalization/callView.js";
@@ -39,6 +39,17 @@ export interface PeerOutcome extends PeerCall {
   readonly result: unknown;
   /** The error text when the call failed, undefined otherwise. */
   readonly error: string | undefined;
+  /**
+   * What kind of failure the trace says it was: an error object's string `kind` (loopsim's
+   * convention, docs/guide/formats.md: `"invalid-arguments"` is a call whose args failed the
+   * tool's schema before it ran), undefined otherwise.
+   */
+  readonly errorKind?: string;
+}
+
+/** An error object's string `kind`, if it has one. */
+export function errorKindOf(error: unknown): string | undefined {
+  return isPlainObject(error) && typeof error.kind === "string" ? error.kind : undefined;
 }
 
 export type PeerAction =
@@ -158,7 +169,8 @@ class PeerSession<S> implements TargetSession {
       return [{ kind: "outcome", index, run, tool, recorded: false, vetoed: true, argsHash: hash, resultHash: undefined, unknownTool: undefined }];
     }
     const hasError = "error" in event && event.error !== undefined;
-    const outcome: PeerOutcome = { tool, params, result: event.result, error: hasError ? errorText(event.error) : undefined };
+    const kind = hasError ? errorKindOf(event.error) : undefined;
+    const outcome: PeerOutcome = { tool, params, result: event.result, error: hasError ? errorText(event.error) : undefined, ...(kind === undefined ? {} : { errorKind: kind }) };
     const { state: next, action } = reducer.onOutcome(state, outcome);
     this.states.set(run, next);
     const note: TargetOutput = { kind: "outcome", index, run, tool, recorded: true, vetoed: false, argsHash: hash, resultHash: undefined, unknownTool: undefined };
