@@ -11,6 +11,9 @@ import { namedToolCall, ordered, type CallFate, type ProbeAction, type PromptObs
 
 export const CLINE_BINARY = "package/bin/cline";
 
+/** Why a second prompt of a Cline conversation is n/a (read from its 3.0.65 binary; see below). */
+export const CLINE_RESUME_UNREACHABLE = "Cline 3.0 resumes a session (--id) only interactively: --id drops the prompt and --json refuses interactive mode, so a second prompt cannot be driven headless (its ACP mode is not wired)";
+
 /** Cline's own tools: read_files takes a list of paths, run_commands a list of commands. */
 export function clineToolCall(action: ProbeAction, work: string): { name: string; args: unknown } {
   if (action.kind === "shell") return { name: action.tool ?? "run_commands", args: { commands: [action.command] } };
@@ -25,12 +28,23 @@ export function clineAdapter(installDir: string): CliAdapter {
   return {
     toolCall: clineToolCall,
     invocation({ baseUrl, home, prompt }): CliInvocation {
-      if (prompt > 0) return { file: "/bin/sh", args: ["-c", "echo 'loopsim: resuming a Cline session (--id) is not wired yet' >&2; exit 3"], env: { HOME: home }, readOnly: [installDir] };
+      const env = { HOME: home, CLINE: binary, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1", CI: "1", CLINE_TELEMETRY_DISABLED: "1", AI_SDK_LOG_WARNINGS: "false" };
+      if (prompt > 0) {
+        // The next prompt of one conversation cannot be driven headless in 3.0.x. Read from
+        // package/bin/cline (3.0.65): `--id <session-id>` sets the run interactive and drops the
+        // prompt (`r={...r,interactive:!0,prompt:void 0}`), and `--json` then refuses it ("JSON
+        // output mode requires a prompt argument or piped stdin (interactive mode is
+        // unsupported)"); tried with the prompt as an argument and piped. Without --json the
+        // resumed session is the TUI, which needs a terminal. The session id itself is there
+        // (`history --json` lists it). Its ACP mode (--acp: several prompts in one process) is
+        // the way left; not wired.
+        return { file: "/bin/sh", args: ["-c", `echo 'loopsim: ${CLINE_RESUME_UNREACHABLE}' >&2; exit 3`], env, readOnly: [installDir] };
+      }
       const auth = `"$CLINE" auth -p openai -k loopsim -m scripted -b '${baseUrl}' >/dev/null`;
       return {
         file: "/bin/sh",
         args: ["-c", `${auth} && exec "$CLINE" --json -P openai -m scripted '${PROMPT_TEXT}'`],
-        env: { HOME: home, CLINE: binary, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1", CI: "1", CLINE_TELEMETRY_DISABLED: "1", AI_SDK_LOG_WARNINGS: "false" },
+        env,
         readOnly: [installDir],
       };
     },
