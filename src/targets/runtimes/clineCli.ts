@@ -5,14 +5,15 @@
 // the consecutive-mistake limit is a refusal), and the agent error its loop detection raises
 // ("Detected 5 consecutive identical calls ...; stopping to avoid a loop").
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { CliAdapter, CliInvocation, CliRun } from "./cliDriver.js";
 import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
 import { namedToolCall, ordered, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
 
 export const CLINE_BINARY = "package/bin/cline";
 
-/** Why a second prompt of a Cline conversation is n/a (read from its 3.0.65 binary; see below). */
-export const CLINE_RESUME_UNREACHABLE = "Cline 3.0 resumes a session (--id) only interactively: --id drops the prompt and --json refuses interactive mode, so a second prompt cannot be driven headless (its ACP mode is not wired)";
+/** loopsim's ACP client, which resumes a session for the second and later prompts. */
+const ACP_CLIENT = fileURLToPath(new URL("./clineAcpClient.js", import.meta.url));
 
 /** Cline's own tools: read_files takes a list of paths, run_commands a list of commands. */
 export function clineToolCall(action: ProbeAction, work: string): { name: string; args: unknown } {
@@ -30,15 +31,19 @@ export function clineAdapter(installDir: string): CliAdapter {
     invocation({ baseUrl, home, prompt }): CliInvocation {
       const env = { HOME: home, CLINE: binary, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1", CI: "1", CLINE_TELEMETRY_DISABLED: "1", AI_SDK_LOG_WARNINGS: "false" };
       if (prompt > 0) {
-        // The next prompt of one conversation cannot be driven headless in 3.0.x. Read from
-        // package/bin/cline (3.0.65): `--id <session-id>` sets the run interactive and drops the
-        // prompt (`r={...r,interactive:!0,prompt:void 0}`), and `--json` then refuses it ("JSON
-        // output mode requires a prompt argument or piped stdin (interactive mode is
-        // unsupported)"); tried with the prompt as an argument and piped. Without --json the
-        // resumed session is the TUI, which needs a terminal. The session id itself is there
-        // (`history --json` lists it). Its ACP mode (--acp: several prompts in one process) is
-        // the way left; not wired.
-        return { file: "/bin/sh", args: ["-c", `echo 'loopsim: ${CLINE_RESUME_UNREACHABLE}' >&2; exit 3`], env, readOnly: [installDir] };
+        // The next prompt of one conversation. `--id` resumes only interactively in 3.0.x (read
+        // from package/bin/cline 3.0.65: it sets the run interactive and drops the prompt, and
+        // `--json` refuses that), so the session prompt 1 made (the newest in its history; the
+        // sandbox's HOME holds no other) is resumed through its ACP mode: session/load, then
+        // session/prompt, by loopsim's small client (clineAcpClient.ts).
+        const id = `ID=$("$CLINE" history --json --limit 1 | tr -d '\\n' | sed -n 's/^[^{]*{[^}]*"sessionId":"\\([^"]*\\)".*/\\1/p')`;
+        const none = `[ -n "$ID" ] || { echo 'loopsim: no Cline session to resume (history --json listed none)' >&2; exit 3; }`;
+        return {
+          file: "/bin/sh",
+          args: ["-c", `${id}; ${none}; exec "$NODE" "$CLIENT" "$CLINE" "$ID" "$PWD" '${PROMPT_TEXT}'`],
+          env: { ...env, NODE: process.execPath, CLIENT: ACP_CLIENT, CLINE_PROVIDER: "openai-compatible", CLINE_MODEL: "scripted", CLINE_API_KEY: "loopsim" },
+          readOnly: [installDir, ACP_CLIENT],
+        };
       }
       const auth = `"$CLINE" auth -p openai -k loopsim -m scripted -b '${baseUrl}' >/dev/null`;
       return {
@@ -58,6 +63,7 @@ interface ClineLine {
 }
 
 export function observeCline(run: CliRun): PromptObservation | string {
+  if (run.stdout.includes('{"loopsim":"done"')) return observeClineAcp(run);
   const fates: Record<string, CallFate> = {};
   for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
   let halted: string | undefined;
@@ -82,5 +88,38 @@ export function observeCline(run: CliRun): PromptObservation | string {
   }
   if (halted !== undefined) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted, warnings: warningsIn(run.requests) };
   if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${lastLine(run.stderr)}`;
+  return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
+}
+
+interface AcpLine {
+  readonly id?: number;
+  readonly method?: string;
+  readonly params?: { readonly update?: { readonly sessionUpdate?: string; readonly toolCallId?: string; readonly status?: string; readonly rawOutput?: unknown; readonly content?: unknown } };
+}
+
+const LOOP_STOP = /Detected \d+ consecutive identical calls[^"\\]*/;
+
+/** A resumed prompt, from loopsim's ACP client: each tool_call_update by call id (the history that
+ * session/load replays first holds the earlier prompts' ids only), and the loop stop wherever the
+ * agent says it (an error answer to the prompt, or its text). */
+export function observeClineAcp(run: CliRun): PromptObservation | string {
+  const fates: Record<string, CallFate> = {};
+  for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
+  for (const line of run.stdout.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    let parsed: AcpLine;
+    try {
+      parsed = JSON.parse(line) as AcpLine;
+    } catch {
+      continue;
+    }
+    const update = parsed.params?.update;
+    if (parsed.method !== "session/update" || update?.sessionUpdate !== "tool_call_update" || update.toolCallId === undefined || !(update.toolCallId in fates)) continue;
+    if (update.status === "completed") fates[update.toolCallId] = "ran";
+    else if (update.status === "failed") fates[update.toolCallId] = /consecutive mistakes|consecutive identical/i.test(JSON.stringify(update.rawOutput ?? update.content ?? "")) ? "refused" : "ran";
+  }
+  const halted = LOOP_STOP.exec(run.stdout);
+  if (halted !== null) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted[0], warnings: warningsIn(run.requests) };
+  if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${lastLine(run.stdout)}`;
   return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
 }
