@@ -3,17 +3,19 @@
 // HOME, then `cline --json` runs the prompt with every tool auto-approved. What happened is read
 // from its JSON event stream: each tool's content_end by call id (an error output that speaks of
 // the consecutive-mistake limit is a refusal), and the agent error its loop detection raises
-// ("Detected 5 consecutive identical calls ...; stopping to avoid a loop").
+// ("Detected 5 consecutive identical calls ...; stopping to avoid a loop"). A later prompt of the
+// same conversation resumes the session through its ACP mode (clineAcpClient.ts), read the same
+// way from the ACP messages.
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { ACP_CLIENT_FILE, ACP_CLIENT_SOURCE } from "./clineAcpClient.js";
 import type { CliAdapter, CliInvocation, CliRun } from "./cliDriver.js";
 import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
 import { namedToolCall, ordered, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
 
 export const CLINE_BINARY = "package/bin/cline";
 
-/** loopsim's ACP client, which resumes a session for the second and later prompts. */
-const ACP_CLIENT = fileURLToPath(new URL("./clineAcpClient.js", import.meta.url));
+
 
 /** Cline's own tools: read_files takes a list of paths, run_commands a list of commands. */
 export function clineToolCall(action: ProbeAction, work: string): { name: string; args: unknown } {
@@ -38,11 +40,15 @@ export function clineAdapter(installDir: string): CliAdapter {
         // session/prompt, by loopsim's small client (clineAcpClient.ts).
         const id = `ID=$("$CLINE" history --json --limit 1 | tr -d '\\n' | sed -n 's/^[^{]*{[^}]*"sessionId":"\\([^"]*\\)".*/\\1/p')`;
         const none = `[ -n "$ID" ] || { echo 'loopsim: no Cline session to resume (history --json listed none)' >&2; exit 3; }`;
+        const client = join(home, ACP_CLIENT_FILE);
+        writeFileSync(client, ACP_CLIENT_SOURCE);
         return {
           file: "/bin/sh",
           args: ["-c", `${id}; ${none}; exec "$NODE" "$CLIENT" "$CLINE" "$ID" "$PWD" '${PROMPT_TEXT}'`],
-          env: { ...env, NODE: process.execPath, CLIENT: ACP_CLIENT, CLINE_PROVIDER: "openai-compatible", CLINE_MODEL: "scripted", CLINE_API_KEY: "loopsim" },
-          readOnly: [installDir, ACP_CLIENT],
+          // ACP mode reads its provider from the environment (the key is never sent anywhere but
+          // the scripted model; CLINE_API_KEY only passes its sign-in check).
+          env: { ...env, NODE: process.execPath, CLIENT: client, CLINE_PROVIDER: "openai-compatible", CLINE_MODEL: "scripted", CLINE_API_KEY: "loopsim" },
+          readOnly: [installDir],
         };
       }
       const auth = `"$CLINE" auth -p openai -k loopsim -m scripted -b '${baseUrl}' >/dev/null`;
