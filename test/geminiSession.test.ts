@@ -52,4 +52,8 @@ describe.skipIf(!haveGemini)(`gemini-cli@${GEMINI} in-process`, () => {
     const real = await loadGeminiTarget(GEMINI, () => undefined);
     pins((events) => run(real, events));
   });
+  it("is made once per process: every later resolution of the version is the same target", async () => {
+    const first = await loadGeminiTarget(GEMINI, () => undefined);
+    expect(await loadGeminiTarget(GEMINI, () => undefined)).toBe(first);
+  });
 });
