@@ -42,6 +42,10 @@ describe("gemini-cli model", () => {
   it("one detector per session, reset when the prompt id changes ('p1' and ' p1' are two); an empty name is generic_tool; count is the strike", () => {
     pins((events) => run(model, events));
   });
+  it("qwen-code's client resets its one detector at every user query too: two prompts taking turns never reach 5", () => {
+    expect(run(findBuiltInTarget("qwen-code") as Target, takingTurns(20))).toEqual([]);
+    expect(run(findBuiltInTarget("qwen-code") as Target, Array.from({ length: 6 }, (_, i) => call("p1", i)))).toEqual(["4 stop qwen-code:identical-calls 5"]);
+  });
   it("keeps a guard per run for the runtimes that do (roo-code): 'p1' and ' p1' are two runs, each reaching its own 4th call", () => {
     expect(run(findBuiltInTarget("roo-code") as Target, takingTurns(8))).toEqual(["6 stop roo-code:tool-repetition 4", "7 stop roo-code:tool-repetition 4"]);
   });
