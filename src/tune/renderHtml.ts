@@ -1,6 +1,7 @@
 // report.html: self-contained (inline CSS and SVG, no scripts, no network), rendered from
 // report.json alone.
 import { familyList } from "./familyList.js";
+import { picksTable } from "./picksTable.js";
 import { caughtChart, familyChart, paretoChart, wasteChart, warnedChart } from "./charts.js";
 import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
@@ -43,12 +44,14 @@ export function renderHtml(report: TuneReport): string {
     .map((group) => {
       const r = group[0] as (typeof report.recommendations)[number];
       return `<section class="rec"><h3>${esc(group.map((g) => g.goal).join(" = "))}: ${esc(r.index === 0 ? "OpenClaw defaults" : r.label)}</h3>
-${group.map((g) => `<p>${group.length > 1 ? `As ${esc(g.goal)}: chosen` : "Chosen"} as ${esc(g.rule)}.</p>`).join("")}<p>It ${esc(r.tradeOff)}</p><p class="evidence">Evidence: ${esc(r.evidence)}</p>
+${group.map((g) => `<p>${group.length > 1 ? `As ${esc(g.goal)}: chosen` : "Chosen"} as ${esc(g.rule)}.</p>`).join("")}<p class="evidence">Evidence: ${esc(r.evidence)}</p>
 ${r.alternatives.length === 0 ? "" : `<p class="alternatives">Nearest alternatives on the front: ${esc(r.alternatives.map((a) => `#${a.index} (${a.label}): ${a.trades}`).join("; "))}.</p>`}
 <p>Stuck families it still misses: ${esc(r.stillMissed.length === 0 ? "none" : r.stillMissed.map((m) => `${m.family} (${percent(m.caughtShare)})`).join(", "))}.</p>
 <pre>${esc(r.snippet)}</pre>${r.ignoredFields.length === 0 ? "" : `<p>Left out of the snippet: ${esc(r.ignoredFields.join(", "))}, which ${esc(report.target ?? "the guard")} ignores.</p>`}</section>`;
     })
     .join("\n");
+  const picks = picksTable(report);
+  const picksHtml = `<div class="wide"><table class="picks"><caption>The picks beside OpenClaw's defaults (95% intervals in brackets)</caption><thead><tr>${picks.header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>\n${picks.rows.map((r, k) => `<tr${k === 0 ? ' class="defaults"' : ""}>${r.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n")}\n</tbody></table></div>${picks.clearDifferences.length === 0 ? "" : `<ul>${picks.clearDifferences.map((d) => `<li>${esc(d)}.</li>`).join("")}</ul>`}`;
   const shown = [report.rows[0], ...report.recommendations.map((r) => report.rows.find((x) => x.index === r.index))].filter((r, i, all) => r !== undefined && all.indexOf(r) === i);
   const families = familyList(shown.map((r) => r?.metrics.byFamily ?? {}), true).map(
     (f) => `<tr><td>${esc(f.name)}</td><td>${f.label}</td>${shown.map((r) => {
@@ -71,6 +74,7 @@ ${SENSITIVITY_CSS}
 <h1>loopsim tuning report</h1>
 <p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${report.rows.length} configs, ${esc(populationLine(report).replace(/`/g, ""))}. Baseline: ${esc(report.baseline.source)}. Grid: <code>${esc(report.grid.spec)}</code>. Reproduce: <code>${esc(report.reproduce)}</code>.</p>${report.target === undefined ? "" : `<p>Guard under test: <code>${esc(report.target)}</code>${report.targetIgnores === undefined ? "." : `, which ignores ${esc(report.targetIgnores.join(", "))}: grid points that differ only in those fields give identical rows.`}</p>`}
 <h2>Recommendations</h2>
+${picksHtml}
 ${recs}
 <h2>Charts</h2>
 <div class="charts">

@@ -1,6 +1,7 @@
 // report.md: the tables a person reads first, rendered from report.json alone.
 import { plural } from "../format/words.js";
 import { familyList } from "./familyList.js";
+import { picksTable } from "./picksTable.js";
 import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
 import { disagreementSection, groundedSection } from "./groundedSection.js";
@@ -31,11 +32,13 @@ export function renderMarkdown(report: TuneReport): string {
     out.push(`Guard under test: \`${report.target}\`${report.targetIgnores === undefined ? "." : `, which ignores ${report.targetIgnores.join(", ")}: grid points that differ only in those fields give identical rows, which is what this release does with them.`}`, "");
   }
   out.push("## Recommendations", "");
+  const picks = picksTable(report);
+  out.push(line(picks.header), line(picks.header.map(() => "---")), ...picks.rows.map(line), "");
+  if (picks.clearDifferences.length > 0) out.push(...picks.clearDifferences.map((d) => `- ${d}.`), "");
   for (const group of goalGroups(report)) {
     const r = group[0] as (typeof report.recommendations)[number];
     out.push(`### ${group.map((g) => g.goal).join(" = ")}: ${r.index === 0 ? "OpenClaw defaults" : r.label}`, "");
     for (const g of group) out.push(`${group.length > 1 ? `As ${g.goal}: chosen` : "Chosen"} as ${g.rule}.`, "");
-    out.push(`It ${r.tradeOff}`, "");
     out.push(`Evidence: ${r.evidence}`, "");
     if (r.alternatives.length > 0) out.push(`Nearest alternatives on the front: ${r.alternatives.map((a) => `#${a.index} (${a.label}): ${a.trades}`).join("; ")}.`, "");
     out.push(`Stuck families it still misses (caught in under half the agents): ${r.stillMissed.length === 0 ? "none" : r.stillMissed.map((m) => `${m.family} (${percent(m.caughtShare)})`).join(", ")}.`, "");

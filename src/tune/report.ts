@@ -8,7 +8,7 @@ import type { RecordedSummary } from "../sessions/recorded.js";
 import type { GroundedSummary } from "../grounded/groundedPopulation.js";
 import { disagreements, type Disagreements } from "./disagreements.js";
 import { tuneReactionSensitivity, withoutRowGrids, type TuneReactionSensitivity } from "./reactionSensitivity.js";
-import { paretoFront, recommend, type Recommendation } from "./recommend.js";
+import { paretoFront, recommend, type GroundedLoops, type Recommendation } from "./recommend.js";
 import { realVsInjected, type RealVsInjected } from "../grounded/realVsInjected.js";
 
 export const REPORT_SCHEMA = "loopsim/tune-report@1";
@@ -65,7 +65,7 @@ export function finishReport(inputs: TuneInputs, gridRows: readonly ConfigRow[])
   if (defaults === undefined) throw new Error("the OpenClaw defaults row (index 0) is missing");
   const g = inputs.grounded;
   const real = g?.loops === undefined ? undefined : realVsInjected(sorted.flatMap((r) => ((g.primary ? r.metrics : r.grounded) === undefined ? [] : [{ name: r.index === 0 ? "OpenClaw defaults" : `#${r.index} ${r.label}`, metrics: (g.primary ? r.metrics : r.grounded) as ConfigRow["metrics"] }])), g.inject.shapes);
-  const recommendations = recommend(sorted, defaults, inputs.targetIgnores ?? [], inputs.grounded?.primary === true ? "grounded" : "simulated");
+  const recommendations = recommend(sorted, defaults, inputs.targetIgnores ?? [], inputs.grounded?.primary === true ? "grounded" : "simulated", groundedLoops(inputs.grounded));
   return {
     schema: REPORT_SCHEMA,
     ...inputs,
@@ -77,6 +77,11 @@ export function finishReport(inputs: TuneInputs, gridRows: readonly ConfigRow[])
     ...(real === undefined ? {} : { realLoops: real }),
     ...(sensitivity === undefined ? {} : { reactionSensitivity: sensitivity }),
   };
+}
+
+/** Where a grounded run's stuck agents came from (the evidence line says it). */
+export function groundedLoops(g: GroundedSummary | undefined): GroundedLoops {
+  return { injected: (g?.inject.shapes.length ?? 1) > 0, mined: g?.loops !== undefined };
 }
 
 export function reportJson(report: TuneReport): string {

@@ -63,6 +63,14 @@ describe("loopsim calibrate --fit", () => {
     const md = loopsim(["calibrate", "--population", pop, "--agents", "160"], undefined, dir).stdout;
     expect(md).toMatch(/\*\*Every statistic is within 0.15\*\*|\*\*\d of 8 statistics are above 0.15\*\*/);
     expect(md).toContain("## Held-out check");
+    // On sessions it was not fitted to (another agent's): the distances are that agent's work, not
+    // sampling, and the held-out check is said to be the fit's own.
+    const other = JSON.parse(loopsim(["calibrate", join(FIXTURES, "claude-parallel.jsonl"), "--population", pop, "--agents", "160", "--json"]).stdout) as { aboveGoal: { why: string }[]; fittedToOther?: { paths: string[] } };
+    expect(other.fittedToOther?.paths).toHaveLength(1);
+    for (const a of other.aboveGoal) expect(a.why).toMatch(/fitted to other sessions/);
+    const otherMd = loopsim(["calibrate", join(FIXTURES, "claude-parallel.jsonl"), "--population", pop, "--agents", "160"]).stdout;
+    expect(otherMd).toContain("## Held-out check of the fit (on the sessions it was fitted to)");
+    expect(otherMd).not.toMatch(/off only by sampling/);
     // --stuck-share 0: the corpus's kind of work alone, so every agent is compared and both columns agree.
     const alone = join(dir, "alone.json");
     const onlyWork = JSON.parse(loopsim(["calibrate", FIXTURES, "--fit", "--stuck-share", "0", "--out", alone, "--agents", "160", "--json"]).stdout) as { rows: { distance: number; distanceProgressing: number }[] };
