@@ -218,12 +218,12 @@ export async function forEachRecordedSession(paths: readonly string[], options: 
 }
 
 /** The lines a command prints on stderr about what it could not read or match. */
-export function readProblems(read: RecordedRead, labels: Labels | undefined): string[] {
+export function readProblems(read: RecordedRead, labels: Labels | undefined, inShard?: Shard): string[] {
   const lines: string[] = [];
   for (const b of read.bad) lines.push(`${b.file}: skipped: ${b.reason}`);
   if (labels !== undefined) {
     lines.push(...labels.unknownValues);
-    if (read.unmatchedLabels.length > 0) lines.push(`--labels ${labels.file}: ${read.unmatchedLabels.length} label${read.unmatchedLabels.length === 1 ? "" : "s"} matched no session by --label-key ${labels.key} (e.g. ${read.unmatchedLabels.slice(0, 3).map((k) => JSON.stringify(k)).join(", ")})`);
+    if (read.unmatchedLabels.length > 0) lines.push(`--labels ${labels.file}: ${read.unmatchedLabels.length} label${read.unmatchedLabels.length === 1 ? "" : "s"} matched no session${inShard === undefined ? "" : ` in this shard (${inShard.index}/${inShard.of}: it reads its slice of the sessions, and the other shards hold the rest)`} by --label-key ${labels.key} (e.g. ${read.unmatchedLabels.slice(0, 3).map((k) => JSON.stringify(k)).join(", ")})`);
     if (read.ambiguousLabels.length > 0) lines.push(`--labels ${labels.file}: ${read.ambiguousLabels.length} label${read.ambiguousLabels.length === 1 ? "" : "s"} matched several sessions by --label-key ${labels.key} (e.g. ${read.ambiguousLabels.slice(0, 3).map((k) => JSON.stringify(k)).join(", ")}); --label-key id names one session each`);
   }
   return lines;
@@ -239,8 +239,8 @@ export function refuseNoReadable(read: RecordedRead | undefined, given: string):
 }
 
 /** After the report is out: the problems on stderr, and exit 1 when a file was skipped. */
-export function failOnUnreadable(read: RecordedRead, labels?: Labels): void {
-  for (const line of readProblems(read, labels)) process.stderr.write(`loopsim: ${line}\n`);
+export function failOnUnreadable(read: RecordedRead, labels?: Labels, inShard?: Shard): void {
+  for (const line of readProblems(read, labels, inShard)) process.stderr.write(`loopsim: ${line}\n`);
   if (read.bad.length > 0) throw new CheckFailed(`${read.bad.length} unreadable file${read.bad.length === 1 ? "" : "s"} skipped; the report covers the other ${read.count} sessions (--strict stops at the first)`);
 }
 
