@@ -62,6 +62,15 @@ export { openSession } from "../import/session.js";
 export { renderJUnit } from "../ci/junit.js";
 export { renderAnnotations } from "../ci/annotations.js";
 export { conformanceCases } from "../ci/conformCases.js";
+// tune and compare as the command line runs them: plan (every check the CLI makes), then run
+// into a report; writing it is the caller's (the renderers are not public, the JSON is).
+export type { SimulationArgs } from "../commands/simulationPlan.js";
+export type { TuneArgs, TunePlan, TuneRun, Progress } from "../commands/tune.js";
+export type { CompareArgs, ComparePlan, CompareRun } from "../commands/compare.js";
+export type { TuneReport } from "../tune/report.js";
+export type { CompareReport } from "../compare/report.js";
+export { planTune, runTune, mergeTune } from "../commands/tune.js";
+export { planCompare, runCompare, mergeCompare } from "../commands/compare.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any

@@ -5,6 +5,7 @@
 // gets every check the command line makes.
 import { availableParallelism } from "node:os";
 import { UserError } from "../io/errors.js";
+import { MAX_AGENTS, MAX_WORKERS } from "../io/limits.js";
 import { parseShard, type Shard } from "../io/shardSpec.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { checkOutputDir } from "../io/writable.js";
@@ -64,6 +65,10 @@ export interface GroundingPlan {
   readonly json: boolean;
 }
 
+function refuseOutOfRange(name: string, value: number, min: number, max: number): void {
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw new UserError(`--${name} must be a whole number from ${min} to ${max} (got ${String(value)})`);
+}
+
 /** What a command calls its rows: the word `--by` takes for them. */
 export type RowsWord = "configs" | "guards";
 
@@ -74,6 +79,10 @@ export type RowsWord = "configs" | "guards";
  * reaction is fitted to besides sessions:PATH (tune's --sessions).
  */
 export async function planGrounding(args: SimulationArgs, rows: RowsWord, outputs: (shard: Shard | undefined) => readonly string[], fitFrom: readonly string[] | undefined): Promise<GroundingPlan> {
+  // The command line's parsers check these too; a library caller hands numbers over directly.
+  refuseOutOfRange("agents", args.agents, 1, MAX_AGENTS);
+  refuseOutOfRange("seed", args.seed, 0, Number.MAX_SAFE_INTEGER);
+  if (args.workers !== undefined) refuseOutOfRange("workers", args.workers, 1, MAX_WORKERS);
   if (args.labels !== undefined && args.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
   if (args.by !== undefined && args.by !== rows && args.by !== "sessions") throw new UserError(`--by ${args.by}: expected ${rows} or sessions`);
   const shard = args.shard === undefined ? undefined : parseShard(args.shard);
