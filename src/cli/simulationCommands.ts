@@ -83,7 +83,7 @@ export function registerSimulationCommands(program: Command): void {
   program
     .command("compare")
     .description("several loop guards (OpenClaw and other runtimes) on the same simulated agents and recorded sessions (json, md, html)")
-    .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also openclaw@VERSION, zoo:NAME, goose:N, ./adapter.mjs", "all")
+    .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also candidates (candidate rules no runtime ships), openclaw@VERSION, zoo:NAME, goose:N, candidate:failure-signature:N, ./adapter.mjs", "all")
     .option("--population <spec>", POPULATION_HELP, "default")
     .option("--agents <n>", `simulated agents per guard (at most ${MAX_AGENTS})`, boundedInt("--agents", MAX_AGENTS), 480)
     .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
