@@ -18,7 +18,11 @@ import { refuseOverwrite } from "../io/overwrite.js";
 import { checkOutputDir } from "../io/writable.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded } from "../sessions/replayAll.js";
-import { failOnUnreadable, refuseNoReadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type RecordedRead } from "../sessions/recorded.js";
+import { failOnUnreadable, forEachRecordedSession, refuseNoReadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type ReadOptions, type RecordedRead } from "../sessions/recorded.js";
+import { RealOutcomesRun, type RealOutcomes } from "../grounded/realOutcomes.js";
+import { isCandidateName } from "../targets/candidates/index.js";
+import type { Target } from "../targets/target.js";
+import { configFrom } from "../../models/configResolution.js";
 import { evaluateAll } from "../evaluation/parallel.js";
 import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
@@ -84,7 +88,7 @@ function reproduceLine(o: CompareOptions): string {
 export async function compareCommand(given: CompareOptions): Promise<void> {
   const reaction = await resolveFittedReaction(given.reaction, given.population, undefined);
   const options: CompareOptions = { ...given, ...(reaction === undefined ? {} : { reaction }) };
-  if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
+  if (options.labels !== undefined && options.sessions === undefined && !options.population.startsWith("sessions:")) throw new UserError("--labels needs --sessions PATH... or --population sessions:PATH");
   if (options.out !== undefined) checkOutputDir(options.out);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   if (options.out !== undefined) refuseOverwrite(options.out, shard === undefined ? ["compare.json", "compare.md", "compare.html"] : [`compare-partial-${shard.index}-of-${shard.of}.json`], options.force === true);
@@ -135,9 +139,20 @@ export async function compareCommand(given: CompareOptions): Promise<void> {
   } else {
     const whole = compareWithEvidence(base, withNotes, about, mine.map(({ index }) => index), simulatedRows, run, replayed);
     if (shard !== undefined) writePartial(options, shard, { schema: COMPARE_PARTIAL_SCHEMA, shard, inputs: whole.inputs, rows: whole.rows } satisfies ComparePartial, `${whole.rows.length} of ${rows.length} guards`);
-    else emit(finishCompare(whole.inputs, whole.rows), options.out, options.json);
+    else {
+      // Real loops with real outcomes: every guard replayed open-loop on the same sessions (one whole run only: its figures rest on every session).
+      const outcomes = grounding?.loops === "real" ? await realOutcomesOf(grounding.paths, readOptions, rows, targets) : undefined;
+      emit(finishCompare({ ...whole.inputs, ...(outcomes === undefined ? {} : { realOutcomes: outcomes }) }, whole.rows), options.out, options.json);
+    }
   }
   if (read !== undefined) failOnUnreadable(read, labels);
+}
+
+/** Every guard on the sessions' real stuck stretches and outcome labels (src/grounded/realOutcomes.ts), sessions read one at a time. */
+async function realOutcomesOf(paths: readonly string[], readOptions: ReadOptions, rows: readonly CompareRow[], targets: ReadonlyMap<string, Target>): Promise<RealOutcomes> {
+  const run = new RealOutcomesRun(rows.map((row) => ({ name: row.name, shipped: !isCandidateName(row.target), target: targets.get(row.target) ?? REFERENCE_TARGET, config: configFrom(row.block) })));
+  await forEachRecordedSession(paths, readOptions, (session) => run.session(session.events, session.label));
+  return run.finish();
 }
 
 /** A guard's simulated metrics (absent when the population is real sessions, or in another shard by session). */
