@@ -32,7 +32,7 @@ export interface LoopsOptions {
 export function mineParameters(min: number | undefined): MineParameters {
   if (min === undefined) return DEFAULT_MINE_PARAMETERS;
   if (min < 2) throw new UserError(`--min ${min}: a stretch repeats something, so it needs at least 2 calls`);
-  return { repeat: min, failing: min, alternation: 2 * min };
+  return { repeat: min, failing: min, alternation: 2 * min, sameFailure: min, noEffect: min };
 }
 
 export async function loopsCommand(paths: readonly string[], options: LoopsOptions): Promise<void> {

@@ -34,8 +34,8 @@ export function maskedCall(call: Pick<CallEvent, "tool" | "params">): string {
   return `${call.tool} ${maskText(JSON.stringify(call.params ?? null) ?? "null")}`;
 }
 
-/** The text of an outcome: a result's text blocks joined, or its JSON; an error as text. */
-export function outcomeText(outcome: Pick<OutcomeEvent, "result" | "error"> | undefined): string {
+/** The text of an outcome: a result's text blocks joined, or its JSON; an error as text. With details (an exit code, a status) unless told otherwise. */
+export function outcomeText(outcome: Pick<OutcomeEvent, "result" | "error"> | undefined, withDetails = true): string {
   if (outcome === undefined) return "";
   if (outcome.error !== undefined) return typeof outcome.error === "string" ? outcome.error : (JSON.stringify(outcome.error) ?? "");
   const result = outcome.result;
@@ -46,7 +46,83 @@ export function outcomeText(outcome: Pick<OutcomeEvent, "result" | "error"> | un
   if (Array.isArray(content)) {
     const text = content.map((c) => (typeof (c as { text?: unknown })?.text === "string" ? (c as { text: string }).text : JSON.stringify(c))).join("\n");
     // Details (an exit code, a status) are part of what the agent learns.
-    return details === undefined ? text : `${text}\n${JSON.stringify(details)}`;
+    return details === undefined || !withDetails ? text : `${text}\n${JSON.stringify(details)}`;
   }
   return JSON.stringify(result) ?? "";
+}
+
+/**
+ * What varies in an error without the agent learning anything new, masked beyond maskText: paths
+ * (a/b.py, /usr/bin/x, file.py: where a failure happened, not what it is), quoted tokens the call
+ * itself holds (`&&' in "syntax error near unexpected token `&&'", a file name the command named),
+ * and the first word of each line of the command (`bash: line 3: Let: command not found` for a line
+ * of prose sent as a command is the same failure whatever its first word). A quoted token the call
+ * did not hold stays: "No module named 'pytz'" after "No module named 'asgiref'" is news.
+ */
+const QUOTED = /`([^`'\n]{0,200})'|`([^`\n]{0,200})`|'([^'\n]{0,200})'|"([^"\n]{0,200})"/g;
+const PATH = /(?:[\w.~-]*\/[\w./~-]+|\b[\w-]+\.(?:py|js|ts|tsx|json|txt|md|c|h|cpp|java|rs|go|rb|sh|cfg|ini|toml|yaml|yml|html|css|rst|pyx|pyi))\b/g;
+const WORD = /[A-Za-z_][\w.-]*/g;
+
+/** The first word of each line of a call's args: what a shell would have tried to run. */
+function leadingWords(args: string): Set<string> {
+  const words = new Set<string>();
+  for (const line of args.split(/\n|\\n/)) {
+    const m = /^\s*([A-Za-z_][\w.-]*)/.exec(line);
+    if (m !== null && (m[1] as string).length >= 2) words.add(m[1] as string);
+  }
+  return words;
+}
+
+/** The non-blank lines of a tool's answer, without the tags a harness wraps output in. */
+export function answerLines(message: string): string[] {
+  return message
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !/^<\/?(?:output|output_head|output_tail|warning|returncode)>$/.test(l));
+}
+
+/**
+ * The failure an outcome reports, as one masked line, or undefined when the answer says nothing:
+ * its last non-blank line (where a traceback names its exception, bash its complaint, a compiler
+ * its last error) that is no footer, with what the call put into it masked, so that different
+ * commands failing for one reason give one signature. Footers are the masked last lines of the
+ * session's answers that did not fail: a harness's reminder appended to every output, a linter's
+ * "All Finished", a score line say nothing about what failed. The exit code stays (127 not found,
+ * 2 usage, 1 anything): it is part of what the agent was told. An empty answer (grep finding
+ * nothing) has no signature: greps for different things that find nothing are a search.
+ */
+export function failureSignature(message: string, args: string, exitCode: number | undefined, footers: ReadonlySet<string> = new Set()): string | undefined {
+  const line = answerLines(message)
+    .reverse()
+    .find((l) => !footers.has(maskText(l)));
+  if (line === undefined) return undefined;
+  const words = leadingWords(args);
+  const quoted = line.replace(QUOTED, (whole, ...groups: unknown[]) => {
+    const inner = groups.slice(0, 4).find((g) => typeof g === "string") as string | undefined;
+    return inner !== undefined && inner !== "" && args.includes(inner) ? "<q>" : whole;
+  });
+  const masked = maskText(quoted.replace(PATH, "<path>")).replace(WORD, (w) => (words.has(w) ? "<arg>" : w));
+  return `${exitCode === undefined ? "" : `exit ${exitCode}: `}${masked.replace(/\s+/g, " ")}`;
+}
+
+/**
+ * The environment refused the action without running it: an edit a linter or a syntax check
+ * turned back, a patch that did not apply, a tool input the runtime rejected, a command a policy
+ * does not allow. Each pattern is the wording of one harness (named beside it); the answer says
+ * nothing happened, whatever exit status the format records.
+ */
+const REJECTIONS: readonly (readonly [string, RegExp])[] = [
+  ["edit rejected by the linter", /Your proposed edit has introduced new syntax error|Your changes have NOT been applied|edit(?:ing)? (?:was|has been) (?:rejected|reverted)/i], // SWE-agent
+  ["replacement not performed", /No replacement was performed|did not appear verbatim|String to replace not found|old_str .{0,40}(?:not found|is not unique)/i], // OpenHands, Claude Code, str_replace editors
+  ["patch did not apply", /apply_patch verification failed|Failed to find expected lines|patch does not apply|Invalid patch/i], // Codex, git
+  ["tool input rejected", /<tool_use_error>|InputValidationError|Invalid (?:tool|function) (?:call|arguments)|Unknown tool|Tool .{0,60} (?:does not exist|not found)/i], // Claude Code, chat runtimes
+  ["action not allowed", /\b(?:command|action|operation|tool) (?:is )?not (?:allowed|permitted)\b|blocked by (?:policy|the sandbox)|requires approval/i], // sandboxes, policies
+];
+
+/** The kind of refusal an outcome's text reports, or undefined when the action ran. */
+export function rejectionOf(rawResult: string): string | undefined {
+  // Only the head of the answer: a refusal says so first, and a long output that quotes such words deep inside ran.
+  const head = rawResult.slice(0, 600);
+  for (const [kind, pattern] of REJECTIONS) if (pattern.test(head)) return kind;
+  return undefined;
 }

@@ -1,3 +1,3 @@
 // The masking lives with the importers (src/import/mask.ts), where the candidate guard rules can
 // reach it too; the miner's modules keep importing it from here.
-export { maskText, maskedCall, outcomeText } from "../import/mask.js";
+export * from "../import/mask.js";
