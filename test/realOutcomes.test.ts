@@ -19,8 +19,8 @@ const pair = (i: number, tool: string, params: unknown, answer: { result?: unkno
 const work = (from: number, n: number) => Array.from({ length: n }, (_, k) => pair(from + k, "read", { path: `src/m${from + k}.ts` }, { result: `module ${"abcdefghijklmnop"[from + k]}` })).flat();
 /** The same call, the same answer, 4 times. */
 const identical = (from: number) => Array.from({ length: 4 }, (_, k) => pair(from + k, "exec", { command: "make" }, { result: "make: *** No rule to make target" })).flat();
-/** A different version each time, the same failure each time (a line number that changes). */
-const changing = (from: number) => Array.from({ length: 4 }, (_, k) => pair(from + k, "exec", { command: `pip install foo==1.${k}` }, { error: `ERROR: no matching distribution (line ${k + 7})` })).flat();
+/** A different command each time, the same failure each time (a line number that changes). */
+const changing = (from: number) => ["pip install foo", "pip3 install --user foo", "python -m pip install foo", "pip install foo --pre"].map((command, k) => pair(from + k, "exec", { command }, { error: `ERROR: No matching distribution found for foo (line ${k + 7})` })).flat();
 
 const target = (name: string): Target => findBuiltInTarget(name) as Target;
 const guard = (name: string) => ({ name, shipped: !name.startsWith("candidate:"), target: target(name), config: configFrom({ enabled: true }) });

@@ -3,7 +3,8 @@
 // to the run as it really went), and read against two facts that need no model of the agent:
 // the stuck stretches the miner finds in it (src/realLoops/mine.ts), split into identical repeats
 // and repeats whose args change, and the run's outcome label (resolved or not). From them:
-//   - the share of stretches caught (a block or a stop on one of the stretch's calls),
+//   - the share of stretches caught (a block or a stop on one of the stretch's calls), by the
+//     miner's kind: identical calls again, or changing args that get nowhere,
 //   - the stretch calls and tokens saved (those at or after the run's first block or stop: what a
 //     guard that ends the loop there spares; a stop before the stretch spares it all),
 //   - the share of RESOLVED runs the guard blocked or stopped before they finished: work that went
@@ -11,32 +12,14 @@
 // Every share carries its n and 95% Wilson interval; the per-stretch savings a seeded bootstrap.
 import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
-import { minedCalls, stretchesOf, type MinedCall, type Stretch } from "../realLoops/mine.js";
+import { minedCalls, stretchesOf, type StretchKind } from "../realLoops/mine.js";
 import type { SessionLabel } from "../sessions/recorded.js";
 import { eventTokens } from "../sim/tokens.js";
 import { bootstrap, wilson, type Interval } from "../stats/interval.js";
 import { runTarget, type Target, type TargetOutput } from "../targets/target.js";
 
-export type StretchKind = "identical" | "changing-args";
+export type { StretchKind };
 export const STRETCH_KINDS: readonly StretchKind[] = ["identical", "changing-args"];
-
-/**
- * Identical repeats: every call of the stretch has the args of the call it repeats (the one
- * before; for an alternation, the one two before), as recorded, before any masking. Otherwise the
- * args change while the answer (or the failure) repeats. A stretch that already says its kind
- * (the miner's own field, where the miner sets one) is taken at its word.
- */
-export function stretchKind(calls: readonly MinedCall[], stretch: Stretch): StretchKind {
-  const said = (stretch as Stretch & { readonly kind?: StretchKind }).kind;
-  if (said !== undefined) return said;
-  const period = stretch.rule === "alternation" ? 2 : 1;
-  for (let c = stretch.firstCall + period; c <= stretch.lastCall; c++) {
-    const a = calls[c - period] as MinedCall;
-    const b = calls[c] as MinedCall;
-    if (a.rawArgs !== b.rawArgs || a.call.tool !== b.call.tool) return "changing-args";
-  }
-  return "identical";
-}
 
 /** A stretch as the replay needs it: its kind, and each call's event positions. */
 export interface KnownStretch {
@@ -53,7 +36,7 @@ export function knownStretches(events: readonly ToolEvent[]): KnownStretch[] {
   return stretchesOf(calls).map((s) => {
     const inside = calls.slice(s.firstCall, s.lastCall + 1);
     return {
-      kind: stretchKind(calls, s),
+      kind: s.kind,
       firstEvent: s.firstEvent,
       lastEvent: s.lastEvent,
       calls: inside.map((c) => ({ at: c.events[0] as number, tokens: c.events.reduce((sum, p) => sum + eventTokens(events[p] as ToolEvent), 0) })),
@@ -212,8 +195,8 @@ export function bestOf(rows: readonly RealOutcomeRow[], shipped: boolean): RealO
 export const REAL_OUTCOME_DEFINITIONS: Readonly<Record<string, string>> = {
   replay: "each recorded session replayed open-loop under the guard: the run as it really went, with the guard's verdicts beside it (the agent never saw them)",
   caught: "stuck stretches (mined by `loopsim loops`) with a block or a stop on one of their calls, over all stretches; a stop before the stretch is not a catch",
-  identical: "stretches whose every call has the args of the call it repeats, as recorded (an alternation repeats the call two before)",
-  "changing-args": "stretches whose args change from call to call while the answer or the failure repeats",
+  identical: "stretches of the same masked call again (the miner's repeat, failing and alternation rules)",
+  "changing-args": "stretches whose calls differ while the failure, the refusal or the answer repeats (the miner's same-failure, same-rejection and no-effect rules)",
   callsSaved: "stretch calls at or after the run's first block or stop (a block spares its own call; a stop after an answer spares the calls after it), over all stretch calls; the mean per stretch with a seeded bootstrap interval",
   tokensSaved: "tokens (args and answer, about 4 characters a token) of those calls",
   resolvedStopped: "runs labelled resolved that the guard blocked or stopped anywhere (inside a stuck stretch too): a run that went well and would not have finished as it did",

@@ -1,28 +1,54 @@
-// What a candidate rule reads of an answer: whether it failed (the one definition every command
-// uses, src/import/failure.ts), its text masked as the miner of real loops masks it
-// (src/import/mask.ts: digits, ids, times and temporary paths become placeholders, so a line
-// number or a request id that changes does not make a failure new), and whether it said anything.
+// What a candidate rule reads of an answer, with the miner's own definitions (src/import/mask.ts,
+// which `loopsim loops` uses too): whether it failed (src/import/failure.ts) or was refused
+// without running (mask.ts rejectionOf), its failure signature (mask.ts failureSignature: the
+// error's last line with digits, ids, paths and what the call put into it masked, so different
+// commands failing for one reason give one signature), and its masked text.
 import { outcomeFailed } from "../../import/failure.js";
-import { maskText, outcomeText } from "../../import/mask.js";
+import { answerLines, failureSignature, maskText, outcomeText, rejectionOf } from "../../import/mask.js";
 import type { PeerOutcome } from "../peers/peerGuard.js";
 
-/** Masked text is compared on its first characters: enough to tell two errors apart, bounded for long logs. */
+/** Masked text is compared on its first characters: enough to tell two answers apart, bounded for long logs. */
 export const SIGNATURE_CHARS = 2000;
 
 export function answerFailed(outcome: PeerOutcome): boolean {
   return outcomeFailed({ type: "outcome", tool: outcome.tool, result: outcome.result, ...(outcome.error === undefined ? {} : { error: outcome.error }) });
 }
 
-/** The answer's masked text, as the tool and its first SIGNATURE_CHARS characters. */
-export function maskedAnswer(outcome: PeerOutcome): string {
-  const text = outcomeText(outcome.error === undefined ? { result: outcome.result } : { error: outcome.error });
-  return `${outcome.tool}\u0000${maskText(text.slice(0, SIGNATURE_CHARS))}`;
+/** What the tool said, without the status details an importer adds (the exit code is read apart). */
+export function answerMessage(outcome: PeerOutcome): string {
+  return outcomeText(outcome.error === undefined ? { result: outcome.result } : { error: outcome.error }, false);
 }
 
-/** The answer's own words (its text blocks, or its error), without the status details a result carries. */
-export function saidNothing(outcome: PeerOutcome): boolean {
-  if (outcome.error !== undefined) return outcome.error.trim() === "";
-  const content = (outcome.result as { content?: unknown } | null | undefined)?.content;
-  if (!Array.isArray(content)) return outcomeText({ result: outcome.result }).trim() === "";
-  return content.every((c) => typeof (c as { text?: unknown })?.text !== "string" || (c as { text: string }).text.trim() === "");
+function exitCodeOf(outcome: PeerOutcome): number | undefined {
+  const details = (outcome.result as { details?: { exitCode?: unknown } } | null | undefined)?.details;
+  return typeof details?.exitCode === "number" ? details.exitCode : undefined;
+}
+
+/**
+ * The failure an answer reports, as the miner writes it, or undefined when it did not fail (or
+ * failed saying nothing). `footers` are the masked last lines of the run's earlier answers that
+ * did not fail: a line every answer ends with (a harness's reminder) says nothing about a failure.
+ * The miner reads footers off the whole session; a guard knows only the answers so far.
+ */
+export function failureKey(outcome: PeerOutcome, footers: ReadonlySet<string>): string | undefined {
+  const message = answerMessage(outcome);
+  const refused = rejectionOf(message);
+  if (refused !== undefined) return `refused: ${refused}`;
+  if (!answerFailed(outcome)) return undefined;
+  return failureSignature(message.slice(-SIGNATURE_CHARS), JSON.stringify(outcome.params ?? null) ?? "null", exitCodeOf(outcome), footers);
+}
+
+/** The masked last line of an answer that neither failed nor was refused (a footer candidate), or undefined. */
+export function footerOf(outcome: PeerOutcome): string | undefined {
+  const message = answerMessage(outcome);
+  if (answerFailed(outcome) || rejectionOf(message) !== undefined) return undefined;
+  const last = answerLines(message).at(-1);
+  return last === undefined ? undefined : maskText(last);
+}
+
+/** The answer's masked text, as the tool and its first SIGNATURE_CHARS characters, when it did not fail and said something; else undefined. */
+export function sameAnswerKey(outcome: PeerOutcome): string | undefined {
+  const message = answerMessage(outcome);
+  if (answerFailed(outcome) || rejectionOf(message) !== undefined || answerLines(message).length === 0) return undefined;
+  return `${outcome.tool}\u0000${maskText(message.slice(0, SIGNATURE_CHARS))}`;
 }

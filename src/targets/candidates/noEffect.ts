@@ -9,7 +9,7 @@
 import { asGiven } from "../peers/normalization/callView.js";
 import { peerTarget } from "../peers/peerGuard.js";
 import type { Target } from "../target.js";
-import { answerFailed, maskedAnswer, saidNothing } from "./answerText.js";
+import { sameAnswerKey } from "./answerText.js";
 import { windowedRepeat, windowOf } from "./windowedRepeat.js";
 
 export const NO_EFFECT = "no-effect";
@@ -20,7 +20,7 @@ export function noEffectTarget(times: number): Target {
     summary: `candidate rule, shipped by no runtime: stops the run when the same answer that did not fail (tool and masked text) comes back ${times} times among the last ${windowOf(times)} answers, whatever the args`,
     notes: [
       "a candidate for guard designers, not a model of any runtime: no runtime is known to ship this rule",
-      "failed answers are left to candidate:failure-signature; an answer with no words (an empty output) never counts",
+      "failed or refused answers are left to candidate:failure-signature; an answer with no words (an empty output) never counts",
       "the answer is masked as `loopsim loops` masks it (digits, hex ids, times, temporary paths)",
       "answers are counted, not calls: the stop comes after the Nth answer, and the run ends there",
     ],
@@ -30,7 +30,7 @@ export function noEffectTarget(times: number): Target {
     reducer: windowedRepeat({
       detector: `candidate:${NO_EFFECT}`,
       times,
-      keyOf: (outcome) => (answerFailed(outcome) || saidNothing(outcome) ? undefined : maskedAnswer(outcome)),
+      keyOf: sameAnswerKey,
       message: (count, outcome) => `Stopped: ${outcome.tool} gave the same answer ${count} times in the last ${windowOf(times)} calls, with different arguments; it is having no effect.`,
     }),
   });
