@@ -132,6 +132,18 @@ export function registerSimulationCommands(program: Command): void {
     });
 
   program
+    .command("fit-changing-args")
+    .description("fit the changing-args loop (family changing-args-stuck, --inject changing-args) to the stretches mined from real sessions, per system; writes the parameters as JSON")
+    .argument("<paths...>", "recorded sessions: files or folders (any supported format); each first folder is a system")
+    .option("--out <file>", "write the parameters here (src/sim/changingArgsParams.json is the committed fit)")
+    .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
+    .option("--force", "overwrite --out")
+    .action(async (paths: string[], opts: { out?: string; strict?: boolean; force?: boolean }) => {
+      const { fitChangingArgsCommand } = await import("../commands/fitChangingArgs.js");
+      await fitChangingArgsCommand(paths, { ...opts, strict: opts.strict === true, force: opts.force === true });
+    });
+
+  program
     .command("merge")
     .description("merge the partial results of `tune --shard I/N` into the unsharded report")
     .argument("<parts...>", "partial-I-of-N.json files, one per shard, or the folder that holds them")
