@@ -96,4 +96,12 @@ describe("compare --loops real --labels", () => {
     const json = JSON.parse(readFileSync(join(out, "compare.json"), "utf8")) as { realOutcomes: RealOutcomes };
     expect(json.realOutcomes.rows.map((x) => x.name)).toEqual(["openclaw-enabled", "candidate:failure-signature:3", "candidate:failure-signature:5", "candidate:no-effect:3", "candidate:no-effect:5", "none"]);
   });
+  it("tune --loops real --labels gives every config the same figures", () => {
+    const out = tempDir();
+    const r = loopsim(["tune", "--population", "sessions:test/fixtures/real-loops", "--loops", "real", "--labels", "test/fixtures/real-loops-labels.json", "--grid", "criticalThreshold=20", "--reaction-grid", "none", "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    const md = readFileSync(join(out, "report.md"), "utf8");
+    expect(md).toContain("## Real loops, real outcomes: what each config catches and what it costs");
+    expect(md).toMatch(/\| OpenClaw defaults \| yes \| 0\.0% \[0\.0-65\.8\] \(0\/2\) \|/);
+  });
 });

@@ -18,8 +18,8 @@ import { refuseOverwrite } from "../io/overwrite.js";
 import { checkOutputDir } from "../io/writable.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded } from "../sessions/replayAll.js";
-import { failOnUnreadable, forEachRecordedSession, refuseNoReadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type ReadOptions, type RecordedRead } from "../sessions/recorded.js";
-import { RealOutcomesRun, type RealOutcomes } from "../grounded/realOutcomes.js";
+import { failOnUnreadable, refuseNoReadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type ReadOptions, type RecordedRead } from "../sessions/recorded.js";
+import { measureRealOutcomes, type RealOutcomes } from "../grounded/realOutcomes.js";
 import { isCandidateName } from "../targets/candidates/index.js";
 import type { Target } from "../targets/target.js";
 import { configFrom } from "../../models/configResolution.js";
@@ -148,11 +148,9 @@ export async function compareCommand(given: CompareOptions): Promise<void> {
   if (read !== undefined) failOnUnreadable(read, labels);
 }
 
-/** Every guard on the sessions' real stuck stretches and outcome labels (src/grounded/realOutcomes.ts), sessions read one at a time. */
-async function realOutcomesOf(paths: readonly string[], readOptions: ReadOptions, rows: readonly CompareRow[], targets: ReadonlyMap<string, Target>): Promise<RealOutcomes> {
-  const run = new RealOutcomesRun(rows.map((row) => ({ name: row.name, shipped: !isCandidateName(row.target), target: targets.get(row.target) ?? REFERENCE_TARGET, config: configFrom(row.block) })));
-  await forEachRecordedSession(paths, readOptions, (session) => run.session(session.events, session.label));
-  return run.finish();
+/** Every guard on the sessions' real stuck stretches and outcome labels (src/grounded/realOutcomes.ts). */
+function realOutcomesOf(paths: readonly string[], readOptions: ReadOptions, rows: readonly CompareRow[], targets: ReadonlyMap<string, Target>): Promise<RealOutcomes> {
+  return measureRealOutcomes(paths, readOptions, rows.map((row) => ({ name: row.name, shipped: !isCandidateName(row.target), target: targets.get(row.target) ?? REFERENCE_TARGET, config: configFrom(row.block) })));
 }
 
 /** A guard's simulated metrics (absent when the population is real sessions, or in another shard by session). */

@@ -25,6 +25,9 @@ import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
 import { groundedSummary, type GroundedEvaluation, type GroundedPopulation } from "../grounded/groundedPopulation.js";
 import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
+import { measureRealOutcomes } from "../grounded/realOutcomes.js";
+import { configFrom } from "../../models/configResolution.js";
+import { isCandidateName } from "../targets/candidates/index.js";
 import { rowGrids, type RowGrid } from "../grounded/reactionGrid.js";
 import { groundedFrom, groundingFlags, refuseGroundingFlags, refuseReactionGrid, resolvePopulation, type AnyPopulation } from "../grounded/populationSpec.js";
 import { PARTIAL_SCHEMA, finishReport, reportJson, type TuneInputs, type TunePartial, type TuneReport } from "../tune/report.js";
@@ -164,7 +167,7 @@ export function writeReport(out: string, report: TuneReport): void {
 export async function tuneCommand(given: TuneOptions): Promise<void> {
   const reaction = await resolveFittedReaction(given.reaction, given.population, given.sessions);
   const options: TuneOptions = { ...given, ...(reaction === undefined ? {} : { reaction }) };
-  if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
+  if (options.labels !== undefined && options.sessions === undefined && !options.population.startsWith("sessions:")) throw new UserError("--labels needs --sessions PATH... or --population sessions:PATH");
   checkOutputDir(options.out); // before the sweep, so a long run never fails at its last step
   const guard = await resolveStepwiseTarget(options.target ?? "reference");
   const ignores = CONFIG_FIELDS.filter((f) => !guard.capabilities.honours.includes(f));
@@ -221,7 +224,12 @@ export async function tuneCommand(given: TuneOptions): Promise<void> {
     return;
   }
   const whole = withEvidence(inputs, base, grounding, evaluation, primary, options.sessions, labels, replayed);
-  inputs = whole.inputs;
+  // Real loops with real outcomes (--loops real): every config replayed open-loop on the sessions, against their stretches and labels.
+  const outcomes =
+    grounding?.loops === "real"
+      ? await measureRealOutcomes(grounding.paths, readOptions, inputs.configs.map((c) => ({ name: c.index === 0 ? "OpenClaw defaults" : `#${c.index} ${c.label}`, shipped: !isCandidateName(guard.name), target: guard, config: configFrom(c.block) })))
+      : undefined;
+  inputs = { ...whole.inputs, ...(outcomes === undefined ? {} : { realOutcomes: outcomes }) };
   const report = finishReport(inputs, whole.rows);
   writeReport(options.out, report);
   if (options.json) process.stdout.write(reportJson(report));

@@ -13,9 +13,12 @@ export const CANDIDATE_NOTE =
 const cell = (s: Share) => (s.n === 0 ? "n/a (n=0)" : `${shareCell(s.share, s.interval)} (${s.k}/${s.n})`);
 const pctOf = (a: number, b: number) => (b === 0 ? "-" : `${(Math.round((a / b) * 1000) / 10).toFixed(1)}%`);
 
-export function realOutcomesTable(r: RealOutcomes): { header: string[]; rows: string[][] } {
+/** Whose rows: guards side by side (compare), or one guard's configs (tune). */
+export type RowKind = "guard" | "config";
+
+export function realOutcomesTable(r: RealOutcomes, kind: RowKind = "guard"): { header: string[]; rows: string[][] } {
   return {
-    header: ["guard", "ships", "real stretches caught [95%]", "identical repeats caught [95%]", "changing args caught [95%]", "stretch calls saved", "calls saved per stretch [95%]", "stretch tokens saved", "resolved runs stopped [95%]", "unresolved runs stopped [95%]"],
+    header: [kind, "ships", "real stretches caught [95%]", "identical repeats caught [95%]", "changing args caught [95%]", "stretch calls saved", "calls saved per stretch [95%]", "stretch tokens saved", "resolved runs stopped [95%]", "unresolved runs stopped [95%]"],
     rows: r.rows.map((row) => [
       row.name,
       row.shipped ? "yes" : "candidate",
@@ -39,17 +42,17 @@ export function guardSentence(row: RealOutcomeRow): string {
   return `\`${row.name}\` catches ${interval(row.caught)} of the real stuck stretches (identical repeats ${interval(row.byKind.identical)}; changing args ${interval(row.byKind["changing-args"])}), saves ${row.callsSaved.saved} of ${row.callsSaved.of} stretch calls, and stops ${interval(row.resolvedStopped)} of the resolved runs`;
 }
 
-export function realOutcomesParagraphs(r: RealOutcomes): string[] {
+export function realOutcomesParagraphs(r: RealOutcomes, kind: RowKind = "guard"): string[] {
   const byName = new Map(r.rows.map((row) => [row.name, row]));
   const shipped = r.best.shipped === undefined ? undefined : byName.get(r.best.shipped);
   const candidate = r.best.candidate === undefined ? undefined : byName.get(r.best.candidate);
   const s = r.sessions;
   const lines = [
     `${r.stretches.n} real stuck stretch${r.stretches.n === 1 ? "" : "es"} (${r.stretches.identical} identical repeats, ${r.stretches["changing-args"]} with changing args) in ${s.n} sessions (${s.resolved} resolved, ${s.unresolved} unresolved, ${s.unlabelled} unlabelled). Each session is replayed open-loop under each guard: the run as it really went, with the guard's verdicts beside it. A stretch is caught when a block or a stop falls on one of its calls; a run is stopped when the guard blocked or stopped any of its calls, so a resolved run stopped is work that went well and would have been cut short. Brackets: 95% Wilson intervals (calls saved per stretch: a seeded bootstrap), with k/n.`,
-    CANDIDATE_NOTE,
+    ...(kind === "guard" || candidate !== undefined ? [CANDIDATE_NOTE] : []),
     `Best by the rule (${BEST_RULE}):`,
-    shipped === undefined ? "No shipped guard in the rows." : `best shipped guard: ${guardSentence(shipped)} (score ${Math.round(outcomeScore(shipped) * 1000) / 1000}).`,
-    candidate === undefined ? "No candidate rule in the rows (add `--targets all,candidates`)." : `best candidate rule: ${guardSentence(candidate)} (score ${Math.round(outcomeScore(candidate) * 1000) / 1000}).`,
+    shipped === undefined ? `No shipped ${kind} in the rows.` : `best ${kind === "guard" ? "shipped guard" : "config"}: ${guardSentence(shipped)} (score ${Math.round(outcomeScore(shipped) * 1000) / 1000}).`,
+    ...(kind === "config" && candidate === undefined ? [] : [candidate === undefined ? "No candidate rule in the rows (add `--targets all,candidates`)." : `best candidate rule: ${guardSentence(candidate)} (score ${Math.round(outcomeScore(candidate) * 1000) / 1000}).`]),
     `Not beaten on both catch rate and resolved runs stopped (the Pareto front): ${r.best.front.join(", ")}.`,
   ];
   if (s.resolved === 0) lines.push("No session carries a resolved label (give `--labels`): the cost to resolved runs is not measured.");
@@ -57,14 +60,14 @@ export function realOutcomesParagraphs(r: RealOutcomes): string[] {
   return lines;
 }
 
-export function realOutcomesMarkdown(r: RealOutcomes | undefined): string[] {
+export function realOutcomesMarkdown(r: RealOutcomes | undefined, kind: RowKind = "guard"): string[] {
   if (r === undefined) return [];
   const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
-  const t = realOutcomesTable(r);
+  const t = realOutcomesTable(r, kind);
   return [
-    "## Real loops, real outcomes: what each guard catches and what it costs",
+    `## Real loops, real outcomes: what each ${kind} catches and what it costs`,
     "",
-    ...realOutcomesParagraphs(r).flatMap((l) => [l, ""]),
+    ...realOutcomesParagraphs(r, kind).flatMap((l) => [l, ""]),
     row(t.header),
     `|${t.header.map(() => "---").join("|")}|`,
     ...t.rows.map(row),
@@ -74,13 +77,13 @@ export function realOutcomesMarkdown(r: RealOutcomes | undefined): string[] {
   ];
 }
 
-export function realOutcomesHtml(r: RealOutcomes | undefined, esc: (s: string) => string): string {
+export function realOutcomesHtml(r: RealOutcomes | undefined, esc: (s: string) => string, kind: RowKind = "guard"): string {
   if (r === undefined) return "";
-  const t = realOutcomesTable(r);
+  const t = realOutcomesTable(r, kind);
   const cells = (tag: string, xs: readonly string[]) => xs.map((x) => `<${tag}>${esc(x)}</${tag}>`).join("");
-  return `<h2>Real loops, real outcomes: what each guard catches and what it costs</h2>
-${realOutcomesParagraphs(r).map((l) => `<p>${esc(l.replace(/`/g, ""))}</p>`).join("\n")}
-<figure>${realOutcomesChart(r)}<figcaption>Each guard: real stuck stretches caught (up is better) against resolved runs it would have stopped (left is better). Filled dots: shipped guards (red: OpenClaw); hollow diamonds: candidate rules no runtime ships. Bars: 95% Wilson intervals.</figcaption></figure>
+  return `<h2>Real loops, real outcomes: what each ${kind} catches and what it costs</h2>
+${realOutcomesParagraphs(r, kind).map((l) => `<p>${esc(l.replace(/`/g, ""))}</p>`).join("\n")}
+<figure>${realOutcomesChart(r)}<figcaption>Each ${kind}: real stuck stretches caught (up is better) against resolved runs it would have stopped (left is better). Filled dots: shipped guards (red: OpenClaw); hollow diamonds: candidate rules no runtime ships. Bars: 95% Wilson intervals.</figcaption></figure>
 <table><thead><tr>${cells("th", t.header)}</tr></thead><tbody>${t.rows.map((row) => `<tr>${cells("td", row)}</tr>`).join("\n")}</tbody></table>
 <dl>${Object.entries(r.definitions).map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("")}</dl>
 `;

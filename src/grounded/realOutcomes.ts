@@ -13,7 +13,7 @@
 import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
 import { minedCalls, stretchesOf, type StretchKind } from "../realLoops/mine.js";
-import type { SessionLabel } from "../sessions/recorded.js";
+import { forEachRecordedSession, type ReadOptions, type SessionLabel } from "../sessions/recorded.js";
 import { eventTokens } from "../sim/tokens.js";
 import { bootstrap, wilson, type Interval } from "../stats/interval.js";
 import { runTarget, type Target, type TargetOutput } from "../targets/target.js";
@@ -241,4 +241,11 @@ export class RealOutcomesRun {
       best: { rule: BEST_RULE, ...(shipped === undefined ? {} : { shipped: shipped.name }), ...(candidate === undefined ? {} : { candidate: candidate.name }), front: paretoFront(rows) },
     };
   }
+}
+
+/** Every guard on the sessions under `paths`, read one at a time (their labels from `options`). */
+export async function measureRealOutcomes(paths: readonly string[], options: ReadOptions, guards: ConstructorParameters<typeof RealOutcomesRun>[0]): Promise<RealOutcomes> {
+  const run = new RealOutcomesRun(guards);
+  await forEachRecordedSession(paths, options, (session) => run.session(session.events, session.label));
+  return run.finish();
 }
