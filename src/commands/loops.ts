@@ -43,7 +43,7 @@ export async function loopsCommand(paths: readonly string[], options: LoopsOptio
   const judgementsFile = options.judgements ?? (options.out !== undefined && existsSync(join(options.out, JUDGEMENTS_FILE)) ? join(options.out, JUDGEMENTS_FILE) : undefined);
   const judgements = judgementsFile === undefined ? undefined : loadJudgements(judgementsFile);
   const { refs, bad } = await sessionRefs(paths, options.strict === true);
-  if (refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
+  if (refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json, each also .gz) under ${paths.join(", ")}`);
   const builder = new CatalogueBuilder(paths, mineParameters(options.min), judgements);
   for (const { ref, id } of refs) {
     let read: { events: ToolEvent[]; format: string };
