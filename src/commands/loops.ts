@@ -90,7 +90,7 @@ export async function loopsCommand(paths: readonly string[], options: LoopsOptio
   const passedOver = listed.ignored;
   const note = ignoredNote(passedOver);
   if (note !== undefined) process.stderr.write(`loopsim: ${note}\n`);
-  if (listed.refs.length === 0 && listed.bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
+  if (listed.refs.length === 0 && listed.bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json, each also .gz) under ${paths.join(", ")}`);
   const rows: SessionRow[] = [];
   for (const { ref: { ref, id, span }, at } of sliceOf(listed.refs, options.shard)) {
     try {
