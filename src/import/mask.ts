@@ -82,19 +82,34 @@ export function answerLines(message: string): string[] {
 }
 
 /**
- * The failure an outcome reports, as one masked line, or undefined when the answer says nothing:
- * its last non-blank line (where a traceback names its exception, bash its complaint, a compiler
- * its last error) that is no footer, with what the call put into it masked, so that different
- * commands failing for one reason give one signature. Footers are the masked last lines of the
- * session's answers that did not fail: a harness's reminder appended to every output, a linter's
- * "All Finished", a score line say nothing about what failed. The exit code stays (127 not found,
- * 2 usage, 1 anything): it is part of what the agent was told. An empty answer (grep finding
- * nothing) has no signature: greps for different things that find nothing are a search.
+ * A line that reports a failure: an error, an exception, something not found, refused, invalid,
+ * timed out. A tool's report about its input (a linter's coded findings, a build's "finished with
+ * problems, 3 warnings", a score, a test run's tally) is not one, nor is a warning: the tool ran
+ * and answered, and running it on other inputs is a way of learning about them.
  */
-export function failureSignature(message: string, args: string, exitCode: number | undefined, footers: ReadonlySet<string> = new Set()): string | undefined {
+const FAILURE_WORDS = /error|exception|traceback|not found|no such|cannot|can't|could not|couldn't|unable to|invalid|denied|not allowed|not permitted|fatal|failed|unexpected|unrecognized|unknown|missing|not available|not enough|timed out|refused|abort|not defined|does not exist|doesn't exist|no module|killed|segmentation fault|not a (?:file|directory)|is a directory/i;
+const WARNING = /^\W*warn/i;
+/** A test run's tally ("3 failed, 12 passed in 0.4s"): the same for any failing test; the failure is the line naming the test. */
+const TALLY = /\b\d+ (?:passed|failed|errors?|skipped|xfailed|deselected)\b.*\bin \d+(?:\.\d+)?s\b|^=+ .* =+$/;
+/** A linter's coded finding about its input ("a.py:3:0: C0114: Missing module docstring"): a report, not a failure of the call. */
+const FINDING = /^\S+:\d+:\d+: [A-Z]+\d+\b/;
+/** How far up from the end of an answer its failure line is looked for (a traceback names it last; bash complains last). */
+const FAILURE_LINE_DEPTH = 5;
+
+/**
+ * The failure an outcome reports, as one masked line, or undefined when the answer names none: the
+ * last of its last few non-blank lines that reports a failure (where a traceback names its
+ * exception, bash its complaint, a compiler its error; a harness's reminder or a tool's closing
+ * "All Finished" after it is passed over), with what the call put into it masked, so that
+ * different commands failing for one reason give one signature. The exit code stays (127 not
+ * found, 2 usage, 1 anything): it is part of what the agent was told. An empty answer (grep
+ * finding nothing) has no signature: greps for different things that find nothing are a search.
+ */
+export function failureSignature(message: string, args: string, exitCode: number | undefined): string | undefined {
   const line = answerLines(message)
+    .slice(-FAILURE_LINE_DEPTH)
     .reverse()
-    .find((l) => !footers.has(maskText(l)));
+    .find((l) => FAILURE_WORDS.test(l) && !WARNING.test(l) && !TALLY.test(l) && !FINDING.test(l));
   if (line === undefined) return undefined;
   const words = leadingWords(args);
   const quoted = line.replace(QUOTED, (whole, ...groups: unknown[]) => {

@@ -10,21 +10,27 @@
 // edit each time, each turned back by the linter with the same complaint; a line of prose sent to
 // the shell, worded differently each time, each answered "command not found"):
 //   - the same failure: consecutive failed calls whose failures read the same once masked
-//     (mask.ts failureSignature: the error's last line with what the command put into it masked);
+//     (mask.ts failureSignature: the last line of the answer that reports a failure, with what
+//     the command put into it masked; a tool's report on its input, a warning, a test tally, a
+//     linter's coded finding is no failure line);
 //   - the same rejection: consecutive calls the environment refused without running them (a
 //     linter's or a syntax check's refusal of an edit, a patch that did not apply, a tool input
 //     rejected, a command not allowed: mask.ts rejectionOf), refused for the same reason;
 //   - no effect: consecutive calls with different args that all get the same, non-empty masked
-//     answer, as if none of them had been sent (the same file content after each edit, "no
-//     changes", the same listing).
-// Why consecutive, with one call of slack only inside a chain of failures: a failure followed by a
-// call that succeeds may have been fixed by it (an edit, then the test again: work, even when the
-// test fails the same way, since the files changed; the edit is what the agent learned from). So a
-// chain of failures ends at the first call that did not fail or was not refused. Inside such a
-// chain a failure may differ from the one before as long as it is one the agent met two calls
-// before (A B A: two errors taking turns while the agent fights one quoting problem).
-// Why empty answers never count as "the same answer": an edit answered by nothing succeeded, and
-// greps for different things that all find nothing are a search, not a loop.
+//     answer, as if none of them had been sent (the same file content after each edit, the same
+//     listing).
+// Why consecutive: a failure followed by a call that succeeds may have been fixed by it (an edit,
+// then the test again: work, even when the test fails the same way, since the files changed; the
+// brief's false alarm). So a chain of failures ends at the first call that neither failed nor was
+// refused. The slack inside a chain: a failure may differ from the one before as long as it is one
+// of the last two the chain met (A B A: two errors taking turns while the agent fights one quoting
+// problem), and one failed call of another kind may sit between two of the same (A X A: nothing
+// succeeded between them). The threshold counts the chain's failures plus one sighting of its
+// first failure in the three calls before the chain (seen, then a look at the code, then the same
+// failure twice more: three times the same lesson), but the stretch is the chain alone.
+// Why empty answers never count: an edit answered by nothing succeeded, and greps for different
+// things that all find nothing are a search, not a loop. Why short answers never count as "no
+// effect": the same "OK" or "171.0" to different questions is news each time.
 // Thresholds are the parameters below. No guard's counter, window or hash is used: masking is
 // wider than any guard's (digits, ids, times, temp paths, quoted tokens), the calls must be
 // consecutive (no guard demands that), and the signature is the error's, never the call's.
@@ -152,16 +158,10 @@ export function minedCalls(events: readonly ToolEvent[]): MinedCall[] {
     const message = outcomeText(outcome, false);
     read.push({ unit, call, outcome, message, failed: outcome !== undefined && outcomeFailed(outcome), rejected: outcome === undefined ? undefined : rejectionOf(message) });
   }
-  // Footers: how answers that did not fail end (see mask.ts failureSignature).
-  const footers = new Set<string>();
-  for (const r of read) if (r.outcome !== undefined && !r.failed && r.rejected === undefined) {
-    const last = answerLines(r.message).at(-1);
-    if (last !== undefined) footers.add(maskText(last));
-  }
   // callUnits lists units by their first event, so calls are already in session order.
   return read.map(({ unit, call, outcome, message, failed, rejected }, index): MinedCall => {
     const rawArgs = JSON.stringify(call.params ?? null) ?? "null";
-    const signature = rejected !== undefined ? `refused: ${rejected}` : failed ? failureSignature(message, rawArgs, exitCodeOf(outcome), footers) : undefined;
+    const signature = rejected !== undefined ? `refused: ${rejected}` : failed ? failureSignature(message, rawArgs, exitCodeOf(outcome)) : undefined;
     const rawResult = outcomeText(outcome);
     return {
       index,
@@ -249,12 +249,10 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     } else i++;
   }
   // Changing args, on the calls no identical rule took: the same failure or refusal, then no effect.
-  for (const chain of chains(calls, taken, sameFailureLink)) {
-    if (chain.length < parameters.sameFailure) continue;
-    const [first, last] = [chain[0] as number, chain[chain.length - 1] as number];
-    const refused = chain.every((k) => (calls[k] as MinedCall).rejected !== undefined);
+  for (const [first, last] of failureChains(calls, taken, parameters.sameFailure)) {
+    const refused = calls.slice(first, last + 1).every((c) => c.rejected !== undefined);
     found.push(stretch(calls, first, last, refused ? "same-rejection" : "same-failure", refused ? "refused, every call, for the same reason" : "the same failure, masked, with changing args"));
-    for (const k of chain) taken[k] = true;
+    for (let k = first; k <= last; k++) taken[k] = true;
   }
   for (const chain of chains(calls, taken, noEffectLink)) {
     if (chain.length < parameters.noEffect) continue;
@@ -266,11 +264,45 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
   return found.sort((a, b) => a.firstCall - b.firstCall);
 }
 
-/** Failed or refused, with the failure the agent met one or two calls before (see the header). */
-function sameFailureLink(chain: readonly MinedCall[], next: MinedCall): boolean {
-  if (next.signature === undefined) return false;
-  const back = chain.slice(-2);
-  return back.some((c) => c.signature === next.signature);
+/** How many calls before a chain of failures an earlier sighting of its failure counts toward the threshold. */
+const SIGHTING_WINDOW = 3;
+
+/**
+ * Chains of the same failure (see the header), as [first, last] call positions, on calls not yet
+ * taken. A chain grows by a call whose failure is one of the last two the chain met, or by two
+ * calls at once: a failed call of another kind (or with no failure line) and, after it, one of the
+ * chain's failures again (A X A: nothing succeeded between them). A chain is a stretch when its
+ * failures, plus an earlier sighting of its first failure in the few calls before it (the agent
+ * looked at the code, then failed the same way twice more), number `need` or more.
+ */
+function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], need: number): [number, number][] {
+  const out: [number, number][] = [];
+  const free = (k: number) => k < calls.length && taken[k] !== true;
+  const failedAt = (k: number) => (calls[k] as MinedCall).failed || (calls[k] as MinedCall).rejected !== undefined;
+  let i = 0;
+  while (i < calls.length) {
+    const start = calls[i] as MinedCall;
+    if (!free(i) || start.signature === undefined) {
+      i++;
+      continue;
+    }
+    const recent = [start.signature];
+    let failures = 1;
+    let j = i;
+    const meets = (k: number) => free(k) && (calls[k] as MinedCall).signature !== undefined && recent.slice(-2).includes((calls[k] as MinedCall).signature as string);
+    for (;;) {
+      if (meets(j + 1)) j += 1;
+      else if (free(j + 1) && failedAt(j + 1) && meets(j + 2)) j += 2;
+      else break;
+      recent.push((calls[j] as MinedCall).signature as string);
+      failures++;
+    }
+    let sighted = false;
+    for (let k = Math.max(0, i - SIGHTING_WINDOW); k < i; k++) if ((calls[k] as MinedCall).signature === start.signature) sighted = true;
+    if (j > i && failures + (sighted ? 1 : 0) >= need) out.push([i, j]);
+    i = j + 1;
+  }
+  return out;
 }
 
 /** Answered, neither failed nor refused, by the same non-empty masked text as the call before, from the same tool. */
