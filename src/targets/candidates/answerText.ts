@@ -24,26 +24,13 @@ function exitCodeOf(outcome: PeerOutcome): number | undefined {
   return typeof details?.exitCode === "number" ? details.exitCode : undefined;
 }
 
-/**
- * The failure an answer reports, as the miner writes it, or undefined when it did not fail (or
- * failed saying nothing). `footers` are the masked last lines of the run's earlier answers that
- * did not fail: a line every answer ends with (a harness's reminder) says nothing about a failure.
- * The miner reads footers off the whole session; a guard knows only the answers so far.
- */
-export function failureKey(outcome: PeerOutcome, footers: ReadonlySet<string>): string | undefined {
+/** The failure an answer reports, as the miner signs it, or undefined when it did not fail (or failed naming no failure). */
+export function failureKey(outcome: PeerOutcome): string | undefined {
   const message = answerMessage(outcome);
   const refused = rejectionOf(message);
   if (refused !== undefined) return `refused: ${refused}`;
   if (!answerFailed(outcome)) return undefined;
-  return failureSignature(message.slice(-SIGNATURE_CHARS), JSON.stringify(outcome.params ?? null) ?? "null", exitCodeOf(outcome), footers);
-}
-
-/** The masked last line of an answer that neither failed nor was refused (a footer candidate), or undefined. */
-export function footerOf(outcome: PeerOutcome): string | undefined {
-  const message = answerMessage(outcome);
-  if (answerFailed(outcome) || rejectionOf(message) !== undefined) return undefined;
-  const last = answerLines(message).at(-1);
-  return last === undefined ? undefined : maskText(last);
+  return failureSignature(message.slice(-SIGNATURE_CHARS), JSON.stringify(outcome.params ?? null) ?? "null", exitCodeOf(outcome));
 }
 
 /** The answer's masked text, as the tool and its first SIGNATURE_CHARS characters, when it did not fail and said something; else undefined. */

@@ -21,8 +21,7 @@ export function failureSignatureTarget(times: number): Target {
     notes: [
       "a candidate for guard designers, not a model of any runtime: no runtime is known to ship this rule",
       "a failure is what every loopsim command calls one (src/import/failure.ts): an error, a non-zero exit code, a failed status or a timeout",
-      "the failure is signed as `loopsim loops` signs it (src/import/mask.ts failureSignature): the error's last line with digits, ids, times, paths and what the call itself put into it masked, so a changing line number or a different command failing for one reason is the same failure; a refusal without running (a linter's, a patch that did not apply) is signed by its kind",
-      "a line every successful answer of the run ends with (a harness footer) is never a signature; the miner learns footers from the whole session, this rule only from the answers so far",
+      "the failure is signed as `loopsim loops` signs it (src/import/mask.ts failureSignature): the last of the answer's last few lines that names a failure, with digits, ids, times, paths and what the call itself put into it masked, so a changing line number or a different command failing for one reason is the same failure; a refusal without running (a linter's, a patch that did not apply) is signed by its kind",
       "answers are counted, not calls: the stop comes after the Nth failure's answer, and the run ends there",
     ],
     detectors: [`candidate:${FAILURE_SIGNATURE}`],

@@ -6,13 +6,10 @@
 // window over the whole run would stop a long session that meets the same error now and then
 // with progress in between. A reducer: state in, state out, nothing shared, nothing random.
 import { ALLOW, type PeerAction, type PeerOutcome, type PeerReducer } from "../peers/peerGuard.js";
-import { footerOf } from "./answerText.js";
 
 export interface WindowState {
   /** The keys of the run's last answers, oldest first (undefined: an answer that gives no key). */
   readonly recent: readonly (string | undefined)[];
-  /** The masked last lines of the run's answers that did not fail (answerText.ts footerOf). */
-  readonly footers: ReadonlySet<string>;
 }
 
 export interface WindowedRule {
@@ -21,7 +18,7 @@ export interface WindowedRule {
   /** Repeats of one key, inside the window, that stop the run. */
   readonly times: number;
   /** The key of an answer, or undefined when the answer does not count (a success, an empty answer). */
-  keyOf(outcome: PeerOutcome, footers: ReadonlySet<string>): string | undefined;
+  keyOf(outcome: PeerOutcome): string | undefined;
   /** What the stop tells the model. */
   message(count: number, outcome: PeerOutcome): string;
 }
@@ -32,14 +29,13 @@ export const windowOf = (times: number): number => 2 * times;
 export function windowedRepeat(rule: WindowedRule): PeerReducer<WindowState> {
   const size = windowOf(rule.times);
   return {
-    initial: () => ({ recent: [], footers: new Set<string>() }),
+    initial: () => ({ recent: [] }),
     // The rule judges answers, not proposals: a call always runs, and the stop comes after its answer.
     onCall: (state) => ({ state, action: ALLOW }),
     onOutcome(state, outcome) {
-      const key = rule.keyOf(outcome, state.footers);
+      const key = rule.keyOf(outcome);
       const recent = [...state.recent, key].slice(-size);
-      const footer = footerOf(outcome);
-      const next = { recent, footers: footer === undefined || state.footers.has(footer) ? state.footers : new Set([...state.footers, footer]) };
+      const next = { recent };
       if (key === undefined) return { state: next, action: ALLOW };
       const count = recent.filter((k) => k === key).length;
       if (count < rule.times) return { state: next, action: ALLOW };
