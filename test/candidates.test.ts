@@ -43,13 +43,16 @@ describe("candidate:failure-signature:N", () => {
     const close = [...fail(1), ...exec("cat a", "a", 0), ...fail(2), ...exec("cat b", "b", 0), ...fail(3)];
     expect(stopAt("candidate:failure-signature:3", close)).toBe(close.length - 1);
   });
-  it("counts a tool's error (not only exit codes) and ignores the run's other runs", () => {
+  it("counts a tool's error (not only exit codes), across the session's runs (a user's reply between two attempts)", () => {
     const err = (k: number, runId: string): ToolEvent[] => [
       { type: "call", runId, callId: `e${k}`, tool: "browser", params: { click: k } },
       { type: "outcome", runId, callId: `e${k}`, tool: "browser", params: { click: k }, error: `Element ${k} not found (request ${1000 + k})` },
     ];
-    expect(stopAt("candidate:failure-signature:3", [...err(1, "a"), ...err(2, "b"), ...err(3, "a")])).toBe(-1);
-    expect(stopAt("candidate:failure-signature:3", [...err(1, "a"), ...err(2, "a"), ...err(3, "a")])).toBe(5);
+    expect(stopAt("candidate:failure-signature:3", [...err(1, "a"), ...err(2, "b"), ...err(3, "c")])).toBe(5);
+    expect(stopAt("candidate:failure-signature:3", [...err(1, "a"), ...err(2, "a")])).toBe(-1);
+    // The stop ends the session: a later run's call is not judged.
+    const after = runTarget(target("candidate:failure-signature:3"), config, [...err(1, "a"), ...err(2, "b"), ...err(3, "c"), ...err(4, "d")]);
+    expect(after.filter((o) => o.kind === "ignored").map((o) => o.run)).toEqual(["d", "d"]);
   });
 });
 

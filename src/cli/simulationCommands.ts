@@ -73,8 +73,9 @@ export function registerSimulationCommands(program: Command): void {
     .option("--inject <spec>", `${INJECT_HELP}; with --sessions, those sessions also run as agents beside the simulated population`)
     .option("--reaction <spec>", REACTION_HELP)
     .option("--loops <kind>", LOOPS_HELP)
+    .option("--outcome-labels <files...>", "with --loops real: the datasets' own labels.json files, as published (flat or nested; `loops --labels` reads them the same), for the real-outcomes figures (resolved runs stopped)")
     .option("--reaction-grid <spec>", REACTION_GRID_HELP)
-    .action(async (opts: { reactionGrid?: string; config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; by?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
+    .action(async (opts: { reactionGrid?: string; config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; by?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; inject?: string; reaction?: string; loops?: string; outcomeLabels?: string[] }, command: Command) => {
       refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
       const { tuneCommand } = await import("../commands/tune.js");
       await tuneCommand({ ...opts, force: opts.force === true, json: opts.json === true, strict: opts.strict === true });
@@ -102,8 +103,9 @@ export function registerSimulationCommands(program: Command): void {
     .option("--inject <spec>", INJECT_HELP)
     .option("--reaction <spec>", REACTION_HELP)
     .option("--loops <kind>", LOOPS_HELP)
+    .option("--outcome-labels <files...>", "with --loops real: the datasets' own labels.json files, as published (flat or nested; `loops --labels` reads them the same), for the real-outcomes figures (resolved runs stopped)")
     .option("--reaction-grid <spec>", REACTION_GRID_HELP)
-    .action(async (opts: { reactionGrid?: string; targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; by?: string; merge?: string[]; json?: boolean; force?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
+    .action(async (opts: { reactionGrid?: string; targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; by?: string; merge?: string[]; json?: boolean; force?: boolean; inject?: string; reaction?: string; loops?: string; outcomeLabels?: string[] }, command: Command) => {
       refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
       const { compareCommand, mergeCompare } = await import("../commands/compare.js");
       if (opts.merge !== undefined) mergeCompare(opts.merge, opts.out, opts.json === true, opts.force === true);

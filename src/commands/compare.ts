@@ -20,6 +20,7 @@ import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded } from "../sessions/replayAll.js";
 import { failOnUnreadable, refuseNoReadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type ReadOptions, type RecordedRead } from "../sessions/recorded.js";
 import { measureRealOutcomes, type RealOutcomes } from "../grounded/realOutcomes.js";
+import { loadDatasetLabels, type DatasetLabels } from "../realLoops/labels.js";
 import { isCandidateName } from "../targets/candidates/index.js";
 import type { Target } from "../targets/target.js";
 import { configFrom } from "../../models/configResolution.js";
@@ -56,6 +57,8 @@ export interface CompareOptions {
   readonly reaction?: string;
   /** `real`: the stretches mined from the sessions are stuck agents too. */
   readonly loops?: string;
+  /** The datasets' own labels files (as published), for the real-outcomes figures of --loops real. */
+  readonly outcomeLabels?: readonly string[];
   /** Reaction models the rankings are recomputed under (src/grounded/reactionGrid.ts): default, none, HEEDxSKIP. */
   readonly reactionGrid?: string;
 }
@@ -81,6 +84,7 @@ function reproduceLine(o: CompareOptions): string {
     ...(o.inject === undefined ? [] : [`--inject ${o.inject}`]),
     ...(o.reaction === undefined ? [] : [`--reaction ${o.reaction}`]),
     ...(o.loops === undefined ? [] : [`--loops ${o.loops}`]),
+    ...(o.outcomeLabels === undefined ? [] : [`--outcome-labels ${o.outcomeLabels.join(" ")}`]),
     ...(o.reactionGrid === undefined ? [] : [`--reaction-grid ${o.reactionGrid}`]),
   ].join(" ");
 }
@@ -89,6 +93,7 @@ export async function compareCommand(given: CompareOptions): Promise<void> {
   const reaction = await resolveFittedReaction(given.reaction, given.population, undefined);
   const options: CompareOptions = { ...given, ...(reaction === undefined ? {} : { reaction }) };
   if (options.labels !== undefined && options.sessions === undefined && !options.population.startsWith("sessions:")) throw new UserError("--labels needs --sessions PATH... or --population sessions:PATH");
+  if (options.outcomeLabels !== undefined && options.loops !== "real") throw new UserError("--outcome-labels labels the real-outcomes figures of --loops real; add --loops real");
   if (options.out !== undefined) checkOutputDir(options.out);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   if (options.out !== undefined) refuseOverwrite(options.out, shard === undefined ? ["compare.json", "compare.md", "compare.html"] : [`compare-partial-${shard.index}-of-${shard.of}.json`], options.force === true);
@@ -141,7 +146,7 @@ export async function compareCommand(given: CompareOptions): Promise<void> {
     if (shard !== undefined) writePartial(options, shard, { schema: COMPARE_PARTIAL_SCHEMA, shard, inputs: whole.inputs, rows: whole.rows } satisfies ComparePartial, `${whole.rows.length} of ${rows.length} guards`);
     else {
       // Real loops with real outcomes: every guard replayed open-loop on the same sessions (one whole run only: its figures rest on every session).
-      const outcomes = grounding?.loops === "real" ? await realOutcomesOf(grounding.paths, readOptions, rows, targets) : undefined;
+      const outcomes = grounding?.loops === "real" ? await realOutcomesOf(grounding.paths, readOptions, rows, targets, (options.outcomeLabels ?? []).map(loadDatasetLabels)) : undefined;
       emit(finishCompare({ ...whole.inputs, ...(outcomes === undefined ? {} : { realOutcomes: outcomes }) }, whole.rows), options.out, options.json);
     }
   }
@@ -149,8 +154,8 @@ export async function compareCommand(given: CompareOptions): Promise<void> {
 }
 
 /** Every guard on the sessions' real stuck stretches and outcome labels (src/grounded/realOutcomes.ts). */
-function realOutcomesOf(paths: readonly string[], readOptions: ReadOptions, rows: readonly CompareRow[], targets: ReadonlyMap<string, Target>): Promise<RealOutcomes> {
-  return measureRealOutcomes(paths, readOptions, rows.map((row) => ({ name: row.name, shipped: !isCandidateName(row.target), target: targets.get(row.target) ?? REFERENCE_TARGET, config: configFrom(row.block) })));
+function realOutcomesOf(paths: readonly string[], readOptions: ReadOptions, rows: readonly CompareRow[], targets: ReadonlyMap<string, Target>, outcomeFiles: readonly DatasetLabels[]): Promise<RealOutcomes> {
+  return measureRealOutcomes(paths, readOptions, rows.map((row) => ({ name: row.name, shipped: !isCandidateName(row.target), target: targets.get(row.target) ?? REFERENCE_TARGET, config: configFrom(row.block) })), outcomeFiles);
 }
 
 /** A guard's simulated metrics (absent when the population is real sessions, or in another shard by session). */

@@ -26,6 +26,7 @@ import type { ConfigMetrics } from "../evaluation/metrics.js";
 import { groundedSummary, type GroundedEvaluation, type GroundedPopulation } from "../grounded/groundedPopulation.js";
 import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
 import { measureRealOutcomes } from "../grounded/realOutcomes.js";
+import { loadDatasetLabels } from "../realLoops/labels.js";
 import { configFrom } from "../../models/configResolution.js";
 import { isCandidateName } from "../targets/candidates/index.js";
 import { rowGrids, type RowGrid } from "../grounded/reactionGrid.js";
@@ -68,6 +69,8 @@ export interface TuneOptions {
   readonly reaction?: string;
   /** `real`: the stretches mined from the sessions are stuck agents too. */
   readonly loops?: string;
+  /** The datasets' own labels files (as published), for the real-outcomes figures of --loops real. */
+  readonly outcomeLabels?: readonly string[];
   /** What --shard slices: configs (the default) or sessions. */
   readonly by?: string;
   /** Reaction models the picks are recomputed under (src/grounded/reactionGrid.ts): default, none, HEEDxSKIP. */
@@ -142,6 +145,7 @@ export function tuneInputs(options: TuneOptions, chosen = choosePopulations(opti
     ...(options.inject === undefined ? [] : [`--inject ${options.inject}`]),
     ...(options.reaction === undefined ? [] : [`--reaction ${options.reaction}`]),
     ...(options.loops === undefined ? [] : [`--loops ${options.loops}`]),
+    ...(options.outcomeLabels === undefined ? [] : [`--outcome-labels ${options.outcomeLabels.join(" ")}`]),
     ...(options.reactionGrid === undefined ? [] : [`--reaction-grid ${options.reactionGrid}`]),
   ].join(" ");
   return {
@@ -168,6 +172,7 @@ export async function tuneCommand(given: TuneOptions): Promise<void> {
   const reaction = await resolveFittedReaction(given.reaction, given.population, given.sessions);
   const options: TuneOptions = { ...given, ...(reaction === undefined ? {} : { reaction }) };
   if (options.labels !== undefined && options.sessions === undefined && !options.population.startsWith("sessions:")) throw new UserError("--labels needs --sessions PATH... or --population sessions:PATH");
+  if (options.outcomeLabels !== undefined && options.loops !== "real") throw new UserError("--outcome-labels labels the real-outcomes figures of --loops real; add --loops real");
   checkOutputDir(options.out); // before the sweep, so a long run never fails at its last step
   const guard = await resolveStepwiseTarget(options.target ?? "reference");
   const ignores = CONFIG_FIELDS.filter((f) => !guard.capabilities.honours.includes(f));
@@ -227,7 +232,7 @@ export async function tuneCommand(given: TuneOptions): Promise<void> {
   // Real loops with real outcomes (--loops real): every config replayed open-loop on the sessions, against their stretches and labels.
   const outcomes =
     grounding?.loops === "real"
-      ? await measureRealOutcomes(grounding.paths, readOptions, inputs.configs.map((c) => ({ name: c.index === 0 ? "OpenClaw defaults" : `#${c.index} ${c.label}`, shipped: !isCandidateName(guard.name), target: guard, config: configFrom(c.block) })))
+      ? await measureRealOutcomes(grounding.paths, readOptions, inputs.configs.map((c) => ({ name: c.index === 0 ? "OpenClaw defaults" : `#${c.index} ${c.label}`, shipped: !isCandidateName(guard.name), target: guard, config: configFrom(c.block) })), (options.outcomeLabels ?? []).map(loadDatasetLabels))
       : undefined;
   inputs = { ...whole.inputs, ...(outcomes === undefined ? {} : { realOutcomes: outcomes }) };
   const report = finishReport(inputs, whole.rows);

@@ -13,7 +13,8 @@
 import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
 import { minedCalls, stretchesOf, type StretchKind } from "../realLoops/mine.js";
-import { forEachRecordedSession, type ReadOptions, type SessionLabel } from "../sessions/recorded.js";
+import { forEachRecordedSession, type ReadOptions, type RecordedSession, type SessionLabel } from "../sessions/recorded.js";
+import { labelFor, outcomeOf, type DatasetLabels } from "../realLoops/labels.js";
 import { eventTokens } from "../sim/tokens.js";
 import { bootstrap, wilson, type Interval } from "../stats/interval.js";
 import { runTarget, type Target, type TargetOutput } from "../targets/target.js";
@@ -243,9 +244,20 @@ export class RealOutcomesRun {
   }
 }
 
-/** Every guard on the sessions under `paths`, read one at a time (their labels from `options`). */
-export async function measureRealOutcomes(paths: readonly string[], options: ReadOptions, guards: ConstructorParameters<typeof RealOutcomesRun>[0]): Promise<RealOutcomes> {
+/**
+ * Every guard on the sessions under `paths`, read one at a time. A session's outcome is its label
+ * from `options` (--labels), or, with `outcomeFiles` (the datasets' own labels.json files, as
+ * published: `loopsim loops --labels` reads them the same), the label those give it: resolved,
+ * failed (unresolved), anything else (an evaluation error) unlabelled.
+ */
+export async function measureRealOutcomes(paths: readonly string[], options: ReadOptions, guards: ConstructorParameters<typeof RealOutcomesRun>[0], outcomeFiles: readonly DatasetLabels[] = []): Promise<RealOutcomes> {
   const run = new RealOutcomesRun(guards);
-  await forEachRecordedSession(paths, options, (session) => run.session(session.events, session.label));
+  const labelOf = (session: RecordedSession): SessionLabel => {
+    if (outcomeFiles.length === 0) return session.label;
+    const value = labelFor(session.file, outcomeFiles);
+    const outcome = value === undefined ? undefined : outcomeOf(value);
+    return outcome === "resolved" ? "resolved" : outcome === "failed" ? "unresolved" : "unlabelled";
+  };
+  await forEachRecordedSession(paths, options, (session) => run.session(session.events, labelOf(session)));
   return run.finish();
 }

@@ -10,12 +10,12 @@ import { asGiven } from "../peers/normalization/callView.js";
 import { peerTarget } from "../peers/peerGuard.js";
 import type { Target } from "../target.js";
 import { failureKey } from "./answerText.js";
-import { windowedRepeat, windowOf } from "./windowedRepeat.js";
+import { acrossRuns, windowedRepeat, windowOf } from "./windowedRepeat.js";
 
 export const FAILURE_SIGNATURE = "failure-signature";
 
 export function failureSignatureTarget(times: number): Target {
-  return peerTarget({
+  return acrossRuns(peerTarget({
     name: `candidate:${FAILURE_SIGNATURE}:${times}`,
     summary: `candidate rule, shipped by no runtime: stops the run when the same failure (its masked error line, or the same refusal) comes back ${times} times among the last ${windowOf(times)} answers, whatever the args`,
     notes: [
@@ -33,5 +33,5 @@ export function failureSignatureTarget(times: number): Target {
       keyOf: failureKey,
       message: (count, outcome) => `Stopped: ${outcome.tool} failed the same way ${count} times in the last ${windowOf(times)} calls, with different arguments; change approach.`,
     }),
-  });
+  }));
 }

@@ -10,12 +10,12 @@ import { asGiven } from "../peers/normalization/callView.js";
 import { peerTarget } from "../peers/peerGuard.js";
 import type { Target } from "../target.js";
 import { sameAnswerKey } from "./answerText.js";
-import { windowedRepeat, windowOf } from "./windowedRepeat.js";
+import { acrossRuns, windowedRepeat, windowOf } from "./windowedRepeat.js";
 
 export const NO_EFFECT = "no-effect";
 
 export function noEffectTarget(times: number): Target {
-  return peerTarget({
+  return acrossRuns(peerTarget({
     name: `candidate:${NO_EFFECT}:${times}`,
     summary: `candidate rule, shipped by no runtime: stops the run when the same answer that did not fail (tool and masked text) comes back ${times} times among the last ${windowOf(times)} answers, whatever the args`,
     notes: [
@@ -33,5 +33,5 @@ export function noEffectTarget(times: number): Target {
       keyOf: sameAnswerKey,
       message: (count, outcome) => `Stopped: ${outcome.tool} gave the same answer ${count} times in the last ${windowOf(times)} calls, with different arguments; it is having no effect.`,
     }),
-  });
+  }));
 }

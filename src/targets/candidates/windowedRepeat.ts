@@ -5,7 +5,10 @@
 // less stuck, and a window of twice N lets one other call sit between each pair of repeats; a
 // window over the whole run would stop a long session that meets the same error now and then
 // with progress in between. A reducer: state in, state out, nothing shared, nothing random.
+import type { ToolEvent } from "../../../models/events.js";
+import { normalizeRunId } from "../../../models/normalize.js";
 import { ALLOW, type PeerAction, type PeerOutcome, type PeerReducer } from "../peers/peerGuard.js";
+import type { Target, TargetOutput } from "../target.js";
 
 export interface WindowState {
   /** The keys of the run's last answers, oldest first (undefined: an answer that gives no key). */
@@ -44,3 +47,27 @@ export function windowedRepeat(rule: WindowedRule): PeerReducer<WindowState> {
     },
   };
 }
+
+/**
+ * A candidate counts over the whole session, across runs: a run is one user prompt, and a loop
+ * can go on across the user's replies (a simulated customer answering between two failed
+ * bookings, as in tau-bench). Every event is judged as one run's, and the outputs carry their own
+ * run back; a stop ends the session, not only the prompt it came in.
+ */
+export function acrossRuns(target: Target): Target {
+  return {
+    ...target,
+    notes: [...target.notes, "counts over the whole session, across user prompts (runs), and a stop ends the session"],
+    start(config) {
+      const inner = target.start(config);
+      return {
+        step(event: ToolEvent): TargetOutput[] {
+          const run = normalizeRunId(event.runId);
+          return inner.step({ ...event, runId: SESSION_RUN }).map((o) => ({ ...o, run }));
+        },
+      };
+    },
+  };
+}
+
+const SESSION_RUN = "candidate-session";
