@@ -89,18 +89,20 @@ function expectedCounts(file: string): { calls: number; outcomes: number; errors
   if (file.includes(".json#")) return adpCounts(file);
   const text = readFileSync(file, "utf8");
   if (file.endsWith(".traj.json")) {
-    // Every command that ran: an assistant message with exactly one bash fence, answered by a user
-    // message (a return code, a timeout, or the submit's patch). Failed: a non-zero return code,
-    // or a timeout.
+    // Every action the environment ran and answered (the shared convention of issue 35): an
+    // assistant message whose next message holds its return code or a timeout notice. Format-error
+    // replies and the submission's patch answer nothing. Failed: a non-zero return code, or a timeout.
     const doc = JSON.parse(text) as { messages: { role: string; content: string }[] };
     let calls = 0;
     let errors = 0;
     doc.messages.forEach((m, i) => {
       const prev = doc.messages[i - 1];
-      if (m.role !== "user" || prev?.role !== "assistant" || prev.content.split("```bash").length !== 2) return;
-      calls++;
+      if (m.role !== "user" || prev?.role !== "assistant") return;
       const code = /<returncode>(-?\d+)<\/returncode>/.exec(m.content);
-      if ((code !== null && code[1] !== "0") || (code === null && /timed out/i.test(m.content))) errors++;
+      const timedOut = code === null && /timed out and has been killed/i.test(m.content);
+      if (code === null && !timedOut) return;
+      calls++;
+      if ((code !== null && code[1] !== "0") || timedOut) errors++;
     });
     return { calls, outcomes: calls, errors, compactions: 0 };
   }

@@ -85,6 +85,7 @@ const SHARED_OPTIONS: { readonly [K in keyof Required<SimulationArgs>]: OptionSp
   inject: { flags: "--inject <spec>", help: (c) => `${INJECT_HELP}${c === "tune" ? "; with --sessions, those sessions also run as agents beside the simulated population" : ""}` },
   reaction: { flags: "--reaction <spec>", help: () => REACTION_HELP },
   loops: { flags: "--loops <kind>", help: () => LOOPS_HELP },
+  outcomeLabels: { flags: "--outcome-labels <files...>", help: () => "with --loops real: the datasets' own labels.json files, as published (flat or nested; `loops --labels` reads them the same), for the real-outcomes figures (resolved runs stopped)" },
   reactionGrid: { flags: "--reaction-grid <spec>", help: () => REACTION_GRID_HELP },
 };
 
@@ -123,7 +124,7 @@ export function registerSimulationCommands(program: Command): void {
     program
       .command("compare")
       .description("several loop guards (OpenClaw and other runtimes) on the same simulated agents and recorded sessions (json, md, html)")
-      .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also openclaw@VERSION, zoo:NAME, goose:N, ./adapter.mjs", "all")
+      .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also candidates (candidate rules no runtime ships), openclaw@VERSION, zoo:NAME, goose:N, candidate:failure-signature:N, ./adapter.mjs", "all")
       .option("--merge <parts...>", "join the partials of --shard I/N into the whole report (no guard is run)"),
     "compare",
   ).action(async (opts: CompareArgs & { merge?: string[] }, command: Command) => {
@@ -153,6 +154,18 @@ export function registerSimulationCommands(program: Command): void {
     .action(async (paths: string[], opts: { fitReaction?: boolean; population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean; force?: boolean; fit?: boolean; stuckShare?: number; inject?: string; reaction?: string }) => {
       const { calibrateCommand } = await import("../commands/calibrate.js");
       await calibrateCommand({ paths, ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true, fit: opts.fit === true, fitReaction: opts.fitReaction === true });
+    });
+
+  program
+    .command("fit-changing-args")
+    .description("fit the changing-args loop (family changing-args-stuck, --inject changing-args) to the stretches mined from real sessions, per system; writes the parameters as JSON")
+    .argument("<paths...>", "recorded sessions: files or folders (any supported format); each first folder is a system")
+    .option("--out <file>", "write the parameters here (src/sim/changingArgsParams.json is the committed fit)")
+    .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
+    .option("--force", "overwrite --out")
+    .action(async (paths: string[], opts: { out?: string; strict?: boolean; force?: boolean }) => {
+      const { fitChangingArgsCommand } = await import("../commands/fitChangingArgs.js");
+      await fitChangingArgsCommand(paths, { ...opts, strict: opts.strict === true, force: opts.force === true });
     });
 
   program

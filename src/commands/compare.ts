@@ -9,7 +9,12 @@ import { COMPARE_PARTIAL_SCHEMA, finishCompare, isTextFamily, type CompareInputs
 import { resolveRows, rowNames, type CompareRow } from "../compare/rows.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded } from "../sessions/replayAll.js";
-import { refuseNoReadable, recordedSummary, type LabelKey, type Labels, type RecordedRead } from "../sessions/recorded.js";
+import { refuseNoReadable, recordedSummary, type LabelKey, type Labels, type ReadOptions, type RecordedRead } from "../sessions/recorded.js";
+import { measureRealOutcomes, type RealOutcomes } from "../grounded/realOutcomes.js";
+import { loadDatasetLabels, type DatasetLabels } from "../realLoops/labels.js";
+import { isCandidateName } from "../targets/candidates/index.js";
+import type { Target } from "../targets/target.js";
+import { configFrom } from "../../models/configResolution.js";
 import { evaluateAll } from "../evaluation/parallel.js";
 import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
@@ -128,7 +133,14 @@ export async function runCompare(plan: ComparePlan): Promise<CompareRun> {
   }
   const whole = compareWithEvidence(base, withNotes, about, mine.map(({ index }) => index), simulatedRows, run, replayed);
   if (shard !== undefined) return { kind: "partial", shard, partial: { schema: COMPARE_PARTIAL_SCHEMA, shard, inputs: whole.inputs, rows: whole.rows }, ...found, bySessions: false, summary: `shard ${shard.index}/${shard.of} (${whole.rows.length} of ${rows.length} guards)` };
-  return { kind: "report", report: finishCompare(whole.inputs, whole.rows), ...found };
+  // Real loops with real outcomes: every guard replayed open-loop on the same sessions (one whole run only: its figures rest on every session).
+  const outcomes = grounding?.loops === "real" ? await realOutcomesOf(grounding.paths, readOptions, rows, targets, (options.outcomeLabels ?? []).map(loadDatasetLabels)) : undefined;
+  return { kind: "report", report: finishCompare({ ...whole.inputs, ...(outcomes === undefined ? {} : { realOutcomes: outcomes }) }, whole.rows), ...found };
+}
+
+/** Every guard on the sessions' real stuck stretches and outcome labels (src/grounded/realOutcomes.ts). */
+function realOutcomesOf(paths: readonly string[], readOptions: ReadOptions, rows: readonly CompareRow[], targets: ReadonlyMap<string, Target>, outcomeFiles: readonly DatasetLabels[]): Promise<RealOutcomes> {
+  return measureRealOutcomes(paths, readOptions, rows.map((row) => ({ name: row.name, shipped: !isCandidateName(row.target), target: targets.get(row.target) ?? REFERENCE_TARGET, config: configFrom(row.block) })), outcomeFiles);
 }
 
 /** A guard's simulated metrics (absent when the population is real sessions, or in another shard by session). */

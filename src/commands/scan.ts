@@ -48,7 +48,7 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
   const refs = sliceOf(listed.refs, options.shard).map((s) => s.ref);
   const passedOver = ignoredNote(ignored);
   if (passedOver !== undefined) process.stderr.write(`loopsim: ${passedOver}\n`);
-  if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
+  if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json, each also .gz) under ${paths.join(", ")}`);
   const bar = process.stderr.isTTY === true && !options.json ? new cliProgress.SingleBar({ stream: process.stderr, format: "scan [{bar}] {value}/{total} sessions", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(refs.length, 0);
   const cases: JUnitCase[] = [];

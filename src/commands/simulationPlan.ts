@@ -41,6 +41,8 @@ export interface SimulationArgs {
   readonly reaction?: string;
   /** `real`: the stuck stretches mined from the sessions are stuck agents too. */
   readonly loops?: string;
+  /** The datasets' own labels files (as published), for the real-outcomes figures of --loops real. */
+  readonly outcomeLabels?: readonly string[];
   /** Reaction models the picks and rankings are recomputed under (src/grounded/reactionGrid.ts): default, none, HEEDxSKIP. */
   readonly reactionGrid?: string;
   /** Output folder; without it, tune --json and compare print instead of writing. */
@@ -83,7 +85,8 @@ export async function planGrounding(args: SimulationArgs, rows: RowsWord, output
   refuseOutOfRange("agents", args.agents, 1, MAX_AGENTS);
   refuseOutOfRange("seed", args.seed, 0, Number.MAX_SAFE_INTEGER);
   if (args.workers !== undefined) refuseOutOfRange("workers", args.workers, 1, MAX_WORKERS);
-  if (args.labels !== undefined && args.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
+  if (args.labels !== undefined && args.sessions === undefined && !args.population.startsWith("sessions:")) throw new UserError("--labels needs --sessions PATH... or --population sessions:PATH");
+  if (args.outcomeLabels !== undefined && args.loops !== "real") throw new UserError("--outcome-labels labels the real-outcomes figures of --loops real; add --loops real");
   if (args.by !== undefined && args.by !== rows && args.by !== "sessions") throw new UserError(`--by ${args.by}: expected ${rows} or sessions`);
   const shard = args.shard === undefined ? undefined : parseShard(args.shard);
   if (args.by === "sessions" && shard === undefined) throw new UserError("--by sessions goes with --shard I/N (or auto)");
@@ -123,6 +126,7 @@ export function sharedReproduceWords(a: SimulationArgs): string[] {
     ...(a.inject === undefined ? [] : [`--inject ${a.inject}`]),
     ...(a.reaction === undefined ? [] : [`--reaction ${a.reaction}`]),
     ...(a.loops === undefined ? [] : [`--loops ${a.loops}`]),
+    ...(a.outcomeLabels === undefined ? [] : [`--outcome-labels ${a.outcomeLabels.join(" ")}`]),
     ...(a.reactionGrid === undefined ? [] : [`--reaction-grid ${a.reactionGrid}`]),
   ];
 }

@@ -4,6 +4,7 @@
 import { UserError } from "../io/errors.js";
 import { BUILT_IN_TARGETS, isGeminiName, isReleaseName } from "../targets/registry.js";
 import { PEER_VARIANTS } from "../targets/peers/index.js";
+import { CANDIDATE_TARGETS } from "../targets/candidates/index.js";
 import { runtimeListing } from "../targets/runtimes/runtimeList.js";
 import { isDrivenRuntimeName } from "../targets/runtimes/drivenRuntimes.js";
 import { cachedReleases, cacheRoot } from "../targets/openclaw/cache.js";
@@ -13,7 +14,7 @@ import { loadReleaseTarget } from "../targets/openclaw/releaseTarget.js";
 export function targetsListCommand(json: boolean): void {
   const releases = cachedReleases();
   const runtimes = runtimeListing();
-  const builtIn = [...BUILT_IN_TARGETS, ...PEER_VARIANTS];
+  const builtIn = [...BUILT_IN_TARGETS, ...PEER_VARIANTS, ...CANDIDATE_TARGETS];
   if (json) {
     process.stdout.write(JSON.stringify({ builtIn: builtIn.map((t) => ({ name: t.name, summary: t.summary, breaks: t.breaks })), runtimes, cache: cacheRoot(), cachedReleases: releases.map((v) => `openclaw@${v}`) }, null, 2) + "\n");
     return;

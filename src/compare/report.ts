@@ -13,6 +13,7 @@ import type { CompareRow } from "./rows.js";
 import { realVsInjected, type RealVsInjected } from "../grounded/realVsInjected.js";
 import type { RowGrid } from "../grounded/reactionGrid.js";
 import { compareReactionSensitivity, type CompareReactionSensitivity } from "./reactionSensitivity.js";
+import type { RealOutcomes } from "../grounded/realOutcomes.js";
 
 export const COMPARE_SCHEMA = "loopsim/compare-report@1";
 export const COMPARE_PARTIAL_SCHEMA = "loopsim/compare-partial@1";
@@ -62,6 +63,8 @@ export interface CompareInputs {
   /** When the agents are real sessions run closed-loop (--population sessions:PATH). */
   readonly grounded?: GroundedSummary;
   readonly reproduce: string;
+  /** With --loops real: every guard replayed open-loop on the sessions, against their stuck stretches and outcome labels (src/grounded/realOutcomes.ts). */
+  readonly realOutcomes?: RealOutcomes;
 }
 
 export interface CompareReport extends CompareInputs {

@@ -7,6 +7,7 @@ import { resolveStepwiseTarget } from "../targets/registry.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import type { Target } from "../targets/target.js";
 import { evidenceFor } from "../targets/peers/evidence.js";
+import { CANDIDATE_NAMES } from "../targets/candidates/index.js";
 
 export interface CompareRow {
   /** What the report calls it. */
@@ -32,7 +33,8 @@ export const ALL_ROW_NAMES: readonly string[] = [
 
 export function rowNames(spec: string): string[] {
   const names = spec.split(",").map((n) => n.trim()).filter((n) => n !== "");
-  const expanded = names.flatMap((n) => (n === "all" ? ALL_ROW_NAMES : [n]));
+  // `candidates`: the candidate rules (src/targets/candidates), which no runtime ships; never part of `all`.
+  const expanded = names.flatMap((n) => (n === "all" ? ALL_ROW_NAMES : n === "candidates" ? CANDIDATE_NAMES : [n]));
   if (expanded.length === 0) throw new UserError("--targets: name at least one target, or all");
   const seen = new Set<string>();
   return expanded.filter((n) => (seen.has(n) ? false : (seen.add(n), true)));

@@ -18,3 +18,14 @@ export function outcomeFailed(event: ToolEvent): boolean {
   if (typeof d.exitCode === "number" && d.exitCode !== 0) return true;
   return d.timedOut === true;
 }
+
+/**
+ * Whether a tool's text answer reports a failure, for formats with no error flag and no exit code
+ * (OpenAI chat transcripts): it begins with "Error" and a colon, as tau-bench's tools answer an
+ * exception ("Error: user not found") and as many function-calling frameworks wrap one. Only the
+ * start counts: a result that quotes an error further on is still a result. Importers put the
+ * verdict into the result's details ({status: "failed"}), where outcomeFailed reads it.
+ */
+export function toolErrorText(text: string): boolean {
+  return /^\s*error\s*:/i.test(text);
+}

@@ -1,12 +1,15 @@
 // Streaming one array out of a single-JSON-document session (mini-swe-agent, SWE-agent), element
 // by element, so a file far larger than memory goes through. A document that is not valid JSON is
-// a user error naming the file.
-import { closeSync, createReadStream, openSync, readSync, statSync } from "node:fs";
+// a user error naming the file. A gzip-compressed document streams through its decompressed
+// content (src/io/compressed.ts); byte places are places in that content.
+import { closeSync, openSync, readSync } from "node:fs";
+import { Readable } from "node:stream";
 import chain from "stream-chain";
 import { parser } from "stream-json";
 import { pick } from "stream-json/filters/pick.js";
 import { streamArray } from "stream-json/streamers/stream-array.js";
 import { streamValues } from "stream-json/streamers/stream-values.js";
+import { contentChunks, contentRange, contentStream } from "../io/compressed.js";
 import { UserError } from "../io/errors.js";
 
 export async function* arrayElements(file: string, key: string): AsyncGenerator<{ index: number; value: unknown }> {
@@ -15,39 +18,39 @@ export async function* arrayElements(file: string, key: string): AsyncGenerator<
   try {
     for await (const item of pipeline as AsyncIterable<{ key: number; value: unknown }>) yield { index: item.key, value: item.value };
   } catch (error) {
-    throw notJson(file, error, input.bytes());
+    if (error instanceof UserError) throw error;
+    throw notJson(file, error, input.bytes(), input.ended());
   }
 }
 
-/** A read stream that counts the bytes it delivered, to say where a document went wrong. */
-function counted(file: string): { stream: ReturnType<typeof createReadStream>; bytes: () => number } {
-  const stream = createReadStream(file);
+/** The content as a stream that counts the bytes it delivered, to say where a document went wrong. */
+function counted(file: string): { stream: Readable; bytes: () => number; ended: () => boolean } {
   let bytes = 0;
-  stream.on("data", (chunk) => {
-    bytes += chunk.length;
-  });
-  return { stream, bytes: () => bytes };
+  let ended = false;
+  async function* chunks(): AsyncGenerator<Buffer> {
+    for await (const chunk of contentChunks(file)) {
+      bytes += chunk.length;
+      yield chunk;
+    }
+    ended = true;
+  }
+  return { stream: Readable.from(chunks(), { objectMode: false }), bytes: () => bytes, ended: () => ended };
 }
 
 /** A parse failure with its place: cut short at the end, or bad within the first N bytes read. */
-function notJson(file: string, error: unknown, read: number): UserError {
+function notJson(file: string, error: unknown, read: number, ended: boolean): UserError {
   const why = (error as Error).message.split("\n")[0];
-  let size = -1;
-  try {
-    size = statSync(file).size;
-  } catch {
-    // gone meanwhile: no size to compare
-  }
-  const where = read >= size && size >= 0 ? `cut short: the document ends at byte ${size} before it is closed` : `within bytes ${Math.max(0, read - 65536)}-${read}`;
+  const where = ended ? `cut short: the document ends at byte ${read} before it is closed` : `within bytes ${Math.max(0, read - 65536)}-${read}`;
   return new UserError(`${file}: not valid JSON (${where}; ${why})`);
 }
 
 /** A small top-level member (info, instance_id), read in its own pass. */
 export async function topValue(file: string, key: string): Promise<unknown> {
-  const pipeline = chain([createReadStream(file), parser(), pick({ filter: key }), streamValues()]);
+  const pipeline = chain([contentStream(file), parser(), pick({ filter: key }), streamValues()]);
   try {
     for await (const item of pipeline as AsyncIterable<{ value: unknown }>) return item.value;
   } catch (error) {
+    if (error instanceof UserError) throw error;
     throw new UserError(`${file}: not valid JSON (${(error as Error).message.split("\n")[0]})`);
   }
   return undefined;
@@ -85,7 +88,7 @@ export async function* topArraySpans(file: string): AsyncGenerator<{ span: Eleme
   let pieces: Buffer[] = [];
   let offset = 0;
   const problem = (at: number, what: string) => new UserError(`${file}: not valid JSON (at byte ${at}: ${what})`);
-  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+  for await (const chunk of contentChunks(file)) {
     let from = 0; // where the current element's bytes begin in this chunk
     const ended: { span: ElementSpan; text: string }[] = [];
     const finish = (endInChunk: number) => {
@@ -164,6 +167,11 @@ export function parseElement(file: string, span: ElementSpan, text: string): unk
 
 /** The bytes of one element, read straight from its place in the file. */
 export function readSpan(file: string, span: ElementSpan): string {
+  const inflated = contentRange(file, span.start, span.end);
+  if (inflated !== undefined) {
+    if (inflated.length !== span.end - span.start) throw new UserError(`${file}: changed while it was read (element [${span.index}] at bytes ${span.start}-${span.end} is past its end)`);
+    return inflated.toString("utf8");
+  }
   const fd = openSync(file, "r");
   try {
     const buffer = Buffer.alloc(span.end - span.start);

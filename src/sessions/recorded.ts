@@ -35,8 +35,8 @@ export interface RecordedSession {
 /** The instance a session is about: the file name without session extensions, or the #id. */
 export function instanceKey(id: string): string {
   const hash = id.lastIndexOf("#");
-  if (hash >= 0 && /\.json$/.test(id.slice(0, hash))) return id.slice(hash + 1);
-  return basename(id).replace(/(\.traj\.json|\.traj|\.jsonl|\.json)$/, "");
+  if (hash >= 0 && /\.json(\.gz)?$/.test(id.slice(0, hash))) return id.slice(hash + 1);
+  return basename(id).replace(/(\.traj\.json|\.traj|\.jsonl|\.json)(\.gz)?$/, "");
 }
 
 export function keyOf(id: string, key: LabelKey): string {
@@ -197,7 +197,7 @@ export async function readSessionEvents(ref: string, span?: ElementSpan): Promis
  */
 export async function forEachRecordedSession(paths: readonly string[], options: ReadOptions, each: (session: RecordedSession, at: number) => void | Promise<void>): Promise<RecordedRead> {
   const { refs, bad } = await sessionRefs(paths, options.strict === true);
-  if (refs.length === 0 && bad.length === 0) throw new UserError(`${options.given ?? `--sessions ${paths.join(" ")}`}: no session files (.jsonl, .traj, .traj.json, .json) found`);
+  if (refs.length === 0 && bad.length === 0) throw new UserError(`${options.given ?? `--sessions ${paths.join(" ")}`}: no session files (.jsonl, .traj, .traj.json, .json, each also .gz) found`);
   const tally = new ReadTally(options.labels);
   for (const { ref: { ref, id, span }, at } of sliceOf(refs, options.slice)) {
     let events: ToolEvent[];

@@ -11,6 +11,7 @@ import { ORACLE_TARGET, REFERENCE_TARGET } from "./reference.js";
 import { CONFIG_FIELDS, type Target } from "./target.js";
 import { ZOO_TARGETS } from "./zoo/variants.js";
 import { parameterisedPeer, PEER_TARGETS } from "./peers/index.js";
+import { candidateTarget } from "./candidates/index.js";
 import { readManifest } from "./openclaw/cache.js";
 import { isLocalBuildSpec } from "./openclaw/localBuildSpec.js";
 import { readRuntimeManifest } from "./runtimes/packageCache.js";
@@ -19,7 +20,7 @@ import { DRIVEN_RUNTIME_NAMES, isDrivenRuntimeCached, isDrivenRuntimeName } from
 export const BUILT_IN_TARGETS: readonly Target[] = [REFERENCE_TARGET, ORACLE_TARGET, ...ZOO_TARGETS, ...PEER_TARGETS];
 
 export function findBuiltInTarget(name: string): Target | undefined {
-  return BUILT_IN_TARGETS.find((t) => t.name === name) ?? parameterisedPeer(name);
+  return BUILT_IN_TARGETS.find((t) => t.name === name) ?? parameterisedPeer(name) ?? candidateTarget(name);
 }
 
 export function isReleaseName(name: string): boolean {
@@ -46,7 +47,7 @@ export function isModulePath(name: string): boolean {
 
 /** Every name `--target` accepts, for help texts and error messages. */
 export function targetNamesHelp(): string {
-  return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, goose:N, qwen-code:heuristics, openclaw@VERSION, openclaw@latest, openclaw@./my-build, gemini-cli@VERSION, gemini-cli@latest, ${DRIVEN_RUNTIME_NAMES.map((r) => `${r}@VERSION`).join(", ")} (or @latest), or ./my-adapter.mjs`;
+  return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, goose:N, qwen-code:heuristics, candidate:failure-signature:N, candidate:no-effect:N, openclaw@VERSION, openclaw@latest, openclaw@./my-build, gemini-cli@VERSION, gemini-cli@latest, ${DRIVEN_RUNTIME_NAMES.map((r) => `${r}@VERSION`).join(", ")} (or @latest), or ./my-adapter.mjs`;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { TuneReport } from "./report.js";
 import { goalGroups, populationLine } from "./renderMarkdown.js";
 import { disagreementSection, groundedSection, type GroundedSection } from "./groundedSection.js";
 import { realLoopsSection } from "./realLoopsSection.js";
+import { realOutcomesHtml } from "../compare/realOutcomesSection.js";
 import { SENSITIVITY_CSS, sensitivityHtml, tuneSensitivitySection } from "./reactionGridView.js";
 import { SESSION_HEADER, rowCells, rowLabel, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
 
@@ -95,6 +96,7 @@ ${report.sessions === undefined ? "" : `<h2>Recorded sessions</h2>
 ${report.rows.map((r) => `<tr${r.index === 0 ? ' class="defaults"' : ""}>${sessionCells(r).map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n")}
 </tbody></table>`}
 ${[groundedSection(report), disagreementSection(report), realLoopsSection(report)].map((section) => (section === undefined ? "" : sectionHtml(section))).join("\n")}
+${realOutcomesHtml(report.realOutcomes, esc, "config")}
 ${report.reactionSensitivity === undefined ? "" : sensitivityHtml(tuneSensitivitySection(report.reactionSensitivity), report.reactionSensitivity.grid)}
 ${report.grounded?.primary === true ? "" : `<h2>By family (caught / warned / stopped wrongly)</h2>
 <table><thead><tr><th>family</th><th>kind</th>${shown.map((r) => `<th>${esc(r === undefined ? "" : rowLabel(r))}</th>`).join("")}</tr></thead><tbody>

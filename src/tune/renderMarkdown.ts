@@ -6,6 +6,7 @@ import { percent } from "./recommend.js";
 import type { TuneReport } from "./report.js";
 import { disagreementSection, groundedSection } from "./groundedSection.js";
 import { realLoopsSection } from "./realLoopsSection.js";
+import { realOutcomesMarkdown } from "../compare/realOutcomesSection.js";
 import { sensitivityMarkdown, tuneSensitivitySection } from "./reactionGridView.js";
 import { SESSION_HEADER, rowCells, rowLabel, sampleSizes, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
 
@@ -70,6 +71,7 @@ export function renderMarkdown(report: TuneReport): string {
     if (section.paragraphs.at(-1)?.startsWith("- ") === true) out.push("");
     for (const { caption, table } of section.tables) out.push(`**${caption}**`, "", line(table.header), line(table.header.map(() => "---")), ...table.rows.map(line), "");
   }
+  out.push(...realOutcomesMarkdown(report.realOutcomes, "config"));
   if (report.reactionSensitivity !== undefined) out.push(...sensitivityMarkdown(tuneSensitivitySection(report.reactionSensitivity)));
   if (report.grounded?.primary === true) return finish(out, report);
   out.push("## By family", "");

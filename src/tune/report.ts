@@ -10,6 +10,7 @@ import { disagreements, type Disagreements } from "./disagreements.js";
 import { tuneReactionSensitivity, withoutRowGrids, type TuneReactionSensitivity } from "./reactionSensitivity.js";
 import { paretoFront, recommend, type GroundedLoops, type Recommendation } from "./recommend.js";
 import { realVsInjected, type RealVsInjected } from "../grounded/realVsInjected.js";
+import type { RealOutcomes } from "../grounded/realOutcomes.js";
 
 export const REPORT_SCHEMA = "loopsim/tune-report@1";
 export const PARTIAL_SCHEMA = "loopsim/tune-partial@1";
@@ -32,6 +33,8 @@ export interface TuneInputs {
   readonly sessions?: RecordedSummary;
   /** Real sessions as closed-loop agents, with injected loops: the main numbers, or beside a simulated population's. */
   readonly grounded?: GroundedSummary;
+  /** With --loops real: every config replayed open-loop on the sessions, against their stuck stretches and outcome labels (src/grounded/realOutcomes.ts). */
+  readonly realOutcomes?: RealOutcomes;
   /** Every config of the sweep, by index: 0 is OpenClaw's defaults. */
   readonly configs: readonly { readonly index: number; readonly label: string; readonly block: Record<string, unknown> }[];
 }

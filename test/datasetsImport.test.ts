@@ -1,0 +1,173 @@
+// Reading datasets as they are published (issue 35): gzip read transparently, mini-swe-agent's own
+// action regex, Python-call actions and the 1.1 tool-call format, OpenAI chat transcripts (one, or
+// a tau-bench list of runs). Fixtures: test/fixtures/sessions/datasets (trimmed real sessions; see
+// its README for upstreams and licence). The last block checks every tau-bench run and one
+// session per run folder of ../shared/datasets against counts read straight from the files, and
+// says SKIPPED without them (bench/datasetCalls.ts checks every file).
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import type { ToolEvent } from "../models/events.js";
+import { answeredActions, sampled } from "../bench/datasetCounts.js";
+import { splitAdpRef } from "../src/import/adp.js";
+import { detectFormat } from "../src/import/detect.js";
+import { actionOf } from "../src/import/miniSweAgent.js";
+import { pythonCalls, declaredSignatures } from "../src/import/pythonCall.js";
+import { fromPythonRegex } from "../src/import/pythonRegex.js";
+import { openSession } from "../src/import/session.js";
+import { sessionRefs } from "../src/import/sessionRefs.js";
+import { loopsim, tempDir } from "./cli/run.js";
+
+const FIXTURES = join(import.meta.dirname, "fixtures", "sessions");
+const DS = join(FIXTURES, "datasets");
+const INDENTED = join(DS, "gpt-5-cam/run_results/cam-mini-reasoning-low/sphinx-doc__sphinx-10466/sphinx-doc__sphinx-10466.traj.json.gz");
+const PYCALL = join(DS, "gpt-5-cam/run_results/cam-output/django__django-11885/django__django-11885.traj.json.gz");
+const V11 = join(DS, "deepseek/output/deepseek_chat_dev/marshmallow-code__marshmallow-1343/marshmallow-code__marshmallow-1343.traj.json.gz");
+const TAU = join(DS, "tau/historical_trajectories/gpt-4o-airline.json.gz");
+
+async function read(ref: string, span?: Parameters<typeof openSession>[2] extends infer O ? (O extends { span?: infer S } ? S : never) : never) {
+  const opened = await openSession(ref, "auto", { text: false, span });
+  const events: ToolEvent[] = [];
+  for await (const e of opened.events) events.push(e.event);
+  return { opened, events, calls: events.filter((e): e is Extract<ToolEvent, { type: "call" }> => e.type === "call") };
+}
+
+describe(".gz read transparently", () => {
+  it("a gzip session reads as its plain content does, and detection sees through .gz", async () => {
+    const dir = tempDir();
+    const plain = join(dir, "django__django-11885.traj.json");
+    writeFileSync(plain, gunzipSync(readFileSync(PYCALL)));
+    const a = await read(PYCALL);
+    const b = await read(plain);
+    expect(a.events).toEqual(b.events);
+    expect(detectFormat(PYCALL)).toBe("mini-swe-agent");
+    // A JSONL session, gzipped: the same events (places aside).
+    const jsonl = join(dir, "pi.jsonl.gz");
+    writeFileSync(jsonl, gzipSync(readFileSync(join(FIXTURES, "pi-tree.jsonl"))));
+    expect(detectFormat(jsonl)).toBe("openclaw");
+    expect((await read(jsonl)).events).toEqual((await read(join(FIXTURES, "pi-tree.jsonl"))).events);
+  });
+
+  it("a corrupt gzip is a user error naming the file, and a folder walk reports it as unreadable", async () => {
+    const dir = tempDir();
+    const broken = join(dir, "broken.traj.json.gz");
+    writeFileSync(broken, readFileSync(PYCALL).subarray(0, 300)); // cut short
+    await expect(read(broken)).rejects.toThrow(/broken\.traj\.json\.gz: not a valid gzip file \(unexpected end of file\)/);
+    const garbage = join(dir, "garbage.jsonl.gz");
+    writeFileSync(garbage, "not gzip at all\n");
+    const r = loopsim(["trace", garbage]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/garbage\.jsonl\.gz: not a valid gzip file \(incorrect header check\)/);
+    copyFileSync(PYCALL, join(dir, "ok.traj.json.gz"));
+    // Listing reads only a file's head: a gzip cut short is listed, and named when it is read;
+    // one that is no gzip at all is reported unreadable at once.
+    const listed = await sessionRefs([dir]);
+    expect(listed.refs.map((x) => x.id)).toEqual(["broken.traj.json.gz", "ok.traj.json.gz"]);
+    expect(listed.bad.map((x) => [x.file, x.reason])).toEqual([[garbage, expect.stringMatching(/^not a valid gzip file \(incorrect header check\)/)]]);
+  });
+});
+
+describe("mini-swe-agent: every action an observation answered is a call", () => {
+  it("finds an indented fence with the trajectory's own action_regex", async () => {
+    const { calls, opened } = await read(INDENTED);
+    expect(calls.map((c) => c.tool)).toEqual(["bash", "bash"]);
+    expect((calls[0]?.params as { command: string }).command).toMatch(/^cd \/testbed && \(grep -nR "self.locations" \. \|\| true\)/);
+    expect((calls[0]?.params as { command: string }).command).not.toMatch(/```/);
+    expect(opened.stats.formatErrors).toBe(1); // the submission is echoed back as the patch: no observation
+  });
+
+  it("translates the Python regex constructs it knows, and refuses the rest", () => {
+    expect(fromPythonRegex("\\s*```bash\\s*\\n(.*?)\\n\\s*```")?.exec("x\n    ```bash\n    ls\n    ```")?.[1]).toBe("    ls");
+    expect(fromPythonRegex("(?P<cmd>ls|pwd)(?P=cmd)")?.exec("lsls")?.groups?.cmd).toBe("ls");
+    expect(fromPythonRegex("(?i)\\A```BASH")?.test("```bash")).toBe(true);
+    expect(fromPythonRegex("(?x) a b")).toBeUndefined();
+    expect(fromPythonRegex("a++")).toBeUndefined();
+    expect(fromPythonRegex("(unclosed")).toBeUndefined();
+  });
+
+  it("reads Python-call actions: the function is the tool, exec_bash_cmd the shell tool a fence is", async () => {
+    const { calls, opened } = await read(PYCALL);
+    expect(calls.map((c) => c.tool)).toEqual(["print_definition", "bash", "print_code_context", "print_code_context"]);
+    expect(calls[0]?.params).toEqual({ name_file_list: [["Collector", "./django/db/models/deletion.py"]] });
+    expect(calls[2]?.params).toEqual({ file_path: "django/db/models/deletion.py", lines: [168, 210] });
+    expect((calls[1]?.params as { command: string }).command).toMatch(/^nl -ba django\/db\/models\/deletion\.py/);
+    // "Could not extract function name" and the final submit() were answered by no observation.
+    expect(opened.stats.formatErrors).toBe(2);
+  });
+
+  it("names positional arguments by the declared signature, so positional and keyword calls are one call", () => {
+    const signatures = declaredSignatures("Tools:\n1. print_code_context(file_path: str, lines:Tuple): show lines;\n2. exec_bash_cmd(cmd: str): run;");
+    const regex = fromPythonRegex("```bash\\s*\\n(.*?)\\n```") as RegExp;
+    const positional = actionOf("@x\ndef f():\n    return print_code_context('a.py', (1, 2))", regex, signatures);
+    const keyword = actionOf("def f():\n    print_code_context(file_path=\"a.py\", lines=(1, 2,))", regex, signatures);
+    expect(positional).toMatchObject({ tool: "print_code_context", params: { file_path: "a.py", lines: [1, 2] } });
+    expect(keyword?.params).toEqual(positional?.params);
+    expect(actionOf("def f():\n    exec_bash_cmd('''\n    ls -la\n    ''')", regex, signatures)).toMatchObject({ tool: "bash", params: { command: "ls -la" } });
+    expect(actionOf("```bash\nls -la\n```", regex, signatures)).toMatchObject({ tool: "bash", params: { command: "ls -la" } });
+    // Several calls: one call (one observation), the first tool, every call listed; plain Python around them is left out.
+    const several = actionOf("def f():\n    p = Path('x')\n    save_code_to_file('t.py', \"print(1)\\n\")\n    return exec_bash_cmd(\"python t.py\")", regex, new Map([...signatures, ["save_code_to_file", ["file_path", "code"]]]));
+    expect(several).toMatchObject({ tool: "save_code_to_file", params: { calls: [{ tool: "save_code_to_file", params: { file_path: "t.py", code: "print(1)\n" } }, { tool: "bash", params: { command: "python t.py" } }] } });
+    expect(pythonCalls("f(x, 'a' 'b', n=-1.5, d={'k': [None, True]}, e=a + b)")).toEqual([{ name: "f", args: [{ expr: "x" }, "ab"], kwargs: { n: -1.5, d: { k: [null, true] }, e: { expr: "a + b" } } }]);
+  });
+
+  it("reads mini-swe-agent-1.1: tool_calls answered by tool messages; the exit message answers nothing", async () => {
+    const { calls, events } = await read(V11);
+    expect(calls.map((c) => [c.callId, c.tool, c.params])).toEqual([
+      ["call_00_oKj1Vb9Rg8hq0FbhOszGNopH", "bash", { command: "pwd && ls -la" }],
+      ["call_00_NQ0vOCVK2oaWcWgquw3vYMdI", "bash", { command: 'find src -type f -name "*.py" | head -20' }],
+    ]);
+    expect(events.filter((e) => e.type === "outcome").map((e) => (e as { result: { details: { exitCode: number } } }).result.details.exitCode)).toEqual([0, 0]);
+  });
+});
+
+describe("OpenAI chat transcripts", () => {
+  it("a tau-bench list is one session per run, named <task_id>/trial<k>; an 'Error:' answer is a failed call", async () => {
+    const { refs } = await sessionRefs([join(DS, "tau")]);
+    expect(refs.map((r) => r.id)).toEqual(["historical_trajectories/gpt-4o-airline.json.gz#0/trial0", "historical_trajectories/gpt-4o-airline.json.gz#1/trial0"]);
+    const first = await read(refs[0]?.ref as string, refs[0]?.span);
+    expect(first.calls.map((c) => c.tool)).toEqual(["get_user_details", "search_direct_flight", "search_onestop_flight", "calculate", "book_reservation"]);
+    expect(first.calls.length).toBe(answeredActions(TAU).get("0/trial0"));
+    expect(first.opened.stats.errors).toBe(1);
+    expect(first.opened.format).toBe("openai-chat");
+    // Read by its ref alone (no span), the same run.
+    const again = await read(`${TAU}#0/trial0`);
+    expect(again.events).toEqual(first.events);
+    expect(splitAdpRef(`${TAU}#0/trial0`).id).toBe("0/trial0");
+  });
+
+  it("a single transcript is one session; a user message starts a run", async () => {
+    const file = join(DS, "chat-transcript.json");
+    expect(detectFormat(file)).toBe("openai-chat");
+    const { calls, opened } = await read(file);
+    expect(calls).toHaveLength(3);
+    expect(opened.stats.runs).toBe(2);
+    expect(new Set(calls.map((c) => c.runId))).toEqual(new Set(["run-2"]));
+    // {messages: [...]} reads the same.
+    const wrapped = join(tempDir(), "t.json");
+    writeFileSync(wrapped, JSON.stringify({ messages: JSON.parse(readFileSync(file, "utf8")) }));
+    expect(detectFormat(wrapped)).toBe("openai-chat");
+    expect((await read(wrapped)).calls).toEqual(calls);
+  });
+});
+
+const DATASETS = join(import.meta.dirname, "..", "..", "shared", "datasets");
+const HAVE_DATASETS = existsSync(DATASETS);
+if (!HAVE_DATASETS) console.log(`SKIPPED: the public-datasets import check needs ../shared/datasets, which is not here (${DATASETS})`);
+
+describe.skipIf(!HAVE_DATASETS)("the public datasets as published", () => {
+  it("every tau-bench run and one session per run folder: answered actions = imported calls; reports are no sessions", async () => {
+    const { refs, bad, ignored } = await sessionRefs([DATASETS]);
+    expect(bad).toEqual([]);
+    expect(refs).toHaveLength(1761);
+    expect(refs.filter((r) => r.id.startsWith("tau-bench-airline/"))).toHaveLength(200);
+    expect(ignored.filter((f) => /deepseek__deepseek-chat\..*\.json\.gz$/.test(f))).toHaveLength(4);
+    const expected = new Map<string, Map<string, number>>();
+    for (const ref of sampled(refs)) {
+      const { file, id } = splitAdpRef(ref.ref);
+      if (!expected.has(file)) expected.set(file, answeredActions(file));
+      const { opened } = await read(ref.ref, ref.span);
+      expect(opened.stats.calls, ref.id).toBe(expected.get(file)?.get(id ?? ""));
+    }
+  }, 30_000);
+});
