@@ -1,6 +1,6 @@
 // The comparison's pictures, as inline SVG (no scripts, no network): every guard on the plane of
 // waste against false positives, and a heatmap of families by guards.
-import { familyHeatmap } from "../tune/familyHeatmap.js";
+import { familyHeatmap } from "../reportParts/familyHeatmap.js";
 import { errorBars, escapeXml as esc, fmt, pct, roundStep } from "../format/svgScale.js";
 import { familyNa, type CompareReport } from "./report.js";
 

@@ -1,16 +1,18 @@
 // compare.md: the table first, then the sessions, the families, and every choice made.
 import { unreadableNote } from "../format/unreadableNote.js";
+import { markdownRow } from "../reportParts/section.js";
 import { pct } from "../format/svgScale.js";
 import { realLoopsMarkdown, realLoopsSection } from "./realLoopsSection.js";
-import { realOutcomesMarkdown } from "./realOutcomesSection.js";
-import { compareSensitivitySection, sensitivityMarkdown } from "../tune/reactionGridView.js";
+import { realOutcomesMarkdown } from "../reportParts/realOutcomesSection.js";
+import { sensitivityMarkdown } from "../reportParts/reactionGridView.js";
+import { compareSensitivitySection } from "./sensitivitySection.js";
 import { familiesIn, familyNa, headline, populationSentence, sessionCells, type CompareReport } from "./report.js";
 
 function table(rows: readonly Record<string, string>[]): string {
   const first = rows[0];
   if (first === undefined) return "";
   const head = Object.keys(first);
-  return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${head.map((h) => r[h] ?? "").join(" | ")} |`)].join("\n");
+  return [markdownRow(head), `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => markdownRow(head.map((h) => r[h] ?? "")))].join("\n");
 }
 
 export function sessionLabels(report: CompareReport): string[] {

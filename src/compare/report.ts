@@ -7,7 +7,7 @@ import type { ConfigMetrics } from "../evaluation/metrics.js";
 import type { Population } from "../evaluation/population.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import type { GroundedSummary } from "../grounded/groundedPopulation.js";
-import { familyList } from "../tune/familyList.js";
+import { familyList } from "../reportParts/familyList.js";
 import type { RecordedSummary } from "../sessions/recorded.js";
 import type { CompareRow } from "./rows.js";
 import { realVsInjected, type RealVsInjected } from "../grounded/realVsInjected.js";

@@ -10,6 +10,7 @@ import JSON5 from "json5";
 import type { ConfigRow } from "../evaluation/evaluate.js";
 import { round4 } from "../evaluation/metrics.js";
 import { findFamily } from "../sim/families.js";
+import { percentOneDecimal } from "../format/percent.js";
 import { overlaps, percentWithInterval, type Interval } from "../stats/interval.js";
 
 export type Goal = "strict" | "balanced" | "lenient";
@@ -155,8 +156,6 @@ function overlapNote(a: Interval, b: Interval): string {
   return overlaps(a, b) ? "intervals overlap: the difference may be noise" : "intervals do not overlap";
 }
 
-export const percent = (x: number): string => `${(Math.round(x * 1000) / 10).toFixed(1)}%`;
-
 export function snippet(block: Record<string, unknown>): string {
   return JSON5.stringify({ tools: { loopDetection: block } }, null, 2);
 }
@@ -209,8 +208,8 @@ export function recommend(rows: readonly ConfigRow[], defaultsRow: ConfigRow, ig
       `catches ${percentWithInterval(m.stuck.caughtShare, mi.caughtShare)} of stuck agents (OpenClaw defaults: ${percentWithInterval(d.stuck.caughtShare, di.caughtShare)}; ${overlapNote(mi.caughtShare, di.caughtShare)}), ` +
       `wastes a mean ${meanTokens(m.stuck.wastedTokens.mean, mi.wastedTokensMean)} (defaults: ${meanTokens(d.stuck.wastedTokens.mean, di.wastedTokensMean)}; ${overlapNote(mi.wastedTokensMean, di.wastedTokensMean)}), ` +
       `stops ${percentWithInterval(m.overall.falsePositiveRate, mi.falsePositiveRate)} of ${kind === "grounded" ? "real sessions (as closed-loop agents) doing their own work" : "simulated agents doing real work"} (defaults: ${percentWithInterval(d.overall.falsePositiveRate, di.falsePositiveRate)}; ${overlapNote(mi.falsePositiveRate, di.falsePositiveRate)})` +
-      (sessionsStopped(row) === undefined ? "" : `, would have stopped ${percent(sessionsStopped(row) ?? 0)} of the recorded ${row.sessions?.byLabel.resolved !== undefined ? "resolved " : ""}sessions (defaults: ${percent(sessionsStopped(defaultsRow) ?? 0)})`) +
-      ` and warns ${percent(m.progressing.warnedShare)} of progressing agents (defaults: ${percent(d.progressing.warnedShare)}).`;
+      (sessionsStopped(row) === undefined ? "" : `, would have stopped ${percentOneDecimal(sessionsStopped(row) ?? 0)} of the recorded ${row.sessions?.byLabel.resolved !== undefined ? "resolved " : ""}sessions (defaults: ${percentOneDecimal(sessionsStopped(defaultsRow) ?? 0)})`) +
+      ` and warns ${percentOneDecimal(m.progressing.warnedShare)} of progressing agents (defaults: ${percentOneDecimal(d.progressing.warnedShare)}).`;
     const recorded = row.sessions;
     const evidence =
       `Caught, waste, warnings and the ${kind === "grounded" ? "" : "simulated "}false-positive rate rest on ${m.overall.agents} ${AGENTS_WORD[kind]} (${m.stuck.agents} stuck${kind === "grounded" ? `: ${stuckSource(loops)}` : ""}, ${m.progressing.agents + m.recovering.agents} progressing or recovering). ` +

@@ -1,30 +1,20 @@
 // report.html: self-contained (inline CSS and SVG, no scripts, no network), rendered from
 // report.json alone.
-import { familyList } from "./familyList.js";
+import { familyList } from "../reportParts/familyList.js";
 import { picksTable } from "./picksTable.js";
 import { caughtChart, familyChart, paretoChart, wasteChart, warnedChart } from "./charts.js";
-import { percent } from "./recommend.js";
+import { percentOneDecimal } from "../format/percent.js";
 import type { TuneReport } from "./report.js";
 import { goalGroups, populationLine } from "./renderMarkdown.js";
-import { disagreementSection, groundedSection, type GroundedSection } from "./groundedSection.js";
+import { disagreementSection, groundedSection } from "./groundedSection.js";
+import { escapeHtml, sectionHtml } from "../reportParts/section.js";
 import { realLoopsSection } from "./realLoopsSection.js";
-import { realOutcomesHtml } from "../compare/realOutcomesSection.js";
-import { SENSITIVITY_CSS, sensitivityHtml, tuneSensitivitySection } from "./reactionGridView.js";
+import { realOutcomesHtml } from "../reportParts/realOutcomesSection.js";
+import { SENSITIVITY_CSS, sensitivityHtml } from "../reportParts/reactionGridView.js";
+import { tuneSensitivitySection } from "./sensitivitySection.js";
 import { SESSION_HEADER, rowCells, rowLabel, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
-/** A section of text and tables; `code` in the text becomes <code>. */
-function sectionHtml(section: GroundedSection): string {
-  const inline = (t: string) => esc(t).replace(/`([^`]+)`/g, "<code>$1</code>").replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
-  const items = section.paragraphs.filter((p) => p.startsWith("- "));
-  return [
-    `<h2>${esc(section.title)}</h2>`,
-    ...section.paragraphs.filter((p) => !p.startsWith("- ")).map((p) => `<p>${inline(p)}</p>`),
-    items.length === 0 ? "" : `<ul>${items.map((p) => `<li>${inline(p.slice(2))}</li>`).join("")}</ul>`,
-    ...section.tables.map(({ caption, table }) => `<div class="wide"><table><caption>${esc(caption)}</caption><thead><tr>${table.header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>\n${table.rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n")}\n</tbody></table></div>`),
-  ].join("\n");
-}
+const esc = escapeHtml;
 
 export function renderHtml(report: TuneReport): string {
   const fields = variedFields(report.rows);
@@ -47,7 +37,7 @@ export function renderHtml(report: TuneReport): string {
       return `<section class="rec"><h3>${esc(group.map((g) => g.goal).join(" = "))}: ${esc(r.index === 0 ? "OpenClaw defaults" : r.label)}</h3>
 ${group.map((g) => `<p>${group.length > 1 ? `As ${esc(g.goal)}: chosen` : "Chosen"} as ${esc(g.rule)}.</p>`).join("")}<p class="evidence">Evidence: ${esc(r.evidence)}</p>
 ${r.alternatives.length === 0 ? "" : `<p class="alternatives">Nearest alternatives on the front: ${esc(r.alternatives.map((a) => `#${a.index} (${a.label}): ${a.trades}`).join("; "))}.</p>`}
-<p>Stuck families it still misses: ${esc(r.stillMissed.length === 0 ? "none" : r.stillMissed.map((m) => `${m.family} (${percent(m.caughtShare)})`).join(", "))}.</p>
+<p>Stuck families it still misses: ${esc(r.stillMissed.length === 0 ? "none" : r.stillMissed.map((m) => `${m.family} (${percentOneDecimal(m.caughtShare)})`).join(", "))}.</p>
 <pre>${esc(r.snippet)}</pre>${r.ignoredFields.length === 0 ? "" : `<p>Left out of the snippet: ${esc(r.ignoredFields.join(", "))}, which ${esc(report.target ?? "the guard")} ignores.</p>`}</section>`;
     })
     .join("\n");
@@ -57,7 +47,7 @@ ${r.alternatives.length === 0 ? "" : `<p class="alternatives">Nearest alternativ
   const families = familyList(shown.map((r) => r?.metrics.byFamily ?? {}), true).map(
     (f) => `<tr><td>${esc(f.name)}</td><td>${f.label}</td>${shown.map((r) => {
       const n = r?.metrics.byFamily[f.name];
-      return `<td>${n === undefined ? "-" : `${percent(n.caughtShare)} / ${percent(n.warnedShare)} / ${percent(n.wronglyBlockedShare)}`}</td>`;
+      return `<td>${n === undefined ? "-" : `${percentOneDecimal(n.caughtShare)} / ${percentOneDecimal(n.warnedShare)} / ${percentOneDecimal(n.wronglyBlockedShare)}`}</td>`;
     }).join("")}</tr>`,
   ).join("\n");
   const definitions = Object.entries(report.definitions).map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("");
