@@ -148,6 +148,10 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     expect(dom.status).toBe(0);
     expect((dom.stdout.match(/<svg /g) ?? []).length).toBe(5);
     expect(dom.stdout).toMatch(/<tr class="group">/);
+    // The picks at a glance: the defaults and one row per distinct pick, before the prose.
+    const picks = dom.stdout.slice(dom.stdout.indexOf('<table class="picks">'));
+    expect(picks.slice(0, picks.indexOf("</table>")).match(/<tr[ >]/g)?.length ?? 0).toBeGreaterThanOrEqual(1 + 1 + 1);
+    expect(dom.stdout.indexOf('<table class="picks">')).toBeLessThan(dom.stdout.indexOf('<section class="rec">'));
     // The defaults and each recommended config carry error bars on the Pareto chart.
     expect((dom.stdout.match(/<g class="error-bar"/g) ?? []).length).toBeGreaterThanOrEqual(2);
     expect(errorBarsInside(dom.stdout)).toBeGreaterThan(0);

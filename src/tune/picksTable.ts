@@ -69,7 +69,7 @@ export function picksTable(report: TuneReport): PicksTable {
     const mine = figures(row);
     const theirs = figures(defaults);
     const clear = mine.filter((f, k) => f.interval.n > 0 && (theirs[k] as { interval: Interval }).interval.n > 0 && !overlaps(f.interval, (theirs[k] as { interval: Interval }).interval)).map((f) => f.name);
-    clearDifferences.push(`${goals}: ${clear.length === 0 ? "every interval overlaps the defaults' (the differences may be noise)" : `${clear.join(", ")} ${clear.length === 1 ? "differs" : "differ"} from the defaults beyond noise (intervals apart)`}`);
+    clearDifferences.push(`${goals}: ${clear.length === 0 ? "every interval overlaps the defaults' (the differences may be noise)" : `${clear.length === 1 ? clear[0] : `${clear.slice(0, -1).join(", ")} and ${clear.at(-1)}`} ${clear.length === 1 ? "differs" : "differ"} from the defaults beyond noise (intervals apart)`}`);
   }
   return { header, rows, clearDifferences };
 }

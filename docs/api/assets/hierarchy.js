@@ -1,1 +1,1 @@
-window.hierarchyData = "eJyrVirKzy8pVrKKjtVRKkpNy0lNLsnMzytWsqqurQUAmx4Kpg=="
+window.hierarchyData = "eJyNjjsOwjAQRO8ytROixFC4QxwBOpTCijfEwh9kOxJS5LsjF6DQudpiZva9DcH7FCHuQ89HhkCzoSlp7yLEhqHn5ThpCQJXbVcjS3gOjwiGp3YKoj+eGNZgIKBdojDLieJBO0Xv9n/SLskaMExGxgiBFFVTfjS/XQkXbVQgV5w4Z7zjY2YY+N7ktjqqdviWK+iZgXd70MXblwz1rF2/BpfzB8z1gFQ="
