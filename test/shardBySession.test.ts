@@ -4,7 +4,7 @@
 // the unsharded report byte for byte: tune and compare, recorded sessions and grounded populations.
 // In-process (the commands themselves, one worker) to stay cheap.
 import { describe, expect, it } from "vitest";
-import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { planTune, type TuneArgs } from "../src/commands/tune.js";
 import { planCompare, type CompareArgs } from "../src/commands/compare.js";
@@ -88,6 +88,20 @@ describe("--shard I/N --by sessions", () => {
     const parts = [await ids({ index: 1, of: 3 }), await ids({ index: 2, of: 3 }), await ids({ index: 3, of: 3 })];
     expect(parts.flat().sort()).toEqual([...whole].sort());
     expect(parts[0]).toEqual(whole.filter((_, i) => i % 3 === 0));
+  });
+
+  it("a shard by session says that labels matching none of its sessions are this shard's view, not the whole run's", async () => {
+    const labels = join(tempDir(), "labels.json");
+    writeFileSync(labels, JSON.stringify(Object.fromEntries(readdirSync(S).map((f) => [f, "resolved"]))));
+    let said = "";
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => ((said += chunk), true)) as typeof process.stderr.write;
+    try {
+      await tuneCommand(tuneBase({ sessions: [S], labels, out: tempDir(), shard: "1/4", by: "sessions" }));
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(said).toMatch(/matched no session in this shard \(1\/4: it reads its slice of the sessions, and the other shards hold the rest\)/);
   });
 
   it("is refused by the plan, before anything runs: without sessions to slice, without --shard, and for an unknown kind (named in each command's words)", async () => {
