@@ -109,14 +109,14 @@ describe("the committed tuning reports are what loopsim makes of them today", ()
   it("reports/example: its reproduce line plans the same inputs, and one shard of its configs runs to the committed rows", async () => {
     const report = JSON.parse(read("reports", "example", "report.json")) as TuneReport;
     const args: TuneArgs = { population: report.population.name, agents: report.agents, seed: report.seed, grid: report.grid.spec, json: true, workers: 1 };
-    const plan = await planTune({ ...args, shard: "1/12" });
+    const plan = await planTune({ ...args, shard: "1/24" });
     expect(plan.inputs.reproduce).toBe(report.reproduce);
     const { schema: _s, definitions: _d, rows, pareto: _p, recommendations: _r, ...inputs } = report;
     expect(plan.inputs).toEqual(inputs);
     const run = await runTune(plan);
     if (run.kind !== "partial" || !("rows" in run.partial)) throw new Error("expected a shard's rows");
     const mine = run.partial.rows as readonly ConfigRow[];
-    expect(mine.map((r) => r.index)).toEqual(rows.filter((r) => r.index % 12 === 0).map((r) => r.index));
-    expect(mine).toEqual(rows.filter((r) => r.index % 12 === 0));
+    expect(mine.map((r) => r.index)).toEqual(rows.filter((r) => r.index % 24 === 0).map((r) => r.index));
+    expect(mine).toEqual(rows.filter((r) => r.index % 24 === 0));
   });
 });

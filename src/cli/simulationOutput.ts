@@ -6,6 +6,7 @@ import cliProgress from "cli-progress";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { checkOutputDir } from "../io/writable.js";
+import { partsIn } from "../io/shardParts.js";
 import { plural } from "../format/words.js";
 import { failOnUnreadable, type Labels, type RecordedRead } from "../sessions/recorded.js";
 import type { Shard } from "../io/shardSpec.js";
@@ -76,12 +77,7 @@ export async function tuneCommand(args: TuneArgs): Promise<void> {
   const plan = await planTune(args);
   for (const notice of plan.notices) say(notice);
   const bar = progressBar(plan.grounding.json);
-  let run;
-  try {
-    run = await runTune(plan, bar.progress);
-  } finally {
-    bar.stop();
-  }
+  const run = await runTune(plan, bar.progress).finally(bar.stop);
   if (run.kind === "partial") {
     writePartial(plan.out, `partial-${run.shard.index}-of-${run.shard.of}.json`, run.partial, run.summary, plan.grounding.json);
     finish(run, run.bySessions ? run.shard : undefined);
@@ -99,7 +95,7 @@ export function mergeTuneCommand(parts: readonly string[], out: string, force: b
   const report = mergeTune(parts);
   writeTuneReport(out, report);
   if (json) process.stdout.write(reportJson(report));
-  else say(`merged ${plural(parts.length, "part")} into ${join(out, "report.{json,md,html}")}`);
+  else say(`merged ${partsIn(parts, "partial").length} shards into ${join(out, "report.{json,md,html}")}`);
 }
 
 /** `loopsim compare`. Without --out, the Markdown (or with --json the JSON) goes to stdout. */

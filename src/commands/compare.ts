@@ -1,6 +1,8 @@
 // `loopsim compare`: several loop guards (OpenClaw's and other runtimes') on the same simulated
-// agents and, with --sessions, on the same recorded sessions; writes compare.{json,md,html}.
-// `--shard I/N` computes the rows with index = I-1 (mod N) into a partial; `--merge` joins them.
+// agents and, with --sessions, on the same recorded sessions. `planCompare` parses and checks every
+// option once; `runCompare` returns the report and writes nothing (src/cli/simulationOutput.ts
+// writes compare.{json,md,html} or prints). `--shard I/N` computes the rows with index = I-1
+// (mod N) into a partial; `mergeCompare` joins them.
 import { partsIn, readShardParts, schemaOf, type ShardLayout } from "../io/shardParts.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../io/errors.js";

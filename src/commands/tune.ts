@@ -1,6 +1,8 @@
-// `loopsim tune`: sweeps configs over a simulated population and writes report.{json,md,html}.
-// `--shard I/N` writes the part of the sweep with config indexes = I-1 (mod N); `loopsim merge`
-// puts the parts back together into exactly the unsharded report.
+// `loopsim tune`: sweeps configs over a simulated population (or real sessions run as agents) into
+// a tuning report. `planTune` parses and checks every option once; `runTune` runs the plan and
+// returns the report, writing nothing (src/cli/simulationOutput.ts writes report.{json,md,html}).
+// `--shard I/N` makes the part of the sweep with config indexes = I-1 (mod N); `mergeTune` puts
+// the parts back together into exactly the unsharded report.
 import type { Shard } from "../io/shardSpec.js";
 import { partsIn, readShardParts, schemaOf, type ShardLayout } from "../io/shardParts.js";
 import { DEFAULT_CONFIG } from "../../models/config.js";
