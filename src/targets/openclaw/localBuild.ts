@@ -17,7 +17,8 @@ import type { Target } from "../target.js";
 import { generationOfBuild, featuresOf } from "./buildGeneration.js";
 import { installImports } from "./fetch.js";
 import { codeFiles, importGraph, locateChunks } from "./locate.js";
-import { isTarball } from "./localBuildSpec.js";
+import { isTarballPath, printTargetRef, type TargetRef } from "../targetRef.js";
+import { killDescendants } from "../../io/childProcesses.js";
 import { targetFromDist } from "./releaseTarget.js";
 
 const run = promisify(execFile);
@@ -47,18 +48,18 @@ function share(path: string, found: FoundBuild): void {
 
 const loaded = new Map<string, Promise<Target>>();
 
-export function loadLocalBuildTarget(spec: string): Promise<Target> {
-  const path = resolve(spec.startsWith("file:") ? spec.slice("file:".length) : spec);
+/** A build by its parsed reference (`openclaw@PATH` or `openclaw@file:PATH`), loaded once per path. */
+export function loadLocalBuildTarget(ref: Extract<TargetRef, { kind: "build" }>): Promise<Target> {
+  const path = resolve(ref.path);
   let promise = loaded.get(path);
   if (promise === undefined) {
-    promise = load(spec, path);
+    promise = load(printTargetRef(ref), ref.path, path);
     loaded.set(path, promise);
   }
   return promise;
 }
 
-async function load(spec: string, path: string): Promise<Target> {
-  const name = `openclaw@${spec}`;
+async function load(name: string, spec: string, path: string): Promise<Target> {
   const known = sharedBuilds()[path];
   const found = known !== undefined && existsSync(join(known.dist, known.detectorChunk)) ? known : await find(name, path);
   if (known === undefined) share(path, found);
@@ -96,7 +97,7 @@ function readPackage(root: string): { version?: string } {
 async function find(name: string, path: string): Promise<FoundBuild> {
   const kind = inputKind(path, `${name}: `);
   if (kind === "file") {
-    if (!isTarball(path)) throw new UserError(`${name}: ${path} is a file but not a package tarball (.tgz, .tar.gz or .tar); give a built checkout, its dist/ folder, an unpacked package or an npm pack tarball`);
+    if (!isTarballPath(path)) throw new UserError(`${name}: ${path} is a file but not a package tarball (.tgz, .tar.gz or .tar); give a built checkout, its dist/ folder, an unpacked package or an npm pack tarball`);
     return unpack(name, path);
   }
   const { root, dist } = distOf(name, path);
@@ -140,15 +141,27 @@ async function unpack(name: string, tarball: string): Promise<FoundBuild> {
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
-/** The scratch folder goes when the process (or, in a worker, the thread) ends, also on Ctrl-C. */
+/**
+ * The scratch folder goes when the process (or, in a worker, the thread) ends, also on Ctrl-C or
+ * SIGTERM. On a signal, tar and npm may still be writing into it: they (and whatever they
+ * started) are stopped and waited for first, or the removal races them (ENOTEMPTY) and they go on
+ * filling a folder no one will remove.
+ */
 function removeAtExit(dir: string): void {
-  const remove = (): void => rmSync(dir, { recursive: true, force: true });
+  const remove = (): void => {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    } catch (error) {
+      process.stderr.write(`loopsim: could not remove the scratch folder ${dir}: ${(error as Error).message.split("\n")[0]}\n`);
+    }
+  };
   process.once("exit", remove);
   if (!isMainThread) return;
   for (const s of SIGNALS) {
     process.once(s, (signal: NodeJS.Signals) => {
+      killDescendants();
       remove();
-      process.exit(signal === "SIGINT" ? 130 : 143);
+      process.exit(signal === "SIGINT" ? 130 : signal === "SIGHUP" ? 129 : 143);
     });
   }
 }
