@@ -110,7 +110,7 @@ function openclawRef(spec: string): TargetRef | string {
   }
   if (spec.startsWith("~")) return tildeProblem(spec, spec);
   if (isPathLike(spec)) return { kind: "build", path: spec, via: "path" };
-  return `openclaw@${spec}: neither a release version nor a path; for a build in the folder ${spec} write openclaw@./${spec}; for a release write openclaw@VERSION (e.g. openclaw@2026.9.6) or openclaw@latest`;
+  return `openclaw@${spec}: not a release version (YYYY.M.D) and not a path; for a build in the folder ${spec} write openclaw@./${spec}; for a release write openclaw@VERSION (e.g. openclaw@2026.9.6) or openclaw@latest`;
 }
 
 /**
