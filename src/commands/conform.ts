@@ -5,8 +5,6 @@ import { readTextFile } from "../io/textFile.js";
 import { join, relative } from "node:path";
 import cliProgress from "cli-progress";
 import { CheckFailed, UserError } from "../io/errors.js";
-import { unknownName } from "../format/didYouMean.js";
-import { SEMANTIC_LAWS } from "../../properties/laws/index.js";
 import { VERSION } from "../io/version.js";
 import { CONFORMANCE_SCHEMA, type ConformanceReport, type TargetConformance } from "../conform/matrix.js";
 import { renderConformanceHtml } from "../conform/renderHtml.js";
@@ -23,6 +21,7 @@ import { writeCiOutputs, type CiOutputs } from "../ci/emit.js";
 import { conformanceCases, counterexampleFileOf } from "../ci/conformCases.js";
 import { compareReleases } from "../targets/openclaw/versions.js";
 import { isAgreementFile } from "../agreement/agreement.js";
+import { cliFlag, resolveConformOptions } from "../conform/conformOptions.js";
 
 export interface ConformCommandOptions {
   readonly targets: readonly string[];
@@ -90,8 +89,9 @@ function tryParse(text: string): unknown {
 
 export async function conformCommand(options: ConformCommandOptions): Promise<void> {
   const names = options.targets.length === 0 ? ["reference"] : options.targets;
-  // A law that does not exist would run 0 checks and pass: refuse it before anything runs.
-  if (options.law !== undefined && !SEMANTIC_LAWS.some((l) => l.name === options.law)) throw new UserError(`--law ${unknownName("law", options.law, SEMANTIC_LAWS.map((l) => l.name))}`);
+  // Read as the library reads conform's options (one resolver): a law that does not exist would
+  // run 0 checks and pass, so it is refused before anything runs.
+  resolveConformOptions({ seed: options.seed, depth: options.depth, law: options.law, path: options.path, differentialSeed: options.differentialSeed }, cliFlag);
   if (options.out !== undefined) {
     checkOutputDir(options.out);
     refuseOverwrite(options.out, ["conformance.md", "conformance.json", "conformance.html"], options.force === true);

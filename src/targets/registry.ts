@@ -131,7 +131,8 @@ export async function resolveStepwiseTarget(name: string): Promise<Target> {
 /** A user's adapter: a module whose default export (or `target` export) is a Target. */
 async function loadModuleTarget(path: string): Promise<Target> {
   const file = resolve(path);
-  inputKind(file, "target ");
+  // A folder would reach Node's own ERR_UNSUPPORTED_DIR_IMPORT wording: say what to give instead.
+  if (inputKind(file, "target ") === "folder") throw new UserError(`target ${path}: is a folder; give the adapter module itself (a .mjs or .js file whose default or \`target\` export is a target; see examples/custom-target), or openclaw@${path} for an OpenClaw build`);
   let loaded: Record<string, unknown>;
   try {
     loaded = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
@@ -152,7 +153,8 @@ export function targetFromObject(candidate: unknown, label: string, loadedFrom?:
   return { ...t, summary: t.summary ?? `adapter ${label}`, notes: t.notes ?? [], breaks: t.breaks ?? [], ...(loadedFrom === undefined ? {} : { loadedFrom }) };
 }
 
-function checkTargetShape(t: Partial<Target> | undefined): string[] {
+/** What an object lacks to be a target (empty when it is one). */
+export function checkTargetShape(t: Partial<Target> | undefined): string[] {
   if (t === undefined || t === null || typeof t !== "object") return ["export a target object as `default` or `target`"];
   const problems: string[] = [];
   if (typeof t.name !== "string" || t.name === "") problems.push("name must be a non-empty string");
