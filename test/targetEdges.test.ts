@@ -2,7 +2,7 @@
 // and `field replay` exits 2 (never a column of "not run"); a field scenario whose args or result
 // nest thousands of levels deep is refused with its JSON path (exit 2), not a RangeError (exit 3);
 // `conform --against bogus` suggests nothing that fails again; `targets` lists openclaw@PATH.
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loopsim, tempDir } from "./cli/run.js";
@@ -73,5 +73,27 @@ describe("--against and targets", () => {
     const fetch = loopsim(["targets", "fetch", "openclaw@2026.9.6", "reference"], undefined, undefined, { LOOPSIM_CACHE: tempDir() });
     expect(fetch.code).toBe(2);
     expect(fetch.stderr).toMatch(/targets fetch reference: only shipped releases and runtimes are fetched/);
+  });
+});
+
+describe("loading and fetching leave no wrong reading and no litter", () => {
+  it("a build whose package.json is not JSON is a user error, not a build of no version", () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "dist"));
+    writeFileSync(join(dir, "dist", "detector.js"), "export function detectToolCallLoop() { return { stuck: false }; }\n");
+    writeFileSync(join(dir, "package.json"), '{ "name": "openclaw", "version": ');
+    const res = loopsim(["trace", "/dev/null", "--target", `openclaw@${dir}`], undefined, undefined, { LOOPSIM_CACHE: tempDir() });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`${join(dir, "package.json")} is not valid JSON`);
+  });
+
+  it("a failed runtime fetch leaves no empty runtimes/ folder in the cache", () => {
+    const bin = tempDir();
+    writeFileSync(join(bin, "npm"), "#!/bin/sh\necho 'npm ERR! code E404' >&2\necho 'npm ERR! 404 Not Found' >&2\nexit 1\n");
+    chmodSync(join(bin, "npm"), 0o755);
+    const cache = tempDir();
+    const res = loopsim(["targets", "fetch", "qwen-code@0.24.4"], undefined, undefined, { LOOPSIM_CACHE: cache, PATH: `${bin}:${process.env.PATH ?? ""}` });
+    expect(res.code, res.stderr).toBe(2);
+    expect(readdirSync(cache)).not.toContain("runtimes");
   });
 });

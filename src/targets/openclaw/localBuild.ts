@@ -63,7 +63,7 @@ async function load(name: string, spec: string, path: string): Promise<Target> {
   const known = sharedBuilds()[path];
   const found = known !== undefined && existsSync(join(known.dist, known.detectorChunk)) ? known : await find(name, path);
   if (known === undefined) share(path, found);
-  const pkg = readPackage(found.root);
+  const pkg = readPackage(name, found.root);
   const detectorSource = readFileSync(join(found.dist, found.detectorChunk), "utf8");
   const chosen = generationOfBuild(pkg.version, featuresOf(detectorSource, found.guardChunk !== null));
   return targetFromDist({
@@ -83,15 +83,23 @@ async function load(name: string, spec: string, path: string): Promise<Target> {
   });
 }
 
-function readPackage(root: string): { version?: string } {
+/**
+ * The build's package.json version. No package.json, or one without a version, is a build of no
+ * known version (its generation is read from its code); a package.json that is not JSON is the
+ * user's to fix, not "no version".
+ */
+function readPackage(name: string, root: string): { version?: string } {
   const file = join(root, "package.json");
   if (!existsSync(file)) return {};
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(readFileSync(file, "utf8")) as { version?: unknown };
-    return typeof parsed.version === "string" && parsed.version !== "" ? { version: parsed.version } : {};
-  } catch {
-    return {};
+    parsed = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new UserError(`${name}: ${file} is not valid JSON (${(error as Error).message.split("\n")[0]}); fix it, or remove it to load the build without a version`);
   }
+  const version = (parsed as { version?: unknown } | null)?.version;
+  if (version !== undefined && (typeof version !== "string" || version === "")) throw new UserError(`${name}: ${file}: "version" must be a non-empty string (got ${JSON.stringify(version)})`);
+  return version === undefined ? {} : { version };
 }
 
 async function find(name: string, path: string): Promise<FoundBuild> {
