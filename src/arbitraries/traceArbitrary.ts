@@ -79,6 +79,12 @@ const resultMode: fc.Arbitrary<ResultMode> = fc.oneof(
   { weight: 2, arbitrary: fc.integer({ min: 2, max: 12 }).map((k): ResultMode => ({ kind: "every", k })) },
 );
 
+/**
+ * A fast-check arbitrary of one trace segment: a repeat, a ping-pong, unknown tools, a
+ * compaction, noise, or an interleaving of two, the shapes the laws are built from.
+ *
+ * @param options - bounds of the segment's shape.
+ */
 export function segmentArbitrary(options: TraceArbitraryOptions = {}): fc.Arbitrary<Segment> {
   const maxRepeat = options.maxRepeat ?? 45;
   const run = fc.integer({ min: 0, max: (options.runs ?? RUN_IDS.length) - 1 });
@@ -112,10 +118,20 @@ export function segmentArbitrary(options: TraceArbitraryOptions = {}): fc.Arbitr
   return fc.oneof({ weight: 5, arbitrary: leaf }, { weight: 1, arbitrary: fc.record({ left: leaf, right: leaf }).map((r): Segment => ({ kind: "interleaved", ...r })) });
 }
 
+/**
+ * A fast-check arbitrary of whole traces (loopsim events), made of segments.
+ *
+ * @param options - bounds of each segment and the number of segments.
+ */
 export function traceArbitrary(options: TraceArbitraryOptions = {}): fc.Arbitrary<ToolEvent[]> {
   return fc.array(segmentArbitrary(options), { minLength: 1, maxLength: options.maxSegments ?? 10 }).map(segmentsToEvents);
 }
 
+/**
+ * The events a list of segments stands for, in order (calls and their outcomes).
+ *
+ * @param segments - segments as {@link segmentArbitrary} makes them.
+ */
 export function segmentsToEvents(segments: readonly Segment[]): ToolEvent[] {
   const events: ToolEvent[] = [];
   let serial = 0;

@@ -17,6 +17,7 @@ import { readRuntimeManifest } from "./runtimes/packageCache.js";
 import { isDrivenRuntimeCached } from "./runtimes/drivenRuntimes.js";
 import { asTargetRef, parseTargetRef, printTargetRef, unknownTargetMessage, versionText, type TargetRef } from "./targetRef.js";
 
+/** The targets that load without the disk or the network: the reference, the oracle, the bug zoo and the peers' models. */
 export const BUILT_IN_TARGETS: readonly Target[] = [REFERENCE_TARGET, ORACLE_TARGET, ...ZOO_TARGETS, ...PEER_TARGETS];
 
 export { targetNamesHelp } from "./targetRef.js";
