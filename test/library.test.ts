@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { conform, conformanceOf, lawChecks, loadTarget, REFERENCE_TARGET, resolveConfig, runTrace } from "../src/api/index.js";
+import { conform, conformanceOf, lawChecks, loadTarget, readEvents, REFERENCE_TARGET, resolveConfig, runTrace, traceArbitrary } from "../src/api/index.js";
 import { forThisMachine } from "../src/api/replayCommand.js";
 import { UserError } from "../src/io/errors.js";
 import { loopsim, tempDir } from "./cli/run.js";
@@ -61,6 +61,9 @@ describe("the library at its door", () => {
     await userError(() => resolveConfig("x"), /^resolveConfig: loopDetection must be an object \(got "x"\)/);
     await userError(() => resolveConfig({ warningThreshold: "ten" }), /^resolveConfig: loopDetection\.warningThreshold must be a number \(got "ten"\)/);
     await userError(() => resolveConfig({ detectors: { pingPong: 1 } }), /loopDetection\.detectors\.pingPong must be a boolean/);
+    await userError(() => readEvents("x.jsonl", "weird-format" as never), /^readEvents: format unknown format "weird-format"/);
+    await userError(() => traceArbitrary({ maxRepeat: 0 }), /^traceArbitrary: options\.maxRepeat must be a whole number from 2/);
+    await userError(() => traceArbitrary({ runs: 999 }), /^traceArbitrary: options\.runs must be a whole number from 1 to 7 \(got 999\)/);
     // Repairing out-of-range values is the contract: a 0 threshold takes the default.
     expect(resolveConfig({ warningThreshold: 0 }).warningThreshold).toBe(10);
   });
