@@ -118,7 +118,7 @@ function sources(dir: string): string[] {
 
 describe("one place tests a name's form", () => {
   it("no file in src/ but targetRef.ts uses the old predicates, startsWith(\"openclaw@\") or the slice(9) of its length", () => {
-    const forbidden = [/\bisReleaseName\b/, /\bisLocalBuildName\b/, /\bisLocalBuildSpec\b/, /\bisGeminiName\b/, /\bisRuntimeName\b/, /\bisModulePath\b/, /\bisDrivenRuntimeName\b/, /startsWith\("openclaw@"\)/, /startsWith\("gemini-cli@"\)/, /slice\(9\)/, /"openclaw@"\.length/, /"gemini-cli@"\.length/];
+    const forbidden = [/\bisReleaseName\b/, /\bisLocalBuildName\b/, /\bisLocalBuildSpec\b/, /\bisGeminiName\b/, /\bisRuntimeName\b/, /\bisModulePath\b/, /\bisDrivenRuntimeName\b/, /startsWith\("openclaw@"\)/, /startsWith\("gemini-cli@"\)/, /slice\(9\)/, /"openclaw@"\.length/, /"gemini-cli@"\.length/, /\bparameterisedPeer\b/, /\^goose:/];
     const offenders = sources(join(ROOT, "src"))
       .filter((file) => !file.endsWith(join("targets", "targetRef.ts")))
       .flatMap((file) => {
