@@ -1,26 +1,51 @@
 // Stopping what this process started, on the way out (Ctrl-C, SIGTERM): the children (tar, npm)
 // and their own children, then waiting until they are gone, so a scratch folder they write into
 // can be removed without racing them. Synchronous, because it runs in a signal handler that exits
-// right after. Found through `ps` (Linux and macOS both answer `ps -A -o pid=,ppid=`).
+// right after. Found through /proc on Linux, through `ps -A -o pid=,ppid=` elsewhere.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
-/** Every process below `root` (children first, then theirs), from one `ps` listing. */
-function descendantsOf(root: number): number[] {
+/** pid and parent pid of every process, from /proc (Linux; no `ps` needed in a slim image). */
+function fromProc(): [number, number][] | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return undefined;
+  }
+  const pairs: [number, number][] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // The name in parentheses may hold spaces: fields are counted after its closing one.
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (Number.isInteger(ppid)) pairs.push([Number(entry), ppid]);
+    } catch {
+      // gone while listing
+    }
+  }
+  return pairs;
+}
+
+/** The same from `ps` (macOS and other systems without /proc); `ps` itself is left out. */
+function fromPs(): [number, number][] {
   const listed = spawnSync("ps", ["-A", "-o", "pid=,ppid="], { encoding: "utf8" });
   if (listed.status !== 0 || typeof listed.stdout !== "string") return [];
-  const children = new Map<number, number[]>();
-  for (const line of listed.stdout.split("\n")) {
+  return listed.stdout.split("\n").flatMap((line): [number, number][] => {
     const [pid, ppid] = line.trim().split(/\s+/).map(Number);
-    if (pid === undefined || ppid === undefined || !Number.isInteger(pid) || !Number.isInteger(ppid)) continue;
-    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  }
+    return pid === undefined || ppid === undefined || !Number.isInteger(pid) || !Number.isInteger(ppid) || pid === listed.pid ? [] : [[pid, ppid]];
+  });
+}
+
+/** Every process below `root` (children first, then theirs). */
+function descendantsOf(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const [pid, ppid] of fromProc() ?? fromPs()) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
   const found: number[] = [];
   const queue = [root];
   while (queue.length > 0) {
     for (const child of children.get(queue.shift() as number) ?? []) {
-      // `ps` itself is a child of this process while it lists.
-      if (child === listed.pid) continue;
       found.push(child);
       queue.push(child);
     }
