@@ -1,8 +1,9 @@
-// Names a user can pass to `--target`: the built-in targets, every shipped OpenClaw release
+// Loading what a target name names: the built-in targets, every shipped OpenClaw release
 // (`openclaw@VERSION`, `openclaw@latest`), a local OpenClaw build (`openclaw@PATH`), every runtime
-// that runs here (`gemini-cli@V` in-process; `qwen-code@V`, `opencode@V`, `kilo@V` driven through
-// their CLIs, whole traces only), and a path to a module of one's own that exports a target (see
-// examples/custom-target). Built-ins resolve without touching the disk or network.
+// that runs here (`gemini-cli@V` in-process; the driven CLIs, whole traces only), and a path to a
+// module of one's own that exports a target (see examples/custom-target). The name is parsed once,
+// by targetRef.ts; here each kind is loaded, in a switch on it. Built-ins resolve without touching
+// the disk or network.
 import { inputKind } from "../io/fsErrors.js";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
