@@ -51,7 +51,7 @@ describe("parsing a target name", () => {
   });
 
   it("says what to write for openclaw@file: with no path, a bare word, a ~ path, a bad version and an unknown name", () => {
-    expect(problem("openclaw@file:")).toMatch(/needs a path after file:: write openclaw@file:\.\/my-build/);
+    expect(problem("openclaw@file:")).toMatch(/^openclaw@file: names no path; write openclaw@file:\.\/my-build for a folder/);
     expect(problem("openclaw@mybuild")).toMatch(/not a release version \(YYYY.M.D\) and not a path; for a build in the folder mybuild write openclaw@\.\/mybuild; for a release write openclaw@VERSION/);
     expect(problem("openclaw@~/x")).toMatch(/"~" is not expanded .* write the path out: openclaw@\$HOME\/x/);
     expect(problem("openclaw@file:~/x")).toMatch(/openclaw@\$HOME\/x/);

@@ -104,7 +104,7 @@ function openclawRef(spec: string): TargetRef | string {
   }
   if (spec.startsWith("file:")) {
     const path = spec.slice("file:".length);
-    if (path === "") return `openclaw@file: needs a path after file:: write openclaw@file:./my-build or openclaw@file:/abs/openclaw.tgz`;
+    if (path === "") return `openclaw@file: names no path; write openclaw@file:./my-build for a folder, or openclaw@file:./openclaw-2026.9.6.tgz for an npm pack tarball`;
     if (path.startsWith("~")) return tildeProblem(spec, path);
     return { kind: "build", path, via: "file" };
   }
