@@ -41,10 +41,6 @@ export function targetKind(name: string | TargetRef): TargetKind {
   }
 }
 
-/** Columns that run a runtime's own code of a known version (releases, runtimes in-process and driven). */
-export function runsRealCode(kind: TargetKind): boolean {
-  return kind === "release" || kind === "runtime in-process" || kind === "runtime driven";
-}
 
 /** The default columns, when --target is not given. */
 export function defaultFieldTargets(): string[] {

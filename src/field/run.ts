@@ -8,8 +8,7 @@ import { compareSemver } from "../targets/runtimes/packageCache.js";
 import { fieldScript, observeDriven } from "./driven.js";
 import type { FieldNeed } from "./fieldScenario.js";
 import { judge } from "./judge.js";
-import { runsRealCode, runtimeOf, targetKind, type TargetKind } from "./lineup.js";
-import { parseTargetRef, versionOfRef } from "../targets/targetRef.js";
+import { runtimeOf, targetKind, type TargetKind } from "./lineup.js";
 import type { LoadedField } from "./load.js";
 import { observeOutputs, type Observation } from "./observe.js";
 import type { FieldCell, FieldRow, RealCode } from "./report.js";
@@ -101,7 +100,7 @@ export const NOT_RUN_HERE: Readonly<Record<string, string>> = {
  * newest not after it, else the oldest), its verdict, and the first later version that is fixed.
  */
 export function realCodeOf(row: Pick<FieldRow, "runtime" | "reportedVersion" | "cells">, columns: readonly string[]): RealCode {
-  const mine = columns.filter((c) => runsRealCode(targetKind(c)) && runtimeOf(c) === row.runtime);
+  const mine = columns.filter((c) => targetKind(c) !== "peer model" && targetKind(c) !== "reference" && runtimeOf(c) === row.runtime);
   const judged = mine.filter((c) => {
     const s = row.cells[c]?.status;
     return s === "failure" || s === "fixed";
@@ -112,15 +111,11 @@ export function realCodeOf(row: Pick<FieldRow, "runtime" | "reportedVersion" | "
     if (RUN_HERE.includes(row.runtime)) return { why: `no ${row.runtime} column in this run (--target ${row.runtime}@VERSION)` };
     return { why: NOT_RUN_HERE[row.runtime] ?? `${row.runtime}'s own code is not run by loopsim` };
   }
-  const version = (name: string): string => {
-    const parsed = parseTargetRef(name);
-    return (parsed.ok ? versionOfRef(parsed.ref) : undefined) ?? name;
-  };
-  const byVersion = (a: string, b: string) => (row.runtime === "openclaw" ? compareReleases(a, b) : compareSemver(a, b));
-  const order = (a: string, b: string) => byVersion(version(a), version(b));
+  const version = (name: string) => name.slice(name.indexOf("@") + 1);
+  const order = (a: string, b: string) => (row.runtime === "openclaw" ? compareReleases(version(a), version(b)) : compareSemver(version(a), version(b)));
   const sorted = [...judged].sort(order);
   const reported = row.reportedVersion;
-  const notAfter = reported === null ? [] : sorted.filter((c) => byVersion(version(c), reported) <= 0);
+  const notAfter = reported === null ? [] : sorted.filter((c) => order(c, `x@${reported}`) <= 0);
   const target = notAfter[notAfter.length - 1] ?? (sorted[0] as string);
   const status = row.cells[target]?.status;
   const laterFix = status === "failure" ? sorted.filter((c) => order(c, target) > 0).find((c) => row.cells[c]?.status === "fixed") : undefined;

@@ -226,12 +226,17 @@ export function printTargetRef(ref: TargetRef): string {
   }
 }
 
-/** The runtime a reference is, or models (as scenario files name runtimes): openclaw, goose, crewai... */
+/**
+ * The runtime a reference is, or models, as scenario files name runtimes: openclaw for a release
+ * or a build, goose for goose:N, crewai for crewai-react. loopsim's own engines (the reference, the
+ * oracle, a zoo variant) are no runtime's code: their own name, which no scenario names.
+ */
 export function runtimeOfRef(ref: TargetRef): string {
   switch (ref.kind) {
     case "reference":
     case "oracle":
     case "zoo":
+      return printTargetRef(ref);
     case "release":
     case "build":
       return OPENCLAW;
