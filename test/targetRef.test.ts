@@ -10,7 +10,7 @@ import { loadOrder } from "../src/field/matrix.js";
 import { DRIVEN_RUNTIME_NAMES } from "../src/targets/runtimes/drivenRuntimes.js";
 import { ZOO_TARGETS } from "../src/targets/zoo/variants.js";
 import { PEER_TARGETS, PEER_VARIANTS } from "../src/targets/peers/index.js";
-import { parseTargetRef, printTargetRef, runtimeNamesHelp, targetNamesHelp, targetRefOf, type TargetRef, type VersionSpec } from "../src/targets/targetRef.js";
+import { CANDIDATE_RULES, parseTargetRef, printTargetRef, runtimeNamesHelp, targetNamesHelp, targetRefOf, type TargetRef, type VersionSpec } from "../src/targets/targetRef.js";
 import { findBuiltInTarget } from "../src/targets/registry.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -29,6 +29,7 @@ describe("parsing a target name", () => {
       "gemini-cli": "peer model",
       "goose:5": "peer model",
       "qwen-code:heuristics": "peer model",
+      "candidate:no-effect:5": "candidate rule",
       "openclaw@2026.9.6": "release",
       "openclaw@latest": "release",
       "openclaw@./build": "build",
@@ -62,6 +63,8 @@ describe("parsing a target name", () => {
     expect(problem("referense")).toMatch(/^unknown target "referense" \(did you mean "reference"\? known: /);
     expect(problem("openclaw")).toMatch(/did you mean "openclaw@latest"\?/);
     expect(problem("zoo:nope")).toMatch(/^unknown target "zoo:nope"/);
+    expect(problem("candidate:no-effect:51")).toMatch(/N must be a whole number from 2 to 50/);
+    expect(problem("candidate:nope:5")).toMatch(/no candidate rule "nope" \(known: failure-signature, no-effect\)/);
     expect(problem(42 as unknown as string)).toMatch(/must be a string \(got number\)/);
   });
 
@@ -90,6 +93,7 @@ const refArbitrary: fc.Arbitrary<TargetRef> = fc.oneof(
   fc.constantFrom(...ZOO_TARGETS.map((t): TargetRef => ({ kind: "zoo", variant: t.name.slice("zoo:".length) }))),
   fc.constantFrom(...[...PEER_TARGETS, ...PEER_VARIANTS].map((t): TargetRef => ({ kind: "peer", peer: t.name }))),
   fc.integer({ min: 1, max: 999_999 }).map((limit): TargetRef => ({ kind: "peer", peer: "goose", limit })),
+  fc.tuple(fc.constantFrom(...CANDIDATE_RULES), fc.integer({ min: 2, max: 50 })).map(([rule, times]): TargetRef => ({ kind: "candidate", rule, times })),
   version.map((v): TargetRef => ({ kind: "release", version: v })),
   fc.tuple(buildPath, fc.constantFrom("path" as const, "file" as const)).map(([path, via]): TargetRef => ({ kind: "build", path, via })),
   version.map((v): TargetRef => ({ kind: "inProcessRuntime", runtime: "gemini-cli", version: v })),

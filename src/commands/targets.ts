@@ -80,6 +80,7 @@ function fetchable(ref: TargetRef): Fetchable {
     case "oracle":
     case "zoo":
     case "peer":
+    case "candidate":
     case "build":
     case "adapter":
       throw new UserError(`targets fetch ${printTargetRef(ref)}: only shipped releases and runtimes are fetched (${fetchableNamesHelp()})`);

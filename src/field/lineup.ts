@@ -11,7 +11,7 @@ export const MATRIX_RELEASES: readonly string[] = ["2026.2.17", "2026.3.13", "20
 /** Gemini CLI versions run in-process: 0.29.0, the oldest on npm near the reports of early 2026 (0.29.5 is not on npm), and the pinned 0.61.0. */
 export const FIELD_GEMINI_VERSIONS: readonly string[] = ["0.29.0", "0.61.0"];
 
-export type TargetKind = "reference" | "oracle" | "zoo variant" | "peer model" | "release" | "build" | "runtime in-process" | "runtime driven" | "adapter";
+export type TargetKind = "reference" | "oracle" | "zoo variant" | "peer model" | "candidate rule" | "release" | "build" | "runtime in-process" | "runtime driven" | "adapter";
 
 export function targetKind(name: string | TargetRef): TargetKind {
   const ref = asTargetRef(name);
@@ -24,6 +24,8 @@ export function targetKind(name: string | TargetRef): TargetKind {
       return "zoo variant";
     case "peer":
       return "peer model";
+    case "candidate":
+      return "candidate rule";
     case "release":
       return "release";
     case "build":

@@ -36,6 +36,10 @@ export function builtInTargetOf(ref: TargetRef): Target | undefined {
       const name = printTargetRef(ref);
       return [...BUILT_IN_TARGETS, ...PEER_VARIANTS].find((t) => t.name === name);
     }
+    case "candidate":
+      // The candidate rules live in src/targets/candidates/ (branch guards). On merging it, this
+      // case becomes: return candidateTarget(printTargetRef(ref));
+      return undefined;
     case "release":
     case "build":
     case "inProcessRuntime":
@@ -70,6 +74,7 @@ export function needsFetch(name: string | TargetRef): boolean {
     case "oracle":
     case "zoo":
     case "peer":
+    case "candidate":
     case "build":
     case "adapter":
       return false;
@@ -85,9 +90,10 @@ export async function resolveTarget(name: string | TargetRef): Promise<Target> {
     case "reference":
     case "oracle":
     case "zoo":
-    case "peer": {
+    case "peer":
+    case "candidate": {
       const builtIn = builtInTargetOf(ref);
-      if (builtIn === undefined) throw new UserError(unknownTargetMessage(printTargetRef(ref)));
+      if (builtIn === undefined) throw new UserError(ref.kind === "candidate" ? `${printTargetRef(ref)}: the candidate guard rules are not in this build` : unknownTargetMessage(printTargetRef(ref)));
       return builtIn;
     }
     case "build": {

@@ -21,6 +21,8 @@ export type TargetRef =
   | { readonly kind: "zoo"; readonly variant: string }
   /** A peer's model by its name; `goose:N` is Goose with its limit set. */
   | { readonly kind: "peer"; readonly peer: string; readonly limit?: number }
+  /** `candidate:RULE:N`: a candidate guard rule no runtime ships (branch guards, src/targets/candidates/). */
+  | { readonly kind: "candidate"; readonly rule: CandidateRule; readonly times: number }
   /** `openclaw@VERSION`, `openclaw@latest`: a shipped release, fetched into the cache once. */
   | { readonly kind: "release"; readonly version: VersionSpec }
   /** `openclaw@PATH` or `openclaw@file:PATH`: a local build (folder or tarball), never cached. */
@@ -34,6 +36,11 @@ export type TargetRef =
 
 export type TargetRefKind = TargetRef["kind"];
 
+/** The candidate rules, by the names `candidate:RULE:N` takes, and the bounds of N. */
+export const CANDIDATE_RULES = ["failure-signature", "no-effect"] as const;
+export type CandidateRule = (typeof CANDIDATE_RULES)[number];
+export const CANDIDATE_TIMES_BOUNDS = { min: 2, max: 50 } as const;
+
 export const IN_PROCESS_RUNTIMES = ["gemini-cli"] as const;
 export type InProcessRuntime = (typeof IN_PROCESS_RUNTIMES)[number];
 
@@ -44,6 +51,7 @@ const ADAPTER_MODULE = /\.(m?js|cjs)$/;
 const TYPESCRIPT_MODULE = /\.(m?ts|cts|tsx)$/;
 const GOOSE_LIMIT = /^goose:([1-9]\d{0,5})$/;
 const ZOO_PREFIX = "zoo:";
+const CANDIDATE = /^candidate:([a-z-]+):(\d{1,3})$/;
 const OPENCLAW = "openclaw";
 
 export type TargetRefResult = { readonly ok: true; readonly ref: TargetRef } | { readonly ok: false; readonly problem: string };
@@ -61,7 +69,7 @@ function peerNames(): string[] {
 /** Every name `--target` accepts, for help texts and error messages. */
 export function targetNamesHelp(): string {
   const builtIn = [REFERENCE_TARGET.name, ORACLE_TARGET.name, ...ZOO_TARGETS.map((t) => t.name), ...PEER_TARGETS.map((t) => t.name)];
-  return `${builtIn.join(", ")}, goose:N, ${PEER_VARIANTS.map((t) => t.name).join(", ")}, openclaw@VERSION, openclaw@latest, openclaw@./my-build (a folder or an npm pack tarball), ${IN_PROCESS_RUNTIMES.map((r) => `${r}@VERSION`).join(", ")}, ${drivenRuntimeNames().map((r) => `${r}@VERSION`).join(", ")} (or @latest), or ./my-adapter.mjs`;
+  return `${builtIn.join(", ")}, goose:N, ${CANDIDATE_RULES.map((r) => `candidate:${r}:N`).join(", ")}, ${PEER_VARIANTS.map((t) => t.name).join(", ")}, openclaw@VERSION, openclaw@latest, openclaw@./my-build (a folder or an npm pack tarball), ${IN_PROCESS_RUNTIMES.map((r) => `${r}@VERSION`).join(", ")}, ${drivenRuntimeNames().map((r) => `${r}@VERSION`).join(", ")} (or @latest), or ./my-adapter.mjs`;
 }
 
 /** The names `targets fetch` and `conform --against` take (releases and runtimes). */
@@ -154,6 +162,14 @@ function classify(text: string): TargetRef | string {
   if (peerNames().includes(text)) return { kind: "peer", peer: text };
   const goose = GOOSE_LIMIT.exec(text);
   if (goose !== null) return { kind: "peer", peer: "goose", limit: Number(goose[1]) };
+  const candidate = CANDIDATE.exec(text);
+  if (candidate !== null) {
+    const rule = CANDIDATE_RULES.find((r) => r === candidate[1]);
+    const times = Number(candidate[2]);
+    if (rule === undefined) return `${text}: no candidate rule "${candidate[1]}" (known: ${CANDIDATE_RULES.join(", ")})`;
+    if (times < CANDIDATE_TIMES_BOUNDS.min || times > CANDIDATE_TIMES_BOUNDS.max || candidate[2]?.startsWith("0") === true) return `${text}: N must be a whole number from ${CANDIDATE_TIMES_BOUNDS.min} to ${CANDIDATE_TIMES_BOUNDS.max}`;
+    return { kind: "candidate", rule, times };
+  }
   const at = text.indexOf("@");
   if (at > 0) {
     const family = text.slice(0, at);
@@ -212,6 +228,8 @@ export function printTargetRef(ref: TargetRef): string {
       return `${ZOO_PREFIX}${ref.variant}`;
     case "peer":
       return ref.limit === undefined ? ref.peer : `${ref.peer}:${ref.limit}`;
+    case "candidate":
+      return `candidate:${ref.rule}:${ref.times}`;
     case "release":
       return `${OPENCLAW}@${versionText(ref.version)}`;
     case "build":
@@ -236,6 +254,7 @@ export function runtimeOfRef(ref: TargetRef): string {
     case "reference":
     case "oracle":
     case "zoo":
+    case "candidate":
       return printTargetRef(ref);
     case "release":
     case "build":
@@ -263,6 +282,7 @@ export function versionOfRef(ref: TargetRef): string | undefined {
     case "oracle":
     case "zoo":
     case "peer":
+    case "candidate":
     case "build":
     case "adapter":
       return undefined;
