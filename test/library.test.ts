@@ -11,6 +11,8 @@ import { conform, conformanceOf, lawChecks, loadTarget, readEvents, REFERENCE_TA
 import { forThisMachine } from "../src/api/replayCommand.js";
 import { UserError } from "../src/io/errors.js";
 import { loopsim, tempDir } from "./cli/run.js";
+import { MAX_DEPTH } from "../src/cli/options.js";
+import { MAX_CONFORM_DEPTH } from "../src/conform/conformOptions.js";
 
 const ROOT = join(import.meta.dirname, "..");
 
@@ -43,6 +45,10 @@ describe("the library at its door", () => {
     await userError(() => conform(REFERENCE_TARGET, { seed: Number.NaN }), /^conform: options\.seed must be a whole number .*\(got NaN\)/);
     await userError(() => conform(REFERENCE_TARGET, { depth: -1 }), /^conform: options\.depth must be a number above 0 and at most 1000 \(got -1\)/);
     await userError(() => conform(REFERENCE_TARGET, { dpeth: 2 } as never), /^conform: options\.dpeth: unknown option "dpeth" \(did you mean "depth"\?/);
+  });
+
+  it("bounds depth as the CLI does", () => {
+    expect(MAX_CONFORM_DEPTH).toBe(MAX_DEPTH);
   });
 
   it("lawChecks takes one options object, refuses an unknown law, and keeps its old signature working", async () => {

@@ -3,7 +3,6 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { UserError } from "../io/errors.js";
 import { targetNamesHelp } from "../targets/registry.js";
-import { MAX_CONFORM_DEPTH } from "../conform/conformOptions.js";
 
 export const TARGET_HELP = `loop guard to run: ${targetNamesHelp()}`;
 
@@ -28,8 +27,8 @@ export function boundedInt(name: string, max: number): (value: string) => number
 
 /** Simulated agents per config or guard: beyond this a run takes days, and its arrays exhaust memory. */
 export const MAX_AGENTS = 100_000;
-/** Law repetitions (conform --depth): the bound the library's conform checks too. */
-export const MAX_DEPTH = MAX_CONFORM_DEPTH;
+/** Law repetitions (conform --depth). */
+export const MAX_DEPTH = 1_000;
 /** Worker threads: more than cores only adds start-up cost; the bound keeps a typo from spawning thousands. */
 export const MAX_WORKERS = 256;
 
