@@ -27,6 +27,11 @@ export function annotationLine(a: Annotation): string {
   return `::${a.level} ${props.join(",")}::${escapeData(a.message)}`;
 }
 
+/**
+ * GitHub Actions workflow-command lines (`::error file=...::message`), one per annotation.
+ *
+ * @param annotations - what to annotate, and where.
+ */
 export function renderAnnotations(annotations: readonly Annotation[]): string {
   return annotations.map((a) => annotationLine(a) + "\n").join("");
 }

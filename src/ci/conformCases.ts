@@ -5,6 +5,11 @@ import type { TargetConformance } from "../conform/matrix.js";
 import { SPEC_RULES } from "../conform/rules.js";
 import type { JUnitCase, JUnitSuite } from "./junit.js";
 
+/**
+ * A conformance column as a JUnit suite: one test case per rule, failures with their replay line.
+ *
+ * @param column - one target's conformance, as `conform` returns it.
+ */
 export function conformanceCases(column: TargetConformance): JUnitSuite {
   const cases = SPEC_RULES.map((rule): JUnitCase => {
     const cell = column.cells[rule.id];

@@ -11,7 +11,7 @@ import { readConfigFile } from "../io/configFile.js";
 import { registerSimulationCommands } from "./simulationCommands.js";
 import { registerLoopsCommand } from "./loopsProgram.js";
 import { registerFieldCommands } from "./fieldCommands.js";
-import { isDrivenRuntimeName } from "../targets/runtimes/drivenRuntimes.js";
+import { fetchableNamesHelp, isRefKind, runtimeNamesHelp } from "../targets/targetRef.js";
 import { ORACLE_TARGET } from "../targets/reference.js";
 
 import { VERSION } from "../io/version.js";
@@ -76,7 +76,7 @@ export function buildProgram(): Command {
   targets
     .command("fetch")
     .description("fetch OpenClaw releases and other runtimes into the cache ahead of time (npm, once per version)")
-    .argument("<releases...>", "openclaw@VERSION, gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V, qwen-code:heuristics@V (or @latest)")
+    .argument("<releases...>", fetchableNamesHelp())
     .action(async (names: string[]) => {
       const { targetsFetchCommand } = await import("../commands/targets.js");
       await targetsFetchCommand(names);
@@ -94,7 +94,7 @@ export function buildProgram(): Command {
   withCiOptions(program
     .command("conform"))
     .description("check which SPEC rules each target keeps: scenarios, laws, probes and a differential run against the reference")
-    .option("--target <name>", `target to check, repeatable (${"reference, zoo:NAME, openclaw@VERSION, ./adapter.mjs"})`, (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option("--target <name>", "target to check, repeatable (reference, zoo:NAME, a peer, openclaw@VERSION, openclaw@./my-build, ./adapter.mjs)", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--out <dir>", "write conformance.{md,json,html} and the counterexample scenarios here")
     .option("--json", "print the JSON report instead of the Markdown matrix")
     .option("--seed <n>", "seed of the laws and the differential run", nonNegativeInt("--seed"), 20261202)
@@ -103,7 +103,7 @@ export function buildProgram(): Command {
     .option("--path <path>", "fast-check path of a shrunk counterexample, printed by a failure")
     .option("--differential-seed <n>", "seed of the differential run (default: --seed)", nonNegativeInt("--differential-seed"))
     .option("--merge <reports...>", "render one report from several runs: their conformance.json files (one matrix), or their agreement.json files from --against (no target is run)")
-    .option("--against <runtime>", "check a peer model against the real runtime on the pinned probes, repeatable (gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V, qwen-code:heuristics@V); --target RUNTIME@V alone does the same", (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option("--against <runtime>", `check a peer model against the real runtime on the pinned probes, repeatable (${runtimeNamesHelp()}); --target RUNTIME@V alone does the same`, (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--probe <id>", "with --against: run only this probe, repeatable", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--parallel <n>", "with --against: driven CLIs run at once, each in its own sandbox (default: 2 per core, at most 4)", boundedInt("--parallel", 16))
     .option("--force", "overwrite the reports already in --out")
@@ -113,7 +113,7 @@ export function buildProgram(): Command {
       if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force);
       // A driven CLI cannot run SPEC's laws (thousands of traces, each a CLI run): for it,
       // conformance is its model's agreement with it on the pinned probes.
-      const driven = opts.target.filter(isDrivenRuntimeName);
+      const driven = opts.target.filter((name) => isRefKind(name, "drivenRuntime"));
       if (driven.length > 0 && opts.against.length === 0) {
         if (driven.length < opts.target.length) throw new UserError(`--target ${driven.join(", ")}: a driven runtime is checked against its model on the pinned probes (as --against); give it apart from other targets`);
         const { agreementCommand } = await import("../commands/agreement.js");

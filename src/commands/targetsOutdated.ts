@@ -13,6 +13,7 @@ import { packageRoot } from "../io/packageRoot.js";
 import { compareReleases } from "../targets/openclaw/versions.js";
 import { compareSemver, npmEnv } from "../targets/runtimes/packageCache.js";
 import { runtimeListing } from "../targets/runtimes/runtimeList.js";
+import { parseTargetRef, runtimeOfRef, versionOfRef } from "../targets/targetRef.js";
 
 const run = promisify(execFile);
 export const REGISTRY_TIMEOUT_MS = 60_000;
@@ -30,6 +31,8 @@ export interface OutdatedRow {
   readonly npmPackage: string;
   readonly report: string;
   readonly covered: readonly string[];
+  /** Covered versions the report lists as not run here, with its reason. */
+  readonly notRunnable?: readonly string[];
   readonly newer: readonly string[];
   readonly newest: string | undefined;
 }
@@ -48,14 +51,29 @@ function readJson(file: string): unknown {
   }
 }
 
-/** `name@version` strings a committed report covers, from both reports. */
-export function coveredNames(reportsDir: string): { peers: string[]; conformance: string[] } {
-  const peers = readJson(join(reportsDir, "peers", "agreement.json")) as { reports?: { against?: unknown }[] };
+/**
+ * `name@version` strings a committed report covers, from both reports. A runtime version the
+ * peers report lists as not run (it cannot run here: no binary on the registry, GitHub out of
+ * reach) was considered and recorded with its reason: it counts as covered, marked `notRunnable`,
+ * or `targets outdated` could never exit 0.
+ */
+export function coveredNames(reportsDir: string): { peers: string[]; conformance: string[]; notRunnable: string[] } {
+  const peers = readJson(join(reportsDir, "peers", "agreement.json")) as { reports?: { against?: unknown }[]; notRun?: { against?: unknown }[] };
   const conformance = readJson(join(reportsDir, "conformance", "conformance.json")) as { targets?: { target?: unknown }[] };
+  const notRunnable = (peers.notRun ?? []).map((r) => r.against).filter((a): a is string => typeof a === "string");
   return {
-    peers: (peers.reports ?? []).map((r) => r.against).filter((a): a is string => typeof a === "string"),
+    peers: [...(peers.reports ?? []).map((r) => r.against).filter((a): a is string => typeof a === "string"), ...notRunnable],
     conformance: (conformance.targets ?? []).map((t) => t.target).filter((t): t is string => typeof t === "string"),
+    notRunnable,
   };
+}
+
+/** A report key's runtime and version (undefined for a key that names no runtime at a version). */
+function runtimeVersion(name: string): { runtime: string; version: string } | undefined {
+  const parsed = parseTargetRef(name);
+  if (!parsed.ok) return undefined;
+  const version = versionOfRef(parsed.ref);
+  return version === undefined ? undefined : { runtime: runtimeOfRef(parsed.ref), version };
 }
 
 function subjects(): Subject[] {
@@ -96,16 +114,21 @@ export async function targetsOutdatedCommand(options: { json: boolean; reportsDi
   const rows: OutdatedRow[] = all.map((s, i) => {
     const published = (answers[i] as string[]).slice().sort(s.compare);
     const names = s.report === "reports/conformance" ? covered.conformance : covered.peers;
-    const versions = [...new Set(names.filter((n) => s.names.includes(n.slice(0, n.lastIndexOf("@")))).map((n) => n.slice(n.lastIndexOf("@") + 1)))].sort(s.compare);
+    const mine = names.flatMap((n) => {
+      const rv = runtimeVersion(n);
+      return rv !== undefined && s.names.includes(rv.runtime) ? [{ ...rv, notRunnable: covered.notRunnable.includes(n) }] : [];
+    });
+    const versions = [...new Set(mine.map((m) => m.version))].sort(s.compare);
+    const notRunnable = [...new Set(mine.filter((m) => m.notRunnable).map((m) => m.version))];
     const top = versions.at(-1);
     const newer = top === undefined ? [] : published.filter((v) => s.compare(v, top) > 0);
-    return { subject: s.names.join(", "), npmPackage: s.npmPackage, report: s.report, covered: versions, newer, newest: published.at(-1) };
+    return { subject: s.names.join(", "), npmPackage: s.npmPackage, report: s.report, covered: versions, ...(notRunnable.length === 0 ? {} : { notRunnable }), newer, newest: published.at(-1) };
   });
   const stale = rows.filter((r) => r.newer.length > 0 || r.covered.length === 0);
   if (options.json) process.stdout.write(JSON.stringify({ reports: reportsDir, rows }, null, 2) + "\n");
   else {
     const lines = rows.map((r) => {
-      const cover = r.covered.length === 0 ? "no committed report covers it" : `${r.report} covers ${r.covered.join(", ")}`;
+      const cover = r.covered.length === 0 ? "no committed report covers it" : `${r.report} covers ${r.covered.map((v) => (r.notRunnable?.includes(v) === true ? `${v} (listed as not runnable here)` : v)).join(", ")}`;
       const verdict = r.covered.length === 0 ? `newest on the registry: ${r.newest ?? "none"}` : r.newer.length === 0 ? "nothing newer on the registry" : `newer on the registry: ${r.newer.join(", ")}`;
       return `${r.subject} (${r.npmPackage}): ${cover}; ${verdict}`;
     });

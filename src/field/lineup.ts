@@ -2,8 +2,8 @@
 // OpenClaw release of the release matrix (oldest first), the runtimes run in-process, and the
 // runtimes driven through their CLIs. What kind each is decides how it runs and what it can show.
 import { PEER_TARGETS } from "../targets/peers/index.js";
-import { isDrivenRuntimeName, pinnedDrivenRuntimes } from "../targets/runtimes/drivenRuntimes.js";
-import { isGeminiName, isReleaseName } from "../targets/registry.js";
+import { pinnedDrivenRuntimes } from "../targets/runtimes/drivenRuntimes.js";
+import { asTargetRef, parseTargetRef, runtimeOfRef, type TargetRef } from "../targets/targetRef.js";
 
 /** The releases of docs/guide/release-matrix.md: the first with a detector to the newest. */
 export const MATRIX_RELEASES: readonly string[] = ["2026.2.17", "2026.3.13", "2026.3.22", "2026.4.14", "2026.4.26", "2026.5.4", "2026.5.12", "2026.6.5", "2026.7.35", "2026.8.1", "2026.9.6"];
@@ -11,14 +11,38 @@ export const MATRIX_RELEASES: readonly string[] = ["2026.2.17", "2026.3.13", "20
 /** Gemini CLI versions run in-process: 0.29.0, the oldest on npm near the reports of early 2026 (0.29.5 is not on npm), and the pinned 0.61.0. */
 export const FIELD_GEMINI_VERSIONS: readonly string[] = ["0.29.0", "0.61.0"];
 
-export type TargetKind = "reference" | "peer model" | "release" | "runtime in-process" | "runtime driven";
+export type TargetKind = "reference" | "oracle" | "zoo variant" | "peer model" | "candidate rule" | "release" | "build" | "runtime in-process" | "runtime driven" | "adapter";
 
-export function targetKind(name: string): TargetKind {
-  if (isReleaseName(name)) return "release";
-  if (isGeminiName(name)) return "runtime in-process";
-  if (isDrivenRuntimeName(name)) return "runtime driven";
-  return name === "reference" ? "reference" : "peer model";
+export function targetKind(name: string | TargetRef): TargetKind {
+  const ref = asTargetRef(name);
+  switch (ref.kind) {
+    case "reference":
+      return "reference";
+    case "oracle":
+      return "oracle";
+    case "zoo":
+      return "zoo variant";
+    case "peer":
+      return "peer model";
+    case "candidate":
+      return "candidate rule";
+    case "release":
+      return "release";
+    case "build":
+      return "build";
+    case "inProcessRuntime":
+      return "runtime in-process";
+    case "drivenRuntime":
+      return "runtime driven";
+    case "adapter":
+      return "adapter";
+    default: {
+      const unhandled: never = ref;
+      throw new Error(`unhandled target reference ${JSON.stringify(unhandled)}`);
+    }
+  }
 }
+
 
 /** The default columns, when --target is not given. */
 export function defaultFieldTargets(): string[] {
@@ -33,9 +57,6 @@ export function defaultFieldTargets(): string[] {
 
 /** The runtime a target is (or models), as scenario files name runtimes. */
 export function runtimeOf(name: string): string {
-  const at = name.indexOf("@");
-  const base = at > 0 ? name.slice(0, at) : name;
-  if (base.startsWith("goose")) return "goose";
-  if (base.startsWith("crewai")) return "crewai";
-  return base;
+  const parsed = parseTargetRef(name);
+  return parsed.ok ? runtimeOfRef(parsed.ref) : name;
 }

@@ -3,7 +3,7 @@
 import JSON5 from "json5";
 import { validateOpenClawConfig, formatIssue } from "../../models/configValidation.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
-import { checkEvent } from "../io/eventSchema.js";
+import { checkEvent, MAX_VALUE_DEPTH, nestsDeeperThan } from "../io/eventSchema.js";
 import { readTextFile } from "../io/textFile.js";
 import { expandTrace, type ExpandedTrace } from "./expand.js";
 import { FIELD_KINDS, FIELD_NEEDS, FIELD_SCHEMA, type FieldScenario } from "./fieldScenario.js";
@@ -154,4 +154,6 @@ function checkCall(call: unknown, here: string, at: (path: string, rule: string)
   if (call.outcome !== undefined && call.outcome !== false) at(`${here}.outcome`, "must be false when present (the guard never sees this call's outcome)");
   if (call.outcome === false && given.length > 0) at(here, "outcome: false takes no result or error");
   if (call.outcome !== false && given.length !== 1) at(here, "must have exactly one of result or error (or outcome: false)");
+  // Refused here, before the expansion walks the values recursively (5,000 levels overflow it).
+  for (const key of ["args", "result", "error"]) if (nestsDeeperThan(call[key], MAX_VALUE_DEPTH)) at(`${here}.${key}`, `nests deeper than ${MAX_VALUE_DEPTH} levels (refused: loopsim hashes values recursively)`);
 }

@@ -1,8 +1,9 @@
 // Building the field matrix: load the columns (fetching what is missing unless told not to; a
 // column that cannot be loaded becomes "not run" cells with the reason, never a failed run), then
 // judge every scenario on every column.
-import { needsFetch, isReleaseName, resolveTarget } from "../targets/registry.js";
-import { isDrivenRuntimeCached, isDrivenRuntimeName, loadDrivenRuntime } from "../targets/runtimes/drivenRuntimes.js";
+import { needsFetch, resolveTarget } from "../targets/registry.js";
+import { loadDrivenRuntime } from "../targets/runtimes/drivenRuntimes.js";
+import { releaseLoadOrder, targetRefOf } from "../targets/targetRef.js";
 import { compareReleases } from "../targets/openclaw/versions.js";
 import { VERSION } from "../io/version.js";
 import { targetKind } from "./lineup.js";
@@ -20,35 +21,39 @@ export interface FieldRunOptions {
 }
 
 export function isCached(name: string): boolean {
-  if (isDrivenRuntimeName(name)) return isDrivenRuntimeCached(name);
   return !needsFetch(name);
 }
 
 /** Loads one column, or says why it cannot be run. */
 export async function loadSubject(name: string, options: Pick<FieldRunOptions, "fetch" | "onNote" | "driven">): Promise<FieldSubject> {
   const note = options.onNote ?? (() => undefined);
+  // An unknown name is the user's mistake (exit 2), never a column of "not run".
+  const ref = targetRefOf(name, "--target");
   if (!options.fetch && !isCached(name)) return { kind: "missing", name, reason: `not cached (loopsim targets fetch ${name})` };
   try {
-    if (isDrivenRuntimeName(name)) {
+    if (ref.kind === "drivenRuntime") {
       if (options.driven === "none") return { kind: "missing", name, reason: "driven runtimes were not run (--driven none)" };
       return { kind: "driven", name, runtime: await loadDrivenRuntime(name, note) };
     }
     return { kind: "in-process", name, target: await resolveTarget(name) };
   } catch (error) {
+    // A build or an adapter is the user's own files: one that does not load is their mistake
+    // (exit 2). A release or runtime that cannot be fetched here is a column not run.
+    if (ref.kind === "build" || ref.kind === "adapter") throw error;
     return { kind: "missing", name, reason: `could not be loaded: ${(error as Error).message.split("\n")[0]}` };
   }
 }
 
 /** Releases load oldest first (a newer release's globals can break an older one loaded after it). */
 export function loadOrder(names: readonly string[]): string[] {
-  const releases = names.filter(isReleaseName).sort((a, b) => compareReleases(a.slice(9), b.slice(9)));
-  return [...names.filter((n) => !isReleaseName(n)), ...releases];
+  return releaseLoadOrder(names, (n) => n, compareReleases);
 }
 
 export async function buildFieldReport(scenarios: readonly { loaded: LoadedField; shownFile: string }[], names: readonly string[], command: string, options: FieldRunOptions): Promise<FieldReport> {
   const cells = new Map<string, Map<string, FieldRow["cells"][string]>>();
   const infos = new Map<string, FieldTargetInfo>();
   const order = loadOrder(names);
+  for (const name of order) targetRefOf(name, "--target");
   let done = 0;
   for (const name of order) {
     const subject = await loadSubject(name, options);

@@ -33,7 +33,7 @@ export function lacks(kind: TargetKind, name: string, needs: readonly FieldNeed[
   if (needs.includes("model-text") && kind !== "runtime driven") return `the scenario turns on the model's text (thoughts, messages), which field scenarios do not write yet (traces can carry it as message and thought events)`;
   if (needs.includes("model-text")) return `the scripted model of a driven run sends tool calls only, not the repeated text the scenario needs`;
   if (needs.includes("runtime-tools") && kind === "runtime driven") return `the driven script turns every call into a read of a file; this scenario depends on the runtime's own tool (its name and behaviour), which the script cannot call`;
-  if (needs.includes("warning-delivery") && kind === "release") return `${name}'s caller, which hands warnings to the model, is not exported: loopsim emulates it (warnings by buckets of 10), so whether the model sees a warning is not the release's own behaviour`;
+  if (needs.includes("warning-delivery") && (kind === "release" || kind === "build")) return `${name}'s caller, which hands warnings to the model, is not exported: loopsim emulates it (warnings by buckets of 10), so whether the model sees a warning is not the release's own behaviour`;
   return undefined;
 }
 
