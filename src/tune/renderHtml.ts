@@ -59,6 +59,7 @@ body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;paddi
 table{border-collapse:collapse;margin:1rem 0;font-size:13px}td,th{border:1px solid #ddd;padding:3px 7px;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}
 tr.defaults{background:#fef2f2}tr.group th{background:#f3f4f6;text-align:left}.evidence{color:#555;font-size:13px}th{position:sticky;top:0;background:#fff}pre{background:#f6f8fa;padding:.75rem;overflow:auto}.rec{border-left:4px solid #2563eb;padding-left:1rem;margin:1rem 0}
 .wide{overflow-x:auto}.wide td{white-space:nowrap}.wide td:nth-child(2){white-space:normal;min-width:14rem}caption{text-align:left;font-weight:600;padding:.25rem 0}
+table.picks td:first-child,table.picks th:first-child{text-align:left;font-weight:600}
 .charts{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:12px;color:#555}dt{font-weight:600}
 ${SENSITIVITY_CSS}
 </style></head><body>
