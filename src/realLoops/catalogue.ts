@@ -114,7 +114,9 @@ export interface Catalogue {
     /** Judged ids this run did not find: stretches of an earlier definition, or of sessions outside the paths. */
     readonly notFound: readonly string[];
   } & Precision;
-  readonly recall?: { readonly file: string; readonly protocol: readonly string[]; readonly byRule: Readonly<Record<string, number>> } & Recall;
+  readonly recall?: { readonly file: string; readonly protocol: readonly string[]; readonly byRule: Readonly<Record<string, number>>; readonly agreement: readonly string[] } & Recall;
+  /** Recall by the second reader's reading of its (smaller) sample. */
+  readonly recallBySecondReader?: { readonly protocol: readonly string[] } & Recall;
   readonly stretches: readonly CatalogueStretch[];
   readonly unreadable: readonly BadFile[];
   /** Plain .json files in the folders that hold no session (a labels file): passed over, named. */
@@ -326,7 +328,8 @@ export class CatalogueBuilder {
               notFound: [...j.byId.keys()].filter((id) => !found.has(id)).sort(),
             },
           }),
-      ...(recall === undefined || j === undefined ? {} : { recall: { file: j.file, protocol: j.protocol, ...recall, byRule: this.recallByRule(j) } }),
+      ...(recall === undefined || j === undefined ? {} : { recall: { file: j.file, protocol: j.protocol, ...recall, byRule: this.recallByRule(j), agreement: j.agreement } }),
+      ...(j?.secondReader === undefined || j.secondReader.sessions.size === 0 ? {} : { recallBySecondReader: { protocol: j.secondReader.protocol, ...recallOf(j.secondReader.sessions, this.mined) } }),
       stretches: this.stretches,
       unreadable: [...listingBad, ...this.unreadable],
       passedOver,
@@ -428,7 +431,10 @@ export function catalogueMarkdown(c: Catalogue): string {
     );
     if (r.notMined.length > 0) lines.push(`Read but not mined by this run (outside the paths, unreadable, or without calls), left out: ${r.notMined.map((x) => `\`${cell(x)}\``).join(", ")}.`, "");
     if (r.miscounted.length > 0) lines.push(`Read with another call count than the miner's (numbered otherwise, so left out): ${r.miscounted.map((m) => `\`${cell(m.session)}\` (read ${m.read}, mined ${m.mined})`).join(", ")}.`, "");
+    const second = c.recallBySecondReader;
+    if (second !== undefined) lines.push(`By the second reader's reading of ${second.sessions} of the sessions (${second.stuckRead} calls read stuck): recall ${second.stuckRead === 0 ? "n/a" : percentWithInterval(second.recall, second.interval)}; calls flagged that it did not find stuck: ${second.flaggedNotRead}.`, "");
     if (r.protocol.length > 0) lines.push("How the sessions were chosen and read:", "", ...r.protocol.map((x) => `- ${x}`), "");
+    if (r.agreement.length > 0) lines.push("How two readers agree:", "", ...r.agreement.map((x) => `- ${x}`), "");
   }
   lines.push("## Stretches", "");
   if (c.stretches.length === 0) lines.push("None found.", "");
