@@ -11,6 +11,7 @@ import { plural } from "../format/words.js";
 import { nearestRank } from "../evaluation/metrics.js";
 import { eventTokens } from "../sim/tokens.js";
 import { percentWithInterval, wilson, type Interval } from "../stats/interval.js";
+import { OUTCOMES, outcomeOf } from "./labels.js";
 import { precisionOf, recallOf, stretchId, type Judgements, type Precision, type Recall, type Verdict } from "./judgements.js";
 import { kindOfRule, minedCalls, STRETCH_RULES, stretchesOf, type MinedCall, type MineParameters, type Stretch, type StretchKind, type StretchRule } from "./mine.js";
 
@@ -104,6 +105,8 @@ export interface Catalogue {
     readonly byModel: Readonly<Record<string, Tally>>;
     /** Sessions by outcome label (--labels), and how many of them hold a stretch. */
     readonly byLabel: Readonly<Record<string, LabelShare>>;
+    /** The same by outcome: resolved (resolved, success), failed (unresolved*, failure), other (eval_error, no_eval), unlabelled. */
+    readonly byOutcome: Readonly<Record<string, LabelShare>>;
     readonly lengths: LengthSummary;
   };
   readonly judged?: {
@@ -114,7 +117,9 @@ export interface Catalogue {
     /** Judged ids this run did not find: stretches of an earlier definition, or of sessions outside the paths. */
     readonly notFound: readonly string[];
   } & Precision;
-  readonly recall?: { readonly file: string; readonly protocol: readonly string[]; readonly byRule: Readonly<Record<string, number>> } & Recall;
+  readonly recall?: { readonly file: string; readonly protocol: readonly string[]; readonly byRule: Readonly<Record<string, number>>; readonly agreement: readonly string[] } & Recall;
+  /** Recall by the second reader's reading of its (smaller) sample. */
+  readonly recallBySecondReader?: { readonly protocol: readonly string[] } & Recall;
   readonly stretches: readonly CatalogueStretch[];
   readonly unreadable: readonly BadFile[];
   /** Plain .json files in the folders that hold no session (a labels file): passed over, named. */
@@ -283,7 +288,17 @@ export class CatalogueBuilder {
     }
     const stuckCalls = this.stretches.reduce((n, s) => n + s.length, 0);
     const stuckTokens = this.stretches.reduce((n, s) => n + s.tokens, 0);
-    const byLabel = new Map([...this.labels.entries()].map(([k, v]) => [k, { ...v, share: ratio(v.withStretch, v.sessions), interval: wilson(v.withStretch, v.sessions) }]));
+    const shareOf = (v: { sessions: number; withStretch: number }): LabelShare => ({ ...v, share: ratio(v.withStretch, v.sessions), interval: wilson(v.withStretch, v.sessions) });
+    const byLabel = new Map([...this.labels.entries()].map(([k, v]) => [k, shareOf(v)]));
+    const outcomes = new Map<string, { sessions: number; withStretch: number }>();
+    for (const [label, v] of this.labels) {
+      const o = label === "unlabelled" ? "unlabelled" : outcomeOf(label);
+      const t = outcomes.get(o) ?? { sessions: 0, withStretch: 0 };
+      t.sessions += v.sessions;
+      t.withStretch += v.withStretch;
+      outcomes.set(o, t);
+    }
+    const byOutcome = Object.fromEntries([...OUTCOMES, "unlabelled"].filter((o) => outcomes.has(o)).map((o) => [o, shareOf(outcomes.get(o) as { sessions: number; withStretch: number })]));
     const j = this.judgements;
     const ids = this.stretches.map((s) => s.id);
     const found = new Set(ids);
@@ -312,6 +327,7 @@ export class CatalogueBuilder {
         byFormat: byName(this.tallies.format),
         byModel: byName(this.tallies.model),
         byLabel: byName(byLabel),
+        byOutcome,
         lengths: lengthSummary(this.stretches.map((s) => s.length)),
       },
       ...(j === undefined
@@ -326,7 +342,8 @@ export class CatalogueBuilder {
               notFound: [...j.byId.keys()].filter((id) => !found.has(id)).sort(),
             },
           }),
-      ...(recall === undefined || j === undefined ? {} : { recall: { file: j.file, protocol: j.protocol, ...recall, byRule: this.recallByRule(j) } }),
+      ...(recall === undefined || j === undefined ? {} : { recall: { file: j.file, protocol: j.protocol, ...recall, byRule: this.recallByRule(j), agreement: j.agreement } }),
+      ...(j?.secondReader === undefined || j.secondReader.sessions.size === 0 ? {} : { recallBySecondReader: { protocol: j.secondReader.protocol, ...recallOf(j.secondReader.sessions, this.mined) } }),
       stretches: this.stretches,
       unreadable: [...listingBad, ...this.unreadable],
       passedOver,
@@ -389,6 +406,8 @@ export function catalogueMarkdown(c: Catalogue): string {
   if (Object.keys(s.byLabel).length > 0) {
     lines.push("Sessions holding a stretch, by outcome label (--labels; the miner never reads labels):", "", "| label | sessions | with a stretch | share (95% Wilson) |", "|---|---|---|---|");
     for (const [label, l] of Object.entries(s.byLabel)) lines.push(`| ${cell(label)} | ${l.sessions} | ${l.withStretch} | ${percentWithInterval(l.share, l.interval)} |`);
+    lines.push("", "| outcome | sessions | with a stretch | share (95% Wilson) |", "|---|---|---|---|");
+    for (const [outcome, l] of Object.entries(s.byOutcome)) lines.push(`| ${outcome} | ${l.sessions} | ${l.withStretch} | ${percentWithInterval(l.share, l.interval)} |`);
     lines.push("");
   }
   if (c.judged !== undefined) {
@@ -428,7 +447,10 @@ export function catalogueMarkdown(c: Catalogue): string {
     );
     if (r.notMined.length > 0) lines.push(`Read but not mined by this run (outside the paths, unreadable, or without calls), left out: ${r.notMined.map((x) => `\`${cell(x)}\``).join(", ")}.`, "");
     if (r.miscounted.length > 0) lines.push(`Read with another call count than the miner's (numbered otherwise, so left out): ${r.miscounted.map((m) => `\`${cell(m.session)}\` (read ${m.read}, mined ${m.mined})`).join(", ")}.`, "");
+    const second = c.recallBySecondReader;
+    if (second !== undefined) lines.push(`By the second reader's reading of ${second.sessions} of the sessions (${second.stuckRead} calls read stuck): recall ${second.stuckRead === 0 ? "n/a" : percentWithInterval(second.recall, second.interval)}; calls flagged that it did not find stuck: ${second.flaggedNotRead}.`, "");
     if (r.protocol.length > 0) lines.push("How the sessions were chosen and read:", "", ...r.protocol.map((x) => `- ${x}`), "");
+    if (r.agreement.length > 0) lines.push("How two readers agree:", "", ...r.agreement.map((x) => `- ${x}`), "");
   }
   lines.push("## Stretches", "");
   if (c.stretches.length === 0) lines.push("None found.", "");
