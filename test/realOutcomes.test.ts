@@ -37,12 +37,13 @@ describe("stretches by kind", () => {
     const [s] = stretches;
     if (s === undefined) throw new Error("no stretch");
     // A stop on the outcome of the stretch's 3rd call: the 4th is saved.
-    const judged = judgeSession("resolved", stretches, (s.calls[2]?.at ?? 0) + 1);
+    const judged = judgeSession("resolved", stretches, [(s.calls[2]?.at ?? 0) + 1]);
     expect(judged.stopped).toBe(true);
     expect(judged.stretches[0]).toMatchObject({ kind: "changing-args", caught: true, calls: 4, savedCalls: 1 });
-    // A stop before the stretch spares it all, but is no catch.
-    expect(judgeSession("resolved", stretches, 0).stretches[0]).toMatchObject({ caught: false, savedCalls: 4 });
-    expect(judgeSession("resolved", stretches, undefined)).toMatchObject({ stopped: false, stretches: [{ caught: false, savedCalls: 0, savedTokens: 0 }] });
+    // A stop before the stretch spares it all, but is no catch; a block before it and another inside is a catch.
+    expect(judgeSession("resolved", stretches, [0]).stretches[0]).toMatchObject({ caught: false, savedCalls: 4 });
+    expect(judgeSession("resolved", stretches, [0, s.calls[1]?.at ?? 0]).stretches[0]).toMatchObject({ caught: true, savedCalls: 4 });
+    expect(judgeSession("resolved", stretches, [])).toMatchObject({ stopped: false, stretches: [{ caught: false, savedCalls: 0, savedTokens: 0 }] });
   });
 });
 

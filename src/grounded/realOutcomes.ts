@@ -65,24 +65,28 @@ export interface SessionUnderGuard {
 /** Whether an output ends the run as recorded: a block (the call does not run), a cut-off response, or a stop. */
 const cuts = (o: TargetOutput): boolean => o.kind === "abort" || ((o.kind === "call" || o.kind === "text") && o.verdict === "critical");
 
-/** The event position of the run's first block or stop, or undefined when the guard let it all run. */
-export function firstCut(outputs: readonly TargetOutput[]): number | undefined {
-  let first: number | undefined;
-  for (const o of outputs) if (cuts(o) && (first === undefined || o.index < first)) first = o.index;
-  return first;
+/** The event positions of the run's blocks and stops, in order (empty when the guard let it all run). */
+export function cutsOf(outputs: readonly TargetOutput[]): number[] {
+  return [...new Set(outputs.filter(cuts).map((o) => o.index))].sort((a, b) => a - b);
 }
 
-/** A session's stretches and its outcome under a guard, from the position of its first block or stop. */
-export function judgeSession(label: SessionLabel, stretches: readonly KnownStretch[], cut: number | undefined): SessionUnderGuard {
+/**
+ * A session's stretches and its outcome under a guard, from the positions of its blocks and stops.
+ * A stretch is caught when one of them falls on its calls (a block earlier in the run does not end
+ * it: the guard goes on judging); the calls saved are those at or after the run's first block or
+ * stop, the open-loop reading of a cut (a stop before the stretch spares it all, and is no catch).
+ */
+export function judgeSession(label: SessionLabel, stretches: readonly KnownStretch[], cutAt: readonly number[]): SessionUnderGuard {
+  const first = cutAt[0];
   return {
     label,
-    stopped: cut !== undefined,
+    stopped: first !== undefined,
     stretches: stretches.map((s) => {
-      const saved = cut === undefined ? [] : s.calls.filter((c) => c.at >= cut);
+      const saved = first === undefined ? [] : s.calls.filter((c) => c.at >= first);
       const tokens = s.calls.reduce((sum, c) => sum + c.tokens, 0);
       return {
         kind: s.kind,
-        caught: cut !== undefined && cut >= s.firstEvent && cut <= s.lastEvent,
+        caught: cutAt.some((c) => c >= s.firstEvent && c <= s.lastEvent),
         calls: s.calls.length,
         savedCalls: saved.length,
         tokens,
@@ -93,7 +97,7 @@ export function judgeSession(label: SessionLabel, stretches: readonly KnownStret
 }
 
 export function sessionUnderGuard(events: readonly ToolEvent[], label: SessionLabel, stretches: readonly KnownStretch[], target: Target, config: ResolvedConfig): SessionUnderGuard {
-  return judgeSession(label, stretches, firstCut(runTarget(target, config, events)));
+  return judgeSession(label, stretches, cutsOf(runTarget(target, config, events)));
 }
 
 export interface Share {
@@ -195,7 +199,7 @@ export function bestOf(rows: readonly RealOutcomeRow[], shipped: boolean): RealO
 
 export const REAL_OUTCOME_DEFINITIONS: Readonly<Record<string, string>> = {
   replay: "each recorded session replayed open-loop under the guard: the run as it really went, with the guard's verdicts beside it (the agent never saw them)",
-  caught: "stuck stretches (mined by `loopsim loops`) with a block or a stop on one of their calls, over all stretches; a stop before the stretch is not a catch",
+  caught: "stuck stretches (mined by `loopsim loops`) with a block or a stop on one of their calls, over all stretches (a block earlier in the run does not end it; a stop before the stretch is no catch)",
   identical: "stretches of the same masked call again (the miner's repeat, failing and alternation rules)",
   "changing-args": "stretches whose calls differ while the failure, the refusal or the answer repeats (the miner's same-failure, same-rejection and no-effect rules)",
   callsSaved: "stretch calls at or after the run's first block or stop (a block spares its own call; a stop after an answer spares the calls after it), over all stretch calls; the mean per stretch with a seeded bootstrap interval",
