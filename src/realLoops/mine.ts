@@ -148,37 +148,52 @@ export interface Stretch {
 }
 
 export function minedCalls(events: readonly ToolEvent[]): MinedCall[] {
-  const read: { unit: readonly number[]; call: CallEvent; outcome: OutcomeEvent | undefined; message: string; failed: boolean; rejected: string | undefined }[] = [];
+  const calls: MinedCall[] = [];
+  // callUnits lists units by their first event, so calls come in session order.
   for (const unit of callUnits(events)) {
     const call = events[unit[0] as number];
     if (call?.type !== "call") continue;
     const outcomeAt = unit[1];
     const outcome = outcomeAt === undefined ? undefined : (events[outcomeAt] as OutcomeEvent);
-    // What the tool said, without the details the importer added (an exit code is kept apart).
+    // What the tool said, and apart from it the details the importer added (an exit code, a status).
     const message = outcomeText(outcome, false);
-    read.push({ unit, call, outcome, message, failed: outcome !== undefined && outcomeFailed(outcome), rejected: outcome === undefined ? undefined : rejectionOf(message) });
-  }
-  // callUnits lists units by their first event, so calls are already in session order.
-  return read.map(({ unit, call, outcome, message, failed, rejected }, index): MinedCall => {
+    const details = detailsText(outcome, message);
+    const maskedMessage = maskText(message);
     const rawArgs = JSON.stringify(call.params ?? null) ?? "null";
+    const failed = outcome !== undefined && outcomeFailed(outcome);
+    const rejected = outcome === undefined ? undefined : rejectionOf(message);
     const signature = rejected !== undefined ? `refused: ${rejected}` : failed ? failureSignature(message, rawArgs, exitCodeOf(outcome)) : undefined;
-    const rawResult = outcomeText(outcome);
-    return {
-      index,
+    calls.push({
+      index: calls.length,
       events: unit,
       call,
       ...(outcome === undefined ? {} : { outcome }),
       shape: maskedCall(call),
-      result: maskText(rawResult),
+      result: details === "" ? maskedMessage : `${maskedMessage}\n${maskText(details)}`,
       rawArgs,
-      rawResult,
+      rawResult: details === "" ? message : `${message}\n${details}`,
       failed,
       silent: answerLines(message).length === 0,
-      substantial: substantial(maskText(message)),
+      substantial: substantial(maskedMessage),
       ...(rejected === undefined ? {} : { rejected }),
       ...(signature === undefined ? {} : { signature }),
-    };
-  });
+    });
+  }
+  return calls;
+}
+
+/**
+ * A result's details as JSON (an exit code, a status are part of what the agent learns), without
+ * the copy of the output some importers keep beside the text (OpenClaw's exec `aggregated`): the
+ * same text twice would only be masked and compared twice.
+ */
+function detailsText(outcome: OutcomeEvent | undefined, message: string): string {
+  const result = outcome?.error === undefined ? outcome?.result : undefined;
+  const details = result !== null && typeof result === "object" ? (result as { details?: unknown }).details : undefined;
+  if (details === undefined) return "";
+  if (details === null || typeof details !== "object" || Array.isArray(details)) return JSON.stringify(details) ?? "";
+  const { aggregated, ...rest } = details as Record<string, unknown>;
+  return JSON.stringify(aggregated === undefined || aggregated === message || (typeof aggregated === "string" && aggregated.trim() === message.trim()) ? rest : details) ?? "";
 }
 
 /** The exit code an importer put into the result's details ({exitCode}), if any. */
