@@ -387,7 +387,7 @@ export function catalogueMarkdown(c: Catalogue): string {
   const lines: string[] = [
     "# Real stuck stretches",
     "",
-    `Regenerate with \`${c.command}\`. Mined from ${plural(s.sessions, "session")} with calls (${plural(s.calls, "call")}; sessions without any are passed over): ${plural(s.stretches, "stretch", "stretches")} in ${plural(s.sessionsWithStretches, "session")}, covering ${s.stuckCalls} calls (${pct(s.stuckCallShare)} of all calls) and ${pct(s.stuckTokenShare)} of the calls' tokens (src/sim/tokens.ts: about 4 characters a token). The definition belongs to no guard:`,
+    `Regenerate with \`${c.command}\` (add --force to overwrite). Mined from ${plural(s.sessions, "session")} with calls (${plural(s.calls, "call")}; sessions without any are passed over): ${plural(s.stretches, "stretch", "stretches")} in ${plural(s.sessionsWithStretches, "session")}, covering ${s.stuckCalls} calls (${pct(s.stuckCallShare)} of all calls) and ${pct(s.stuckTokenShare)} of the calls' tokens (src/sim/tokens.ts: about 4 characters a token). The definition belongs to no guard:`,
     "",
     ...c.definition.map((d) => (d.startsWith("- ") ? `  ${d}` : `- ${d}`)),
     "",

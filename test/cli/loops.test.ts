@@ -19,7 +19,7 @@ describe("loopsim loops", () => {
     const out = tempDir();
     const r = loopsim(["loops", FIXTURES, "--out", out, "--judgements", JUDGED]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`Regenerate with \`loopsim loops ${FIXTURES} --judgements ${JUDGED} --out ${out}\`. Mined from 3 sessions with calls (29 calls; sessions without any are passed over): 2 stretches in 2 sessions, covering 11 calls (37.9% of all calls)`);
+    expect(r.stdout).toContain(`Regenerate with \`loopsim loops ${FIXTURES} --judgements ${JUDGED} --out ${out}\` (add --force to overwrite). Mined from 3 sessions with calls (29 calls; sessions without any are passed over): 2 stretches in 2 sessions, covering 11 calls (37.9% of all calls)`);
     expect(r.stdout).toContain("| `javac-loop.jsonl@3` | #3-#8 | 6 | repeat | identical | `exec {\"command\":\"javac src/A.java\"}` | call and result | stuck: the same javac error six times |");
     expect(r.stdout).toContain("| `failing-install.jsonl@1` | #1-#5 | 5 | failing | identical | `exec {\"command\":\"pip install foo==#.#\"}` | call; every outcome failed | false-alarm:");
     expect(r.stdout).toContain("first result: [10:00:10] bash: line 40: javac: error: cannot find symbol x");
