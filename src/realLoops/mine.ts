@@ -269,8 +269,14 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     found.push(stretch(calls, first, last, refused ? "same-rejection" : "same-failure", refused ? "refused, every call, for the same reason" : "the same failure, masked, with changing args"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
+  // How often each answer comes in the session: an answer given all along (a harness's "Process
+  // running with session ID 4711", the same passing test run) is an acknowledgement, not a sign
+  // that the calls of one run had no effect.
+  const answers = new Map<string, number>();
+  for (const c of calls) if (!c.silent) answers.set(c.result, (answers.get(c.result) ?? 0) + 1);
   for (const chain of chains(calls, taken, noEffectLink)) {
     if (chain.length < parameters.noEffect) continue;
+    if ((answers.get((calls[chain[0] as number] as MinedCall).result) ?? 0) > chain.length + NO_EFFECT_ELSEWHERE) continue;
     // Different args: a chain of one call sent again is a repeat's business (and was no repeat).
     if (new Set(chain.map((k) => (calls[k] as MinedCall).shape)).size < 2) continue;
     found.push(stretch(calls, chain[0] as number, chain[chain.length - 1] as number, "no-effect", "the same non-empty answer, masked, to different calls"));
@@ -333,6 +339,8 @@ function noEffectLink(chain: readonly MinedCall[], next: MinedCall): boolean {
  * or "True" for each of three inputs found something out three times.
  */
 const NO_EFFECT_MIN_CHARS = 40;
+/** Calls outside a no-effect run that may get its answer too (a view before the edits, one after) before the answer counts as one the session gives all along. */
+const NO_EFFECT_ELSEWHERE = 2;
 function substantial(masked: string): boolean {
   return masked.replace(/<\w+>|#|[^A-Za-z]/g, "").length >= NO_EFFECT_MIN_CHARS / 2 && masked.trim().length >= NO_EFFECT_MIN_CHARS;
 }
