@@ -10,13 +10,15 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { ToolEvent } from "../models/events.js";
 import { answeredActions, sampled } from "../bench/datasetCounts.js";
-import { splitAdpRef } from "../src/import/adp.js";
+import { adpFailure, splitAdpRef } from "../src/import/adp.js";
+import { outcomeFailed, rejectedEditText } from "../src/import/failure.js";
 import { detectFormat } from "../src/import/detect.js";
 import { actionOf } from "../src/import/miniSweAgent.js";
 import { pythonCalls, declaredSignatures } from "../src/import/pythonCall.js";
 import { fromPythonRegex } from "../src/import/pythonRegex.js";
 import { openSession } from "../src/import/session.js";
-import { sessionRefs } from "../src/import/sessionRefs.js";
+import { ignoredNote, sessionRefs } from "../src/import/sessionRefs.js";
+import { labelOf, loadLabels, parseLabelMap, ReadTally } from "../src/sessions/recorded.js";
 import { loopsim, tempDir } from "./cli/run.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "sessions");
@@ -170,4 +172,73 @@ describe.skipIf(!HAVE_DATASETS)("the public datasets as published", () => {
       expect(opened.stats.calls, ref.id).toBe(expected.get(file)?.get(id ?? ""));
     }
   }, 30_000);
+});
+
+describe("labels as the datasets publish them", () => {
+  const write = (value: unknown) => {
+    const file = join(tempDir(), "labels.json");
+    writeFileSync(file, JSON.stringify(value));
+    return file;
+  };
+
+  it("nested run -> instance -> label matches by run folder and instance; the vocabulary maps onto outcomes", async () => {
+    const labels = loadLabels(join(DS, "gpt-5-cam", "labels.json"));
+    expect(labels.nested).toBe(true);
+    expect(labels.unknownValues).toEqual([]);
+    expect(Object.fromEntries(labels.byKey)).toEqual({
+      "cam-mini-reasoning-low/sphinx-doc__sphinx-10466": "resolved",
+      "cam-mini-reasoning-low/django__django-11790": "unresolved",
+      "cam-output/django__django-11885": "unresolved",
+      "cam-output/astropy__astropy-12907": "unknown",
+    });
+    const { refs } = await sessionRefs([join(DS, "gpt-5-cam")]);
+    const tally = new ReadTally(labels);
+    for (const r of refs) tally.session(r.id, labelOf(r.id, labels));
+    expect(refs.map((r) => [r.id.split("/")[1], labelOf(r.id, labels)])).toEqual([
+      ["cam-mini-reasoning-low", "resolved"],
+      ["cam-output", "unresolved"],
+    ]);
+    expect(tally.read([]).unmatchedLabels).toEqual(["cam-mini-reasoning-low/django__django-11790", "cam-output/astropy__astropy-12907"]);
+    // The same instance under a run folder the labels do not name is unlabelled.
+    expect(labelOf("other-run/sphinx-doc__sphinx-10466/sphinx-doc__sphinx-10466.traj.json.gz", labels)).toBe("unlabelled");
+  });
+
+  it("tau-bench's success/failure, keyed <task_id>/trial<k>, match a list's runs by --label-key instance", async () => {
+    const labels = loadLabels(join(DS, "tau", "labels.json"), "instance");
+    const { refs } = await sessionRefs([join(DS, "tau")]);
+    expect(refs.map((r) => labelOf(r.id, labels))).toEqual(["unresolved", "unresolved"]);
+    const words = loadLabels(write({ a: "success", b: "failure", c: "no_eval", d: "unresolved_empty_patch", e: "maybe" }), "id", parseLabelMap("maybe=unknown"));
+    expect(Object.fromEntries(words.byKey)).toEqual({ a: "resolved", b: "unresolved", c: "unknown", d: "unresolved", e: "unknown" });
+  });
+
+  it("a labels file's problems name the JSON path", () => {
+    expect(() => loadLabels(write({ a: "resolved", run: { x: "resolved" } }))).toThrow(/\$\["run"\]: a map of labels where the other entries are labels/);
+    expect(() => loadLabels(write(["resolved"]))).toThrow(/labels\.json: \$: must be a JSON object/);
+    expect(loadLabels(write({ run: { x: 3 } })).unknownValues).toEqual([expect.stringMatching(/\$\["run"\]\["x"\]: 3 is not resolved or unresolved \(nor success, .*left unlabelled$/)]);
+    expect(() => loadLabels(DS)).toThrow(/is a directory, not a labels file/);
+  });
+});
+
+describe("SWE-agent's rejected edits", () => {
+  it("an edit the linter rejected left the file unchanged: a call with a failed outcome (hand-written fixture in SWE-agent's reply wording)", async () => {
+    const { opened, events } = await read(join(FIXTURES, "swe-agent-rejected-edit.traj"));
+    const outcomes = events.filter((e) => e.type === "outcome");
+    expect(outcomes.map((e) => outcomeFailed(e))).toEqual([false, true, true, false]);
+    expect(opened.stats).toMatchObject({ calls: 4, errors: 2 });
+    expect(rejectedEditText("No replacement was performed, old_str `x` did not appear verbatim in /a.py.")).toBe(true);
+    expect(rejectedEditText("grep: the log says: Your proposed edit has introduced new syntax error(s)")).toBe(false);
+    expect(adpFailure("Your proposed edit has introduced new syntax error(s). Please read ...")).toEqual({ status: "failed" });
+  });
+});
+
+describe("files beside the sessions that are no sessions", () => {
+  it("SWE-bench reports and labels files are passed over with a note that says what they are; named directly, what they are", async () => {
+    const { refs, bad, ignored } = await sessionRefs([DS]);
+    expect(bad).toEqual([]);
+    expect(refs).toHaveLength(6);
+    expect(ignoredNote(ignored)).toMatch(/^3 \.json files in the folders given are no session and were passed over \(1 SWE-bench evaluation report: .*deepseek__deepseek-chat\.deepseek_chat_dev\.json\.gz; 2 labels files: .*gpt-5-cam\/labels\.json, .*tau\/labels\.json\)/);
+    const report = join(DS, "deepseek", "deepseek__deepseek-chat.deepseek_chat_dev.json.gz");
+    const named = await sessionRefs([report]);
+    expect(named.bad.map((b) => b.reason)).toEqual([expect.stringMatching(/^a SWE-bench evaluation report, not a session/)]);
+  });
 });

@@ -45,10 +45,11 @@ export async function loopsCommand(paths: readonly string[], options: LoopsOptio
   const { refs, bad } = await sessionRefs(paths, options.strict === true);
   if (refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json, each also .gz) under ${paths.join(", ")}`);
   const builder = new CatalogueBuilder(paths, mineParameters(options.min), judgements);
-  for (const { ref, id } of refs) {
+  for (const { ref, id, span } of refs) {
     let read: { events: ToolEvent[]; format: string };
     try {
-      read = await readSessionEvents(ref);
+      // The span found by the listing: a session of a multi-session file is read from its bytes alone.
+      read = await readSessionEvents(ref, span);
     } catch (error) {
       // A file that fails while it is read is reported and skipped, as scan does.
       if (options.strict === true || !(error instanceof UserError)) throw error;
