@@ -18,7 +18,7 @@ import { pythonCalls, declaredSignatures } from "../src/import/pythonCall.js";
 import { fromPythonRegex } from "../src/import/pythonRegex.js";
 import { openSession } from "../src/import/session.js";
 import { ignoredNote, sessionRefs } from "../src/import/sessionRefs.js";
-import { labelOf, loadLabels, parseLabelMap, ReadTally } from "../src/sessions/recorded.js";
+import { labelOf, loadLabels, parseLabelMap, ReadTally, type LabelKey } from "../src/sessions/recorded.js";
 import { loopsim, tempDir } from "./cli/run.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "sessions");
@@ -170,6 +170,19 @@ describe.skipIf(!HAVE_DATASETS)("the public datasets as published", () => {
       if (!expected.has(file)) expected.set(file, answeredActions(file));
       const { opened } = await read(ref.ref, ref.span);
       expect(opened.stats.calls, ref.id).toBe(expected.get(file)?.get(id ?? ""));
+    }
+    // Every session has its label from its dataset's own labels file, by the shape that file has.
+    const cases: [string, LabelKey, Record<string, number>][] = [
+      ["mini-swe-agent-gpt-5-cam", "id", { resolved: 501, unknown: 65, unresolved: 432 }],
+      ["mini-swe-agent-deepseek-tool-calls", "id", { resolved: 82, unknown: 15, unresolved: 86 }],
+      ["tau-bench-airline", "instance", { resolved: 84, unresolved: 116 }],
+      ["mini-swe-agent-gemini-3-pro", "instance", { resolved: 311, unresolved: 69 }],
+    ];
+    for (const [dataset, key, byLabel] of cases) {
+      const labels = loadLabels(join(DATASETS, dataset, "labels.json"), key);
+      const tally = new ReadTally(labels);
+      for (const r of refs.filter((x) => x.id.startsWith(`${dataset}/`))) tally.session(r.id, labelOf(r.id, labels));
+      expect(tally.read([]), dataset).toMatchObject({ byLabel, unmatchedLabels: [], ambiguousLabels: [] });
     }
   }, 30_000);
 });
