@@ -49,6 +49,13 @@ describe(".gz read transparently", () => {
     writeFileSync(jsonl, gzipSync(readFileSync(join(FIXTURES, "pi-tree.jsonl"))));
     expect(detectFormat(jsonl)).toBe("openclaw");
     expect((await read(jsonl)).events).toEqual((await read(join(FIXTURES, "pi-tree.jsonl"))).events);
+    // The text rules hold on the decompressed content: a BOM is skipped, invalid UTF-8 named by its line.
+    const bom = join(dir, "bom.jsonl.gz");
+    writeFileSync(bom, gzipSync(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(join(FIXTURES, "pi-tree.jsonl"))])));
+    expect((await read(bom)).events).toEqual((await read(join(FIXTURES, "pi-tree.jsonl"))).events);
+    const bad = join(dir, "bad.jsonl.gz");
+    writeFileSync(bad, gzipSync(Buffer.concat([Buffer.from('{"type":"call","tool":"a"}\n{"type":"call","tool":"'), Buffer.from([0xff]), Buffer.from('"}\n')])));
+    await expect(read(bad)).rejects.toThrow(/bad\.jsonl\.gz:2: not valid UTF-8/);
   });
 
   it("a corrupt gzip is a user error naming the file, and a folder walk reports it as unreadable", async () => {
