@@ -7,6 +7,7 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ToolEvent } from "../models/events.js";
 import { answeredActions, sampled } from "../bench/datasetCounts.js";
@@ -260,5 +261,19 @@ describe("files beside the sessions that are no sessions", () => {
     const report = join(DS, "deepseek", "deepseek__deepseek-chat.deepseek_chat_dev.json.gz");
     const named = await sessionRefs([report]);
     expect(named.bad.map((b) => b.reason)).toEqual([expect.stringMatching(/^a SWE-bench evaluation report, not a session/)]);
+  });
+});
+
+describe("the Python readers take any text", () => {
+  it("never throw, whatever an assistant wrote (arbitrary strings, and Python-like fragments)", () => {
+    const fragment = fc.constantFrom("f(", ")", "(", "'", '"', '"""', "'''", "\\", "\\n", "\n", "#", "@x\n", "def g():\n", "return ", "x = ", ",", "=", "[", "]", "{", "}", ":", "1.5", "-", "r'", "b\"", "exec_bash_cmd(", "print(", "(?P<", "(?", "[^", "{,", "*+");
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.array(fragment, { maxLength: 30 }).map((a) => a.join(""))), (text) => {
+        pythonCalls(text);
+        fromPythonRegex(text);
+        actionOf(text, /```bash\s*\n([\s\S]*?)\n```/g, new Map());
+      }),
+      { numRuns: 400, seed: 35 },
+    );
   });
 });
