@@ -64,7 +64,7 @@ describe("every guard on labelled sessions", () => {
   it("splits the catch rate by kind and measures the resolved runs stopped, each with n and a Wilson interval", () => {
     const r = run();
     expect(r.stretches).toEqual({ n: 3, identical: 1, "changing-args": 2 });
-    expect(r.sessions).toEqual({ n: 4, resolved: 2, unresolved: 2, unlabelled: 0 });
+    expect(r.sessions).toEqual({ n: 4, resolved: 2, unresolved: 2, unknown: 0, unlabelled: 0 });
     const row = (name: string) => r.rows.find((x) => x.name === name);
     const failure = row("candidate:failure-signature:3");
     expect(failure?.byKind["changing-args"]).toMatchObject({ k: 2, n: 2 });
@@ -90,7 +90,7 @@ describe("compare --loops real --labels", () => {
     expect(r.code, r.stderr).toBe(0);
     const md = readFileSync(join(out, "compare.md"), "utf8");
     expect(md).toContain("## Real loops, real outcomes: what each guard catches and what it costs");
-    expect(md).toContain("2 real stuck stretches (2 identical repeats, 0 with changing args) in 3 sessions (2 resolved, 1 unresolved, 0 unlabelled)");
+    expect(md).toContain("2 real stuck stretches (2 identical repeats, 0 with changing args) in 3 sessions (2 resolved, 1 unresolved, 0 whose label says the outcome is unknown, 0 unlabelled)");
     expect(md).toMatch(/\| candidate:no-effect:3 \| candidate \| 50\.0% \[9\.5-90\.6\] \(1\/2\) \|/);
     expect(md).toContain("no runtime is known to ship them");
     const html = readFileSync(join(out, "compare.html"), "utf8");

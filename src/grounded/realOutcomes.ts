@@ -140,7 +140,7 @@ export class RealOutcomeTally {
 
   add(session: SessionUnderGuard): void {
     this.stretches.push(...session.stretches);
-    if (session.label === "unlabelled") return;
+    if (session.label !== "resolved" && session.label !== "unresolved") return;
     this.stopped[session.label].n++;
     if (session.stopped) this.stopped[session.label].k++;
   }
@@ -210,7 +210,8 @@ export const REAL_OUTCOME_DEFINITIONS: Readonly<Record<string, string>> = {
 
 export interface RealOutcomes {
   readonly definitions: Readonly<Record<string, string>>;
-  readonly sessions: { readonly n: number; readonly resolved: number; readonly unresolved: number; readonly unlabelled: number };
+  /** Sessions by outcome label: unknown is a label saying the outcome was not established (an evaluation error). */
+  readonly sessions: { readonly n: number; readonly resolved: number; readonly unresolved: number; readonly unknown: number; readonly unlabelled: number };
   readonly stretches: { readonly n: number } & Readonly<Record<StretchKind, number>>;
   readonly rows: readonly RealOutcomeRow[];
   readonly best: { readonly rule: string; readonly shipped?: string; readonly candidate?: string; readonly front: readonly string[] };
@@ -219,7 +220,7 @@ export interface RealOutcomes {
 /** The figures of every guard, in the order given, over sessions fed one at a time. */
 export class RealOutcomesRun {
   private readonly tallies: RealOutcomeTally[];
-  private readonly labels = { n: 0, resolved: 0, unresolved: 0, unlabelled: 0 };
+  private readonly labels = { n: 0, resolved: 0, unresolved: 0, unknown: 0, unlabelled: 0 };
   private readonly kinds: Record<StretchKind, number> = { identical: 0, "changing-args": 0 };
 
   constructor(private readonly guards: readonly { readonly name: string; readonly shipped: boolean; readonly target: Target; readonly config: ResolvedConfig }[]) {
@@ -252,7 +253,7 @@ export class RealOutcomesRun {
  * Every guard on the sessions under `paths`, read one at a time. A session's outcome is its label
  * from `options` (--labels), or, with `outcomeFiles` (the datasets' own labels.json files, as
  * published: `loopsim loops --labels` reads them the same), the label those give it: resolved,
- * failed (unresolved), anything else (an evaluation error) unlabelled.
+ * failed (unresolved), anything else (an evaluation error) unknown; no label, unlabelled.
  */
 export async function measureRealOutcomes(paths: readonly string[], options: ReadOptions, guards: ConstructorParameters<typeof RealOutcomesRun>[0], outcomeFiles: readonly DatasetLabels[] = []): Promise<RealOutcomes> {
   const run = new RealOutcomesRun(guards);
@@ -260,7 +261,7 @@ export async function measureRealOutcomes(paths: readonly string[], options: Rea
     if (outcomeFiles.length === 0) return session.label;
     const value = labelFor(session.file, outcomeFiles);
     const outcome = value === undefined ? undefined : outcomeOf(value);
-    return outcome === "resolved" ? "resolved" : outcome === "failed" ? "unresolved" : "unlabelled";
+    return outcome === undefined ? "unlabelled" : outcome === "resolved" ? "resolved" : outcome === "failed" ? "unresolved" : "unknown";
   };
   await forEachRecordedSession(paths, options, (session) => run.session(session.events, labelOf(session)));
   return run.finish();
