@@ -106,4 +106,9 @@ describe("compare --loops real --labels", () => {
     expect(md).toContain("## Real loops, real outcomes: what each config catches and what it costs");
     expect(md).toMatch(/\| OpenClaw defaults \| yes \| 0\.0% \[0\.0-65\.8\] \(0\/2\) \|/);
   });
+  it("refuses --outcome-labels without --loops real (exit 2, naming the fix)", () => {
+    const r = loopsim(["compare", "--population", "sessions:test/fixtures/real-loops", "--outcome-labels", "test/fixtures/real-loops-labels.json", "--targets", "none"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("add --loops real");
+  });
 });
