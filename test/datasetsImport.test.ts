@@ -14,7 +14,7 @@ import { answeredActions, sampled } from "../bench/datasetCounts.js";
 import { adpFailure, splitAdpRef } from "../src/import/adp.js";
 import { outcomeFailed, rejectedEditText } from "../src/import/failure.js";
 import { detectFormat } from "../src/import/detect.js";
-import { actionOf } from "../src/import/miniSweAgent.js";
+import { actionOf, isObservation } from "../src/import/miniSweAgent.js";
 import { pythonCalls, declaredSignatures } from "../src/import/pythonCall.js";
 import { fromPythonRegex } from "../src/import/pythonRegex.js";
 import { openSession } from "../src/import/session.js";
@@ -85,6 +85,9 @@ describe("mini-swe-agent: every action an observation answered is a call", () =>
     expect((calls[0]?.params as { command: string }).command).toMatch(/^cd \/testbed && \(grep -nR "self.locations" \. \|\| true\)/);
     expect((calls[0]?.params as { command: string }).command).not.toMatch(/```/);
     expect(opened.stats.formatErrors).toBe(1); // the submission is echoed back as the patch: no observation
+    expect(isObservation("diff --git a/x.py b/x.py\n+    raise RuntimeError('command timed out')\n")).toBe(false);
+    expect(isObservation("The last command <command>sleep 999</command> timed out and has been killed.\n<output>\n</output>")).toBe(true);
+    expect(isObservation("<returncode>1</returncode>\n<output>\nboom\n</output>")).toBe(true);
   });
 
   it("translates the Python regex constructs it knows, and refuses the rest", () => {

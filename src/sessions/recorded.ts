@@ -97,14 +97,20 @@ export function parseLabelMap(spec: string | undefined): ReadonlyMap<string, Ses
 
 const jsonPath = (...keys: string[]): string => `$${keys.map((k) => `[${JSON.stringify(k)}]`).join("")}`;
 
+/** One label of a labels file: its keys (`[session]`, or `[run, instance]`), its word as written, and its JSON path. */
+export interface LabelEntry {
+  readonly keys: readonly [string] | readonly [string, string];
+  readonly value: unknown;
+  readonly path: string;
+}
+
 /**
- * The labels file, parsed once here for every command that takes --labels (tune --sessions,
- * compare --sessions, and loops). Two shapes: flat `{session: label}` (matched by --label-key) and
- * nested `{run: {instance: label}}` (matched by run folder and instance). A label is a word of
- * LABEL_VOCABULARY or of --label-map; problems with the file as a whole are user errors naming the
- * JSON path; a value that is no label is reported and left unlabelled.
+ * A labels file's JSON, parsed once at the edge for every reader of labels: flat
+ * `{"session": "label"}` or nested `{"run": {"instance": "label"}}`, never a mix. Problems with the
+ * file as a whole are user errors naming the JSON path; values are returned as written (what a
+ * value means is the reader's: loadLabels maps it onto an outcome).
  */
-export function loadLabels(file: string, key: LabelKey = "id", valueMap: ReadonlyMap<string, SessionOutcome> = new Map()): Labels {
+export function parseLabelsFile(file: string): { readonly nested: boolean; readonly entries: readonly LabelEntry[] } {
   if (inputKind(file, "--labels ") === "folder") throw new UserError(`--labels ${file}: is a directory, not a labels file (name the labels.json inside it)`);
   const text = readTextFile(file, "labels file");
   let raw: unknown;
@@ -114,28 +120,41 @@ export function loadLabels(file: string, key: LabelKey = "id", valueMap: Readonl
     throw new UserError(`--labels ${file}: not valid JSON (${(error as Error).message})`);
   }
   if (!isPlainObject(raw)) throw new UserError(`--labels ${file}: $: must be a JSON object mapping sessions to labels ({"session": "resolved"}) or runs to such maps ({"run": {"instance": "resolved"}})`);
-  const entries = Object.entries(raw);
-  const nested = entries.length > 0 && entries.every(([, v]) => isPlainObject(v));
+  const top = Object.entries(raw);
+  const nested = top.length > 0 && top.every(([, v]) => isPlainObject(v));
   if (!nested) {
-    const run = entries.find(([, v]) => isPlainObject(v));
+    const run = top.find(([, v]) => isPlainObject(v));
     if (run !== undefined) throw new UserError(`--labels ${file}: ${jsonPath(run[0])}: a map of labels where the other entries are labels; a file is either {"session": "label"} or {"run": {"instance": "label"}} throughout`);
+    return { nested, entries: top.map(([id, value]) => ({ keys: [id] as const, value, path: jsonPath(id) })) };
   }
+  const entries: LabelEntry[] = [];
+  for (const [run, instances] of top) {
+    if (run.includes("/")) throw new UserError(`--labels ${file}: ${jsonPath(run)}: a run is one folder name of the sessions' paths, without "/"`);
+    for (const [instance, value] of Object.entries(instances as Record<string, unknown>)) entries.push({ keys: [run, instance] as const, value, path: jsonPath(run, instance) });
+  }
+  return { nested, entries };
+}
+
+/** What a label word means (LABEL_VOCABULARY, then --label-map), or undefined for a word loopsim does not know. */
+export function outcomeOfLabel(value: unknown, valueMap: ReadonlyMap<string, SessionOutcome> = new Map()): SessionOutcome | undefined {
+  return typeof value === "string" ? (valueMap.get(value) ?? LABEL_VOCABULARY.get(value)) : undefined;
+}
+
+/**
+ * The labels file for tune --sessions and compare --sessions (and any reader that matches labels
+ * to sessions), from parseLabelsFile. Flat keys name sessions as --label-key says; nested ones match
+ * by run folder and instance. A value that is no label is reported and left unlabelled.
+ */
+export function loadLabels(file: string, key: LabelKey = "id", valueMap: ReadonlyMap<string, SessionOutcome> = new Map()): Labels {
+  const { nested, entries } = parseLabelsFile(file);
   // Null prototype: a session named __proto__ or constructor is a plain key here.
   const byKey = new Map<string, SessionOutcome>();
   const unknownValues: string[] = [];
-  const add = (k: string, value: unknown, path: string) => {
-    const mapped = typeof value === "string" ? (valueMap.get(value) ?? LABEL_VOCABULARY.get(value)) : undefined;
-    if (mapped !== undefined) byKey.set(k, mapped);
-    else unknownValues.push(`${file}: ${path}: ${jsonExcerpt(value)} is not resolved or unresolved (nor ${[...LABEL_VOCABULARY.keys()].filter((w) => w !== "resolved" && w !== "unresolved").join(", ")}, which loopsim also reads; map it with --label-map VALUE=resolved|unresolved|unknown); left unlabelled`);
-  };
-  if (nested) {
-    for (const [run, instances] of entries) {
-      for (const [instance, value] of Object.entries(instances as Record<string, unknown>)) {
-        if (run.includes("/")) throw new UserError(`--labels ${file}: ${jsonPath(run)}: a run is one folder name of the sessions' paths, without "/"`);
-        add(`${run}/${instance}`, value, jsonPath(run, instance));
-      }
-    }
-  } else for (const [id, value] of entries) add(id, value, jsonPath(id));
+  for (const entry of entries) {
+    const mapped = outcomeOfLabel(entry.value, valueMap);
+    if (mapped !== undefined) byKey.set(entry.keys.join("/"), mapped);
+    else unknownValues.push(`${file}: ${entry.path}: ${jsonExcerpt(entry.value)} is not resolved or unresolved (nor ${[...LABEL_VOCABULARY.keys()].filter((w) => w !== "resolved" && w !== "unresolved").join(", ")}, which loopsim also reads; map it with --label-map VALUE=resolved|unresolved|unknown); left unlabelled`);
+  }
   return { file, key, nested, byKey, unknownValues };
 }
 

@@ -2,6 +2,7 @@
 // time, a failing install retried with other errors each time, progressing work), and
 // `compare`/`tune` with `--loops real` on them: the real stretches beside the injected shapes,
 // the same bytes for one worker thread or two.
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -64,6 +65,8 @@ describe("loopsim loops", () => {
     const missing = loopsim(["loops", FIXTURES, "--judgements", join(out, "judgements.json"), "--out", out]);
     expect(missing.code).toBe(2);
     expect(existsSync(out)).toBe(false);
+    const fifo = join(tempDir(), "pipe.jsonl");
+    if (spawnSync("mkfifo", [fifo]).status === 0) expect(loopsim(["loops", fifo]).stderr).toContain("not a regular file (a FIFO, socket or device)");
   });
 
   it("refuses to overwrite without --force, a --min below 2, and a judgements file that is not one", async () => {
