@@ -7,16 +7,19 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ToolEvent } from "../models/events.js";
 import { answeredActions, sampled } from "../bench/datasetCounts.js";
-import { splitAdpRef } from "../src/import/adp.js";
+import { adpFailure, splitAdpRef } from "../src/import/adp.js";
+import { outcomeFailed, rejectedEditText } from "../src/import/failure.js";
 import { detectFormat } from "../src/import/detect.js";
-import { actionOf } from "../src/import/miniSweAgent.js";
+import { actionOf, isObservation } from "../src/import/miniSweAgent.js";
 import { pythonCalls, declaredSignatures } from "../src/import/pythonCall.js";
 import { fromPythonRegex } from "../src/import/pythonRegex.js";
 import { openSession } from "../src/import/session.js";
-import { sessionRefs } from "../src/import/sessionRefs.js";
+import { ignoredNote, sessionRefs } from "../src/import/sessionRefs.js";
+import { labelOf, loadLabels, parseLabelMap, ReadTally, type LabelKey } from "../src/sessions/recorded.js";
 import { loopsim, tempDir } from "./cli/run.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "sessions");
@@ -47,6 +50,13 @@ describe(".gz read transparently", () => {
     writeFileSync(jsonl, gzipSync(readFileSync(join(FIXTURES, "pi-tree.jsonl"))));
     expect(detectFormat(jsonl)).toBe("openclaw");
     expect((await read(jsonl)).events).toEqual((await read(join(FIXTURES, "pi-tree.jsonl"))).events);
+    // The text rules hold on the decompressed content: a BOM is skipped, invalid UTF-8 named by its line.
+    const bom = join(dir, "bom.jsonl.gz");
+    writeFileSync(bom, gzipSync(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(join(FIXTURES, "pi-tree.jsonl"))])));
+    expect((await read(bom)).events).toEqual((await read(join(FIXTURES, "pi-tree.jsonl"))).events);
+    const bad = join(dir, "bad.jsonl.gz");
+    writeFileSync(bad, gzipSync(Buffer.concat([Buffer.from('{"type":"call","tool":"a"}\n{"type":"call","tool":"'), Buffer.from([0xff]), Buffer.from('"}\n')])));
+    await expect(read(bad)).rejects.toThrow(/bad\.jsonl\.gz:2: not valid UTF-8/);
   });
 
   it("a corrupt gzip is a user error naming the file, and a folder walk reports it as unreadable", async () => {
@@ -75,6 +85,9 @@ describe("mini-swe-agent: every action an observation answered is a call", () =>
     expect((calls[0]?.params as { command: string }).command).toMatch(/^cd \/testbed && \(grep -nR "self.locations" \. \|\| true\)/);
     expect((calls[0]?.params as { command: string }).command).not.toMatch(/```/);
     expect(opened.stats.formatErrors).toBe(1); // the submission is echoed back as the patch: no observation
+    expect(isObservation("diff --git a/x.py b/x.py\n+    raise RuntimeError('command timed out')\n")).toBe(false);
+    expect(isObservation("The last command <command>sleep 999</command> timed out and has been killed.\n<output>\n</output>")).toBe(true);
+    expect(isObservation("<returncode>1</returncode>\n<output>\nboom\n</output>")).toBe(true);
   });
 
   it("translates the Python regex constructs it knows, and refuses the rest", () => {
@@ -169,5 +182,101 @@ describe.skipIf(!HAVE_DATASETS)("the public datasets as published", () => {
       const { opened } = await read(ref.ref, ref.span);
       expect(opened.stats.calls, ref.id).toBe(expected.get(file)?.get(id ?? ""));
     }
+    // Every session has its label from its dataset's own labels file, by the shape that file has.
+    const cases: [string, LabelKey, Record<string, number>][] = [
+      ["mini-swe-agent-gpt-5-cam", "id", { resolved: 501, unknown: 65, unresolved: 432 }],
+      ["mini-swe-agent-deepseek-tool-calls", "id", { resolved: 82, unknown: 15, unresolved: 86 }],
+      ["tau-bench-airline", "instance", { resolved: 84, unresolved: 116 }],
+      ["mini-swe-agent-gemini-3-pro", "instance", { resolved: 311, unresolved: 69 }],
+    ];
+    for (const [dataset, key, byLabel] of cases) {
+      const labels = loadLabels(join(DATASETS, dataset, "labels.json"), key);
+      const tally = new ReadTally(labels);
+      for (const r of refs.filter((x) => x.id.startsWith(`${dataset}/`))) tally.session(r.id, labelOf(r.id, labels));
+      expect(tally.read([]), dataset).toMatchObject({ byLabel, unmatchedLabels: [], ambiguousLabels: [] });
+    }
   }, 30_000);
+});
+
+describe("labels as the datasets publish them", () => {
+  const write = (value: unknown) => {
+    const file = join(tempDir(), "labels.json");
+    writeFileSync(file, JSON.stringify(value));
+    return file;
+  };
+
+  it("nested run -> instance -> label matches by run folder and instance; the vocabulary maps onto outcomes", async () => {
+    const labels = loadLabels(join(DS, "gpt-5-cam", "labels.json"));
+    expect(labels.nested).toBe(true);
+    expect(labels.unknownValues).toEqual([]);
+    expect(Object.fromEntries(labels.byKey)).toEqual({
+      "cam-mini-reasoning-low/sphinx-doc__sphinx-10466": "resolved",
+      "cam-mini-reasoning-low/django__django-11790": "unresolved",
+      "cam-output/django__django-11885": "unresolved",
+      "cam-output/astropy__astropy-12907": "unknown",
+    });
+    const { refs } = await sessionRefs([join(DS, "gpt-5-cam")]);
+    const tally = new ReadTally(labels);
+    for (const r of refs) tally.session(r.id, labelOf(r.id, labels));
+    expect(refs.map((r) => [r.id.split("/")[1], labelOf(r.id, labels)])).toEqual([
+      ["cam-mini-reasoning-low", "resolved"],
+      ["cam-output", "unresolved"],
+    ]);
+    expect(tally.read([]).unmatchedLabels).toEqual(["cam-mini-reasoning-low/django__django-11790", "cam-output/astropy__astropy-12907"]);
+    // The same instance under a run folder the labels do not name is unlabelled.
+    expect(labelOf("other-run/sphinx-doc__sphinx-10466/sphinx-doc__sphinx-10466.traj.json.gz", labels)).toBe("unlabelled");
+  });
+
+  it("tau-bench's success/failure, keyed <task_id>/trial<k>, match a list's runs by --label-key instance", async () => {
+    const labels = loadLabels(join(DS, "tau", "labels.json"), "instance");
+    const { refs } = await sessionRefs([join(DS, "tau")]);
+    expect(refs.map((r) => labelOf(r.id, labels))).toEqual(["unresolved", "unresolved"]);
+    const words = loadLabels(write({ a: "success", b: "failure", c: "no_eval", d: "unresolved_empty_patch", e: "maybe" }), "id", parseLabelMap("maybe=unknown"));
+    expect(Object.fromEntries(words.byKey)).toEqual({ a: "resolved", b: "unresolved", c: "unknown", d: "unresolved", e: "unknown" });
+  });
+
+  it("a labels file's problems name the JSON path", () => {
+    expect(() => loadLabels(write({ a: "resolved", run: { x: "resolved" } }))).toThrow(/\$\["run"\]: a map of labels where the other entries are labels/);
+    expect(() => loadLabels(write(["resolved"]))).toThrow(/labels\.json: \$: must be a JSON object/);
+    expect(loadLabels(write({ run: { x: 3 } })).unknownValues).toEqual([expect.stringMatching(/\$\["run"\]\["x"\]: 3 is not resolved or unresolved \(nor success, .*left unlabelled$/)]);
+    expect(() => loadLabels(DS)).toThrow(/is a directory, not a labels file/);
+  });
+});
+
+describe("SWE-agent's rejected edits", () => {
+  it("an edit the linter rejected left the file unchanged: a call with a failed outcome (hand-written fixture in SWE-agent's reply wording)", async () => {
+    const { opened, events } = await read(join(FIXTURES, "swe-agent-rejected-edit.traj"));
+    const outcomes = events.filter((e) => e.type === "outcome");
+    expect(outcomes.map((e) => outcomeFailed(e))).toEqual([false, true, true, false]);
+    expect(opened.stats).toMatchObject({ calls: 4, errors: 2 });
+    expect(rejectedEditText("No replacement was performed, old_str `x` did not appear verbatim in /a.py.")).toBe(true);
+    expect(rejectedEditText("grep: the log says: Your proposed edit has introduced new syntax error(s)")).toBe(false);
+    expect(adpFailure("Your proposed edit has introduced new syntax error(s). Please read ...")).toEqual({ status: "failed" });
+  });
+});
+
+describe("files beside the sessions that are no sessions", () => {
+  it("SWE-bench reports and labels files are passed over with a note that says what they are; named directly, what they are", async () => {
+    const { refs, bad, ignored } = await sessionRefs([DS]);
+    expect(bad).toEqual([]);
+    expect(refs).toHaveLength(6);
+    expect(ignoredNote(ignored)).toMatch(/^3 \.json files in the folders given are no session and were passed over \(1 SWE-bench evaluation report: .*deepseek__deepseek-chat\.deepseek_chat_dev\.json\.gz; 2 labels files: .*gpt-5-cam\/labels\.json, .*tau\/labels\.json\)/);
+    const report = join(DS, "deepseek", "deepseek__deepseek-chat.deepseek_chat_dev.json.gz");
+    const named = await sessionRefs([report]);
+    expect(named.bad.map((b) => b.reason)).toEqual([expect.stringMatching(/^a SWE-bench evaluation report, not a session/)]);
+  });
+});
+
+describe("the Python readers take any text", () => {
+  it("never throw, whatever an assistant wrote (arbitrary strings, and Python-like fragments)", () => {
+    const fragment = fc.constantFrom("f(", ")", "(", "'", '"', '"""', "'''", "\\", "\\n", "\n", "#", "@x\n", "def g():\n", "return ", "x = ", ",", "=", "[", "]", "{", "}", ":", "1.5", "-", "r'", "b\"", "exec_bash_cmd(", "print(", "(?P<", "(?", "[^", "{,", "*+");
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.array(fragment, { maxLength: 30 }).map((a) => a.join(""))), (text) => {
+        pythonCalls(text);
+        fromPythonRegex(text);
+        actionOf(text, /```bash\s*\n([\s\S]*?)\n```/g, new Map());
+      }),
+      { numRuns: 400, seed: 35 },
+    );
+  });
 });

@@ -138,7 +138,7 @@ function expectedCounts(file: string): { calls: number; outcomes: number; errors
 }
 
 /** One ADP trajectory (`file#id`), counted straight from the file: actions are calls, an action
- * answered by an observation before the next action has an outcome; failed: "ERROR:", a non-zero
+ * answered by an observation before the next action has an outcome; failed: "ERROR:", a rejected edit, a non-zero
  * "exit code N", or a timeout. */
 function adpCounts(ref: string): { calls: number; outcomes: number; errors: number; compactions: number } {
   const hash = ref.lastIndexOf("#");
@@ -160,7 +160,8 @@ function adpCounts(ref: string): { calls: number; outcomes: number; errors: numb
       open = false;
       const text = typeof step.content === "string" ? step.content : typeof step.axtree === "string" ? step.axtree : typeof step.html === "string" ? step.html : typeof step.url === "string" ? step.url : "";
       const code = /exit code[:\s]+(-?\d+)/i.exec(text);
-      if ((code !== null && Number(code[1]) !== 0) || /^\s*ERROR:/.test(text) || /timed out|timeout after \d+/i.test(text)) errors++;
+      // SWE-agent's rejected edit left the file as it was: a failed call too (issue 35).
+      if ((code !== null && Number(code[1]) !== 0) || /^\s*ERROR:/.test(text) || /^\s*(Your proposed edit has introduced new syntax error|No replacement was performed)/i.test(text) || /timed out|timeout after \d+/i.test(text)) errors++;
     }
   }
   return { calls, outcomes, errors, compactions: 0 };

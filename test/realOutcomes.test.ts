@@ -37,12 +37,13 @@ describe("stretches by kind", () => {
     const [s] = stretches;
     if (s === undefined) throw new Error("no stretch");
     // A stop on the outcome of the stretch's 3rd call: the 4th is saved.
-    const judged = judgeSession("resolved", stretches, (s.calls[2]?.at ?? 0) + 1);
+    const judged = judgeSession("resolved", stretches, [(s.calls[2]?.at ?? 0) + 1]);
     expect(judged.stopped).toBe(true);
     expect(judged.stretches[0]).toMatchObject({ kind: "changing-args", caught: true, calls: 4, savedCalls: 1 });
-    // A stop before the stretch spares it all, but is no catch.
-    expect(judgeSession("resolved", stretches, 0).stretches[0]).toMatchObject({ caught: false, savedCalls: 4 });
-    expect(judgeSession("resolved", stretches, undefined)).toMatchObject({ stopped: false, stretches: [{ caught: false, savedCalls: 0, savedTokens: 0 }] });
+    // A stop before the stretch spares it all, but is no catch; a block before it and another inside is a catch.
+    expect(judgeSession("resolved", stretches, [0]).stretches[0]).toMatchObject({ caught: false, savedCalls: 4 });
+    expect(judgeSession("resolved", stretches, [0, s.calls[1]?.at ?? 0]).stretches[0]).toMatchObject({ caught: true, savedCalls: 4 });
+    expect(judgeSession("resolved", stretches, [])).toMatchObject({ stopped: false, stretches: [{ caught: false, savedCalls: 0, savedTokens: 0 }] });
   });
 });
 
@@ -63,7 +64,7 @@ describe("every guard on labelled sessions", () => {
   it("splits the catch rate by kind and measures the resolved runs stopped, each with n and a Wilson interval", () => {
     const r = run();
     expect(r.stretches).toEqual({ n: 3, identical: 1, "changing-args": 2 });
-    expect(r.sessions).toEqual({ n: 4, resolved: 2, unresolved: 2, unlabelled: 0 });
+    expect(r.sessions).toEqual({ n: 4, resolved: 2, unresolved: 2, unknown: 0, unlabelled: 0 });
     const row = (name: string) => r.rows.find((x) => x.name === name);
     const failure = row("candidate:failure-signature:3");
     expect(failure?.byKind["changing-args"]).toMatchObject({ k: 2, n: 2 });
@@ -89,7 +90,7 @@ describe("compare --loops real --labels", () => {
     expect(r.code, r.stderr).toBe(0);
     const md = readFileSync(join(out, "compare.md"), "utf8");
     expect(md).toContain("## Real loops, real outcomes: what each guard catches and what it costs");
-    expect(md).toContain("2 real stuck stretches (2 identical repeats, 0 with changing args) in 3 sessions (2 resolved, 1 unresolved, 0 unlabelled)");
+    expect(md).toContain("2 real stuck stretches (2 identical repeats, 0 with changing args) in 3 sessions (2 resolved, 1 unresolved, 0 whose label says the outcome is unknown, 0 unlabelled)");
     expect(md).toMatch(/\| candidate:no-effect:3 \| candidate \| 50\.0% \[9\.5-90\.6\] \(1\/2\) \|/);
     expect(md).toContain("no runtime is known to ship them");
     const html = readFileSync(join(out, "compare.html"), "utf8");
@@ -104,5 +105,10 @@ describe("compare --loops real --labels", () => {
     const md = readFileSync(join(out, "report.md"), "utf8");
     expect(md).toContain("## Real loops, real outcomes: what each config catches and what it costs");
     expect(md).toMatch(/\| OpenClaw defaults \| yes \| 0\.0% \[0\.0-65\.8\] \(0\/2\) \|/);
+  });
+  it("refuses --outcome-labels without --loops real (exit 2, naming the fix)", () => {
+    const r = loopsim(["compare", "--population", "sessions:test/fixtures/real-loops", "--outcome-labels", "test/fixtures/real-loops-labels.json", "--targets", "none"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("add --loops real");
   });
 });

@@ -54,8 +54,11 @@ export type { ConfigArbitraryOptions, LoopDetectionBlock } from "../arbitraries/
 export type { Segment, TraceArbitraryOptions } from "../arbitraries/traceArbitrary.js";
 export type { JUnitCase, JUnitSuite } from "../ci/junit.js";
 export type { Annotation } from "../ci/annotations.js";
+export type { MinedCall, MineParameters, Stretch, StretchKind, StretchRule } from "../realLoops/mine.js";
+export type { Catalogue, CatalogueStretch } from "../realLoops/catalogue.js";
 
 export { REFERENCE_TARGET } from "../targets/reference.js";
+export { DEFAULT_MINE_PARAMETERS, kindOfRule, mineStretches, STRETCH_RULES } from "../realLoops/mine.js";
 export { BUILT_IN_TARGETS } from "../targets/registry.js";
 export { SPEC_RULES } from "../conform/rules.js";
 export { CONFIG_FIELDS } from "../targets/target.js";

@@ -18,7 +18,7 @@ export interface FitChangingArgsOptions {
 export async function fitChangingArgsCommand(paths: readonly string[], options: FitChangingArgsOptions): Promise<void> {
   if (options.out !== undefined) refuseOverwrite(dirname(options.out), [basename(options.out)], options.force === true);
   const fitter = new ChangingArgsFitter();
-  const read = await forEachRecordedSession(paths, { strict: options.strict === true, given: `fit-changing-args ${paths.join(" ")}` }, (session) => fitter.session(session.id, session.events));
+  const read = await forEachRecordedSession(paths, { strict: options.strict === true, given: `fit-changing-args ${paths.join(" ")}` }, (session) => fitter.session(session.id, session.file, session.events));
   const command = ["node bin/loopsim.js fit-changing-args", ...paths, ...(options.out === undefined ? [] : ["--out", options.out, "--force"])].join(" ");
   const text = JSON.stringify(fitter.finish(command), null, 2) + "\n";
   if (options.out === undefined) process.stdout.write(text);

@@ -94,6 +94,7 @@ export async function loopsCommand(paths: readonly string[], options: LoopsOptio
   const rows: SessionRow[] = [];
   for (const { ref: { ref, id, span }, at } of sliceOf(listed.refs, options.shard)) {
     try {
+      // The span found by the listing: a session of a multi-session file is read from its bytes alone.
       const read = await readSessionEvents(ref, span);
       const model = sessionModel(ref);
       const label = labelFor(ref, labels);

@@ -8,8 +8,8 @@ import { UserError } from "../io/errors.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { text } from "../sim/behaviour.js";
 import { makeRng, type Rng } from "../sim/rng.js";
-import { systemParams, type ChangingArgsSystem } from "../sim/changingArgsParams.js";
-import { changingArgsCalls, drawLength, STOCK_LOOPS } from "../sim/changingArgsLoop.js";
+import { datasetSystems, systemParams, type ChangingArgsSystem } from "../sim/changingArgsParams.js";
+import { changingArgsCalls, drawLength, drawSystem, STOCK_LOOPS } from "../sim/changingArgsLoop.js";
 import { outcomeFailed } from "../import/failure.js";
 import { sourceOf } from "../realLoops/catalogue.js";
 
@@ -32,7 +32,7 @@ export const SHAPE_SUMMARIES: Readonly<Record<InjectShape, string>> = {
   "overflow-relapse": "one of the session's calls repeated with a result grown to about 8,000 tokens, a compaction half way, and the same call and result after it",
   "near-duplicate": "one of the session's calls repeated with args that differ only in a retry counter, and its recorded result",
   "text-loop": "one assistant message of 50+ characters (the session's own when it has one, else a stock sentence) said again and again, with no call between",
-  "changing-args": "one of the session's failed calls retried with different args every time, meeting the same failure (its text varying now and then) or now and then another; its length, arg change and recurrence fitted on the real stretches of the session's system (src/sim/changingArgsParams.json; an explicit @MIN-MAX sets the length instead)",
+  "changing-args": "one of the session's failed calls retried with different args every time, meeting the same failure (its text varying now and then) or now and then another; its length, arg change and recurrence fitted on the real stretches of the session's dataset (a system of it drawn by its stretches; src/sim/changingArgsParams.json; an explicit @MIN-MAX sets the length instead)",
 };
 
 /** Lengths of injected stretches, in calls: uniform on [min, max]. */
@@ -170,7 +170,7 @@ export function injectLoop(events: readonly ToolEvent[], shape: InjectShape, len
   const said = events.flatMap((e) => (e.type === "message" && e.chunk !== true ? [e.text] : []));
   const stretch =
     shape === "changing-args"
-      ? changingArgsStretch(systemParams(sourceOf(sessionId)), lengths, pool, rng, runId)
+      ? changingArgsStretch(systemParams(drawSystem(datasetSystems(sourceOf(sessionId)), rng)), lengths, pool, rng, runId)
       : buildStretch(shape, length, template, source, pool, rng, runId, said);
   const labelled: LabelledEvent[] = [...recordedScript(events.slice(0, at)), ...stretch.map((event) => ({ event, inLoop: true })), ...recordedScript(events.slice(at))];
   // A changing-args stretch's length is the fit's (unless @MIN-MAX was given): its calls, one event pair each.

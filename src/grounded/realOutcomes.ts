@@ -65,24 +65,28 @@ export interface SessionUnderGuard {
 /** Whether an output ends the run as recorded: a block (the call does not run), a cut-off response, or a stop. */
 const cuts = (o: TargetOutput): boolean => o.kind === "abort" || ((o.kind === "call" || o.kind === "text") && o.verdict === "critical");
 
-/** The event position of the run's first block or stop, or undefined when the guard let it all run. */
-export function firstCut(outputs: readonly TargetOutput[]): number | undefined {
-  let first: number | undefined;
-  for (const o of outputs) if (cuts(o) && (first === undefined || o.index < first)) first = o.index;
-  return first;
+/** The event positions of the run's blocks and stops, in order (empty when the guard let it all run). */
+export function cutsOf(outputs: readonly TargetOutput[]): number[] {
+  return [...new Set(outputs.filter(cuts).map((o) => o.index))].sort((a, b) => a - b);
 }
 
-/** A session's stretches and its outcome under a guard, from the position of its first block or stop. */
-export function judgeSession(label: SessionLabel, stretches: readonly KnownStretch[], cut: number | undefined): SessionUnderGuard {
+/**
+ * A session's stretches and its outcome under a guard, from the positions of its blocks and stops.
+ * A stretch is caught when one of them falls on its calls (a block earlier in the run does not end
+ * it: the guard goes on judging); the calls saved are those at or after the run's first block or
+ * stop, the open-loop reading of a cut (a stop before the stretch spares it all, and is no catch).
+ */
+export function judgeSession(label: SessionLabel, stretches: readonly KnownStretch[], cutAt: readonly number[]): SessionUnderGuard {
+  const first = cutAt[0];
   return {
     label,
-    stopped: cut !== undefined,
+    stopped: first !== undefined,
     stretches: stretches.map((s) => {
-      const saved = cut === undefined ? [] : s.calls.filter((c) => c.at >= cut);
+      const saved = first === undefined ? [] : s.calls.filter((c) => c.at >= first);
       const tokens = s.calls.reduce((sum, c) => sum + c.tokens, 0);
       return {
         kind: s.kind,
-        caught: cut !== undefined && cut >= s.firstEvent && cut <= s.lastEvent,
+        caught: cutAt.some((c) => c >= s.firstEvent && c <= s.lastEvent),
         calls: s.calls.length,
         savedCalls: saved.length,
         tokens,
@@ -93,7 +97,7 @@ export function judgeSession(label: SessionLabel, stretches: readonly KnownStret
 }
 
 export function sessionUnderGuard(events: readonly ToolEvent[], label: SessionLabel, stretches: readonly KnownStretch[], target: Target, config: ResolvedConfig): SessionUnderGuard {
-  return judgeSession(label, stretches, firstCut(runTarget(target, config, events)));
+  return judgeSession(label, stretches, cutsOf(runTarget(target, config, events)));
 }
 
 export interface Share {
@@ -136,7 +140,7 @@ export class RealOutcomeTally {
 
   add(session: SessionUnderGuard): void {
     this.stretches.push(...session.stretches);
-    if (session.label === "unlabelled") return;
+    if (session.label !== "resolved" && session.label !== "unresolved") return;
     this.stopped[session.label].n++;
     if (session.stopped) this.stopped[session.label].k++;
   }
@@ -195,7 +199,7 @@ export function bestOf(rows: readonly RealOutcomeRow[], shipped: boolean): RealO
 
 export const REAL_OUTCOME_DEFINITIONS: Readonly<Record<string, string>> = {
   replay: "each recorded session replayed open-loop under the guard: the run as it really went, with the guard's verdicts beside it (the agent never saw them)",
-  caught: "stuck stretches (mined by `loopsim loops`) with a block or a stop on one of their calls, over all stretches; a stop before the stretch is not a catch",
+  caught: "stuck stretches (mined by `loopsim loops`) with a block or a stop on one of their calls, over all stretches (a block earlier in the run does not end it; a stop before the stretch is no catch)",
   identical: "stretches of the same masked call again (the miner's repeat, failing and alternation rules)",
   "changing-args": "stretches whose calls differ while the failure, the refusal or the answer repeats (the miner's same-failure, same-rejection and no-effect rules)",
   callsSaved: "stretch calls at or after the run's first block or stop (a block spares its own call; a stop after an answer spares the calls after it), over all stretch calls; the mean per stretch with a seeded bootstrap interval",
@@ -206,7 +210,8 @@ export const REAL_OUTCOME_DEFINITIONS: Readonly<Record<string, string>> = {
 
 export interface RealOutcomes {
   readonly definitions: Readonly<Record<string, string>>;
-  readonly sessions: { readonly n: number; readonly resolved: number; readonly unresolved: number; readonly unlabelled: number };
+  /** Sessions by outcome label: unknown is a label saying the outcome was not established (an evaluation error). */
+  readonly sessions: { readonly n: number; readonly resolved: number; readonly unresolved: number; readonly unknown: number; readonly unlabelled: number };
   readonly stretches: { readonly n: number } & Readonly<Record<StretchKind, number>>;
   readonly rows: readonly RealOutcomeRow[];
   readonly best: { readonly rule: string; readonly shipped?: string; readonly candidate?: string; readonly front: readonly string[] };
@@ -215,7 +220,7 @@ export interface RealOutcomes {
 /** The figures of every guard, in the order given, over sessions fed one at a time. */
 export class RealOutcomesRun {
   private readonly tallies: RealOutcomeTally[];
-  private readonly labels = { n: 0, resolved: 0, unresolved: 0, unlabelled: 0 };
+  private readonly labels = { n: 0, resolved: 0, unresolved: 0, unknown: 0, unlabelled: 0 };
   private readonly kinds: Record<StretchKind, number> = { identical: 0, "changing-args": 0 };
 
   constructor(private readonly guards: readonly { readonly name: string; readonly shipped: boolean; readonly target: Target; readonly config: ResolvedConfig }[]) {
@@ -248,7 +253,7 @@ export class RealOutcomesRun {
  * Every guard on the sessions under `paths`, read one at a time. A session's outcome is its label
  * from `options` (--labels), or, with `outcomeFiles` (the datasets' own labels.json files, as
  * published: `loopsim loops --labels` reads them the same), the label those give it: resolved,
- * failed (unresolved), anything else (an evaluation error) unlabelled.
+ * failed (unresolved), anything else (an evaluation error) unknown; no label, unlabelled.
  */
 export async function measureRealOutcomes(paths: readonly string[], options: ReadOptions, guards: ConstructorParameters<typeof RealOutcomesRun>[0], outcomeFiles: readonly DatasetLabels[] = []): Promise<RealOutcomes> {
   const run = new RealOutcomesRun(guards);
@@ -256,7 +261,7 @@ export async function measureRealOutcomes(paths: readonly string[], options: Rea
     if (outcomeFiles.length === 0) return session.label;
     const value = labelFor(session.file, outcomeFiles);
     const outcome = value === undefined ? undefined : outcomeOf(value);
-    return outcome === "resolved" ? "resolved" : outcome === "failed" ? "unresolved" : "unlabelled";
+    return outcome === undefined ? "unlabelled" : outcome === "resolved" ? "resolved" : outcome === "failed" ? "unresolved" : "unknown";
   };
   await forEachRecordedSession(paths, options, (session) => run.session(session.events, labelOf(session)));
   return run.finish();

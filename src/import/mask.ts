@@ -67,8 +67,9 @@ const WORD = /[A-Za-z_][\w.-]*/g;
 function leadingWords(args: string): Set<string> {
   const words = new Set<string>();
   for (const line of args.split(/\n|\\n/)) {
-    const m = /^\s*([A-Za-z_][\w.-]*)/.exec(line);
-    if (m !== null && (m[1] as string).length >= 2) words.add(m[1] as string);
+    // The args come as JSON: the command's first line follows its key ({"command":"Let me ...).
+    const m = /^\s*(?:\{?"[\w-]+"\s*:\s*")?\s*([A-Za-z_][\w.-]*)/.exec(line);
+    if (m !== null) words.add(m[1] as string);
   }
   return words;
 }

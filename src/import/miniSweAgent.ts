@@ -76,7 +76,10 @@ export function parseObservation(text: string): Observation {
 
 /** Whether a reply is the environment's answer to a command that ran (not a format error, not the submission). */
 export function isObservation(text: string): boolean {
-  return /<returncode>\s*-?\d+\s*<\/returncode>/.test(text) || TIMEOUT.test(text);
+  // The timeout notice is the harness's template ("The last command <command>...</command> timed
+  // out and has been killed"), read from its start: a submitted patch that happens to contain the
+  // words "timed out" is no observation.
+  return /<returncode>\s*-?\d+\s*<\/returncode>/.test(text) || (/^\s*the last (?:action|command)\b/i.test(text) && TIMEOUT.test(text));
 }
 
 function resultOf(o: Observation): Record<string, unknown> {

@@ -67,15 +67,39 @@ export async function sessionRefs(paths: readonly string[], strict = false): Pro
   return { refs, bad, ignored };
 }
 
-/** The note about plain .json files passed over in folders, or nothing. */
+/**
+ * What a plain .json file that is no session is, by its shape, for the note that passes it over:
+ * datasets keep their evaluation reports and labels beside the sessions (a SWE-bench report has
+ * `resolved_ids`; a labels file maps names to label words, flat or by run).
+ */
+export function nonSessionKind(file: string): string {
+  let head: string;
+  try {
+    head = contentHead(file, 64 * 1024).toString("utf8");
+  } catch {
+    return "other";
+  }
+  if (/"(?:resolved_ids|unresolved_ids|total_instances)"\s*:/.test(head)) return "SWE-bench evaluation report";
+  if (/^\s*\{\s*"[^"]*"\s*:\s*(?:"|\{\s*"[^"]*"\s*:\s*")/.test(head) && /"(?:resolved|unresolved|success|failure|unresolved_empty_patch|eval_error|no_eval)"/.test(head)) return "labels file";
+  return "other";
+}
+
+/** The note about plain .json files passed over in folders, or nothing: what each kind is, named. */
 export function ignoredNote(ignored: readonly string[]): string | undefined {
   if (ignored.length === 0) return undefined;
-  const shown = ignored.slice(0, 3).join(", ");
-  return `${ignored.length} .json file${ignored.length === 1 ? "" : "s"} in the folders given ${ignored.length === 1 ? "is" : "are"} no session format and ${ignored.length === 1 ? "was" : "were"} passed over (a labels file, for example): ${shown}${ignored.length > 3 ? ", ..." : ""}; name a file directly to have it checked`;
+  const byKind = new Map<string, string[]>();
+  for (const file of ignored) {
+    const kind = nonSessionKind(file);
+    byKind.set(kind, [...(byKind.get(kind) ?? []), file]);
+  }
+  const kinds = [...byKind].map(([kind, files]) => `${kind === "other" ? `${files.length} of no session format` : `${files.length} ${kind}${files.length === 1 ? "" : "s"}`}: ${files.slice(0, 3).join(", ")}${files.length > 3 ? ", ..." : ""}`);
+  return `${ignored.length} .json file${ignored.length === 1 ? "" : "s"} in the folders given ${ignored.length === 1 ? "is" : "are"} no session and ${ignored.length === 1 ? "was" : "were"} passed over (${kinds.join("; ")}); name a file directly to have it checked`;
 }
 
 async function listFile(file: string, id: string, named: boolean): Promise<SessionRef[]> {
   if (!existsSync(file)) throw new UserError("no such file");
+  // A FIFO, socket or device has no size to speak of: it is not an empty file, it is no session file (issue 36).
+  if (!statSync(file).isFile()) throw new UserError("not a regular file (a FIFO, socket or device): name a session file");
   if (statSync(file).size === 0 || contentHead(file, 1).length === 0) throw new UserError("empty file: no session in it");
   if (looksBinary(file)) throw new UserError("binary content (NUL bytes in its first 4 KiB), not a text session");
   const format = detectFormat(file);
@@ -85,6 +109,7 @@ async function listFile(file: string, id: string, named: boolean): Promise<Sessi
     // file beside the sessions is not one); a .json file named directly must be one.
     if (format === undefined && !named) return [];
   }
+  if (format === undefined && nonSessionKind(file) !== "other") throw new UserError(`a ${nonSessionKind(file)}, not a session (sessions are ${"openclaw, claude-code, codex, swe-agent, mini-swe-agent, adp, openai-chat"} files or loopsim traces)`);
   if (format === undefined) throw new UserError("not a session format loopsim reads (openclaw, claude-code, codex, swe-agent, mini-swe-agent, adp, openai-chat) nor a loopsim trace");
   const entries = format === "adp" ? await adpEntries(file) : format === "openai-chat" ? await openaiChatEntries(file) : undefined;
   if (entries === undefined) return [{ ref: file, id }];

@@ -77,8 +77,15 @@ export function contentStream(path: string): Readable {
  * head needs: a growing prefix is inflated with a sync flush, which yields what a partial stream
  * holds without calling it cut short.
  */
+let headCache: { path: string; mtimeMs: number; size: number; inflated: Buffer; whole: boolean } | undefined;
+
 export function contentHead(path: string, max: number): Buffer {
   return withFsErrors(path, "read it", () => {
+    // Listing a file asks for its head three times (empty? binary? which format?): a compressed
+    // head is inflated once for all three.
+    const stats = statSync(path);
+    const cached = headCache;
+    if (cached !== undefined && cached.path === path && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size && (cached.whole || cached.inflated.length >= max)) return cached.inflated.subarray(0, max);
     const fd = openSync(path, "r");
     try {
       if (!isGzip(path)) {
@@ -86,7 +93,7 @@ export function contentHead(path: string, max: number): Buffer {
         const n = readSync(fd, buffer, 0, max, 0);
         return buffer.subarray(0, n);
       }
-      const size = statSync(path).size;
+      const size = stats.size;
       let want = Math.min(size, 64 * 1024);
       for (;;) {
         const compressed = Buffer.alloc(want);
@@ -97,7 +104,10 @@ export function contentHead(path: string, max: number): Buffer {
         } catch (error) {
           throw gzipError(path, error);
         }
-        if (inflated.length >= max || want >= size) return inflated.subarray(0, max);
+        if (inflated.length >= max || want >= size) {
+          headCache = { path, mtimeMs: stats.mtimeMs, size, inflated, whole: want >= size };
+          return inflated.subarray(0, max);
+        }
         want = Math.min(size, want * 4);
       }
     } finally {

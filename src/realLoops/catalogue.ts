@@ -11,6 +11,7 @@ import { plural } from "../format/words.js";
 import { nearestRank } from "../evaluation/metrics.js";
 import { eventTokens } from "../sim/tokens.js";
 import { percentWithInterval, wilson, type Interval } from "../stats/interval.js";
+import { OUTCOMES, outcomeOf } from "./labels.js";
 import { precisionOf, recallOf, stretchId, type Judgements, type Precision, type Recall, type Verdict } from "./judgements.js";
 import { kindOfRule, minedCalls, STRETCH_RULES, stretchesOf, type MinedCall, type MineParameters, type Stretch, type StretchKind, type StretchRule } from "./mine.js";
 
@@ -104,6 +105,8 @@ export interface Catalogue {
     readonly byModel: Readonly<Record<string, Tally>>;
     /** Sessions by outcome label (--labels), and how many of them hold a stretch. */
     readonly byLabel: Readonly<Record<string, LabelShare>>;
+    /** The same by outcome: resolved (resolved, success), failed (unresolved*, failure), other (eval_error, no_eval), unlabelled. */
+    readonly byOutcome: Readonly<Record<string, LabelShare>>;
     readonly lengths: LengthSummary;
   };
   readonly judged?: {
@@ -114,7 +117,9 @@ export interface Catalogue {
     /** Judged ids this run did not find: stretches of an earlier definition, or of sessions outside the paths. */
     readonly notFound: readonly string[];
   } & Precision;
-  readonly recall?: { readonly file: string; readonly protocol: readonly string[]; readonly byRule: Readonly<Record<string, number>> } & Recall;
+  readonly recall?: { readonly file: string; readonly protocol: readonly string[]; readonly byRule: Readonly<Record<string, number>>; readonly agreement: readonly string[] } & Recall;
+  /** Recall by the second reader's reading of its (smaller) sample. */
+  readonly recallBySecondReader?: { readonly protocol: readonly string[] } & Recall;
   readonly stretches: readonly CatalogueStretch[];
   readonly unreadable: readonly BadFile[];
   /** Plain .json files in the folders that hold no session (a labels file): passed over, named. */
@@ -132,7 +137,7 @@ export function definitionLines(p: MineParameters): string[] {
     "Changing args (kind changing-args): the call differs every time, so nothing repeats, yet the answers show that no call moved the agent on.",
     `- same-failure: ${p.sameFailure} or more failed calls in a row, each failing as one of the last two failures of the chain did (A B A: two errors taking turns while the agent fights one problem); one failed call of another kind may sit between two of the same (A X A). A sighting of the chain's first failure in the three calls before it counts toward the ${p.sameFailure} (the stretch is the chain alone). A failure's signature is the last of the answer's last five non-blank lines that reports a failure (an error, an exception, not found, refused, invalid, timed out ...; a warning, a test run's tally and a linter's coded finding are reports about the input, not failures of the call), with its exit code, and with paths, the quoted tokens the call itself holds and the first word of each line of the command masked ('bash: Let: command not found' is one failure whatever the prose). Why in a row: a call that succeeds between two failures may have fixed something (an edit, then the test again is work even when the test fails the same way). An answer with no failure line has no signature: greps for different things that find nothing are a search.`,
     `- same-rejection: the same, where every call was refused by the environment without running (a linter or syntax check turning an edit back, a patch that did not apply, a tool input rejected, a command not allowed), for the same kind of refusal.`,
-    `- no-effect: ${p.noEffect} or more consecutive calls from one tool, with at least two different shapes, none failed or refused, each answered with the same masked text of 40 characters or more (20 of them letters): the same file content after each edit, the same listing. Short answers ('OK', '171.0') and empty ones (an edit that succeeded says nothing) never count: the same short answer to different questions is news each time.`,
+    `- no-effect: ${p.noEffect} or more consecutive calls from one tool, with at least two different shapes, none failed or refused, each answered with the same masked text of 40 characters or more (20 of them letters): the same file content after each edit, the same listing. Short answers ('OK', '171.0') and empty ones (an edit that succeeded says nothing) never count: the same short answer to different questions is news each time. Nor does an answer the session gives to more than 2 calls outside the run (a harness's 'Process running with session ID ...', the same passing test run): it is an acknowledgement, not a sign that the run's calls had no effect.`,
     "Not stuck: a repeat whose very next call is the same recorded call with a new result (a wait that paid off: a build finished, a page loaded); calls never answered; stretches inside another (stretches never overlap; the identical rules are applied first, the changing-args rules to the calls left).",
     "Outcome labels (resolved, unresolved) are never read by the miner: they only split the report.",
   ];
@@ -283,7 +288,17 @@ export class CatalogueBuilder {
     }
     const stuckCalls = this.stretches.reduce((n, s) => n + s.length, 0);
     const stuckTokens = this.stretches.reduce((n, s) => n + s.tokens, 0);
-    const byLabel = new Map([...this.labels.entries()].map(([k, v]) => [k, { ...v, share: ratio(v.withStretch, v.sessions), interval: wilson(v.withStretch, v.sessions) }]));
+    const shareOf = (v: { sessions: number; withStretch: number }): LabelShare => ({ ...v, share: ratio(v.withStretch, v.sessions), interval: wilson(v.withStretch, v.sessions) });
+    const byLabel = new Map([...this.labels.entries()].map(([k, v]) => [k, shareOf(v)]));
+    const outcomes = new Map<string, { sessions: number; withStretch: number }>();
+    for (const [label, v] of this.labels) {
+      const o = label === "unlabelled" ? "unlabelled" : outcomeOf(label);
+      const t = outcomes.get(o) ?? { sessions: 0, withStretch: 0 };
+      t.sessions += v.sessions;
+      t.withStretch += v.withStretch;
+      outcomes.set(o, t);
+    }
+    const byOutcome = Object.fromEntries([...OUTCOMES, "unlabelled"].filter((o) => outcomes.has(o)).map((o) => [o, shareOf(outcomes.get(o) as { sessions: number; withStretch: number })]));
     const j = this.judgements;
     const ids = this.stretches.map((s) => s.id);
     const found = new Set(ids);
@@ -312,6 +327,7 @@ export class CatalogueBuilder {
         byFormat: byName(this.tallies.format),
         byModel: byName(this.tallies.model),
         byLabel: byName(byLabel),
+        byOutcome,
         lengths: lengthSummary(this.stretches.map((s) => s.length)),
       },
       ...(j === undefined
@@ -326,7 +342,8 @@ export class CatalogueBuilder {
               notFound: [...j.byId.keys()].filter((id) => !found.has(id)).sort(),
             },
           }),
-      ...(recall === undefined || j === undefined ? {} : { recall: { file: j.file, protocol: j.protocol, ...recall, byRule: this.recallByRule(j) } }),
+      ...(recall === undefined || j === undefined ? {} : { recall: { file: j.file, protocol: j.protocol, ...recall, byRule: this.recallByRule(j), agreement: j.agreement } }),
+      ...(j?.secondReader === undefined || j.secondReader.sessions.size === 0 ? {} : { recallBySecondReader: { protocol: j.secondReader.protocol, ...recallOf(j.secondReader.sessions, this.mined) } }),
       stretches: this.stretches,
       unreadable: [...listingBad, ...this.unreadable],
       passedOver,
@@ -370,7 +387,7 @@ export function catalogueMarkdown(c: Catalogue): string {
   const lines: string[] = [
     "# Real stuck stretches",
     "",
-    `Regenerate with \`${c.command}\`. Mined from ${plural(s.sessions, "session")} with calls (${plural(s.calls, "call")}; sessions without any are passed over): ${plural(s.stretches, "stretch", "stretches")} in ${plural(s.sessionsWithStretches, "session")}, covering ${s.stuckCalls} calls (${pct(s.stuckCallShare)} of all calls) and ${pct(s.stuckTokenShare)} of the calls' tokens (src/sim/tokens.ts: about 4 characters a token). The definition belongs to no guard:`,
+    `Regenerate with \`${c.command}\` (add --force to overwrite). Mined from ${plural(s.sessions, "session")} with calls (${plural(s.calls, "call")}; sessions without any are passed over): ${plural(s.stretches, "stretch", "stretches")} in ${plural(s.sessionsWithStretches, "session")}, covering ${s.stuckCalls} calls (${pct(s.stuckCallShare)} of all calls) and ${pct(s.stuckTokenShare)} of the calls' tokens (src/sim/tokens.ts: about 4 characters a token). The definition belongs to no guard:`,
     "",
     ...c.definition.map((d) => (d.startsWith("- ") ? `  ${d}` : `- ${d}`)),
     "",
@@ -389,6 +406,8 @@ export function catalogueMarkdown(c: Catalogue): string {
   if (Object.keys(s.byLabel).length > 0) {
     lines.push("Sessions holding a stretch, by outcome label (--labels; the miner never reads labels):", "", "| label | sessions | with a stretch | share (95% Wilson) |", "|---|---|---|---|");
     for (const [label, l] of Object.entries(s.byLabel)) lines.push(`| ${cell(label)} | ${l.sessions} | ${l.withStretch} | ${percentWithInterval(l.share, l.interval)} |`);
+    lines.push("", "| outcome | sessions | with a stretch | share (95% Wilson) |", "|---|---|---|---|");
+    for (const [outcome, l] of Object.entries(s.byOutcome)) lines.push(`| ${outcome} | ${l.sessions} | ${l.withStretch} | ${percentWithInterval(l.share, l.interval)} |`);
     lines.push("");
   }
   if (c.judged !== undefined) {
@@ -428,7 +447,10 @@ export function catalogueMarkdown(c: Catalogue): string {
     );
     if (r.notMined.length > 0) lines.push(`Read but not mined by this run (outside the paths, unreadable, or without calls), left out: ${r.notMined.map((x) => `\`${cell(x)}\``).join(", ")}.`, "");
     if (r.miscounted.length > 0) lines.push(`Read with another call count than the miner's (numbered otherwise, so left out): ${r.miscounted.map((m) => `\`${cell(m.session)}\` (read ${m.read}, mined ${m.mined})`).join(", ")}.`, "");
+    const second = c.recallBySecondReader;
+    if (second !== undefined) lines.push(`By the second reader's reading of ${second.sessions} of the sessions (${second.stuckRead} calls read stuck): recall ${second.stuckRead === 0 ? "n/a" : percentWithInterval(second.recall, second.interval)}; calls flagged that it did not find stuck: ${second.flaggedNotRead}.`, "");
     if (r.protocol.length > 0) lines.push("How the sessions were chosen and read:", "", ...r.protocol.map((x) => `- ${x}`), "");
+    if (r.agreement.length > 0) lines.push("How two readers agree:", "", ...r.agreement.map((x) => `- ${x}`), "");
   }
   lines.push("## Stretches", "");
   if (c.stretches.length === 0) lines.push("None found.", "");

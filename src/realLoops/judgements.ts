@@ -41,6 +41,10 @@ export interface Judgements {
   /** How the sessions were chosen and read (empty without a sessions section). */
   readonly protocol: readonly string[];
   readonly sessions: ReadonlyMap<string, SessionReading>;
+  /** An independent second reading of some of the sessions, for agreement (and recall by it). */
+  readonly secondReader?: { readonly protocol: readonly string[]; readonly sessions: ReadonlyMap<string, SessionReading> };
+  /** How the two readers agree, as lines for the report. */
+  readonly agreement: readonly string[];
 }
 
 /** A stretch's key: the session and its first call. Stretches never overlap, so it is unique, and it survives a change of the stretch's end. */
@@ -69,17 +73,28 @@ export function loadJudgements(file: string): Judgements {
       byId.set(id, { verdict: value.verdict as Verdict, reason: value.reason });
     }
   }
-  const protocol = raw.protocol === undefined ? [] : Array.isArray(raw.protocol) && raw.protocol.every((c) => typeof c === "string") ? (raw.protocol as string[]) : (problems.push(`${file}: $.protocol: a list of strings`), []);
-  const sessions = new Map<string, SessionReading>();
-  if (raw.sessions !== undefined) {
-    if (!isPlainObject(raw.sessions)) problems.push(`${file}: $.sessions: an object mapping session refs to {calls, stuck: [{from, to, reason}]}`);
-    else for (const [ref, value] of Object.entries(raw.sessions)) {
-      const reading = sessionReading(value, `${file}: $.sessions[${JSON.stringify(ref)}]`, problems);
-      if (reading !== undefined) sessions.set(ref, reading);
-    }
+  const lines = (value: unknown, at: string): string[] => (value === undefined ? [] : Array.isArray(value) && value.every((c) => typeof c === "string") ? (value as string[]) : (problems.push(`${file}: ${at}: a list of strings`), []));
+  const readings = (value: unknown, at: string): Map<string, SessionReading> => {
+    const out = new Map<string, SessionReading>();
+    if (value === undefined) return out;
+    if (!isPlainObject(value)) problems.push(`${file}: ${at}: an object mapping session refs to {calls, stuck: [{from, to, reason}]}`);
+    else
+      for (const [ref, v] of Object.entries(value)) {
+        const reading = sessionReading(v, `${file}: ${at}[${JSON.stringify(ref)}]`, problems);
+        if (reading !== undefined) out.set(ref, reading);
+      }
+    return out;
+  };
+  const protocol = lines(raw.protocol, "$.protocol");
+  const sessions = readings(raw.sessions, "$.sessions");
+  const agreement = lines(raw.agreement, "$.agreement");
+  let secondReader: Judgements["secondReader"];
+  if (raw.secondReader !== undefined) {
+    if (!isPlainObject(raw.secondReader)) problems.push(`${file}: $.secondReader: {protocol: [...], sessions: {REF: {calls, stuck}}}`);
+    else secondReader = { protocol: lines(raw.secondReader.protocol, "$.secondReader.protocol"), sessions: readings(raw.secondReader.sessions, "$.secondReader.sessions") };
   }
   if (problems.length > 0) throw new UserError(problems.join("\n"));
-  return { file, criteria, byId, protocol, sessions };
+  return { file, criteria, byId, protocol, sessions, ...(secondReader === undefined ? {} : { secondReader }), agreement };
 }
 
 function sessionReading(value: unknown, at: string, problems: string[]): SessionReading | undefined {

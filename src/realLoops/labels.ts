@@ -5,22 +5,16 @@
 // its instance, its #id). Values are kept as the dataset writes them (resolved, unresolved_empty_patch,
 // success, eval_error ...) and grouped into an outcome: resolved, failed, or other. The miner never
 // sees labels: they only split the catalogue's counts.
-import { dirname, relative, resolve, sep } from "node:path";
-import { isPlainObject } from "../../models/outcomeHash.js";
-import { UserError } from "../io/errors.js";
-import { inputKind } from "../io/fsErrors.js";
-import { readTextFile } from "../io/textFile.js";
+import { dirname, relative, resolve } from "node:path";
+import { outcomeOfLabel, parseLabelsFile } from "../sessions/recorded.js";
 
 export const OUTCOMES = ["resolved", "failed", "other"] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-const RESOLVED = new Set(["resolved", "success", "succeeded", "solved", "pass", "passed"]);
-const FAILED = /^(?:unresolved|failure|failed|fail|unsolved)(?:_|$)/;
-
-/** A label's outcome: resolved, failed (unresolved, unresolved_empty_patch, failure), or other (eval_error, no_eval). */
+/** A label's outcome by the shared vocabulary (src/sessions/recorded.ts): resolved, failed (unresolved, unresolved_empty_patch, failure), or other (eval_error, no_eval, a word it does not know). */
 export function outcomeOf(label: string): Outcome {
-  if (RESOLVED.has(label)) return "resolved";
-  return FAILED.test(label) ? "failed" : "other";
+  const outcome = outcomeOfLabel(label);
+  return outcome === "resolved" ? "resolved" : outcome === "unresolved" ? "failed" : "other";
 }
 
 interface Entry {
@@ -36,26 +30,13 @@ export interface DatasetLabels {
   readonly byLast: ReadonlyMap<string, readonly Entry[]>;
 }
 
+/** A labels file, parsed once by the parse every reader of labels shares (parseLabelsFile), indexed for matching. */
 export function loadDatasetLabels(file: string): DatasetLabels {
-  if (inputKind(file, "--labels ") === "folder") throw new UserError(`--labels ${file}: is a directory, not a labels file`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readTextFile(file, "labels file"));
-  } catch (error) {
-    if (error instanceof UserError) throw error;
-    throw new UserError(`--labels ${file}: not valid JSON (${(error as Error).message})`);
-  }
-  if (!isPlainObject(raw)) throw new UserError(`--labels ${file}: must be a JSON object mapping sessions (or runs, then sessions) to labels`);
   const byLast = new Map<string, Entry[]>();
-  const walk = (value: unknown, keys: string[], at: string) => {
-    if (typeof value === "string" || typeof value === "boolean") {
-      const entry = { keys, value: String(value) };
-      const last = keys[keys.length - 1] as string;
-      byLast.set(last, [...(byLast.get(last) ?? []), entry]);
-    } else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) walk(v, [...keys, k], `${at}[${JSON.stringify(k)}]`);
-    else if (value !== null) throw new UserError(`--labels ${file}: ${at}: a label (a string) or an object of them, not ${Array.isArray(value) ? "a list" : typeof value}`);
-  };
-  walk(raw, [], "$");
+  for (const { keys, value } of parseLabelsFile(file).entries) {
+    const last = keys[keys.length - 1] as string;
+    byLast.set(last, [...(byLast.get(last) ?? []), { keys, value: typeof value === "string" ? value : JSON.stringify(value) }]);
+  }
   return { file, scope: resolve(dirname(file)), byLast };
 }
 
@@ -76,7 +57,7 @@ export function labelFor(ref: string, files: readonly DatasetLabels[]): string |
   const absolute = resolve(hash < 0 ? ref : ref.slice(0, hash));
   for (const labels of files) {
     const inside = relative(labels.scope, absolute);
-    if (inside.startsWith("..") || inside === "" || inside.startsWith(sep + sep)) continue;
+    if (inside.startsWith("..") || inside === "") continue;
     const parts = partsOf(hash < 0 ? inside : `${inside}${ref.slice(hash)}`);
     for (const part of parts) for (const entry of labels.byLast.get(part) ?? []) if (entry.keys.every((k) => parts.has(k))) return entry.value;
   }

@@ -148,37 +148,52 @@ export interface Stretch {
 }
 
 export function minedCalls(events: readonly ToolEvent[]): MinedCall[] {
-  const read: { unit: readonly number[]; call: CallEvent; outcome: OutcomeEvent | undefined; message: string; failed: boolean; rejected: string | undefined }[] = [];
+  const calls: MinedCall[] = [];
+  // callUnits lists units by their first event, so calls come in session order.
   for (const unit of callUnits(events)) {
     const call = events[unit[0] as number];
     if (call?.type !== "call") continue;
     const outcomeAt = unit[1];
     const outcome = outcomeAt === undefined ? undefined : (events[outcomeAt] as OutcomeEvent);
-    // What the tool said, without the details the importer added (an exit code is kept apart).
+    // What the tool said, and apart from it the details the importer added (an exit code, a status).
     const message = outcomeText(outcome, false);
-    read.push({ unit, call, outcome, message, failed: outcome !== undefined && outcomeFailed(outcome), rejected: outcome === undefined ? undefined : rejectionOf(message) });
-  }
-  // callUnits lists units by their first event, so calls are already in session order.
-  return read.map(({ unit, call, outcome, message, failed, rejected }, index): MinedCall => {
+    const details = detailsText(outcome, message);
+    const maskedMessage = maskText(message);
     const rawArgs = JSON.stringify(call.params ?? null) ?? "null";
+    const failed = outcome !== undefined && outcomeFailed(outcome);
+    const rejected = outcome === undefined ? undefined : rejectionOf(message);
     const signature = rejected !== undefined ? `refused: ${rejected}` : failed ? failureSignature(message, rawArgs, exitCodeOf(outcome)) : undefined;
-    const rawResult = outcomeText(outcome);
-    return {
-      index,
+    calls.push({
+      index: calls.length,
       events: unit,
       call,
       ...(outcome === undefined ? {} : { outcome }),
       shape: maskedCall(call),
-      result: maskText(rawResult),
+      result: details === "" ? maskedMessage : `${maskedMessage}\n${maskText(details)}`,
       rawArgs,
-      rawResult,
+      rawResult: details === "" ? message : `${message}\n${details}`,
       failed,
       silent: answerLines(message).length === 0,
-      substantial: substantial(maskText(message)),
+      substantial: substantial(maskedMessage),
       ...(rejected === undefined ? {} : { rejected }),
       ...(signature === undefined ? {} : { signature }),
-    };
-  });
+    });
+  }
+  return calls;
+}
+
+/**
+ * A result's details as JSON (an exit code, a status are part of what the agent learns), without
+ * the copy of the output some importers keep beside the text (OpenClaw's exec `aggregated`): the
+ * same text twice would only be masked and compared twice.
+ */
+function detailsText(outcome: OutcomeEvent | undefined, message: string): string {
+  const result = outcome?.error === undefined ? outcome?.result : undefined;
+  const details = result !== null && typeof result === "object" ? (result as { details?: unknown }).details : undefined;
+  if (details === undefined) return "";
+  if (details === null || typeof details !== "object" || Array.isArray(details)) return JSON.stringify(details) ?? "";
+  const { aggregated, ...rest } = details as Record<string, unknown>;
+  return JSON.stringify(aggregated === undefined || aggregated === message || (typeof aggregated === "string" && aggregated.trim() === message.trim()) ? rest : details) ?? "";
 }
 
 /** The exit code an importer put into the result's details ({exitCode}), if any. */
@@ -254,8 +269,14 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     found.push(stretch(calls, first, last, refused ? "same-rejection" : "same-failure", refused ? "refused, every call, for the same reason" : "the same failure, masked, with changing args"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
+  // How often each answer comes in the session: an answer given all along (a harness's "Process
+  // running with session ID 4711", the same passing test run) is an acknowledgement, not a sign
+  // that the calls of one run had no effect.
+  const answers = new Map<string, number>();
+  for (const c of calls) if (!c.silent) answers.set(c.result, (answers.get(c.result) ?? 0) + 1);
   for (const chain of chains(calls, taken, noEffectLink)) {
     if (chain.length < parameters.noEffect) continue;
+    if ((answers.get((calls[chain[0] as number] as MinedCall).result) ?? 0) > chain.length + NO_EFFECT_ELSEWHERE) continue;
     // Different args: a chain of one call sent again is a repeat's business (and was no repeat).
     if (new Set(chain.map((k) => (calls[k] as MinedCall).shape)).size < 2) continue;
     found.push(stretch(calls, chain[0] as number, chain[chain.length - 1] as number, "no-effect", "the same non-empty answer, masked, to different calls"));
@@ -318,6 +339,8 @@ function noEffectLink(chain: readonly MinedCall[], next: MinedCall): boolean {
  * or "True" for each of three inputs found something out three times.
  */
 const NO_EFFECT_MIN_CHARS = 40;
+/** Calls outside a no-effect run that may get its answer too (a view before the edits, one after) before the answer counts as one the session gives all along. */
+const NO_EFFECT_ELSEWHERE = 2;
 function substantial(masked: string): boolean {
   return masked.replace(/<\w+>|#|[^A-Za-z]/g, "").length >= NO_EFFECT_MIN_CHARS / 2 && masked.trim().length >= NO_EFFECT_MIN_CHARS;
 }

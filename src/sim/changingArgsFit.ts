@@ -1,10 +1,11 @@
 // Fitting the changing-args loop to real sessions: every stretch of the changing-args kind that
 // `loopsim loops` mines (the same failure, the same refusal, or the same answer to different
-// calls), grouped by system (the session's first folder: a dataset, a model's runs), measured as
+// calls), grouped by system (the session's first folder, a dataset, and the model the file names), measured as
 // changingArgsParams.ts describes (length percentiles; medians of arg change, recurrence and how
 // often the recurring text varies). Deterministic: the same sessions give the same file.
 import type { ToolEvent } from "../../models/events.js";
 import { sourceOf } from "../realLoops/catalogue.js";
+import { sessionModel } from "../realLoops/sessionModel.js";
 import { minedCalls, stretchesOf, type MinedCall, type Stretch } from "../realLoops/mine.js";
 import { CHANGING_ARGS_SCHEMA, type ChangingArgsParams, type ChangingArgsSystem } from "./changingArgsParams.js";
 
@@ -75,16 +76,18 @@ export function systemFit(measures: readonly StretchMeasure[]): ChangingArgsSyst
 }
 
 export const FIT_DERIVATION =
-  "Every stretch of the changing-args kind (the same failure, the same refusal, or the same non-empty answer to different calls) that `loopsim loops` mines from the sessions, grouped by system (the session's first folder under the path given). lengths: the stretches' lengths in calls at the 10th, 25th, 50th, 75th and 90th percentiles (nearest rank). argChange: per stretch the mean Jaccard distance between the word sets of one call's args and the next's, then the median over stretches. recurrence: per stretch the share of its calls that meet its most common failure signature (or masked answer), then the median. textVaries: per stretch the share of neighbouring calls with the same signature whose recorded text differs (a line number, a path), then the median.";
+  "Every stretch of the changing-args kind (the same failure, the same refusal, or the same non-empty answer to different calls) that `loopsim loops` mines from the sessions, grouped by system: the session's first folder under the path given (a dataset), and the model its file names when it names one (DATASET/MODEL). lengths: the stretches' lengths in calls at the 10th, 25th, 50th, 75th and 90th percentiles (nearest rank). argChange: per stretch the mean Jaccard distance between the word sets of one call's args and the next's, then the median over stretches. recurrence: per stretch the share of its calls that meet its most common failure signature (or masked answer), then the median. textVaries: per stretch the share of neighbouring calls with the same signature whose recorded text differs (a line number, a path), then the median.";
 
 /** Sessions fed one at a time; the fit of every system that has at least one stretch. */
 export class ChangingArgsFitter {
   private readonly bySystem = new Map<string, StretchMeasure[]>();
 
-  session(id: string, events: readonly ToolEvent[]): void {
+  /** `file` is where the session was read: the model its head names (if any) makes the system `DATASET/MODEL`. */
+  session(id: string, file: string, events: readonly ToolEvent[]): void {
     const measures = changingArgsMeasures(events);
     if (measures.length === 0) return;
-    const system = sourceOf(id);
+    const model = sessionModel(file);
+    const system = model === undefined ? sourceOf(id) : `${sourceOf(id)}/${model}`;
     this.bySystem.set(system, [...(this.bySystem.get(system) ?? []), ...measures]);
   }
 

@@ -1,5 +1,5 @@
 // The fitted parameters of loops where the failure repeats while the args change, per system (a
-// dataset folder of real sessions), as `loopsim fit-changing-args` writes them to
+// dataset folder of real sessions, with the model its files name: DATASET/MODEL), as `loopsim fit-changing-args` writes them to
 // changingArgsParams.json beside this file. Parsed once, at the edge: a committed file that does
 // not parse is a build error naming the JSON path, never a half-read simulation.
 import { isPlainObject } from "../../models/outcomeHash.js";
@@ -63,4 +63,10 @@ export const CHANGING_ARGS_PARAMS: ChangingArgsParams = parseChangingArgsParams(
 /** A system's parameters by name, the fallback when it is not in the fit. */
 export function systemParams(name: string | undefined, params: ChangingArgsParams = CHANGING_ARGS_PARAMS): ChangingArgsSystem {
   return (name === undefined ? undefined : params.systems[name]) ?? FALLBACK_SYSTEM;
+}
+
+/** The systems of one dataset (its folder alone, or DATASET/MODEL); every system when the dataset has none in the fit. */
+export function datasetSystems(dataset: string, params: ChangingArgsParams = CHANGING_ARGS_PARAMS): Readonly<Record<string, ChangingArgsSystem>> {
+  const own = Object.fromEntries(Object.entries(params.systems).filter(([name]) => name === dataset || name.startsWith(`${dataset}/`)));
+  return Object.keys(own).length > 0 ? own : params.systems;
 }
