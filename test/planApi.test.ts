@@ -16,6 +16,7 @@ describe("planTune and planCompare", () => {
     await expect(planTune({ ...tune, seed: -1, json: true })).rejects.toThrow(/--seed must be a whole number/);
     await expect(planCompare({ targets: "all", population: "default", agents: 24, seed: 1, workers: 1000 })).rejects.toThrow(/--workers must be a whole number from 1 to 256/);
     await expect(planTune({ ...tune, labels: "x.json", json: true })).rejects.toThrow(/--labels needs --sessions/);
+    await expect(planCompare({ targets: "all", population: "default", agents: 24, seed: 1, labelKey: "instance" })).rejects.toThrow(/--label-key needs --labels/);
   });
 
   it("say where the report goes: --out, else reports/latest, and with --json alone nowhere", async () => {

@@ -85,6 +85,9 @@ export async function planGrounding(args: SimulationArgs, rows: RowsWord, output
   refuseOutOfRange("agents", args.agents, 1, MAX_AGENTS);
   refuseOutOfRange("seed", args.seed, 0, Number.MAX_SAFE_INTEGER);
   if (args.workers !== undefined) refuseOutOfRange("workers", args.workers, 1, MAX_WORKERS);
+  // The command line refuses these by its option rules too (src/cli/simulationCommands.ts); a library caller meets them here.
+  if (args.labelKey !== undefined && args.labels === undefined) throw new UserError("--label-key needs --labels: it says how the labels file names sessions");
+  if (args.labelMap !== undefined && args.labels === undefined) throw new UserError("--label-map needs --labels: it maps the labels file's values");
   if (args.labels !== undefined && args.sessions === undefined && !args.population.startsWith("sessions:")) throw new UserError("--labels needs --sessions PATH... or --population sessions:PATH");
   if (args.outcomeLabels !== undefined && args.loops !== "real") throw new UserError("--outcome-labels labels the real-outcomes figures of --loops real; add --loops real");
   if (args.by !== undefined && args.by !== rows && args.by !== "sessions") throw new UserError(`--by ${args.by}: expected ${rows} or sessions`);
