@@ -4,6 +4,7 @@
 //   suite) with the TypeScript compiler instead: every export has its page and no page outlives its
 //   export, and every field, parameter and union member named in the declarations is on its page.
 //   When it fails, `npm run docs:api` makes the pages again.
+// - the committed comparison reports, rendered again from their compare.json.
 // - reports/example and reports/example-sessions, the tune reports the guides point to. Their
 //   rendering and everything derived from their rows (picks, wording, charts) is made again from
 //   their own report.json and must be byte-identical; reports/example's command (its `reproduce`
@@ -18,6 +19,9 @@ import { renderMarkdown } from "../src/tune/renderMarkdown.js";
 import { renderHtml } from "../src/tune/renderHtml.js";
 import { planTune, runTune, type TuneArgs } from "../src/commands/tune.js";
 import type { ConfigRow } from "../src/evaluation/evaluate.js";
+import type { CompareReport } from "../src/compare/report.js";
+import { renderCompareMarkdown } from "../src/compare/renderMarkdown.js";
+import { renderCompareHtml } from "../src/compare/renderHtml.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const read = (...parts: string[]) => readFileSync(join(ROOT, ...parts), "utf8");
@@ -119,4 +123,14 @@ describe("the committed tuning reports are what loopsim makes of them today", ()
     expect(mine.map((r) => r.index)).toEqual(rows.filter((r) => r.index % 24 === 0).map((r) => r.index));
     expect(mine).toEqual(rows.filter((r) => r.index % 24 === 0));
   });
+});
+
+describe("the committed comparison reports are rendered as loopsim renders them today", () => {
+  for (const dir of ["reports/compare", "reports/compare-sessions", "reports/real-loops/compare"]) {
+    it.skipIf(!existsSync(join(ROOT, dir, "compare.json")))(`${dir}: its Markdown and HTML from its JSON, byte for byte`, () => {
+      const report = JSON.parse(read(dir, "compare.json")) as CompareReport;
+      expect(renderCompareMarkdown(report), `${dir}/compare.md: regenerate it with its reproduce line`).toBe(read(dir, "compare.md"));
+      expect(renderCompareHtml(report), `${dir}/compare.html`).toBe(read(dir, "compare.html"));
+    });
+  }
 });

@@ -4,6 +4,7 @@
 // the best candidate rule beside the best shipped guard; and the Pareto chart of the two. Markdown
 // and HTML draw it from report.json's `realOutcomes` alone.
 import { shareCell } from "../stats/interval.js";
+import { percentOneDecimal } from "../format/percent.js";
 import { BEST_RULE, outcomeScore, type RealOutcomeRow, type RealOutcomes, type Share } from "../grounded/realOutcomes.js";
 import { realOutcomesChart } from "./realOutcomesChart.js";
 
@@ -11,7 +12,7 @@ export const CANDIDATE_NOTE =
   "Rows named `candidate:...` are candidate rules (src/targets/candidates): no runtime is known to ship them; they are here as evidence for people who design guards, not as a claim about any runtime.";
 
 const cell = (s: Share) => (s.n === 0 ? "n/a (n=0)" : `${shareCell(s.share, s.interval)} (${s.k}/${s.n})`);
-const pctOf = (a: number, b: number) => (b === 0 ? "-" : `${(Math.round((a / b) * 1000) / 10).toFixed(1)}%`);
+const pctOf = (a: number, b: number) => (b === 0 ? "-" : percentOneDecimal(a / b));
 
 /** Whose rows: guards side by side (compare), or one guard's configs (tune). */
 export type RowKind = "guard" | "config";
@@ -34,7 +35,7 @@ export function realOutcomesTable(r: RealOutcomes, kind: RowKind = "guard"): { h
   };
 }
 
-const pct = (x: number) => `${(Math.round(x * 1000) / 10).toFixed(1)}%`;
+const pct = percentOneDecimal;
 const interval = (s: Share) => (s.n === 0 ? "n/a (n=0)" : `${pct(s.share)} [${pct(s.interval.low)}-${pct(s.interval.high)}], n=${s.n}`);
 
 /** One sentence on a guard: what it catches and what it costs. */
