@@ -2,7 +2,7 @@
 // OpenClaw's defaults, each figure with its 95% interval. The figures live here, once, for the
 // Markdown and the HTML report; the prose around the table says why each pick was made.
 import type { ConfigRow } from "../evaluation/evaluate.js";
-import { numberCell, overlaps, shareCell, type Interval } from "../stats/interval.js";
+import { numberCell, overlaps, shareCell, wilson, type Interval } from "../stats/interval.js";
 import { sessionsStopped, type Recommendation } from "./recommend.js";
 import type { TuneReport } from "./report.js";
 
@@ -23,6 +23,14 @@ function figures(row: ConfigRow): { readonly name: string; readonly value: numbe
     { name: "mean tokens wasted per stuck agent", value: m.stuck.wastedTokens.mean, interval: i.wastedTokensMean, cell: numberCell(m.stuck.wastedTokens.mean, i.wastedTokensMean) },
     { name: "false aborts", value: m.recovering.falseAbortShare, interval: i.falseAbortShare, cell: shareCell(m.recovering.falseAbortShare, i.falseAbortShare) },
   ];
+}
+
+/** The interval of `sessionsStopped`: over the resolved sessions when labelled, else over every session. */
+function sessionsStoppedInterval(row: ConfigRow): Interval | undefined {
+  const s = row.sessions;
+  if (s === undefined) return undefined;
+  const resolved = s.byLabel.resolved;
+  return resolved !== undefined && resolved.sessions > 0 ? wilson(resolved.stopped, resolved.sessions) : s.intervals?.stoppedShare;
 }
 
 /** Goals that picked the same config, together, in the report's order. */
@@ -47,7 +55,7 @@ export function picksTable(report: TuneReport): PicksTable {
     "config",
     "stuck caught [95%]",
     `good work stopped: ${grounded ? "real sessions as agents" : "simulated"} [95%]`,
-    ...(recorded ? [`recorded ${resolved ? "resolved " : ""}sessions stopped`] : []),
+    ...(recorded ? [`recorded ${resolved ? "resolved " : ""}sessions stopped [95%]`] : []),
     "mean tokens wasted per stuck agent [95%]",
     "false aborts [95%]",
     "progressing warned",
@@ -55,7 +63,7 @@ export function picksTable(report: TuneReport): PicksTable {
   const cells = (row: ConfigRow, pick: string): string[] => {
     const f = figures(row);
     const stopped = sessionsStopped(row);
-    return [pick, row.index === 0 ? "OpenClaw defaults" : `#${row.index} ${row.label}`, (f[0] as { cell: string }).cell, (f[1] as { cell: string }).cell, ...(recorded ? [stopped === undefined ? "-" : shareCell(stopped, undefined)] : []), (f[2] as { cell: string }).cell, (f[3] as { cell: string }).cell, shareCell(row.metrics.progressing.warnedShare, undefined)];
+    return [pick, row.index === 0 ? "OpenClaw defaults" : `#${row.index} ${row.label}`, (f[0] as { cell: string }).cell, (f[1] as { cell: string }).cell, ...(recorded ? [stopped === undefined ? "-" : shareCell(stopped, sessionsStoppedInterval(row))] : []), (f[2] as { cell: string }).cell, (f[3] as { cell: string }).cell, shareCell(row.metrics.progressing.warnedShare, undefined)];
   };
   const rows: string[][] = [cells(defaults, "defaults (yardstick)")];
   const clearDifferences: string[] = [];
