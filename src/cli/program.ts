@@ -3,7 +3,6 @@ import { Command, InvalidArgumentError } from "commander";
 import { boundedInt, MAX_DEPTH, nonNegativeInt, TARGET_HELP } from "./options.js";
 import { configFromOptions } from "../io/configFile.js";
 import { UserError } from "../io/errors.js";
-import { parseShard } from "../io/shardSpec.js";
 import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
 import { FORMATS, type SessionFormat } from "../import/types.js";
 import { FACT_HELP } from "../scenario/minimizeFact.js";
@@ -154,12 +153,10 @@ export function buildProgram(): Command {
     .option("--force", "overwrite scan.{json,md,html} already in --out")
     .option("--shard <i/n>", "scan shard I of N of the sessions (every N-th of the listing; or auto, auto/N: from the batch engine): a report of that slice")
     .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string; format?: SessionFormat | "auto"; strict?: boolean; force?: boolean; junit?: string; annotations?: boolean; shard?: string }) => {
-      const config = configFromOptions(opts.config, opts.agent);
-      const { resolveTarget } = await import("../targets/registry.js");
-      const target = await resolveTarget(opts.target);
-      const configLabel = opts.config === undefined ? "OpenClaw defaults" : `${opts.config}${opts.agent === undefined ? "" : ` (agent ${opts.agent})`}`;
-      const { scanCommand } = await import("../commands/scan.js");
-      await scanCommand(paths, { config, configLabel, target, json: opts.json === true, out: opts.out, strict: opts.strict === true, force: opts.force === true, ...(opts.format === undefined ? {} : { format: opts.format }), ...(opts.shard === undefined ? {} : { shard: parseShard(opts.shard) }), ci: ciOutputsOf(opts), traceArgs: `${opts.config === undefined ? "" : ` --config ${opts.config}`}${opts.agent === undefined ? "" : ` --agent ${opts.agent}`}${opts.target === "reference" ? "" : ` --target ${target.loadedFrom ?? target.name}`}` });
+      const { planScan, scanCommand } = await import("../commands/scan.js");
+      const { format, ...rest } = opts;
+      const plan = await planScan({ paths, ...rest, ...(format === undefined ? {} : { format }), ci: ciOutputsOf(opts) });
+      await scanCommand(plan.paths, plan.options);
     });
 
   const scenario = program

@@ -14,7 +14,9 @@ import { checkOutputDir } from "../io/writable.js";
 import { ScanReportWriter } from "../scan/reportWriter.js";
 import { scanSession } from "../scan/scanSession.js";
 import type { Target } from "../targets/target.js";
-import type { Shard } from "../io/shardSpec.js";
+import { parseShard, type Shard } from "../io/shardSpec.js";
+import { configFromOptions } from "../io/configFile.js";
+import { resolveTarget } from "../targets/registry.js";
 import { sliceOf } from "../sessions/recorded.js";
 import { writeCiOutputs, type CiOutputs } from "../ci/emit.js";
 import type { JUnitCase } from "../ci/junit.js";
@@ -36,6 +38,51 @@ export interface ScanOptions {
   readonly ci?: CiOutputs;
   /** The options `trace` needs to show a session again as scan saw it (--config, --target). */
   readonly traceArgs?: string;
+}
+
+/** What `loopsim scan` takes, as the command line (or a library caller) hands it over. */
+export interface ScanArgs {
+  readonly paths: readonly string[];
+  /** OpenClaw config file (JSON or JSON5); the defaults when absent. */
+  readonly config?: string;
+  /** The agent whose agents.list override applies (needs `config`). */
+  readonly agent?: string;
+  /** The target's name as `--target` takes it (default reference). */
+  readonly target?: string;
+  readonly json?: boolean;
+  readonly out?: string;
+  readonly format?: SessionFormat | "auto";
+  readonly strict?: boolean;
+  readonly force?: boolean;
+  /** I/N, auto or auto/N. */
+  readonly shard?: string;
+  readonly ci?: CiOutputs;
+}
+
+/**
+ * Parses and checks what scan is given, once, before any session is read: the config, the target
+ * (loaded), the shard, and the options `trace` needs to show a session again as scan saw it.
+ */
+export async function planScan(args: ScanArgs): Promise<{ readonly paths: readonly string[]; readonly options: ScanOptions }> {
+  const config = configFromOptions(args.config, args.agent);
+  const name = args.target ?? "reference";
+  const target = await resolveTarget(name);
+  const configLabel = args.config === undefined ? "OpenClaw defaults" : `${args.config}${args.agent === undefined ? "" : ` (agent ${args.agent})`}`;
+  const traceArgs = `${args.config === undefined ? "" : ` --config ${args.config}`}${args.agent === undefined ? "" : ` --agent ${args.agent}`}${name === "reference" ? "" : ` --target ${target.loadedFrom ?? target.name}`}`;
+  const options: ScanOptions = {
+    config,
+    configLabel,
+    target,
+    json: args.json === true,
+    ...(args.out === undefined ? {} : { out: args.out }),
+    strict: args.strict === true,
+    force: args.force === true,
+    ...(args.format === undefined ? {} : { format: args.format }),
+    ...(args.shard === undefined ? {} : { shard: parseShard(args.shard) }),
+    ...(args.ci === undefined ? {} : { ci: args.ci }),
+    traceArgs,
+  };
+  return { paths: args.paths, options };
 }
 
 export async function scanCommand(paths: readonly string[], options: ScanOptions): Promise<void> {
