@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { planTune, type TuneArgs } from "../src/commands/tune.js";
 import { planCompare, type CompareArgs } from "../src/commands/compare.js";
 import { compareCommand, mergeCompareCommand, mergeTuneCommand, tuneCommand } from "../src/cli/simulationOutput.js";
-import { scanCommand } from "../src/commands/scan.js";
+import { scanPlanned as scanCommand } from "../src/cli/scanOutput.js";
 import { configFrom } from "../models/configResolution.js";
 import { REFERENCE_TARGET } from "../src/targets/reference.js";
 import { tempDir } from "./cli/run.js";

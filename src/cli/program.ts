@@ -153,10 +153,9 @@ export function buildProgram(): Command {
     .option("--force", "overwrite scan.{json,md,html} already in --out")
     .option("--shard <i/n>", "scan shard I of N of the sessions (every N-th of the listing; or auto, auto/N: from the batch engine): a report of that slice")
     .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string; format?: SessionFormat | "auto"; strict?: boolean; force?: boolean; junit?: string; annotations?: boolean; shard?: string }) => {
-      const { planScan, scanCommand } = await import("../commands/scan.js");
+      const { scanCommand } = await import("./scanOutput.js");
       const { format, ...rest } = opts;
-      const plan = await planScan({ paths, ...rest, ...(format === undefined ? {} : { format }), ci: ciOutputsOf(opts) });
-      await scanCommand(plan.paths, plan.options);
+      await scanCommand({ paths, ...rest, ...(format === undefined ? {} : { format }), ci: ciOutputsOf(opts) });
     });
 
   const scenario = program
