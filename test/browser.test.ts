@@ -134,8 +134,9 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     expect(dom.status).toBe(0);
     expect(dom.stdout).toContain("<h2>Real stuck stretches</h2>");
     expect(dom.stdout).toMatch(/<tr><td>none<\/td><td>0\.0% \[0\.0-65\.8\] \(n=2\)<\/td>/);
-    // The Pareto chart of real outcomes: stretches caught against resolved runs stopped, every error bar inside it.
+    // The Pareto charts of real outcomes: stretches caught, and stuck calls saved, against resolved runs stopped, every error bar inside them.
     expect(dom.stdout).toContain('aria-label="stuck stretches caught against resolved runs stopped"');
+    expect(dom.stdout).toContain('aria-label="stuck calls saved against resolved runs stopped"');
     expect(errorBarsInside(dom.stdout)).toBeGreaterThan(0);
   });
 

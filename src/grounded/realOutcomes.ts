@@ -116,6 +116,13 @@ export interface Saving {
   /** The mean spared per stretch, with its seeded bootstrap interval over stretches. */
   readonly perStretch: number;
   readonly interval: Interval;
+  /**
+   * saved / of (the share of stuck calls or tokens spared), with a seeded bootstrap interval that
+   * resamples stretches, not calls: the calls of one stretch stand or fall together, so a Wilson
+   * interval over calls would be too narrow.
+   */
+  readonly share: number;
+  readonly shareInterval: Interval;
 }
 
 /** One guard's figures on real loops with real outcomes. */
@@ -152,12 +159,29 @@ export class RealOutcomeTally {
       return shareOf(mine.filter((s) => s.caught).length, mine.length);
     };
     const mean = (xs: readonly number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
-    const saving = (saved: (s: StretchUnderGuard) => number, of: (s: StretchUnderGuard) => number, what: string): Saving => ({
-      saved: all.reduce((sum, s) => sum + saved(s), 0),
-      of: all.reduce((sum, s) => sum + of(s), 0),
-      perStretch: Math.round(mean(all.map(saved)) * 10) / 10,
-      interval: bootstrap(all.map(saved), mean, `real-outcomes/${this.name}/${what}`),
-    });
+    const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
+    const saving = (saved: (s: StretchUnderGuard) => number, of: (s: StretchUnderGuard) => number, what: string): Saving => {
+      const total = all.reduce((sum, s) => sum + saved(s), 0);
+      const whole = all.reduce((sum, s) => sum + of(s), 0);
+      // Resample stretches by index: the statistic sums the drawn stretches' spared and total calls.
+      const ratio = (picked: readonly number[]) => {
+        let a = 0;
+        let b = 0;
+        for (const k of picked) {
+          a += saved(all[k] as StretchUnderGuard);
+          b += of(all[k] as StretchUnderGuard);
+        }
+        return b === 0 ? 0 : a / b;
+      };
+      return {
+        saved: total,
+        of: whole,
+        perStretch: Math.round(mean(all.map(saved)) * 10) / 10,
+        interval: bootstrap(all.map(saved), mean, `real-outcomes/${this.name}/${what}`),
+        share: whole === 0 ? 0 : r4(total / whole),
+        shareInterval: bootstrap(all.map((_, k) => k), ratio, `real-outcomes/${this.name}/${what}-share`, r4),
+      };
+    };
     return {
       name: this.name,
       shipped: this.shipped,
@@ -202,7 +226,7 @@ export const REAL_OUTCOME_DEFINITIONS: Readonly<Record<string, string>> = {
   caught: "stuck stretches (mined by `loopsim loops`) with a block or a stop on one of their calls, over all stretches (a block earlier in the run does not end it; a stop before the stretch is no catch)",
   identical: "stretches of the same masked call again (the miner's repeat, failing and alternation rules)",
   "changing-args": "stretches whose calls differ while the failure, the refusal or the answer repeats (the miner's same-failure, same-rejection and no-effect rules)",
-  callsSaved: "stretch calls at or after the run's first block or stop (a block spares its own call; a stop after an answer spares the calls after it), over all stretch calls; the mean per stretch with a seeded bootstrap interval",
+  callsSaved: "stretch calls at or after the run's first block or stop (a block spares its own call; a stop after an answer spares the calls after it), over all stretch calls (the share of stuck calls caught), with a seeded bootstrap interval that resamples stretches; and the mean per stretch, likewise",
   tokensSaved: "tokens (args and answer, about 4 characters a token) of those calls",
   resolvedStopped: "runs labelled resolved that the guard blocked or stopped anywhere (inside a stuck stretch too): a run that went well and would not have finished as it did",
   unresolvedStopped: "the same over runs labelled unresolved, for contrast",

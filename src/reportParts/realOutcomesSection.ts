@@ -19,14 +19,14 @@ export type RowKind = "guard" | "config";
 
 export function realOutcomesTable(r: RealOutcomes, kind: RowKind = "guard"): { header: string[]; rows: string[][] } {
   return {
-    header: [kind, "ships", "real stretches caught [95%]", "identical repeats caught [95%]", "changing args caught [95%]", "stretch calls saved", "calls saved per stretch [95%]", "stretch tokens saved", "resolved runs stopped [95%]", "unresolved runs stopped [95%]"],
+    header: [kind, "ships", "real stretches caught [95%]", "identical repeats caught [95%]", "changing args caught [95%]", "stuck calls saved [95%]", "calls saved per stretch [95%]", "stretch tokens saved", "resolved runs stopped [95%]", "unresolved runs stopped [95%]"],
     rows: r.rows.map((row) => [
       row.name,
       row.shipped ? "yes" : "candidate",
       cell(row.caught),
       cell(row.byKind.identical),
       cell(row.byKind["changing-args"]),
-      `${row.callsSaved.saved}/${row.callsSaved.of} (${pctOf(row.callsSaved.saved, row.callsSaved.of)})`,
+      row.callsSaved.shareInterval.n === 0 ? "n/a" : `${shareCell(row.callsSaved.share, row.callsSaved.shareInterval)} (${row.callsSaved.saved}/${row.callsSaved.of})`,
       row.callsSaved.interval.n === 0 ? "n/a" : `${row.callsSaved.perStretch} [${row.callsSaved.interval.low}-${row.callsSaved.interval.high}]`,
       `${row.tokensSaved.saved}/${row.tokensSaved.of} (${pctOf(row.tokensSaved.saved, row.tokensSaved.of)})`,
       cell(row.resolvedStopped),
@@ -40,7 +40,7 @@ const interval = (s: Share) => (s.n === 0 ? "n/a (n=0)" : `${pct(s.share)} [${pc
 
 /** One sentence on a guard: what it catches and what it costs. */
 export function guardSentence(row: RealOutcomeRow): string {
-  return `\`${row.name}\` catches ${interval(row.caught)} of the real stuck stretches (identical repeats ${interval(row.byKind.identical)}; changing args ${interval(row.byKind["changing-args"])}), saves ${row.callsSaved.saved} of ${row.callsSaved.of} stretch calls, and stops ${interval(row.resolvedStopped)} of the resolved runs`;
+  return `\`${row.name}\` catches ${interval(row.caught)} of the real stuck stretches (identical repeats ${interval(row.byKind.identical)}; changing args ${interval(row.byKind["changing-args"])}), saves ${row.callsSaved.saved} of the ${row.callsSaved.of} stuck calls (${pct(row.callsSaved.share)} [${pct(row.callsSaved.shareInterval.low)}-${pct(row.callsSaved.shareInterval.high)}]), and stops ${interval(row.resolvedStopped)} of the resolved runs`;
 }
 
 export function realOutcomesParagraphs(r: RealOutcomes, kind: RowKind = "guard"): string[] {
@@ -84,7 +84,8 @@ export function realOutcomesHtml(r: RealOutcomes | undefined, esc: (s: string) =
   const cells = (tag: string, xs: readonly string[]) => xs.map((x) => `<${tag}>${esc(x)}</${tag}>`).join("");
   return `<h2>Real loops, real outcomes: what each ${kind} catches and what it costs</h2>
 ${realOutcomesParagraphs(r, kind).map((l) => `<p>${esc(l.replace(/`/g, ""))}</p>`).join("\n")}
-<figure>${realOutcomesChart(r)}<figcaption>Each ${kind}: real stuck stretches caught (up is better) against resolved runs it would have stopped (left is better). Filled dots: shipped guards (red: OpenClaw); hollow diamonds: candidate rules no runtime ships. Bars: 95% Wilson intervals.</figcaption></figure>
+<figure>${realOutcomesChart(r, "stretches")}<figcaption>Each ${kind}: real stuck stretches caught (up is better) against resolved runs it would have stopped (left is better). Filled dots: shipped guards (red: OpenClaw); hollow diamonds: candidate rules no runtime ships. Bars: 95% Wilson intervals.</figcaption></figure>
+<figure>${realOutcomesChart(r, "calls")}<figcaption>Each ${kind}: the share of stuck calls it would have saved (those at or after its first block or stop; up is better) against resolved runs it would have stopped (left is better). Bars: 95% intervals (a bootstrap over stretches for the calls, Wilson for the runs).</figcaption></figure>
 <table><thead><tr>${cells("th", t.header)}</tr></thead><tbody>${t.rows.map((row) => `<tr>${cells("td", row)}</tr>`).join("\n")}</tbody></table>
 <dl>${Object.entries(r.definitions).map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("")}</dl>
 `;
