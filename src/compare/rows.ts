@@ -2,12 +2,12 @@
 // (rolling detectors off, the post-compaction guard on), with `enabled: true`, and as any
 // release; the peers ignore the config (their numbers are their own).
 import { UserError } from "../io/errors.js";
-import { isRefKind } from "../targets/targetRef.js";
 import { GOOSE_COMPARED_LIMIT, PEER_TARGETS } from "../targets/peers/index.js";
 import { resolveStepwiseTarget } from "../targets/registry.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import type { Target } from "../targets/target.js";
 import { evidenceFor } from "../targets/peers/evidence.js";
+import { isRefKind } from "../targets/targetRef.js";
 
 export interface CompareRow {
   /** What the report calls it. */
