@@ -89,8 +89,11 @@ function suggestions(): string[] {
 
 /** The one message for a name that is no target. */
 export function unknownTargetMessage(text: string): string {
-  const family = text.includes("@") ? undefined : [OPENCLAW, ...IN_PROCESS_RUNTIMES, ...drivenRuntimeNames()].find((r) => r === text);
-  const guess = family !== undefined && family === OPENCLAW ? `${OPENCLAW}@latest` : closest(text, suggestions());
+  const families = [OPENCLAW, ...IN_PROCESS_RUNTIMES, ...drivenRuntimeNames()];
+  const at = text.indexOf("@");
+  // A misspelt runtime keeps its version: opencod@1.0.0 -> opencode@1.0.0.
+  const family = at > 0 ? closest(text.slice(0, at), families) : undefined;
+  const guess = at > 0 ? (family === undefined ? undefined : `${family}@${text.slice(at + 1)}`) : text === OPENCLAW ? `${OPENCLAW}@latest` : closest(text, suggestions());
   return `unknown target "${text}" (${guess === undefined ? "" : `did you mean "${guess}"? `}known: ${targetNamesHelp()})`;
 }
 
