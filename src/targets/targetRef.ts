@@ -66,6 +66,23 @@ function peerNames(): string[] {
   return [...PEER_TARGETS, ...PEER_VARIANTS].map((t) => t.name);
 }
 
+/**
+ * The fixed names must not overlap the forms (as zod refuses a discriminated union whose options
+ * claim the same value when it is defined): a built-in name with "@", a path's leading "." or
+ * "/", or a "goose:"/"candidate:" prefix would be read as another kind depending on the order of
+ * the tests, and two built-ins with one name would shadow each other. Checked once, at load.
+ */
+function refuseOverlaps(): void {
+  const fixed = [REFERENCE_TARGET.name, ORACLE_TARGET.name, ...ZOO_TARGETS.map((t) => t.name), ...peerNames()];
+  const seen = new Set<string>();
+  for (const name of fixed) {
+    if (seen.has(name)) throw new Error(`targetRef: two built-in targets are named ${name}`);
+    seen.add(name);
+    if (name.includes("@") || isModulePathText(name) || GOOSE_LIMIT.test(name) || CANDIDATE.test(name)) throw new Error(`targetRef: the built-in name ${name} overlaps another form of target name`);
+  }
+  for (const family of [OPENCLAW, ...IN_PROCESS_RUNTIMES, ...drivenRuntimeNames()]) if (family.includes("@")) throw new Error(`targetRef: runtime ${family} has "@" in its name`);
+}
+
 /** Every name `--target` accepts, for help texts and error messages. */
 export function targetNamesHelp(): string {
   const builtIn = [REFERENCE_TARGET.name, ORACLE_TARGET.name, ...ZOO_TARGETS.map((t) => t.name), ...PEER_TARGETS.map((t) => t.name)];
@@ -149,6 +166,8 @@ function isPathLike(spec: string): boolean {
 function isModulePathText(text: string): boolean {
   return text.startsWith(".") || isAbsolute(text) || ADAPTER_MODULE.test(text) || TYPESCRIPT_MODULE.test(text);
 }
+
+refuseOverlaps();
 
 /** Parses a target name; never throws. */
 export function parseTargetRef(text: unknown): TargetRefResult {
