@@ -71,7 +71,8 @@ function verdict(target: Target, check: CheckResult, skip: (note: string) => voi
 export function conformanceTests(target: Target, options: ConformanceTestOptions = {}): void {
   // Read at the door, as conform reads its own: a wrong target or option fails the file at once.
   target = checkedTarget(target, "conformanceTests: target");
-  const { laws: _laws, scenarios: _scenarios, probes: _probes, ...lawOptions } = (options ?? {}) as ConformanceTestOptions;
+  if (options === null || typeof options !== "object") throw new UserError(`conformanceTests: options must be an object (got ${options === null ? "null" : typeof options})`);
+  const { laws: _laws, scenarios: _scenarios, probes: _probes, ...lawOptions } = options;
   for (const key of ["laws", "scenarios", "probes"] as const) {
     if (options[key] !== undefined && typeof options[key] !== "boolean") throw new UserError(`conformanceTests: options.${key} must be a boolean (got ${typeof options[key]})`);
   }

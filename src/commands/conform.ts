@@ -15,7 +15,7 @@ import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { checkOutputDir } from "../io/writable.js";
 import { resolveTarget } from "../targets/registry.js";
-import { releaseLoadOrder, targetRefOf } from "../targets/targetRef.js";
+import { releaseLoadOrder, targetRefOf, type TargetRef } from "../targets/targetRef.js";
 import type { Target } from "../targets/target.js";
 import { writeCiOutputs, type CiOutputs } from "../ci/emit.js";
 import { conformanceCases, counterexampleFileOf } from "../ci/conformCases.js";
@@ -102,7 +102,7 @@ export async function conformCommand(options: ConformCommandOptions): Promise<vo
   const refs = names.map((name) => targetRefOf(name, "--target"));
   const order = releaseLoadOrder(names.map((name, i) => ({ name, i })), (n) => n.name, compareReleases);
   const resolved = new Map<number, Target>();
-  for (const { i } of order) resolved.set(i, await resolveTarget(refs[i] as NonNullable<(typeof refs)[number]>));
+  for (const { i } of order) resolved.set(i, await resolveTarget(refs[i] as TargetRef));
   const targets = names.map((_, i) => resolved.get(i) as Target);
   const outDir = options.out === undefined ? undefined : join(options.out, "counterexamples");
   const steps = targets.length * conformSteps({ seed: options.seed, depth: options.depth, outDir, law: options.law });

@@ -44,12 +44,6 @@ function firstObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/**
- * The format of a session file as `loopsim import` detects it (from its first object); undefined
- * when no format's signature matches.
- *
- * @param ref - the file's path (a reference with `#id` for a file of several runs).
- */
 export function detectFormat(ref: string): DetectedFormat | undefined {
   const file = splitAdpRef(ref).file;
   const text = head(file).replace(/^\uFEFF/, "");

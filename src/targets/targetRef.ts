@@ -66,6 +66,23 @@ function peerNames(): string[] {
   return [...PEER_TARGETS, ...PEER_VARIANTS].map((t) => t.name);
 }
 
+/**
+ * The fixed names must not overlap the forms (as zod refuses a discriminated union whose options
+ * claim the same value when it is defined): a built-in name with "@", a path's leading "." or
+ * "/", or a "goose:"/"candidate:" prefix would be read as another kind depending on the order of
+ * the tests, and two built-ins with one name would shadow each other. Checked once, at load.
+ */
+function refuseOverlaps(): void {
+  const fixed = [REFERENCE_TARGET.name, ORACLE_TARGET.name, ...ZOO_TARGETS.map((t) => t.name), ...peerNames()];
+  const seen = new Set<string>();
+  for (const name of fixed) {
+    if (seen.has(name)) throw new Error(`targetRef: two built-in targets are named ${name}`);
+    seen.add(name);
+    if (name.includes("@") || isModulePathText(name) || GOOSE_LIMIT.test(name) || CANDIDATE.test(name)) throw new Error(`targetRef: the built-in name ${name} overlaps another form of target name`);
+  }
+  for (const family of [OPENCLAW, ...IN_PROCESS_RUNTIMES, ...drivenRuntimeNames()]) if (family.includes("@")) throw new Error(`targetRef: runtime ${family} has "@" in its name`);
+}
+
 /** Every name `--target` accepts, for help texts and error messages. */
 export function targetNamesHelp(): string {
   const builtIn = [REFERENCE_TARGET.name, ORACLE_TARGET.name, ...ZOO_TARGETS.map((t) => t.name), ...PEER_TARGETS.map((t) => t.name)];
@@ -89,8 +106,11 @@ function suggestions(): string[] {
 
 /** The one message for a name that is no target. */
 export function unknownTargetMessage(text: string): string {
-  const family = text.includes("@") ? undefined : [OPENCLAW, ...IN_PROCESS_RUNTIMES, ...drivenRuntimeNames()].find((r) => r === text);
-  const guess = family !== undefined && family === OPENCLAW ? `${OPENCLAW}@latest` : closest(text, suggestions());
+  const families = [OPENCLAW, ...IN_PROCESS_RUNTIMES, ...drivenRuntimeNames()];
+  const at = text.indexOf("@");
+  // A misspelt runtime keeps its version: opencod@1.0.0 -> opencode@1.0.0.
+  const family = at > 0 ? closest(text.slice(0, at), families) : undefined;
+  const guess = at > 0 ? (family === undefined ? undefined : `${family}@${text.slice(at + 1)}`) : text === OPENCLAW ? `${OPENCLAW}@latest` : closest(text, suggestions());
   return `unknown target "${text}" (${guess === undefined ? "" : `did you mean "${guess}"? `}known: ${targetNamesHelp()})`;
 }
 
@@ -146,6 +166,8 @@ function isPathLike(spec: string): boolean {
 function isModulePathText(text: string): boolean {
   return text.startsWith(".") || isAbsolute(text) || ADAPTER_MODULE.test(text) || TYPESCRIPT_MODULE.test(text);
 }
+
+refuseOverlaps();
 
 /** Parses a target name; never throws. */
 export function parseTargetRef(text: unknown): TargetRefResult {
