@@ -50,3 +50,22 @@ describe("the evidence line of a pick on real sessions", () => {
     expect(injected?.evidence).toMatch(/real sessions with an injected loop/);
   });
 });
+
+describe("the options tune and compare share", () => {
+  it("are declared once: both commands take every shared flag, with the same parsing", async () => {
+    const { Command } = await import("commander");
+    const { registerSimulationCommands } = await import("../src/cli/simulationCommands.js");
+    const program = new Command();
+    registerSimulationCommands(program);
+    const flags = (name: string) => new Set(program.commands.find((c) => c.name() === name)?.options.map((o) => o.long) ?? []);
+    const tuneFlags = flags("tune");
+    const compareFlags = flags("compare");
+    const shared = ["--population", "--agents", "--seed", "--sessions", "--labels", "--label-key", "--label-map", "--strict", "--out", "--workers", "--shard", "--by", "--force", "--json", "--inject", "--reaction", "--loops", "--outcome-labels", "--reaction-grid"];
+    for (const flag of shared) {
+      expect(tuneFlags.has(flag), `tune ${flag}`).toBe(true);
+      expect(compareFlags.has(flag), `compare ${flag}`).toBe(true);
+    }
+    // tune's --out has no commander default: without it, --json alone writes nothing (planTune decides).
+    expect(program.commands.find((c) => c.name() === "tune")?.options.find((o) => o.long === "--out")?.defaultValue).toBeUndefined();
+  });
+});
