@@ -77,12 +77,13 @@ let lastWhole: { file: string; mtimeMs: number; size: number; doc: unknown } | u
  * importer reads `info` and then `messages`).
  */
 function wholeDocument(file: string): { doc: unknown } | undefined {
-  let stats: { mtimeMs: number; size: number };
+  let stats: { mtimeMs: number; size: number; isFile: () => boolean };
   try {
     stats = statSync(file);
   } catch {
     return undefined; // the streaming path names the file-system error
   }
+  if (!stats.isFile()) return undefined; // a pipe is read once, as a stream
   if (lastWhole !== undefined && lastWhole.file === file && lastWhole.mtimeMs === stats.mtimeMs && lastWhole.size === stats.size) return { doc: lastWhole.doc };
   if (stats.size > WHOLE_DOCUMENT_LIMIT) return undefined;
   let doc: unknown;
