@@ -9,7 +9,10 @@ import read
 OUT = "/work/coord/recall-readings.json"
 ROOT = "/work/shared/datasets"
 ref, note, *stretches = sys.argv[1:]
-sample = {s["ref"]: s for s in json.load(open("/work/coord/recall-sample.json"))["sessions"]}
+sample = {}
+for f in ("/work/coord/recall-sample.json", "/work/coord/recall-sample-batch2.json"):
+    if os.path.exists(f):
+        sample.update({s["ref"]: s for s in json.load(open(f))["sessions"]})
 doc = json.load(open(OUT))
 rows, _ = read.load(ROOT, ref)
 calls = sum(1 for r in rows if r[0] == "call")

@@ -8,7 +8,9 @@ failure) and 5 successful ones (resolved / success); runs with no outcome (eval_
 left out. gpt-5-cam: 16 of its 19 labelled run configurations, one session each, the Python-call
 run cam-test3-output and the indented-fence run cam-mini-reasoning-low always among them; which
 of those runs gets a success is drawn too. deepseek: per label the runs are drawn round-robin so
-every labelled run is represented. Usage: sample.py DATASETS_ROOT > sample.json
+every labelled run is represented. Batch 2 (`--batch 2`, seed 36): 4 more per dataset (3 failed, 1 successful), none from batch 1;
+gpt-5-cam takes the 3 labelled runs batch 1 left out plus one more drawn run.
+Usage: sample.py DATASETS_ROOT [--batch 2] > sample.json
 """
 import gzip, json, os, random, sys
 
@@ -67,5 +69,49 @@ def main(root: str) -> None:
     print()
 
 
+def batch2(root: str) -> None:
+    first = {x["ref"] for x in json.load(open("/work/coord/recall-sample.json"))["sessions"]}
+    first_runs = {r.split("/")[2] for r in first if r.startswith("mini-swe-agent-gpt-5-cam/")}
+    rng = random.Random(SEED + 1)
+    out = []
+
+    def take(pool, n):
+        pool = [p for p in pool if p[0] not in first]
+        return rng.sample(pool, n)
+
+    d = "mini-swe-agent-gemini-3-pro"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    for want, n in ((FAILED, 3), (OK, 1)):
+        pool = sorted((f"{d}/trajs/{i}.traj.json.gz", l) for i, l in labels.items() if l in want)
+        out += [{"ref": r, "dataset": d, "label": l} for r, l in take(pool, n)]
+    d = "mini-swe-agent-gpt-5-cam"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    runs = sorted(r for r, m in labels.items() if any(l in FAILED | OK for l in m.values()))
+    left = [r for r in runs if r not in first_runs]
+    chosen = left + rng.sample([r for r in runs if r in first_runs], 4 - len(left))
+    ok_run = rng.choice(chosen)
+    for r in chosen:
+        want = OK if r == ok_run else FAILED
+        pool = sorted((f"{d}/run_results/{r}/{i}/{i}.traj.json.gz", l) for i, l in labels[r].items() if l in want and os.path.exists(os.path.join(root, d, "run_results", r, i, i + ".traj.json.gz")))
+        out += [{"ref": ref, "dataset": d, "label": l} for ref, l in take(pool, 1)]
+    d = "mini-swe-agent-deepseek-tool-calls"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    for want, n in ((FAILED, 3), (OK, 1)):
+        pool = sorted((f"{d}/output/{r}/{i}/{i}.traj.json.gz", l) for r, m in labels.items() for i, l in m.items() if l in want and os.path.exists(os.path.join(root, d, "output", r, i, i + ".traj.json.gz")))
+        out += [{"ref": r, "dataset": d, "label": l} for r, l in take(pool, n)]
+    d = "tau-bench-airline"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    for want, n in ((FAILED, 3), (OK, 1)):
+        pool = sorted(((f"{d}/historical_trajectories/gpt-4o-airline.json.gz#{k}", l) for k, l in labels.items() if l in want), key=lambda p: (int(p[0].split("#")[1].split("/")[0]), p[0]))
+        out += [{"ref": r, "dataset": d, "label": l} for r, l in take(pool, n)]
+    json.dump({"seed": SEED + 1, "batch": 2, "sessions": out}, sys.stdout, indent=1)
+    print()
+
+
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "/work/shared/datasets")
+    args = [a for a in sys.argv[1:] if a != "--batch" and a != "2"]
+    root = args[0] if args else "/work/shared/datasets"
+    if "--batch" in sys.argv:
+        batch2(root)
+    else:
+        main(root)
