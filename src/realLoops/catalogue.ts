@@ -149,9 +149,10 @@ export function sourceOf(session: string): string {
   return slash < 0 ? session.replace(/#.*$/, "") : session.slice(0, slash);
 }
 
+/** A short excerpt of its own (a slice would keep the whole text of a long result alive with the catalogue). */
 const clip = (text: string, n: number) => {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= n ? flat : `${flat.slice(0, n - 1)}…`;
+  return Buffer.from(flat.length <= n ? flat : `${flat.slice(0, n - 1)}…`, "utf8").toString("utf8");
 };
 
 const callTokens = (events: readonly ToolEvent[], call: MinedCall) => call.events.reduce((sum, at) => sum + eventTokens(events[at] as ToolEvent), 0);
