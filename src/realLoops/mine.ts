@@ -342,7 +342,22 @@ const NO_EFFECT_MIN_CHARS = 40;
 /** Calls outside a no-effect run that may get its answer too (a view before the edits, one after) before the answer counts as one the session gives all along. */
 const NO_EFFECT_ELSEWHERE = 2;
 function substantial(masked: string): boolean {
-  return masked.replace(/<\w+>|#|[^A-Za-z]/g, "").length >= NO_EFFECT_MIN_CHARS / 2 && masked.trim().length >= NO_EFFECT_MIN_CHARS;
+  if (masked.trim().length < NO_EFFECT_MIN_CHARS) return false;
+  // Letters outside the mask's placeholders, counted only as far as needed (outputs run to megabytes).
+  let letters = 0;
+  for (let i = 0; i < masked.length; i++) {
+    const c = masked.charCodeAt(i);
+    if (c === 60 /* < */) {
+      const close = masked.indexOf(">", i);
+      if (close > i && close - i <= 40 && /^<\w+>$/.test(masked.slice(i, close + 1))) {
+        i = close;
+        continue;
+      }
+    }
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letters++;
+    if (letters >= NO_EFFECT_MIN_CHARS / 2) return true;
+  }
+  return false;
 }
 
 /** Maximal runs of consecutive calls not yet taken, each linked to the run before it (calls' positions). */
