@@ -69,6 +69,14 @@ const QUOTED = /`([^`'\n]{0,200})'|`([^`\n]{0,200})`|'([^'\n]{0,200})'|"([^"\n]{
 const PATH = /(?:[\w.~-]*\/[\w./~-]+|\b[\w-]+\.(?:py|js|ts|tsx|json|txt|md|c|h|cpp|java|rs|go|rb|sh|cfg|ini|toml|yaml|yml|html|css|rst|pyx|pyi))\b/g;
 const WORD = /[A-Za-z_][\w.-]*/g;
 
+/** A file named with its extension, with or without folders (a sed script's s/a/b/ is no file). */
+const FILE = /(?:[\w.~-]*\/)*[\w-]+\.(?:py|js|ts|tsx|json|txt|md|c|h|cpp|java|rs|go|rb|sh|cfg|ini|toml|yaml|yml|html|css|rst|pyx|pyi|sty|tex)\b/g;
+
+/** The files a call's args name, sorted and once each: what a call acts on or runs. */
+export function pathsIn(args: string): string {
+  return [...new Set(args.match(FILE) ?? [])].sort().join(" ");
+}
+
 /** The first word of each line of a call's args: what a shell would have tried to run. */
 function leadingWords(args: string): Set<string> {
   const words = new Set<string>();
