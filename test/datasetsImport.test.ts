@@ -14,6 +14,7 @@ import { answeredActions, sampled } from "../bench/datasetCounts.js";
 import { adpFailure, splitAdpRef } from "../src/import/adp.js";
 import { outcomeFailed, rejectedEditText } from "../src/import/failure.js";
 import { detectFormat } from "../src/import/detect.js";
+import { arrayElements, streamedElements } from "../src/import/jsonDocument.js";
 import { actionOf, isObservation } from "../src/import/miniSweAgent.js";
 import { pythonCalls, declaredSignatures } from "../src/import/pythonCall.js";
 import { fromPythonRegex } from "../src/import/pythonRegex.js";
@@ -57,6 +58,17 @@ describe(".gz read transparently", () => {
     const bad = join(dir, "bad.jsonl.gz");
     writeFileSync(bad, gzipSync(Buffer.concat([Buffer.from('{"type":"call","tool":"a"}\n{"type":"call","tool":"'), Buffer.from([0xff]), Buffer.from('"}\n')])));
     await expect(read(bad)).rejects.toThrow(/bad\.jsonl\.gz:2: not valid UTF-8/);
+  });
+
+  it("a document parsed whole gives the elements streaming gives (the stream reads files past the size limit)", async () => {
+    for (const [file, key] of [[PYCALL, "messages"], [V11, "messages"], [join(FIXTURES, "swe-agent-example.traj"), "trajectory"]] as const) {
+      const whole: unknown[] = [];
+      for await (const e of arrayElements(file, key)) whole.push(e);
+      const streamed: unknown[] = [];
+      for await (const e of streamedElements(file, key)) streamed.push(e);
+      expect(whole.length).toBeGreaterThan(0);
+      expect(whole).toEqual(streamed);
+    }
   });
 
   it("a corrupt gzip is a user error naming the file, and a folder walk reports it as unreadable", async () => {

@@ -91,10 +91,13 @@ describe("changing-args rules", () => {
     expect(rules(events)).toEqual(["same-rejection 0-2 changing-args"]);
   });
 
-  it("finds calls with no effect (the same file content after each different edit), but not the same short answer to different questions", () => {
+  it("finds calls with no effect (the same file content after each different edit), but not the same short answer to different questions, nor one verdict from different experiments", () => {
     const content = "  120\tdef resolve(self, name):\n  121\t    return self.cache[name]\n  122\t";
     expect(rules(session([["perl -pi -e s/a/b/ f.py && nl f.py", content], ["perl -pi -e s/c/d/ f.py && nl f.py", content], ["sed -i s/e/f/ f.py && nl f.py", content]]))).toEqual(["no-effect 0-2 changing-args"]);
     expect(rules(session([["python -c 'print(1+1)'", "2.0"], ["python -c 'print(4-2)'", "2.0"], ["python -c 'print(8/4)'", "2.0"]]))).toEqual([]);
+    // Three new experiments (other files) giving the same verdict are findings, not edits without effect.
+    const verdict = "Caught expected ImproperlyConfigured: settings.FIXTURE_DIRS contains duplicates.";
+    expect(rules(session([["cat > repro_a.py <<EOF\nx\nEOF\npython repro_a.py", verdict], ["cat > repro_b.py <<EOF\ny\nEOF\npython repro_b.py", verdict], ["cat > repro_c.py <<EOF\nz\nEOF\npython repro_c.py", verdict]]))).toEqual([]);
   });
 
   it("gives each rule its kind", () => {

@@ -2,17 +2,34 @@
 // by element, so a file far larger than memory goes through. A document that is not valid JSON is
 // a user error naming the file. A gzip-compressed document streams through its decompressed
 // content (src/io/compressed.ts); byte places are places in that content.
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { Readable } from "node:stream";
 import chain from "stream-chain";
 import { parser } from "stream-json";
 import { pick } from "stream-json/filters/pick.js";
 import { streamArray } from "stream-json/streamers/stream-array.js";
 import { streamValues } from "stream-json/streamers/stream-values.js";
-import { contentChunks, contentRange, contentStream } from "../io/compressed.js";
+import { contentChunks, contentRange, contentStream, contentWhole } from "../io/compressed.js";
+import { utf8Decoder } from "../io/textFile.js";
 import { UserError } from "../io/errors.js";
 
 export async function* arrayElements(file: string, key: string): AsyncGenerator<{ index: number; value: unknown }> {
+  const whole = wholeDocument(file);
+  if (whole !== undefined) {
+    const doc = whole.doc;
+    if (doc === null || typeof doc !== "object" || Array.isArray(doc) || !(key in doc)) return; // as the stream's pick finds nothing
+    const array = (doc as Record<string, unknown>)[key];
+    if (Array.isArray(array)) {
+      for (let index = 0; index < array.length; index++) yield { index, value: array[index] };
+      return;
+    }
+    // Not an array: the stream says what is wrong, with its place.
+  }
+  yield* streamedElements(file, key);
+}
+
+/** arrayElements through stream-json, element by element, in bounded memory whatever the file's size. */
+export async function* streamedElements(file: string, key: string): AsyncGenerator<{ index: number; value: unknown }> {
   const input = counted(file);
   const pipeline = chain([input.stream, parser(), pick({ filter: key }), streamArray()]);
   try {
@@ -44,8 +61,48 @@ function notJson(file: string, error: unknown, read: number, ended: boolean): Us
   return new UserError(`${file}: not valid JSON (${where}; ${why})`);
 }
 
+/**
+ * Documents up to this size (decompressed) are parsed whole with JSON.parse, many times faster
+ * than stream-json's parser (a dataset of 1,761 sessions: reading went from about 12 s of CPU to
+ * about a third of it); larger ones stream in bounded memory.
+ */
+export const WHOLE_DOCUMENT_LIMIT = 64 * 1024 * 1024;
+
+let lastWhole: { file: string; mtimeMs: number; size: number; doc: unknown } | undefined;
+
+/**
+ * The whole document, parsed, when it is small enough and well formed; undefined otherwise, and the
+ * streaming path then reads it (and reports what is wrong, with its place). Invalid UTF-8 also
+ * falls to the streaming path. The last document is kept for the next read of the same file (an
+ * importer reads `info` and then `messages`).
+ */
+function wholeDocument(file: string): { doc: unknown } | undefined {
+  let stats: { mtimeMs: number; size: number; isFile: () => boolean };
+  try {
+    stats = statSync(file);
+  } catch {
+    return undefined; // the streaming path names the file-system error
+  }
+  if (!stats.isFile()) return undefined; // a pipe is read once, as a stream
+  if (lastWhole !== undefined && lastWhole.file === file && lastWhole.mtimeMs === stats.mtimeMs && lastWhole.size === stats.size) return { doc: lastWhole.doc };
+  if (stats.size > WHOLE_DOCUMENT_LIMIT) return undefined;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(utf8Decoder().decode(contentWhole(file, WHOLE_DOCUMENT_LIMIT)));
+  } catch {
+    return undefined;
+  }
+  lastWhole = { file, mtimeMs: stats.mtimeMs, size: stats.size, doc };
+  return { doc };
+}
+
 /** A small top-level member (info, instance_id), read in its own pass. */
 export async function topValue(file: string, key: string): Promise<unknown> {
+  const whole = wholeDocument(file);
+  if (whole !== undefined) {
+    const doc = whole.doc;
+    return doc !== null && typeof doc === "object" && !Array.isArray(doc) ? (doc as Record<string, unknown>)[key] : undefined;
+  }
   const pipeline = chain([contentStream(file), parser(), pick({ filter: key }), streamValues()]);
   try {
     for await (const item of pipeline as AsyncIterable<{ value: unknown }>) return item.value;

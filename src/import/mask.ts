@@ -8,8 +8,14 @@
 // failure by its masked text.
 import type { CallEvent, OutcomeEvent } from "../../models/events.js";
 
+/** A run of six or more hex characters is an id when it holds a digit and a letter (checked on the match: lookaheads at every word boundary cost more than the rest of the masking). */
+const hexId = (run: string): string => {
+  const body = run.replace(/^0x/i, "");
+  return /\d/.test(body) && /[a-f]/i.test(body) ? "<id>" : run;
+};
+
 /** Placeholder patterns, applied in this order (a timestamp before its digits, a UUID before its hex). */
-const MASKS: readonly (readonly [RegExp, string])[] = [
+const MASKS: readonly (readonly [RegExp, string | ((match: string) => string)])[] = [
   // ISO dates and times, with or without a zone: 2026-12-03T10:00:01.123Z, 2026-12-03 10:00:01
   [/\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g, "<time>"],
   // clock times on their own: 10:00:01, 10:00:01.5
@@ -19,13 +25,13 @@ const MASKS: readonly (readonly [RegExp, string])[] = [
   [/(?:\/tmp|\/var\/folders|\/private\/var\/folders|\/var\/tmp)(?:\/[\w.@+-]+)*/g, "<tmp>"],
   [/\btmp[\w-]{4,}\b/g, "<tmp>"],
   // hex ids of six or more characters with at least one digit and one letter (commit hashes, object addresses)
-  [/\b(?:0x)?(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}\b/gi, "<id>"],
+  [/\b(?:0x)?[0-9a-f]{6,}\b/gi, hexId],
   [/\d+/g, "#"],
 ];
 
 export function maskText(text: string): string {
   let out = text;
-  for (const [pattern, placeholder] of MASKS) out = out.replace(pattern, placeholder);
+  for (const [pattern, placeholder] of MASKS) out = typeof placeholder === "string" ? out.replace(pattern, placeholder) : out.replace(pattern, placeholder);
   return out;
 }
 
@@ -62,6 +68,14 @@ export function outcomeText(outcome: Pick<OutcomeEvent, "result" | "error"> | un
 const QUOTED = /`([^`'\n]{0,200})'|`([^`\n]{0,200})`|'([^'\n]{0,200})'|"([^"\n]{0,200})"/g;
 const PATH = /(?:[\w.~-]*\/[\w./~-]+|\b[\w-]+\.(?:py|js|ts|tsx|json|txt|md|c|h|cpp|java|rs|go|rb|sh|cfg|ini|toml|yaml|yml|html|css|rst|pyx|pyi))\b/g;
 const WORD = /[A-Za-z_][\w.-]*/g;
+
+/** A file named with its extension, with or without folders (a sed script's s/a/b/ is no file). */
+const FILE = /(?:[\w.~-]*\/)*[\w-]+\.(?:py|js|ts|tsx|json|txt|md|c|h|cpp|java|rs|go|rb|sh|cfg|ini|toml|yaml|yml|html|css|rst|pyx|pyi|sty|tex)\b/g;
+
+/** The files a call's args name, sorted and once each: what a call acts on or runs. */
+export function pathsIn(args: string): string {
+  return [...new Set(args.match(FILE) ?? [])].sort().join(" ");
+}
 
 /** The first word of each line of a call's args: what a shell would have tried to run. */
 function leadingWords(args: string): Set<string> {

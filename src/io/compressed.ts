@@ -116,13 +116,18 @@ export function contentHead(path: string, max: number): Buffer {
   });
 }
 
-/** The whole content, decompressed when gzip (for small documents: labels, configs). */
-export function contentWhole(path: string): Buffer {
+/**
+ * The whole content, decompressed when gzip (for small documents: labels, configs, a session
+ * parsed whole). With `max`, content that inflates past it is an error (a RangeError, not a user
+ * error: the caller falls back to streaming), so a small file cannot inflate without bound.
+ */
+export function contentWhole(path: string, max?: number): Buffer {
   const bytes = readFileSync(path);
   if (!(path.endsWith(".gz") || (bytes.length >= 2 && bytes[0] === GZIP_MAGIC_0 && bytes[1] === GZIP_MAGIC_1))) return bytes;
   try {
-    return gunzipSync(bytes);
+    return max === undefined ? gunzipSync(bytes) : gunzipSync(bytes, { maxOutputLength: max });
   } catch (error) {
+    if (max !== undefined && error instanceof RangeError) throw error;
     throw gzipError(path, error);
   }
 }

@@ -38,7 +38,7 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { outcomeFailed } from "../import/failure.js";
 import { callUnits } from "../scenario/eventPairs.js";
-import { answerLines, failureSignature, maskedCall, maskText, outcomeText, rejectionOf } from "./mask.js";
+import { answerLines, failureSignature, maskedCall, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
 
 export interface MineParameters {
   /** Calls in a row, same masked call and result, that make a repeat. */
@@ -326,11 +326,17 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], n
   return out;
 }
 
-/** Answered, neither failed nor refused, by the same non-empty masked text as the call before, from the same tool. */
+/**
+ * Answered, neither failed nor refused, by the same non-empty masked text as the call before, from
+ * the same tool, acting on the same files. The same files: an edit of linkcheck.py tried three ways
+ * that shows the same lines each time had no effect; three new test scripts (test_a.py, test_b.py,
+ * test_c.py) or three different tests that print the same verdict are three experiments whose equal
+ * answers are a finding (the reading of the first catalogue judged 4 of 6 such runs false alarms).
+ */
 function noEffectLink(chain: readonly MinedCall[], next: MinedCall): boolean {
   const before = chain[chain.length - 1] as MinedCall;
   const ok = (c: MinedCall) => c.outcome !== undefined && !c.failed && c.rejected === undefined && c.substantial;
-  return ok(before) && ok(next) && next.call.tool === before.call.tool && next.result === before.result;
+  return ok(before) && ok(next) && next.call.tool === before.call.tool && next.result === before.result && pathsIn(next.rawArgs) === pathsIn(before.rawArgs);
 }
 
 /**
@@ -342,7 +348,22 @@ const NO_EFFECT_MIN_CHARS = 40;
 /** Calls outside a no-effect run that may get its answer too (a view before the edits, one after) before the answer counts as one the session gives all along. */
 const NO_EFFECT_ELSEWHERE = 2;
 function substantial(masked: string): boolean {
-  return masked.replace(/<\w+>|#|[^A-Za-z]/g, "").length >= NO_EFFECT_MIN_CHARS / 2 && masked.trim().length >= NO_EFFECT_MIN_CHARS;
+  if (masked.trim().length < NO_EFFECT_MIN_CHARS) return false;
+  // Letters outside the mask's placeholders, counted only as far as needed (outputs run to megabytes).
+  let letters = 0;
+  for (let i = 0; i < masked.length; i++) {
+    const c = masked.charCodeAt(i);
+    if (c === 60 /* < */) {
+      const close = masked.indexOf(">", i);
+      if (close > i && close - i <= 40 && /^<\w+>$/.test(masked.slice(i, close + 1))) {
+        i = close;
+        continue;
+      }
+    }
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letters++;
+    if (letters >= NO_EFFECT_MIN_CHARS / 2) return true;
+  }
+  return false;
 }
 
 /** Maximal runs of consecutive calls not yet taken, each linked to the run before it (calls' positions). */
