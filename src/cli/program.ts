@@ -109,8 +109,13 @@ export function buildProgram(): Command {
     .option("--force", "overwrite the reports already in --out")
     .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[]; parallel?: number; force?: boolean; junit?: string; annotations?: boolean }) => {
       const force = opts.force === true;
+      // Flags that would do nothing here are refused, never dropped silently.
+      if (opts.path !== undefined && opts.law === undefined) throw new UserError("--path needs --law: a fast-check path replays one law's shrunk failure (the failure prints both)");
+      const agreement = opts.against.length > 0 || opts.target.some(isDrivenRuntimeName);
+      if (opts.probe.length > 0 && !agreement) throw new UserError("--probe needs --against (or a driven runtime as --target): it picks the pinned probes of an agreement run");
+      if (agreement && ciOutputsOf(opts) !== undefined && opts.merge === undefined) throw new UserError("--junit and --annotations report conformance matrices; an agreement run (--against) has no test cases to give them");
       const { conformCommand, mergeConformance } = await import("../commands/conform.js");
-      if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force);
+      if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force, ciOutputsOf(opts));
       // A driven CLI cannot run SPEC's laws (thousands of traces, each a CLI run): for it,
       // conformance is its model's agreement with it on the pinned probes.
       const driven = opts.target.filter(isDrivenRuntimeName);

@@ -16,7 +16,7 @@ import { scanSession } from "../scan/scanSession.js";
 import type { Target } from "../targets/target.js";
 import type { Shard } from "../io/shardSpec.js";
 import { sliceOf } from "../sessions/recorded.js";
-import { writeCiOutputs, type CiOutputs } from "../ci/emit.js";
+import { checkCiOutputs, writeCiOutputs, type CiOutputs } from "../ci/emit.js";
 import type { JUnitCase } from "../ci/junit.js";
 import { placeOf, scanCase, unreadableCase } from "../ci/scanCases.js";
 
@@ -43,6 +43,7 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
     checkOutputDir(options.out);
     refuseOverwrite(options.out, ["scan.json", "scan.md", "scan.html"], options.force === true);
   }
+  checkCiOutputs(options.ci, [...paths, ...(options.out === undefined ? [] : ["scan.json", "scan.md", "scan.html"].map((f) => join(options.out as string, f)))]);
   const listed = await sessionRefs(paths, options.strict === true);
   const { bad, ignored } = listed;
   const refs = sliceOf(listed.refs, options.shard).map((s) => s.ref);
