@@ -16,7 +16,7 @@ export interface CiOutputs {
 }
 
 /** A case's place in the repository, for annotations that mark a file. */
-export type CasePlace = (c: JUnitCase) => { file?: string; line?: number };
+export type CasePlace = (c: JUnitCase) => { file?: string; line?: number; path?: string };
 
 /**
  * --junit checked before any work starts, as output folders are, so a long run never fails at its

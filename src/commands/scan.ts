@@ -18,7 +18,7 @@ import type { Shard } from "../io/shardSpec.js";
 import { sliceOf } from "../sessions/recorded.js";
 import { checkCiOutputs, writeCiOutputs, type CiOutputs } from "../ci/emit.js";
 import type { JUnitCase } from "../ci/junit.js";
-import { placeOf, scanCase, unreadableCase } from "../ci/scanCases.js";
+import { placeOf, scanCase, unreadableCase, type Place } from "../ci/scanCases.js";
 
 export interface ScanOptions {
   /** Stop at the first unreadable file instead of skipping and reporting it. */
@@ -47,12 +47,13 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
   const listed = await sessionRefs(paths, options.strict === true);
   const { bad, ignored } = listed;
   const refs = sliceOf(listed.refs, options.shard).map((s) => s.ref);
+  if (options.shard !== undefined) process.stderr.write(`loopsim: shard ${options.shard.index}/${options.shard.of}: scanning ${refs.length} of the ${listed.refs.length} sessions listed (a slice; the other shards hold the rest)\n`);
   const passedOver = ignoredNote(ignored);
   if (passedOver !== undefined) process.stderr.write(`loopsim: ${passedOver}\n`);
   if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
   const bar = process.stderr.isTTY === true && !options.json ? new cliProgress.SingleBar({ stream: process.stderr, format: "scan [{bar}] {value}/{total} sessions", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(refs.length, 0);
-  const cases: JUnitCase[] = [];
+  const cases: { case: JUnitCase; place: Place; file: string }[] = [];
   // Rows are spooled to a scratch folder as each session is scanned; memory holds the summary.
   const scanned = await withScratchDir("scan", async (scratch) => {
     const writer = new ScanReportWriter(scratch, options.target.name, options.configLabel);
@@ -61,7 +62,10 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
         try {
           const scanned = await scanSession(ref, options.config, options.target, id, options.format ?? "auto", span);
           writer.add(scanned);
-          if (options.ci !== undefined) cases.push(scanCase(scanned, options.target.name, options.traceArgs ?? ""));
+          if (options.ci !== undefined) {
+            const at = placeOf(scanned.firstBlock?.at ?? scanned.firstAbort?.at);
+            cases.push({ case: scanCase(scanned, options.target.name, options.traceArgs ?? ""), place: at.file === undefined ? { file: scanned.file } : at, file: scanned.file });
+          }
         } catch (error) {
           // A file that fails while it is read (cut short, not JSON) is reported and skipped.
           // --format naming another format is the user's mistake about every file: stop there.
@@ -72,7 +76,7 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
       }
       bar?.stop();
       if (writer.sessions === 0 && bad.length > 0) throw new UserError(`${paths.map((p) => (p === "-" ? "<stdin>" : p)).join(" ")}: no readable sessions (${bad.length} file${bad.length === 1 ? "" : "s"} could not be read):\n${badFileLines(bad).join("\n")}`);
-      const documents = writer.documents(bad);
+      const documents = writer.documents(bad, options.shard === undefined ? undefined : { index: options.shard.index, of: options.shard.of, sessions: refs.length, listed: listed.refs.length });
       if (options.out !== undefined) {
         writeFileAtomic(join(options.out, "scan.json"), documents.json);
         writeFileAtomic(join(options.out, "scan.md"), documents.markdown);
@@ -87,11 +91,14 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
     }
   });
   if (options.ci !== undefined) {
-    const all = [...cases, ...bad.map((b) => unreadableCase(b.file, b.reason, options.target.name))];
-    writeCiOutputs(options.ci, "loopsim scan", [{ name: `loopsim scan ${options.target.name}`, cases: all }], (c) => {
-      const text = (c.failure ?? c.error)?.text ?? "";
-      return placeOf(/^first (?:block|abort): (\S+),/m.exec(text)?.[1] ?? c.name.replace(/#.*$/, ""));
-    });
+    const all = [...cases, ...bad.map((b) => ({ ...unreadableCase(b.file, b.reason, options.target.name), file: b.file }))];
+    // Two folders given can hold the same relative names (a/x.jsonl, b/x.jsonl): JUnit would show
+    // one case twice, so those cases are named by their paths as given instead.
+    const seen = new Map<string, number>();
+    for (const c of all) seen.set(c.case.name, (seen.get(c.case.name) ?? 0) + 1);
+    const named = all.map((c) => ((seen.get(c.case.name) ?? 0) > 1 && c.file !== c.case.name ? { ...c, case: { ...c.case, name: c.file + c.case.name.slice(c.case.name.indexOf("#") === -1 ? c.case.name.length : c.case.name.indexOf("#")) } } : c));
+    const places = new Map(named.map((c) => [c.case, c.place]));
+    writeCiOutputs(options.ci, "loopsim scan", [{ name: `loopsim scan ${options.target.name}`, cases: named.map((c) => c.case) }], (c) => places.get(c) ?? {});
   }
   if (bad.length > 0) {
     for (const line of badFileLines(bad)) process.stderr.write(`loopsim: ${line}\n`);

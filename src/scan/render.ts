@@ -2,12 +2,15 @@
 // an HTML page with one strip per session showing where verdicts fell.
 import type { BadFile } from "../import/sessionRefs.js";
 import { shareCell, wilson } from "../stats/interval.js";
+import { visible } from "../format/timeline.js";
 import type { SessionScan } from "./scanSession.js";
 
 export interface ScanReport {
   readonly schema: "loopsim/scan@1";
   readonly target: string;
   readonly config: string;
+  /** With --shard: this report is one slice of the sessions listed. */
+  readonly shard?: ShardSlice;
   readonly sessions: readonly SessionScan[];
   /** Files that could not be read, each with why: skipped, and the exit code says so. */
   readonly unreadable: readonly BadFile[];
@@ -55,15 +58,37 @@ export class ScanTally {
   }
 }
 
+/** Which slice of the listing a --shard report holds. */
+export interface ShardSlice {
+  readonly index: number;
+  readonly of: number;
+  /** Sessions in this slice, of those listed. */
+  readonly sessions: number;
+  readonly listed: number;
+}
+
 /** What heads and ends a scan report; the sessions' rows come between, spooled. */
 export interface ScanFrame {
   readonly target: string;
   readonly config: string;
+  readonly shard?: ShardSlice;
   readonly summary: ScanSummary;
   readonly unreadable: readonly BadFile[];
 }
 
-const where = (p: { at: string } | null) => (p === null ? "-" : p.at.slice(p.at.lastIndexOf("/") + 1));
+const where = (p: { at: string } | null) => (p === null ? "-" : cell(p.at.slice(p.at.lastIndexOf("/") + 1)));
+
+/**
+ * Text from a session (names, tools, arguments, paths) as a table cell: control characters shown
+ * as \u{...} (printed raw they move a terminal's cursor or hide text), and | escaped.
+ */
+const cell = (text: string): string => visible(text).replace(/\|/g, "\\|");
+
+/** The line that says a report is one shard's slice, not the whole listing. */
+export function shardLine(s: ShardSlice): string {
+  if (s.of === 1) return `Shard 1 of 1: all ${s.listed} sessions listed.`;
+  return `Shard ${s.index} of ${s.of}: ${s.sessions} of the ${s.listed} sessions listed (every ${s.of}-th of the listing, from the ${s.index}-th); the other shards hold the rest.`;
+}
 
 export function scanMarkdownHead(frame: ScanFrame): string {
   const s = frame.summary;
@@ -71,6 +96,7 @@ export function scanMarkdownHead(frame: ScanFrame): string {
   const lines = [
     `# loopsim scan (${frame.target}, ${frame.config})`,
     "",
+    ...(frame.shard === undefined ? [] : [shardLine(frame.shard), ""]),
     `${s.sessions} sessions, ${s.calls} calls: ${s.warned} warned, ${shareCell(s.warned / Math.max(1, s.sessions), wilson(s.warned, s.sessions))} (${by(s.warnedBy)}), ${s.blocked} blocked, ${shareCell(s.blocked / Math.max(1, s.sessions), wilson(s.blocked, s.sessions))} (${by(s.blockedBy)}), ${s.aborted} aborted, ${shareCell(s.aborted / Math.max(1, s.sessions), wilson(s.aborted, s.sessions))}. Brackets: 95% Wilson intervals over the ${s.sessions} sessions.${s.unreadable > 0 ? ` ${s.unreadable} unreadable file${s.unreadable === 1 ? "" : "s"} skipped (listed below).` : ""}`,
     "",
     "| session | format | tools | calls | runs | compactions | first warning | first block | abort | most repeated call | its calls / distinct results |",
@@ -81,16 +107,16 @@ export function scanMarkdownHead(frame: ScanFrame): string {
 
 /** One session's table row, with its line end. */
 export function scanMarkdownRow(x: SessionScan): string {
-  const w = x.firstWarning === null ? "-" : `${where(x.firstWarning)} ${x.firstWarning.tool} ${x.firstWarning.detector} x${x.firstWarning.count}`;
-  const b = x.firstBlock === null ? "-" : `${where(x.firstBlock)} ${x.firstBlock.tool} ${x.firstBlock.detector} x${x.firstBlock.count}`;
-  const a = x.firstAbort === null ? "-" : `${where(x.firstAbort)} ${x.firstAbort.tool}`;
+  const w = x.firstWarning === null ? "-" : `${where(x.firstWarning)} ${cell(x.firstWarning.tool)} ${x.firstWarning.detector} x${x.firstWarning.count}`;
+  const b = x.firstBlock === null ? "-" : `${where(x.firstBlock)} ${cell(x.firstBlock.tool)} ${x.firstBlock.detector} x${x.firstBlock.count}`;
+  const a = x.firstAbort === null ? "-" : `${where(x.firstAbort)} ${cell(x.firstAbort.tool)}`;
   const m = x.mostRepeated;
-  return `| ${x.id} | ${x.format} | ${x.tools} | ${x.stats.calls} | ${x.stats.runs} | ${x.stats.compactions} | ${w} | ${b} | ${a} | ${m === null ? "-" : `${m.tool} ${m.args.replace(/\|/g, "\\|")}`} | ${m === null ? "-" : `${m.calls} / ${m.distinctResults}`} |\n`;
+  return `| ${cell(x.id)} | ${x.format} | ${x.tools} | ${x.stats.calls} | ${x.stats.runs} | ${x.stats.compactions} | ${w} | ${b} | ${a} | ${m === null ? "-" : `${cell(m.tool)} ${cell(m.args)}`} | ${m === null ? "-" : `${m.calls} / ${m.distinctResults}`} |\n`;
 }
 
 /** The line under "First blocks" for a session that was blocked, with its line end. */
 export function scanFirstBlockLine(x: SessionScan): string | undefined {
-  return x.firstBlock === null ? undefined : `- ${x.id}: first block at ${x.firstBlock.at}: ${x.firstBlock.tool} ${x.firstBlock.args}\n`;
+  return x.firstBlock === null ? undefined : `- ${visible(x.id)}: first block at ${visible(x.firstBlock.at)}: ${visible(x.firstBlock.tool)} ${visible(x.firstBlock.args)}\n`;
 }
 
 export function scanMarkdownFirstBlocksHead(): string {
@@ -98,7 +124,7 @@ export function scanMarkdownFirstBlocksHead(): string {
 }
 
 export function scanMarkdownTail(frame: ScanFrame): string {
-  return frame.unreadable.length === 0 ? "" : `\nUnreadable files (skipped):\n\n${frame.unreadable.map((b) => `- ${b.file}: ${b.reason}\n`).join("")}`;
+  return frame.unreadable.length === 0 ? "" : `\nUnreadable files (skipped):\n\n${frame.unreadable.map((b) => `- ${visible(b.file)}: ${visible(b.reason)}\n`).join("")}`;
 }
 
 const esc = (t: string) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
