@@ -10,7 +10,7 @@ export function conformanceCases(column: TargetConformance): JUnitSuite {
     const cell = column.cells[rule.id];
     const name = `${rule.id} ${rule.title}`;
     const classname = `conform.${column.target}`;
-    if (cell === undefined || cell.status === "untested") return { name, classname, skipped: "untested: no check covers this rule" };
+    if (cell === undefined || cell.status === "untested") return { name, classname, skipped: `untested: ${cell?.reason ?? "no check covers this rule"}` };
     if (cell.status === "n/a") return { name, classname, skipped: `n/a: ${cell.reason ?? ""}` };
     if (cell.status === "pass") return { name, classname };
     const ce = cell.counterexample;

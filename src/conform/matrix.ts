@@ -1,6 +1,8 @@
 // The conformance matrix: SPEC rules (rows) by targets (columns). A cell fails when any check
 // covering the rule failed, passes when some passed and none failed, and is n/a when every check
-// covering it was n/a; "untested" when no check covers it.
+// covering it was n/a; "untested" when no check judged it: none covers it, or the failing check
+// that covers it stopped at another rule ("not judged", named so a failing count never falls
+// silently when another counterexample wins a shrink).
 import type { Target } from "../targets/target.js";
 import type { CheckResult, Counterexample } from "./check.js";
 import { SPEC_RULES } from "./rules.js";
