@@ -34,5 +34,6 @@ export function conformanceCases(column: TargetConformance): JUnitSuite {
 
 /** A failing rule's counterexample file, for an annotation that marks it. */
 export function counterexampleFileOf(text: string): string | undefined {
-  return / in (\S+\.json)$/m.exec(text)?.[1];
+  // The whole rest of the line: a folder with a space in its name stays part of the path.
+  return /^counterexample: \d+ events in (.+\.json)$/m.exec(text)?.[1];
 }

@@ -94,6 +94,17 @@ describe("annotations GitHub can place", () => {
   });
 });
 
+describe("conform's annotations", () => {
+  it("mark a counterexample in a folder with a space by its whole path", () => {
+    const out = join(tempDir(), "my out");
+    const r = loopsim(["conform", "--target", "zoo:no-run-scoping", ...LAW, "--out", out, "--annotations"]);
+    expect(r.code, r.stderr).toBe(1);
+    const marks = annotations(r.stderr);
+    expect(marks).toHaveLength(2);
+    for (const m of marks) expect(m).toMatch(/^::error file=\S*my out\/counterexamples\/zoo_no-run-scoping\/law-fresh-run-starts-from-zero\.json,title=/);
+  });
+});
+
 describe("conform's headline cannot improve because a check went vacuous", () => {
   const RELEASE = "2026.9.6";
   const manifest = readManifest(RELEASE);
