@@ -58,6 +58,14 @@ describe("--junit is checked before any work", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it("an agreement run (--against), which has no test cases, refuses --junit before it starts", () => {
+    const dir = tempDir();
+    const r = loopsim(["conform", "--against", "gemini-cli@0.61.0", "--junit", join(dir, "a.xml")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("an agreement run (--against) has no test cases");
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it("conform --merge honours --junit and --annotations", () => {
     const dir = tempDir();
     const run = loopsim(["conform", "--target", "zoo:no-run-scoping", ...LAW, "--json"]);
