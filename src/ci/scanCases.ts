@@ -55,3 +55,19 @@ export function placeOf(at: string | undefined): Place {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+/**
+ * Cases named uniquely. Two folders given can hold the same relative names (a/x.jsonl and
+ * b/x.jsonl are both "x.jsonl"): JUnit would show one case twice, so those are named by their
+ * paths as given instead (a run's `#id` kept).
+ */
+export function distinctNames<T extends { readonly case: JUnitCase; readonly file: string }>(cases: readonly T[]): T[] {
+  const count = new Map<string, number>();
+  for (const c of cases) count.set(c.case.name, (count.get(c.case.name) ?? 0) + 1);
+  return cases.map((c) => {
+    if ((count.get(c.case.name) ?? 0) < 2) return c;
+    const hash = c.case.name.indexOf("#");
+    const name = c.file.includes("#") || hash === -1 ? c.file : c.file + c.case.name.slice(hash);
+    return { ...c, case: { ...c.case, name } };
+  });
+}

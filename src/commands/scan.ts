@@ -18,7 +18,7 @@ import type { Shard } from "../io/shardSpec.js";
 import { sliceOf } from "../sessions/recorded.js";
 import { checkCiOutputs, writeCiOutputs, type CiOutputs } from "../ci/emit.js";
 import type { JUnitCase } from "../ci/junit.js";
-import { placeOf, scanCase, unreadableCase, type Place } from "../ci/scanCases.js";
+import { distinctNames, placeOf, scanCase, unreadableCase, type Place } from "../ci/scanCases.js";
 
 export interface ScanOptions {
   /** Stop at the first unreadable file instead of skipping and reporting it. */
@@ -92,11 +92,7 @@ export async function scanCommand(paths: readonly string[], options: ScanOptions
   });
   if (options.ci !== undefined) {
     const all = [...cases, ...bad.map((b) => ({ ...unreadableCase(b.file, b.reason, options.target.name), file: b.file }))];
-    // Two folders given can hold the same relative names (a/x.jsonl, b/x.jsonl): JUnit would show
-    // one case twice, so those cases are named by their paths as given instead.
-    const seen = new Map<string, number>();
-    for (const c of all) seen.set(c.case.name, (seen.get(c.case.name) ?? 0) + 1);
-    const named = all.map((c) => ((seen.get(c.case.name) ?? 0) > 1 && c.file !== c.case.name ? { ...c, case: { ...c.case, name: c.file + c.case.name.slice(c.case.name.indexOf("#") === -1 ? c.case.name.length : c.case.name.indexOf("#")) } } : c));
+    const named = distinctNames(all);
     const places = new Map(named.map((c) => [c.case, c.place]));
     writeCiOutputs(options.ci, "loopsim scan", [{ name: `loopsim scan ${options.target.name}`, cases: named.map((c) => c.case) }], (c) => places.get(c) ?? {});
   }
