@@ -1,12 +1,12 @@
 // Issue 36: holes in --junit, annotations, conform's headline, session detection, scan, merge,
 // replay and a few flags, one cheap test each, run as a user would (the built CLI). Each fails on
 // the code before the fix. Tiny fixtures; conform runs one law; every folder is the run's scratch.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loopsim, tempDir } from "./run.js";
-import { cacheRoot, readManifest, releaseDir } from "../../src/targets/openclaw/cache.js";
-import { importGraph } from "../../src/targets/openclaw/locate.js";
+import { cacheRoot, readManifest } from "../../src/targets/openclaw/cache.js";
+import { localCheckout } from "../openclawCheckout.js";
 
 const LAW = ["--law", "fresh-run-starts-from-zero"];
 const call = (i: number, tool = "read") => JSON.stringify({ type: "call", runId: "r", callId: `c${i}`, tool, params: { path: "a" } });
@@ -118,20 +118,9 @@ describe("conform's headline cannot improve because a check went vacuous", () =>
   const manifest = readManifest(RELEASE);
   if (manifest === undefined) console.log(`SKIPPED: issue 36's CRITICAL_THRESHOLD mutation: openclaw@${RELEASE} is not in the cache (LOOPSIM_CACHE=/work/cache or loopsim targets fetch openclaw@${RELEASE})`);
 
-  /** A local build of the release (its detector's import graph and the guard's chunk), threshold set to `critical`. */
+  /** A local build of the release with its critical threshold set to `critical`. */
   function build(critical: number): string {
-    const release = join(releaseDir(RELEASE), "package");
-    const dist = join(release, "dist");
-    const root = join(tempDir(), "openclaw");
-    const files = new Set(importGraph(join(dist, manifest!.detectorChunk)).files);
-    if (manifest!.guardChunk !== null) files.add(join(dist, manifest!.guardChunk));
-    for (const file of files) {
-      const to = join(root, "dist", relative(dist, file));
-      mkdirSync(dirname(to), { recursive: true });
-      copyFileSync(file, to);
-    }
-    copyFileSync(join(release, "package.json"), join(root, "package.json"));
-    symlinkSync(join(releaseDir(RELEASE), "node_modules"), join(root, "node_modules"));
+    const root = localCheckout(RELEASE);
     const chunk = join(root, "dist", manifest!.detectorChunk);
     const source = readFileSync(chunk, "utf8");
     expect(source).toContain("const CRITICAL_THRESHOLD = 20;");
