@@ -87,7 +87,7 @@ const cell = (text: string): string => visible(text).replace(/\|/g, "\\|");
 /** The line that says a report is one shard's slice, not the whole listing. */
 export function shardLine(s: ShardSlice): string {
   if (s.of === 1) return `Shard 1 of 1: all ${s.listed} sessions listed.`;
-  return `Shard ${s.index} of ${s.of}: ${s.sessions} of the ${s.listed} sessions listed (every ${s.of}-th of the listing, from the ${s.index}-th); the other shards hold the rest.`;
+  return `Shard ${s.index} of ${s.of}: ${s.sessions} of the ${s.listed} sessions listed (the listing's ${s.index}, ${s.index + s.of}, ${s.index + 2 * s.of}, ...); the other shards hold the rest.`;
 }
 
 export function scanMarkdownHead(frame: ScanFrame): string {
@@ -149,7 +149,7 @@ export function scanHtmlHead(frame: ScanFrame): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>loopsim scan</title>
 <style>body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1b1b1b}table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #e3e3e3}td.name{text-align:left;max-width:320px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.key span{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px}</style></head><body>
 <h1>loopsim scan</h1>
-<p>Target ${esc(frame.target)}, ${esc(frame.config)}. ${s.sessions} sessions, ${s.calls} calls: ${s.warned} warned, ${s.blocked} blocked, ${s.aborted} aborted. Each strip is one session from its first event (left) to its last (right).</p>
+${frame.shard === undefined ? "" : `<p><strong>${esc(shardLine(frame.shard))}</strong></p>\n`}<p>Target ${esc(frame.target)}, ${esc(frame.config)}. ${s.sessions} sessions, ${s.calls} calls: ${s.warned} warned, ${s.blocked} blocked, ${s.aborted} aborted. Each strip is one session from its first event (left) to its last (right).</p>
 <p class="key"><span style="background:#e0a800"></span>warning<span style="background:#c62828"></span>block<span style="background:#6a1b9a"></span>abort</p>
 <table><thead><tr><th style="text-align:left">session</th><th>calls</th><th>warnings</th><th>blocks</th><th>aborts</th><th style="text-align:left">where verdicts fell</th></tr></thead><tbody>
 `;
