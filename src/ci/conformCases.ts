@@ -15,7 +15,7 @@ export function conformanceCases(column: TargetConformance): JUnitSuite {
     const cell = column.cells[rule.id];
     const name = `${rule.id} ${rule.title}`;
     const classname = `conform.${column.target}`;
-    if (cell === undefined || cell.status === "untested") return { name, classname, skipped: "untested: no check covers this rule" };
+    if (cell === undefined || cell.status === "untested") return { name, classname, skipped: `untested: ${cell?.reason ?? "no check covers this rule"}` };
     if (cell.status === "n/a") return { name, classname, skipped: `n/a: ${cell.reason ?? ""}` };
     if (cell.status === "pass") return { name, classname };
     const ce = cell.counterexample;
@@ -39,5 +39,6 @@ export function conformanceCases(column: TargetConformance): JUnitSuite {
 
 /** A failing rule's counterexample file, for an annotation that marks it. */
 export function counterexampleFileOf(text: string): string | undefined {
-  return / in (\S+\.json)$/m.exec(text)?.[1];
+  // The whole rest of the line: a folder with a space in its name stays part of the path.
+  return /^counterexample: \d+ events in (.+\.json)$/m.exec(text)?.[1];
 }

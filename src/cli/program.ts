@@ -1,6 +1,6 @@
 // The loopsim command line: argument parsing with commander, one file per command.
 import { Command, InvalidArgumentError } from "commander";
-import { boundedInt, MAX_DEPTH, nonNegativeInt, TARGET_HELP } from "./options.js";
+import { boundedInt, MAX_DEPTH, nonNegativeInt, refuseOptionConflicts, TARGET_HELP } from "./options.js";
 import { configFromOptions } from "../io/configFile.js";
 import { UserError } from "../io/errors.js";
 import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
@@ -106,10 +106,15 @@ export function buildProgram(): Command {
     .option("--probe <id>", "with --against: run only this probe, repeatable", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--parallel <n>", "with --against: driven CLIs run at once, each in its own sandbox (default: 2 per core, at most 4)", boundedInt("--parallel", 16))
     .option("--force", "overwrite the reports already in --out")
-    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[]; parallel?: number; force?: boolean; junit?: string; annotations?: boolean }) => {
+    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[]; parallel?: number; force?: boolean; junit?: string; annotations?: boolean }, command: Command) => {
       const force = opts.force === true;
+      // Flags that would do nothing here are refused, never dropped silently.
+      refuseOptionConflicts(command, [{ option: "path", needs: "law", why: "a fast-check path replays one law's shrunk failure (the failure prints both)" }]);
+      const agreement = opts.against.length > 0 || opts.target.some((n: string) => isRefKind(n, "drivenRuntime"));
+      if (opts.probe.length > 0 && !agreement) throw new UserError("--probe needs --against (or a driven runtime as --target): it picks the pinned probes of an agreement run");
+      if (agreement && ciOutputsOf(opts) !== undefined && opts.merge === undefined) throw new UserError("--junit and --annotations report conformance matrices; an agreement run (--against) has no test cases to give them");
       const { conformCommand, mergeConformance } = await import("../commands/conform.js");
-      if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force);
+      if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force, ciOutputsOf(opts));
       // A driven CLI cannot run SPEC's laws (thousands of traces, each a CLI run): for it,
       // conformance is its model's agreement with it on the pinned probes.
       const driven = opts.target.filter((name) => isRefKind(name, "drivenRuntime"));

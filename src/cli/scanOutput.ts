@@ -7,7 +7,7 @@ import { CheckFailed } from "../io/errors.js";
 import { writePieces } from "../io/spool.js";
 import { badFileLines } from "../import/sessionRefs.js";
 import { writeCiOutputs } from "../ci/emit.js";
-import { placeOf, unreadableCase } from "../ci/scanCases.js";
+import { distinctNames, unreadableCase } from "../ci/scanCases.js";
 import { planScan, runScan, type ScanArgs, type ScanOptions } from "../commands/scan.js";
 
 const say = (line: string) => process.stderr.write(`loopsim: ${line}\n`);
@@ -35,11 +35,10 @@ export async function scanPlanned(paths: readonly string[], options: ScanOptions
     },
   });
   if (options.ci !== undefined) {
-    const all = [...run.cases, ...run.bad.map((b) => unreadableCase(b.file, b.reason, options.target.name))];
-    writeCiOutputs(options.ci, "loopsim scan", [{ name: `loopsim scan ${options.target.name}`, cases: all }], (c) => {
-      const text = (c.failure ?? c.error)?.text ?? "";
-      return placeOf(/^first (?:block|abort): (\S+),/m.exec(text)?.[1] ?? c.name.replace(/#.*$/, ""));
-    });
+    const all = [...run.cases, ...run.bad.map((b) => ({ ...unreadableCase(b.file, b.reason, options.target.name), file: b.file }))];
+    const named = distinctNames(all);
+    const places = new Map(named.map((c) => [c.case, c.place]));
+    writeCiOutputs(options.ci, "loopsim scan", [{ name: `loopsim scan ${options.target.name}`, cases: named.map((c) => c.case) }], (c) => places.get(c) ?? {});
   }
   if (run.bad.length > 0) {
     for (const line of badFileLines(run.bad)) say(line);

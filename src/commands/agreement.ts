@@ -87,7 +87,10 @@ export async function agreementCommand(options: AgreementOptions): Promise<void>
       continue;
     }
     const report = await checkAgreement(model, subject, probes, (done, id) => {
+      // On a terminal one line redrawn; elsewhere (CI logs, a pipe) one line per probe, so a run of
+      // minutes is never silent.
       if (process.stderr.isTTY === true) process.stderr.write(`\r${subject.name}: probe ${done}/${probes.length} (${id})\u001b[K`);
+      else process.stderr.write(`loopsim: ${subject.name}: probe ${done}/${probes.length} (${id})\n`);
     });
     if (process.stderr.isTTY === true) process.stderr.write("\n");
     reports.push(report);

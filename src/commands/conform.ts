@@ -6,7 +6,7 @@ import { join, relative } from "node:path";
 import cliProgress from "cli-progress";
 import { CheckFailed, UserError } from "../io/errors.js";
 import { VERSION } from "../io/version.js";
-import { CONFORMANCE_SCHEMA, type ConformanceReport, type TargetConformance } from "../conform/matrix.js";
+import { CONFORMANCE_SCHEMA, unjudgedRules, type ConformanceReport, type TargetConformance } from "../conform/matrix.js";
 import { renderConformanceHtml } from "../conform/renderHtml.js";
 import { renderConformanceMarkdown } from "../conform/renderMarkdown.js";
 import { SPEC_RULES } from "../conform/rules.js";
@@ -17,7 +17,7 @@ import { checkOutputDir } from "../io/writable.js";
 import { resolveTarget } from "../targets/registry.js";
 import { releaseLoadOrder, targetRefOf, type TargetRef } from "../targets/targetRef.js";
 import type { Target } from "../targets/target.js";
-import { writeCiOutputs, type CiOutputs } from "../ci/emit.js";
+import { checkCiOutputs, writeCiOutputs, type CiOutputs } from "../ci/emit.js";
 import { conformanceCases, counterexampleFileOf } from "../ci/conformCases.js";
 import { compareReleases } from "../targets/openclaw/versions.js";
 import { isAgreementFile } from "../agreement/agreement.js";
@@ -42,13 +42,15 @@ export interface ConformCommandOptions {
  * (say, half the releases on each core), columns in the order given; the runs must share seed and
  * depth. The counterexample files stay where the runs wrote them.
  */
-export async function mergeConformance(files: readonly string[], out: string | undefined, json: boolean, force = false): Promise<void> {
+export async function mergeConformance(files: readonly string[], out: string | undefined, json: boolean, force = false, ci?: CiOutputs): Promise<void> {
   // agreement.json files (conform --against) merge into one agreement report instead.
   const firstText = files[0] === undefined ? undefined : tryParse(readTextFile(files[0], "report"));
   if (firstText !== undefined && isAgreementFile(firstText)) {
+    if (ci !== undefined) throw new UserError("--junit and --annotations report conformance matrices; agreement reports (conform --against) have no test cases to give them");
     const { mergeAgreement } = await import("./agreement.js");
     return mergeAgreement(files, out, json, force);
   }
+  checkCiOutputs(ci, [...files, ...(out === undefined ? [] : REPORT_FILES.map((f) => join(out, f)))]);
   const reports = files.map((file) => {
     try {
       const parsed = JSON.parse(readTextFile(file, "conformance report")) as ConformanceReport;
@@ -76,8 +78,12 @@ export async function mergeConformance(files: readonly string[], out: string | u
     writeFileAtomic(join(out, "conformance.html"), renderConformanceHtml(merged, command));
   }
   process.stdout.write(json ? JSON.stringify(merged, null, 2) + "\n" : markdown);
+  writeCiOutputs(ci, "loopsim conform", merged.targets.map(conformanceCases), (c) => ({ file: counterexampleFileOf(c.failure?.text ?? "") }));
   if (out !== undefined) process.stderr.write(`loopsim: wrote ${join(out, "conformance.{md,json,html}")}\n`);
 }
+
+/** What --out holds after a run: a --junit file there would replace one. */
+const REPORT_FILES = ["conformance.md", "conformance.json", "conformance.html"];
 
 function tryParse(text: string): unknown {
   try {
@@ -96,6 +102,7 @@ export async function conformCommand(options: ConformCommandOptions): Promise<vo
     checkOutputDir(options.out);
     refuseOverwrite(options.out, ["conformance.md", "conformance.json", "conformance.html"], options.force === true);
   }
+  checkCiOutputs(options.ci, options.out === undefined ? [] : REPORT_FILES.map((f) => join(options.out as string, f)));
   // Releases load oldest first: a newer release's global singletons can break an older one loaded
   // after it in the same process (2026.8.1 after 2026.9.6 fails), never the other way round seen.
   // Every name is parsed before anything loads: an unknown one fails first, with nothing run.
@@ -130,7 +137,13 @@ export async function conformCommand(options: ConformCommandOptions): Promise<vo
   writeCiOutputs(options.ci, "loopsim conform", report.targets.map(conformanceCases), (c) => ({ file: counterexampleFileOf(c.failure?.text ?? "") }));
   if (options.out !== undefined) process.stderr.write(`loopsim: wrote ${join(options.out, "conformance.{md,json,html}")}\n`);
   const failing = columns.filter((c) => c.counts.fail > 0);
-  if (failing.length > 0) throw new CheckFailed(`${failing.map((c) => `${c.target} fails ${c.counts.fail} rule${c.counts.fail === 1 ? "" : "s"}`).join("; ")}`);
+  if (failing.length > 0) throw new CheckFailed(`${failing.map((c) => `${c.target} fails ${c.counts.fail} rule${c.counts.fail === 1 ? "" : "s"}${unjudgedNote(c)}`).join("; ")}`);
+}
+
+/** A count of failing rules can fall because a check stopped at another rule: say which were not judged. */
+function unjudgedNote(column: TargetConformance): string {
+  const rules = unjudgedRules(column);
+  return rules.length === 0 ? "" : ` (${rules.join(", ")} not judged: a check covering ${rules.length === 1 ? "it" : "them"} failed on another rule first)`;
 }
 
 /** Counterexample paths as the user can type them from where they ran the command. */

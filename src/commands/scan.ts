@@ -2,6 +2,7 @@
 // under the paths through a target, one at a time (a large folder streams), with a summary.
 // `planScan` parses and checks the options once; `runScan` scans and hands the report's documents
 // to the caller (src/cli/scanOutput.ts writes and prints them).
+import { join } from "node:path";
 import type { ResolvedConfig } from "../../models/config.js";
 import { UserError } from "../io/errors.js";
 import { badFileLines, ignoredNote, reasonOf, sessionRefs, type BadFile } from "../import/sessionRefs.js";
@@ -16,9 +17,9 @@ import { parseShard, type Shard } from "../io/shardSpec.js";
 import { configFromOptions } from "../io/configFile.js";
 import { resolveTarget } from "../targets/registry.js";
 import { sliceOf } from "../sessions/recorded.js";
-import type { CiOutputs } from "../ci/emit.js";
+import { checkCiOutputs, type CiOutputs } from "../ci/emit.js";
 import type { JUnitCase } from "../ci/junit.js";
-import { scanCase } from "../ci/scanCases.js";
+import { placeOf, scanCase, type Place } from "../ci/scanCases.js";
 
 export interface ScanOptions {
   /** Stop at the first unreadable file instead of skipping and reporting it. */
@@ -70,6 +71,7 @@ export async function planScan(args: ScanArgs): Promise<{ readonly paths: readon
     checkOutputDir(args.out);
     refuseOverwrite(args.out, SCAN_OUTPUTS, args.force === true);
   }
+  checkCiOutputs(args.ci, [...args.paths, ...(args.out === undefined ? [] : SCAN_OUTPUTS.map((f) => join(args.out as string, f)))]);
   const name = args.target ?? "reference";
   const target = await resolveTarget(name);
   const configLabel = args.config === undefined ? "OpenClaw defaults" : `${args.config}${args.agent === undefined ? "" : ` (agent ${args.agent})`}`;
@@ -94,8 +96,15 @@ export async function planScan(args: ScanArgs): Promise<{ readonly paths: readon
 export interface ScanRun {
   readonly sessions: number;
   readonly bad: readonly BadFile[];
-  /** One JUnit case per session scanned (only when the plan asks for CI outputs). */
-  readonly cases: readonly JUnitCase[];
+  /** One JUnit case per session scanned, with where CI should place it (only when the plan asks for CI outputs). */
+  readonly cases: readonly ScanCase[];
+}
+
+/** A session's JUnit case, where an annotation places it, and the file it came from. */
+export interface ScanCase {
+  readonly case: JUnitCase;
+  readonly place: Place;
+  readonly file: string;
 }
 
 /** Where a scan's report goes while its spooled pieces still exist; the command line writes or prints them. */
@@ -116,11 +125,12 @@ export async function runScan(paths: readonly string[], options: ScanOptions, si
   const listed = await sessionRefs(paths, options.strict === true);
   const { bad, ignored } = listed;
   const refs = sliceOf(listed.refs, options.shard).map((s) => s.ref);
+  if (options.shard !== undefined) sink.notice?.(`shard ${options.shard.index}/${options.shard.of}: scanning ${refs.length} of the ${listed.refs.length} sessions listed (a slice; the other shards hold the rest)`);
   const passedOver = ignoredNote(ignored);
   if (passedOver !== undefined) sink.notice?.(passedOver);
   if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json, each also .gz) under ${paths.join(", ")}`);
   sink.progress?.start(refs.length);
-  const cases: JUnitCase[] = [];
+  const cases: ScanCase[] = [];
   const sessions = await withScratchDir("scan", async (scratch) => {
     const writer = new ScanReportWriter(scratch, options.target.name, options.configLabel);
     try {
@@ -128,7 +138,10 @@ export async function runScan(paths: readonly string[], options: ScanOptions, si
         try {
           const scanned = await scanSession(ref, options.config, options.target, id, options.format ?? "auto", span);
           writer.add(scanned);
-          if (options.ci !== undefined) cases.push(scanCase(scanned, options.target.name, options.traceArgs ?? ""));
+          if (options.ci !== undefined) {
+            const at = placeOf(scanned.firstBlock?.at ?? scanned.firstAbort?.at);
+            cases.push({ case: scanCase(scanned, options.target.name, options.traceArgs ?? ""), place: at.file === undefined ? { file: scanned.file } : at, file: scanned.file });
+          }
         } catch (error) {
           // A file that fails while it is read (cut short, not JSON) is reported and skipped.
           // --format naming another format is the user's mistake about every file: stop there.
@@ -139,7 +152,7 @@ export async function runScan(paths: readonly string[], options: ScanOptions, si
       }
       sink.progress?.stop();
       if (writer.sessions === 0 && bad.length > 0) throw new UserError(`${paths.map((p) => (p === "-" ? "<stdin>" : p)).join(" ")}: no readable sessions (${bad.length} file${bad.length === 1 ? "" : "s"} could not be read):\n${badFileLines(bad).join("\n")}`);
-      await sink.documents(writer.documents(bad));
+      await sink.documents(writer.documents(bad, options.shard === undefined ? undefined : { index: options.shard.index, of: options.shard.of, sessions: refs.length, listed: listed.refs.length }));
       return writer.sessions;
     } finally {
       sink.progress?.stop();

@@ -6,6 +6,7 @@
 // 2 when the registry cannot be asked (offline: nothing was compared) or a report is missing.
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { CheckFailed, UserError } from "../io/errors.js";
@@ -100,10 +101,47 @@ async function publishedVersions(npmPackage: string): Promise<string[] | { error
   }
 }
 
+/**
+ * The registry asked once, directly, before npm is: npm retries a refused connection with backoff
+ * for about a minute, though nothing listens and nothing will. Undefined when the connection is
+ * made, times out, or cannot be judged here (a proxy stands between: npm goes through it).
+ */
+async function refusedRegistry(): Promise<string | undefined> {
+  if (Object.keys(process.env).some((k) => /^(https?|all)_proxy$/i.test(k) && (process.env[k] ?? "") !== "")) return undefined;
+  let config: string;
+  try {
+    config = (await run("npm", ["config", "get", "registry", "proxy", "https-proxy"], { env: npmEnv(), timeout: 15_000 })).stdout;
+  } catch {
+    return undefined; // npm itself will say what is wrong
+  }
+  const get = (key: string) => new RegExp(`^${key}=(.*)$`, "m").exec(config)?.[1]?.trim();
+  if ([get("proxy"), get("https-proxy")].some((v) => v !== undefined && v !== "" && v !== "null")) return undefined;
+  let url: URL;
+  try {
+    url = new URL(get("registry") ?? "");
+  } catch {
+    return undefined;
+  }
+  const port = url.port !== "" ? Number(url.port) : url.protocol === "http:" ? 80 : 443;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (answer: string | undefined) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(5_000, () => done(undefined));
+    socket.once("connect", () => done(undefined));
+    socket.once("error", (error: NodeJS.ErrnoException) => done(error.code === "ECONNREFUSED" ? `${url.origin} refused the connection` : undefined));
+  });
+}
+
 export async function targetsOutdatedCommand(options: { json: boolean; reportsDir?: string }): Promise<void> {
   const reportsDir = options.reportsDir ?? defaultReportsDir();
   const covered = coveredNames(reportsDir);
   const all = subjects();
+  const refused = await refusedRegistry();
+  if (refused !== undefined) throw new UserError(`cannot ask the npm registry, so nothing was compared: ${refused} (a refused connection is final, so it is not retried)`);
   process.stderr.write(`loopsim: asking the npm registry (npm view PACKAGE versions, ${REGISTRY_TIMEOUT_MS / 1000} s timeout) about ${all.map((s) => s.npmPackage).join(", ")}\n`);
   const answers = await Promise.all(all.map((s) => publishedVersions(s.npmPackage)));
   const unreachable = all.flatMap((s, i) => {

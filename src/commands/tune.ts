@@ -4,7 +4,7 @@
 // `--shard I/N` makes the part of the sweep with config indexes = I-1 (mod N); `mergeTune` puts
 // the parts back together into exactly the unsharded report.
 import type { Shard } from "../io/shardSpec.js";
-import { partsIn, readShardParts, schemaOf, type ShardLayout } from "../io/shardParts.js";
+import { differingKeys, partsIn, readShardParts, schemaOf, type ShardLayout } from "../io/shardParts.js";
 import { DEFAULT_CONFIG } from "../../models/config.js";
 import { validateOpenClawConfig } from "../../models/configValidation.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
@@ -304,7 +304,7 @@ function mergeBySession(paths: readonly string[]): TuneReport {
   const first = parts[0] as TuneSessionPartial;
   const about = first.about;
   parts.forEach((p, i) => {
-    if (JSON.stringify(p.about) !== JSON.stringify(about)) throw new UserError(`${paths[i]}: its sessions, labels or grounding differ from ${paths[0]}`);
+    if (JSON.stringify(p.about) !== JSON.stringify(about)) throw new UserError(`${paths[i]}: its ${differingKeys(p.about, about).join(", ")} differ from ${paths[0]}'s`);
   });
   const base = parts.flatMap((p) => p.rows).sort((a, b) => a.index - b.index);
   const merged = mergeEvidence(parts.map((p) => p.evidence), first.inputs.configs, about.grounding);

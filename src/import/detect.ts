@@ -1,8 +1,10 @@
 // Which format a session file is in, from its content (the first line, or the start of a single
 // JSON document), not from its name; a loopsim trace is recognised too. A gzip-compressed file is
 // detected from its decompressed head (`x.traj.json.gz` is what `x.traj.json` would be).
+import { closeSync, openSync, readSync } from "node:fs";
 import { contentHead, plainName } from "../io/compressed.js";
 import { UserError } from "../io/errors.js";
+import { MAX_LINE_CHARS } from "../io/lines.js";
 import { inputKind, withFsErrors } from "../io/fsErrors.js";
 import { adpImporter, splitAdpRef } from "./adp.js";
 import { claudeCodeImporter } from "./claudeCode.js";
@@ -44,11 +46,45 @@ function firstObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/**
+ * The whole first line, when the head cut it (an event of a few hundred KiB: a long tool output
+ * in the first record). Judged by a cut line, such a file was "not a session format" in scan
+ * while trace, which reads every line whole, read it; a line past the reader's own limit is
+ * refused here with the reader's reason.
+ */
+function wholeFirstLine(file: string, text: string): string {
+  // A compressed file's head is already its decompressed start; only a plain file is read on here.
+  if (text.includes("\n") || Buffer.byteLength(text) < HEAD_BYTES || plainName(file) !== file) return text;
+  return withFsErrors(file, "read it", () => {
+    const fd = openSync(file, "r");
+    try {
+      const chunks: Buffer[] = [];
+      let length = 0;
+      const buffer = Buffer.alloc(1024 * 1024);
+      for (;;) {
+        const n = readSync(fd, buffer, 0, buffer.length, length);
+        if (n === 0) break;
+        const end = buffer.subarray(0, n).indexOf(10);
+        chunks.push(Buffer.from(buffer.subarray(0, end === -1 ? n : end)));
+        length += end === -1 ? n : end;
+        if (end !== -1) break;
+        if (length > MAX_LINE_CHARS * 4) break; // past any line the reader accepts, in any encoding
+      }
+      const line = Buffer.concat(chunks).toString("utf8").replace(/^\uFEFF/, "");
+      if (line.length > MAX_LINE_CHARS) throw new UserError(`${file}:1: line longer than ${MAX_LINE_CHARS} characters (the limit of one event; is this a JSONL file?)`);
+      return line;
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
 export function detectFormat(ref: string): DetectedFormat | undefined {
   const file = splitAdpRef(ref).file;
   const text = head(file).replace(/^\uFEFF/, "");
   const name = plainName(file);
-  const first = firstObject(text);
+  // A JSONL file whose first line outgrows the head: that line, read whole, says the format.
+  const first = firstObject(text) ?? (text.trimStart().startsWith("{") && !text.trimStart().startsWith("{\n") && !/"(trajectory_format|trajectory|messages)"\s*:/.test(text) ? firstObject(wholeFirstLine(file, text)) : undefined);
   if (first !== undefined && !text.trimStart().startsWith("{\n")) {
     const type = first.type;
     if (type === "call" || type === "outcome" || type === "compaction") return "trace";
