@@ -4,6 +4,7 @@
 import { PEER_TARGETS } from "../targets/peers/index.js";
 import { isDrivenRuntimeName, pinnedDrivenRuntimes } from "../targets/runtimes/drivenRuntimes.js";
 import { isGeminiName, isReleaseName } from "../targets/registry.js";
+import { compareReleaseOrder } from "./timeline.js";
 
 /** The releases of docs/guide/release-matrix.md: the first with a detector to the newest. */
 export const MATRIX_RELEASES: readonly string[] = ["2026.2.17", "2026.3.13", "2026.3.22", "2026.4.14", "2026.4.26", "2026.5.4", "2026.5.12", "2026.6.5", "2026.7.35", "2026.8.1", "2026.9.6"];
@@ -20,12 +21,19 @@ export function targetKind(name: string): TargetKind {
   return name === "reference" ? "reference" : "peer model";
 }
 
-/** The default columns, when --target is not given. */
-export function defaultFieldTargets(): string[] {
+/** Releases the OpenClaw threads name (their reportedVersion) that are not among MATRIX_RELEASES. */
+export function threadReleases(scenarios: readonly { readonly runtime: string; readonly reportedVersion: string | null }[]): string[] {
+  const named = scenarios.filter((s) => s.runtime === "openclaw" && s.reportedVersion !== null).map((s) => s.reportedVersion as string);
+  return [...new Set(named)].filter((v) => !MATRIX_RELEASES.includes(v));
+}
+
+/** The default columns, when --target is not given; `named`: releases the threads name, which become columns too. */
+export function defaultFieldTargets(named: readonly string[] = []): string[] {
+  const releases = [...new Set([...MATRIX_RELEASES, ...named])].sort(compareReleaseOrder);
   return [
     "reference",
     ...PEER_TARGETS.map((t) => t.name),
-    ...MATRIX_RELEASES.map((v) => `openclaw@${v}`),
+    ...releases.map((v) => `openclaw@${v}`),
     ...FIELD_GEMINI_VERSIONS.map((v) => `gemini-cli@${v}`),
     ...pinnedDrivenRuntimes(),
   ];

@@ -5,6 +5,7 @@ import { needsFetch, isReleaseName, resolveTarget } from "../targets/registry.js
 import { isDrivenRuntimeCached, isDrivenRuntimeName, loadDrivenRuntime } from "../targets/runtimes/drivenRuntimes.js";
 import { compareReleases } from "../targets/openclaw/versions.js";
 import { VERSION } from "../io/version.js";
+import { configVariants, rowKey } from "./configVariants.js";
 import { targetKind } from "./lineup.js";
 import type { LoadedField } from "./load.js";
 import { FIELD_REPORT_SCHEMA, headlineOf, totalsOf, type FieldReport, type FieldRow, type FieldTargetInfo } from "./report.js";
@@ -46,6 +47,10 @@ export function loadOrder(names: readonly string[]): string[] {
 }
 
 export async function buildFieldReport(scenarios: readonly { loaded: LoadedField; shownFile: string }[], names: readonly string[], command: string, options: FieldRunOptions): Promise<FieldReport> {
+  const plan = scenarios.flatMap(({ loaded, shownFile }) => {
+    const variants = configVariants(loaded.scenario);
+    return variants.map((variant) => ({ loaded, shownFile, variant, key: rowKey(loaded.scenario.id, variant.name, variants.length) }));
+  });
   const cells = new Map<string, Map<string, FieldRow["cells"][string]>>();
   const infos = new Map<string, FieldTargetInfo>();
   const order = loadOrder(names);
@@ -55,15 +60,28 @@ export async function buildFieldReport(scenarios: readonly { loaded: LoadedField
     const summary = subject.kind === "in-process" ? subject.target.summary : subject.kind === "driven" ? subject.runtime.summary : subject.reason;
     infos.set(name, { name, kind: targetKind(name), summary });
     const column = new Map<string, FieldRow["cells"][string]>();
-    for (const s of scenarios) column.set(s.loaded.scenario.id, await fieldCell(subject, s.loaded, s.shownFile, options.driven));
+    // A driven CLI runs its own config, so one run serves every config row of a scenario.
+    const drivenOnce = new Map<string, FieldRow["cells"][string]>();
+    for (const p of plan) {
+      const id = p.loaded.scenario.id;
+      const known = subject.kind === "driven" ? drivenOnce.get(id) : undefined;
+      const cell = known ?? (await fieldCell(subject, p.loaded, p.shownFile, options.driven, subject.kind === "driven" ? undefined : p.variant));
+      if (subject.kind === "driven") drivenOnce.set(id, cell);
+      column.set(p.key, cell);
+    }
     cells.set(name, column);
     options.onColumn?.(name, ++done, order.length);
   }
-  const rows: FieldRow[] = scenarios.map(({ loaded, shownFile }) => {
+  const rows: FieldRow[] = plan.map(({ loaded, shownFile, variant, key }) => {
     const s = loaded.scenario;
-    const rowCells = Object.fromEntries(names.map((n) => [n, cells.get(n)?.get(s.id) ?? { status: "not-run" as const, reason: "not run", replay: "" }]));
+    const rowCells = Object.fromEntries(names.map((n) => [n, cells.get(n)?.get(key) ?? { status: "not-run" as const, reason: "not run", replay: "" }]));
     const base = {
+      key,
       id: s.id,
+      config: { name: variant.name, label: variant.label, stated: variant.stated, primary: variant.primary },
+      configStated: s.configStated ?? null,
+      ...(s.reportedProduct === undefined ? {} : { reportedProduct: s.reportedProduct }),
+      ...(s.ruleFrom === undefined ? {} : { ruleFrom: s.ruleFrom }),
       file: shownFile,
       url: s.url,
       title: s.title,
