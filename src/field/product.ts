@@ -58,7 +58,7 @@ export function productOf(name: string, kind: TargetKind, scenario: Pick<FieldSc
 
 /** Whose rule a judged cell's verdict rests on: the target's own stop, or a fix PR's rule. */
 export function restsOn(scenario: Pick<FieldScenario, "ruleFrom">, product: CellProduct, loop: LoopEnd): string {
-  const own = loop.firstStop === undefined ? "it never stopped the loop" : `its own stop at call ${loop.firstStop}`;
-  if (scenario.ruleFrom !== undefined) return `a rule taken from ${scenario.ruleFrom} (a fix PR or a proposal), not the product's own behaviour; ${own}`;
-  return product.ownCode ? `the runtime's own stop: ${own}` : `the scenario's predicate; ${own}`;
+  const stop = loop.firstStop === undefined ? "none" : `at call ${loop.firstStop}`;
+  if (scenario.ruleFrom !== undefined) return `a rule taken from ${scenario.ruleFrom}, not the product's own behaviour (its own stop: ${stop})`;
+  return product.ownCode ? `its own stop (${stop})` : `the scenario's predicate (the model's stop: ${stop})`;
 }
