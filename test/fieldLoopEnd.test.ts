@@ -33,6 +33,11 @@ describe("judging the loop to its end", () => {
     expect(j.observed).toContain("2 later calls ran");
   });
 
+  it("a soft block before the scenario's bound is fixed when nothing runs past the bound", () => {
+    expect(judge({ stopsBy: 4 }, observe(blocked, ran, ran, ran, blocked, blocked)).status).toBe("fixed");
+    expect(judge({ stopsBy: 4 }, observe(blocked, ran, ran, ran, blocked, ran)).status).toBe("let-through");
+  });
+
   it("a block that holds is fixed; a late block is a failure, whatever runs after it", () => {
     expect(judge({ stopsBy: 3 }, observe(ran, ran, blocked, blocked, blocked)).status).toBe("fixed");
     expect(judge({ stopsBy: 2 }, observe(ran, ran, blocked, ran)).status).toBe("failure");

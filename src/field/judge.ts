@@ -10,7 +10,7 @@ export interface LoopEnd {
   /** Looping calls that still ran after that first stop (every later call of the trace is the loop going on). */
   readonly ranAfterStop: number;
   /** Looping calls that ran after the loop had to be over: after the first stop, or after the
-   * scenario's runsNothingAfter call when that is later (the calls before it may run). */
+   * scenario's own bound when that is later (loopOverAfter: the calls up to it may run). */
   readonly ranAfterEnd: number;
   /** The loop ended: the guard stopped it and nothing ran after it had to be over. */
   readonly ended: boolean;
@@ -40,10 +40,19 @@ export function ranAfter(observation: Observation, n: number): number {
   return observation.calls.slice(n).filter((c) => c.fate === "ran").length;
 }
 
+/**
+ * The last call of the loop that may still run: runsNothingAfter when given, else stopsBy, else
+ * endsRunBy. A stop before it may be soft (a block, then more calls) as long as nothing runs past
+ * it: the user's loop is bounded where the scenario says, so that is not a let-through.
+ */
+export function loopOverAfter(expected: FieldExpectation): number {
+  return expected.runsNothingAfter ?? expected.stopsBy ?? expected.endsRunBy ?? 0;
+}
+
 export function loopEndOf(observation: Observation, expected: FieldExpectation = {}): LoopEnd {
   const stop = firstStop(observation);
   if (stop === undefined) return { ranAfterStop: 0, ranAfterEnd: 0, ended: false };
-  const afterEnd = ranAfter(observation, Math.max(stop, expected.runsNothingAfter ?? 0));
+  const afterEnd = ranAfter(observation, Math.max(stop, loopOverAfter(expected)));
   return { firstStop: stop, ranAfterStop: ranAfter(observation, stop), ranAfterEnd: afterEnd, ended: afterEnd === 0 };
 }
 

@@ -2,7 +2,8 @@
 // report its thread, what was reported, what a correct guard does, where its real code reproduces
 // it, and every cell's account with its replay line.
 import type { CellStatus, FieldCell, FieldReport, FieldRow, FieldTotals } from "./report.js";
-import { regressionText } from "./timeline.js";
+import { runtimeOf } from "./lineup.js";
+import { isPrerelease, regressionText } from "./timeline.js";
 
 export const MARK: Readonly<Record<CellStatus, string>> = { failure: "**FAILS**", "let-through": "**let through**", fixed: "fixed", "n/a": "n/a", "not-run": "not run" };
 
@@ -74,9 +75,12 @@ export function realCodeText(r: FieldRow): string {
   return `${verdict} on ${rc.target}${rc.laterFix === undefined ? "" : `; fixed in ${rc.laterFix}`}${back.length === 0 ? "" : `; ${back.join("; ")}`}`;
 }
 
-/** Oldest first: each version judged and its verdict. */
+/** Oldest first: each release judged and its verdict; then the pre-releases, which are not steps of it. */
 export function timelineText(r: FieldRow): string {
-  return (r.realCode.timeline ?? []).map((p) => `${p.target.slice(p.target.indexOf("@") + 1)} ${p.status === "failure" ? "FAILS" : p.status === "let-through" ? "let through" : "fixed"}`).join(" · ");
+  const word = (s: CellStatus | undefined) => (s === "failure" ? "FAILS" : s === "let-through" ? "let through" : "fixed");
+  const point = (target: string) => `${target.slice(target.indexOf("@") + 1)} ${word(r.cells[target]?.status)}`;
+  const pre = Object.keys(r.cells).filter((t) => isPrerelease(t) && r.realCode.target !== undefined && runtimeOf(t) === r.runtime && (r.cells[t]?.status === "failure" || r.cells[t]?.status === "let-through" || r.cells[t]?.status === "fixed"));
+  return (r.realCode.timeline ?? []).map((p) => point(p.target)).join(" · ") + (pre.length === 0 ? "" : ` (pre-releases, not in the timeline: ${pre.map(point).join(", ")})`);
 }
 
 function reportSection(rows: readonly FieldRow[], report: FieldReport): string[] {

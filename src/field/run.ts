@@ -126,7 +126,7 @@ export function realCodeOf(row: Pick<FieldRow, "runtime" | "reportedVersion" | "
   const timeline = timelineOf(row.runtime, judged.map((c) => ({ target: c, status: row.cells[c]?.status as TimelineStatus })));
   const target = nearest(judged) as string;
   const status = row.cells[target]?.status;
-  const laterFix = status === "fixed" ? undefined : lastingFixAfter(timeline, target);
+  const laterFix = status === "fixed" ? undefined : lastingFixAfter(timeline, target, row.runtime);
   const regressions = regressionsOf(timeline);
   return { target, ...(status === undefined ? {} : { status }), ...(laterFix === undefined ? {} : { laterFix }), timeline, ...(regressions.length === 0 ? {} : { regressions }) };
 }

@@ -52,8 +52,18 @@ export function compareTargets(runtime: string, a: string, b: string): number {
   return runtime === "openclaw" ? compareReleaseOrder(versionOf(a), versionOf(b)) : compareSemver(versionOf(a), versionOf(b));
 }
 
+/** A pre-release (2026.8.1-beta.3, 0.30.0-preview.1): a column, but not a step of the timeline. */
+export function isPrerelease(target: string): boolean {
+  return /-.*[a-z]/i.test(versionOf(target));
+}
+
+/**
+ * The releases judged, oldest first. Pre-releases stay out: a beta is cut from a line that may
+ * not be the one its number suggests (2026.7.2-beta.6 behaves like 2026.8.1, not like 2026.7.35),
+ * so in the timeline it would invent a fix and a regression between two releases.
+ */
 export function timelineOf(runtime: string, judged: readonly TimelinePoint[]): TimelinePoint[] {
-  return [...judged].sort((a, b) => compareTargets(runtime, a.target, b.target));
+  return judged.filter((p) => !isPrerelease(p.target)).sort((a, b) => compareTargets(runtime, a.target, b.target));
 }
 
 /** Every fixed stretch followed by a version that is not fixed. */
@@ -70,11 +80,10 @@ export function regressionsOf(timeline: readonly TimelinePoint[]): Regression[] 
   return found;
 }
 
-/** The first version after `from` from which every version is fixed, to the newest. */
-export function lastingFixAfter(timeline: readonly TimelinePoint[], from: string): string | undefined {
-  const i = timeline.findIndex((p) => p.target === from);
+/** The first release after `from` (a release or a pre-release) from which every release is fixed, to the newest. */
+export function lastingFixAfter(timeline: readonly TimelinePoint[], from: string, runtime = "openclaw"): string | undefined {
   let fix: string | undefined;
-  for (const point of timeline.slice(i + 1)) {
+  for (const point of timeline.filter((p) => compareTargets(runtime, p.target, from) > 0)) {
     if (point.status === "fixed") fix ??= point.target;
     else fix = undefined;
   }
