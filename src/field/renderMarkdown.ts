@@ -72,7 +72,11 @@ export function realCodeText(r: FieldRow): string {
   if (rc.target === undefined) return `not run: ${escape(rc.why ?? "")}`;
   const verdict = rc.status === "failure" ? "reproduces" : rc.status === "let-through" ? "reproduces (blocked, then let through)" : rc.status === "fixed" ? "does not reproduce" : (rc.status ?? "");
   const back = (rc.regressions ?? []).map(regressionText);
-  return `${verdict} on ${rc.target}${rc.laterFix === undefined ? "" : `; fixed in ${rc.laterFix}`}${back.length === 0 ? "" : `; ${back.join("; ")}`}`;
+  const cell = r.cells[rc.target];
+  const standIn = cell?.standsInFor === undefined ? "" : ` (a CLI standing in for the ${escape(cell.standsInFor)})`;
+  const stop = cell?.loop?.firstStop === undefined ? "none" : `at call ${cell.loop.firstStop}`;
+  const rule = r.ruleFrom === undefined ? "" : `, by a rule taken from ${escape(r.ruleFrom)} (its own stop: ${stop})`;
+  return `${verdict} on ${rc.target}${standIn}${rule}${rc.laterFix === undefined ? "" : `; fixed in ${rc.laterFix}`}${back.length === 0 ? "" : `; ${back.join("; ")}`}`;
 }
 
 /** Oldest first: each release judged and its verdict; then the pre-releases, which are not steps of it. */
