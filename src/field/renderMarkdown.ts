@@ -102,14 +102,26 @@ function reportSection(rows: readonly FieldRow[], report: FieldReport): string[]
     out.push(`- **Real code**: ${realCodeText(row)}`);
     if ((row.realCode.timeline ?? []).length > 1) out.push(`- **Timeline**: ${timelineText(row)}`);
     out.push("");
-    out.push("| target | verdict | what ran | rests on | what it did | replay |", "|---|---|---|---|---|---|");
+    // What ran is the target's (see "The targets"), so a cell names it only when it stands in for
+    // another product; cells not run are gathered on one line per reason.
+    out.push("| target | verdict | what it did | rests on | replay |", "|---|---|---|---|---|");
+    const notRun = new Map<string, string[]>();
     for (const t of report.targets) {
       const c = row.cells[t.name];
       if (c === undefined) continue;
+      if (c.status === "not-run") {
+        const why = c.reason ?? "";
+        notRun.set(why, [...(notRun.get(why) ?? []), t.name]);
+        continue;
+      }
       const judged = c.status === "failure" || c.status === "let-through" || c.status === "fixed";
       const what = judged ? `${c.observed ?? ""}${c.broken === undefined || c.broken.length === 0 ? "" : ` (${c.broken.join("; ")})`}` : (c.reason ?? "");
-      out.push(`| ${t.name} | ${MARK[c.status]} | ${escape(c.ran ?? "")} | ${escape(c.restsOn ?? "")} | ${escape(what)} | \`${c.replay}\` |`);
+      const standIn = c.standsInFor === undefined ? "" : ` († ${c.ran ?? ""})`;
+      const basis = c.restsOn !== undefined && (row.ruleFrom !== undefined || c.restsOn.startsWith("its own stop")) ? c.restsOn : "";
+      out.push(`| ${t.name} | ${MARK[c.status]}${standIn} | ${escape(what)} | ${escape(basis)} | \`${c.replay}\` |`);
     }
+    out.push("");
+    for (const [why, names] of notRun) out.push(`Not run here (${names.join(", ")}): ${escape(why)}`, "");
     out.push("");
   }
   return out;
