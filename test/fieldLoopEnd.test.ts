@@ -112,7 +112,11 @@ describe("configs and products", () => {
     const report = await buildFieldReport([{ loaded: loaded.loaded, shownFile: "unknown-tool.json" }], ["reference", "goose"], "test", { fetch: false, driven: "none" });
     expect(report.rows.map((r) => [r.key, r.config.stated])).toEqual([["openclaw-1:default", true], ["openclaw-1:enabled", false]]);
     // Goose's model blocks at its 4th repeated error, then lets the next ones through.
-    expect(report.rows[1]?.cells.goose).toMatchObject({ status: "let-through", loop: { firstStop: 4, ended: false }, replay: "loopsim field replay unknown-tool.json --target goose --config enabled" });
+    expect(report.rows[1]?.cells.goose).toMatchObject({ status: "let-through", loop: { firstStop: 4, ended: false }, replay: "loopsim field replay unknown-tool.json --target goose" });
+    // The reference reads the OpenClaw config, so its cell is judged per row; a peer model's is not.
+    expect(report.rows[1]?.cells.reference?.replay).toBe("loopsim field replay unknown-tool.json --target reference --config enabled");
+    expect(report.rows[0]?.cells.reference?.status).toBe("failure");
+    expect(report.rows[1]?.cells.reference?.status).toBe("fixed");
     expect(report.totals.goose?.letThrough).toBe(1);
     expect(report.headline.letThroughCells).toBe(2);
   });

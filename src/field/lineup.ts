@@ -27,6 +27,11 @@ export function threadReleases(scenarios: readonly { readonly runtime: string; r
   return [...new Set(named)].filter((v) => !MATRIX_RELEASES.includes(v));
 }
 
+/** Whether a target's verdict depends on the OpenClaw config a cell is judged with. */
+export function readsOpenClawConfig(kind: TargetKind): boolean {
+  return kind === "reference" || kind === "release";
+}
+
 /** The default columns, when --target is not given; `named`: releases the threads name, which become columns too. */
 export function defaultFieldTargets(named: readonly string[] = []): string[] {
   const releases = [...new Set([...MATRIX_RELEASES, ...named])].sort(compareReleaseOrder);

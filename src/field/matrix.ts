@@ -6,7 +6,7 @@ import { isDrivenRuntimeCached, isDrivenRuntimeName, loadDrivenRuntime } from ".
 import { compareReleases } from "../targets/openclaw/versions.js";
 import { VERSION } from "../io/version.js";
 import { configVariants, rowKey } from "./configVariants.js";
-import { targetKind } from "./lineup.js";
+import { readsOpenClawConfig, targetKind } from "./lineup.js";
 import type { LoadedField } from "./load.js";
 import { FIELD_REPORT_SCHEMA, headlineOf, totalsOf, type FieldReport, type FieldRow, type FieldTargetInfo } from "./report.js";
 import { fieldCell, realCodeOf, type DrivenScope, type FieldSubject } from "./run.js";
@@ -60,13 +60,15 @@ export async function buildFieldReport(scenarios: readonly { loaded: LoadedField
     const summary = subject.kind === "in-process" ? subject.target.summary : subject.kind === "driven" ? subject.runtime.summary : subject.reason;
     infos.set(name, { name, kind: targetKind(name), summary });
     const column = new Map<string, FieldRow["cells"][string]>();
-    // A driven CLI runs its own config, so one run serves every config row of a scenario.
-    const drivenOnce = new Map<string, FieldRow["cells"][string]>();
+    // Only the reference and the OpenClaw releases read an OpenClaw config; a peer model, Gemini
+    // CLI or a driven CLI runs its own, so one run serves every config row of a scenario.
+    const configBlind = !readsOpenClawConfig(targetKind(name));
+    const once = new Map<string, FieldRow["cells"][string]>();
     for (const p of plan) {
       const id = p.loaded.scenario.id;
-      const known = subject.kind === "driven" ? drivenOnce.get(id) : undefined;
-      const cell = known ?? (await fieldCell(subject, p.loaded, p.shownFile, options.driven, subject.kind === "driven" ? undefined : p.variant));
-      if (subject.kind === "driven") drivenOnce.set(id, cell);
+      const known = configBlind ? once.get(id) : undefined;
+      const cell = known ?? (await fieldCell(subject, p.loaded, p.shownFile, options.driven, configBlind ? undefined : p.variant));
+      if (configBlind) once.set(id, cell);
       column.set(p.key, cell);
     }
     cells.set(name, column);
