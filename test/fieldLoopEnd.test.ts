@@ -11,6 +11,7 @@ import { judge } from "../src/field/judge.js";
 import type { Observation, ObservedCall } from "../src/field/observe.js";
 import { compareReleaseOrder, lastingFixAfter, regressionsOf, regressionText, type TimelinePoint } from "../src/field/timeline.js";
 import { configVariants } from "../src/field/configVariants.js";
+import { defaultFieldTargets, threadReleases } from "../src/field/lineup.js";
 import { productOf, restsOn } from "../src/field/product.js";
 import { realCodeOf } from "../src/field/run.js";
 import { buildFieldReport, isCached } from "../src/field/matrix.js";
@@ -92,6 +93,16 @@ describe("configs and products", () => {
     expect(own.map((v) => v.name)).toEqual(["default", "enabled", "scenario"]);
     expect(own[2]?.label).toContain("the config the scenario assumes");
     expect(configVariants({ runtime: "gemini-cli", config: {} }).map((v) => v.name)).toEqual(["scenario"]);
+  });
+
+  it("releases the threads name become columns; a writer's era estimate does not", () => {
+    const named = threadReleases([
+      { runtime: "openclaw", reportedVersion: "2026.7.1-2", reportedAs: "2026.7.1-2; a comment corroborates it 'on OpenClaw 2026.9.4'", reported: "r" },
+      { runtime: "openclaw", reportedVersion: "2026.4.14", reportedAs: "not stated; filed 2026-04-15 (the 2026.4.12 to 2026.4.14 era)", reported: "on v2026.3.2 and 2026.8.1-beta.3." },
+      { runtime: "gemini-cli", reportedVersion: "0.29.5", reportedAs: "0.29.5", reported: "r" },
+    ]);
+    expect(named).toEqual(["2026.3.2", "2026.7.1-2", "2026.8.1-beta.3", "2026.9.4"]);
+    expect(defaultFieldTargets(named).filter((t) => t.startsWith("openclaw@")).slice(0, 3)).toEqual(["openclaw@2026.2.17", "openclaw@2026.3.2", "openclaw@2026.3.13"]);
   });
 
   it("a CLI standing in for a VS Code extension says so, and a fix PR's rule is named as the verdict's basis", () => {

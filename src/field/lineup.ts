@@ -21,10 +21,19 @@ export function targetKind(name: string): TargetKind {
   return name === "reference" ? "reference" : "peer model";
 }
 
-/** Releases the OpenClaw threads name (their reportedVersion) that are not among MATRIX_RELEASES. */
-export function threadReleases(scenarios: readonly { readonly runtime: string; readonly reportedVersion: string | null }[]): string[] {
-  const named = scenarios.filter((s) => s.runtime === "openclaw" && s.reportedVersion !== null).map((s) => s.reportedVersion as string);
-  return [...new Set(named)].filter((v) => !MATRIX_RELEASES.includes(v));
+/** An OpenClaw release as a thread writes it: 2026.9.4, v2026.4.26, 2026.7.1-2, 2026.8.1-beta.3. */
+const RELEASE_IN_TEXT = /(?<![\d.])2026\.\d{1,2}\.\d{1,2}(?:-(?:beta\.\d+|\d+))?/g;
+
+/**
+ * Releases the OpenClaw threads name that are not among MATRIX_RELEASES: the reportedVersion, and
+ * any release the thread's account (`reported`) or its version note (`reportedAs`) names; a note
+ * that starts "not stated" gives the scenario writer's estimate (an era), not a thread's release.
+ */
+export function threadReleases(scenarios: readonly { readonly runtime: string; readonly reportedVersion: string | null; readonly reportedAs?: string; readonly reported?: string }[]): string[] {
+  const named = scenarios
+    .filter((s) => s.runtime === "openclaw")
+    .flatMap((s) => [...(s.reportedVersion === null ? [] : [s.reportedVersion]), ...((s.reported ?? "").match(RELEASE_IN_TEXT) ?? []), ...(/^not stated/i.test(s.reportedAs ?? "") ? [] : ((s.reportedAs ?? "").match(RELEASE_IN_TEXT) ?? []))]);
+  return [...new Set(named)].filter((v) => !MATRIX_RELEASES.includes(v)).sort(compareReleaseOrder);
 }
 
 /** Whether a target's verdict depends on the OpenClaw config a cell is judged with. */
