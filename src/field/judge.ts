@@ -83,7 +83,10 @@ export function judge(expected: FieldExpectation, observation: Observation): Jud
   }
   const toldLate = expected.tellsModelBy !== undefined && (told === undefined || told > expected.tellsModelBy);
   if (toldLate) broken.push(`the model was not told by call ${expected.tellsModelBy}`);
-  return { status: statusOf(expected, loop, broken.length, toldLate), observed: describe(observation), broken, loop };
+  // A fixed cell whose loop went on for a while says where it was bounded, so "later calls ran"
+  // never reads as a loop that goes on.
+  const bounded = loop.ranAfterStop === 0 ? "" : stopDue(expected) === undefined ? "; the scenario does not ask for a stop" : loop.ranAfterEnd === 0 ? `; none after call ${loopOverAfter(expected)}, the scenario's bound` : "";
+  return { status: statusOf(expected, loop, broken.length, toldLate), observed: describe(observation) + bounded, broken, loop };
 }
 
 /**
