@@ -6,7 +6,8 @@ import { loadDrivenRuntime } from "../targets/runtimes/drivenRuntimes.js";
 import { releaseLoadOrder, targetRefOf } from "../targets/targetRef.js";
 import { compareReleases } from "../targets/openclaw/versions.js";
 import { VERSION } from "../io/version.js";
-import { targetKind } from "./lineup.js";
+import { configVariants, rowKey } from "./configVariants.js";
+import { readsOpenClawConfig, targetKind } from "./lineup.js";
 import type { LoadedField } from "./load.js";
 import { FIELD_REPORT_SCHEMA, headlineOf, totalsOf, type FieldReport, type FieldRow, type FieldTargetInfo } from "./report.js";
 import { fieldCell, realCodeOf, type DrivenScope, type FieldSubject } from "./run.js";
@@ -50,6 +51,10 @@ export function loadOrder(names: readonly string[]): string[] {
 }
 
 export async function buildFieldReport(scenarios: readonly { loaded: LoadedField; shownFile: string }[], names: readonly string[], command: string, options: FieldRunOptions): Promise<FieldReport> {
+  const plan = scenarios.flatMap(({ loaded, shownFile }) => {
+    const variants = configVariants(loaded.scenario);
+    return variants.map((variant) => ({ loaded, shownFile, variant, key: rowKey(loaded.scenario.id, variant.name, variants.length) }));
+  });
   const cells = new Map<string, Map<string, FieldRow["cells"][string]>>();
   const infos = new Map<string, FieldTargetInfo>();
   const order = loadOrder(names);
@@ -60,15 +65,30 @@ export async function buildFieldReport(scenarios: readonly { loaded: LoadedField
     const summary = subject.kind === "in-process" ? subject.target.summary : subject.kind === "driven" ? subject.runtime.summary : subject.reason;
     infos.set(name, { name, kind: targetKind(name), summary });
     const column = new Map<string, FieldRow["cells"][string]>();
-    for (const s of scenarios) column.set(s.loaded.scenario.id, await fieldCell(subject, s.loaded, s.shownFile, options.driven));
+    // Only the reference and the OpenClaw releases read an OpenClaw config; a peer model, Gemini
+    // CLI or a driven CLI runs its own, so one run serves every config row of a scenario.
+    const configBlind = !readsOpenClawConfig(targetKind(name));
+    const once = new Map<string, FieldRow["cells"][string]>();
+    for (const p of plan) {
+      const id = p.loaded.scenario.id;
+      const known = configBlind ? once.get(id) : undefined;
+      const cell = known ?? (await fieldCell(subject, p.loaded, p.shownFile, options.driven, configBlind ? undefined : p.variant));
+      if (configBlind) once.set(id, cell);
+      column.set(p.key, cell);
+    }
     cells.set(name, column);
     options.onColumn?.(name, ++done, order.length);
   }
-  const rows: FieldRow[] = scenarios.map(({ loaded, shownFile }) => {
+  const rows: FieldRow[] = plan.map(({ loaded, shownFile, variant, key }) => {
     const s = loaded.scenario;
-    const rowCells = Object.fromEntries(names.map((n) => [n, cells.get(n)?.get(s.id) ?? { status: "not-run" as const, reason: "not run", replay: "" }]));
+    const rowCells = Object.fromEntries(names.map((n) => [n, cells.get(n)?.get(key) ?? { status: "not-run" as const, reason: "not run", replay: "" }]));
     const base = {
+      key,
       id: s.id,
+      config: { name: variant.name, label: variant.label, stated: variant.stated, primary: variant.primary },
+      configStated: s.configStated ?? null,
+      ...(s.reportedProduct === undefined ? {} : { reportedProduct: s.reportedProduct }),
+      ...(s.ruleFrom === undefined ? {} : { ruleFrom: s.ruleFrom }),
       file: shownFile,
       url: s.url,
       title: s.title,
