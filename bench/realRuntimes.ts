@@ -21,7 +21,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const seconds = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e9;
 
 export interface RealRuntimeBench {
-  readonly inProcess: Record<string, { loadSeconds: number; traceMs: number; modelTraceMs: number; ratio: number } | { skipped: string }>;
+  readonly inProcess: Record<string, { loadSeconds: number; traceMs: number; modelTraceMs: number; ratio: number; bestRatio: number } | { skipped: string }>;
   readonly driven: Record<string, { probes: number; parallel: number; perMinute1: number; perMinuteN: number; speedup: number } | { skipped: string }>;
 }
 
@@ -49,9 +49,12 @@ export async function realRuntimes(log: (line: string) => void, reps = 5): Promi
       realMs.push(time(real));
       modelMs.push(time(model));
     }
-    const row = { loadSeconds, traceMs: round(median(realMs)), modelTraceMs: round(median(modelMs)), ratio: round(median(realMs) / median(modelMs)) };
+    // The fastest of each too: on a shared machine a median of a few milliseconds swings with the
+    // load (1.0 to 2.3 seen on one busy 2-core machine), the fastest much less (1.3 to 1.4).
+    const best = round(Math.min(...realMs) / Math.min(...modelMs));
+    const row = { loadSeconds, traceMs: round(median(realMs)), modelTraceMs: round(median(modelMs)), ratio: round(median(realMs) / median(modelMs)), bestRatio: best };
     inProcess[`gemini-cli@${gemini}`] = row;
-    log(`realGeminiVsModel       gemini-cli@${gemini}: loaded once in ${row.loadSeconds} s; a trace of ${trace.length} events ${row.traceMs} ms, its model ${row.modelTraceMs} ms: ratio ${row.ratio}  (goal 2 or less)`);
+    log(`realGeminiVsModel       gemini-cli@${gemini}: loaded once in ${row.loadSeconds} s (once per process: every later trace reuses it); a trace of ${trace.length} events ${row.traceMs} ms, its model ${row.modelTraceMs} ms: ratio ${row.ratio}, fastest against fastest ${best}  (goal 2 or less)`);
   }
   const driven: RealRuntimeBench["driven"] = {};
   const names = (process.env.BENCH_DRIVEN ?? "qwen-code@0.24.4").split(",").filter((n) => n !== "");

@@ -7,6 +7,17 @@ export function normalizeRunId(runId: string | undefined): string {
   return runId === undefined ? NO_RUN : runId.trim();
 }
 
+/**
+ * How a runtime tells its runs apart. Trimming is OpenClaw's rule (E2) alone: the peers take an
+ * id as an id (Gemini CLI compares prompt ids with `!==`, so "p1" and " p1" are two prompts).
+ */
+export type RunIdRule = "trimmed" | "exact";
+
+/** A run's internal key under a runtime's rule; a missing id is "no run" under both. */
+export function runKeyOf(runId: string | undefined, rule: RunIdRule): string {
+  return rule === "trimmed" ? normalizeRunId(runId) : (runId ?? NO_RUN);
+}
+
 // A Map, not an object literal: a tool named "constructor" or "__proto__" must stay itself, not
 // pick up Object.prototype's members.
 const TOOL_ALIASES: ReadonlyMap<string, string> = new Map([

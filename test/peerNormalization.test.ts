@@ -68,12 +68,12 @@ describe("the models on the name and args probes (pinned: reports/peers checks t
   it("Qwen: the same, stopped at the 5th", () => {
     expect(stops("qwen-code")).toEqual({ "name-case-6": null, "name-padded-6": 4, "name-alias-6": null, "name-case-parallel-3": null, "name-padded-parallel-3": null, "name-alias-parallel-3": null, "args-missing-null-empty-6": 4, "args-missing-null-empty-parallel-3": null });
   });
-  it("opencode and Kilo: a case-repaired name makes 3 identical parts in one response; Kilo's repair also trims a padded one", () => {
+  it("opencode and Kilo: a case-repaired name makes 3 identical parts in one response; Kilo's repair also trims a padded one, and its second guard ends the turn at the 3rd read without a path (invalid arguments)", () => {
     for (const model of ["opencode", "kilo"] as const) expect(stops(model)["name-case-parallel-3"], model).toBe(0);
     expect(Object.values(stops("opencode")).filter((s) => s !== null)).toHaveLength(1);
     expect(stops("opencode")["name-padded-parallel-3"]).toBeNull();
     expect(stops("kilo")["name-padded-parallel-3"]).toBe(0);
-    expect(Object.values(stops("kilo")).filter((s) => s !== null)).toHaveLength(2);
+    expect(Object.entries(stops("kilo")).filter(([, s]) => s !== null)).toEqual([["name-case-parallel-3", 0], ["name-padded-parallel-3", 0], ["args-missing-null-empty-6", 2], ["args-missing-null-empty-parallel-3", 0]]);
   });
 });
 

@@ -10,10 +10,12 @@ import type { Target } from "../targets/target.js";
 const WORK = "/loopsim/probe";
 
 /** What a call would give back in the scratch folder: a result, or an error. */
-function simulate(action: ProbeAction, files: Map<string, string>): { result: unknown } | { error: string } {
+function simulate(action: ProbeAction, files: Map<string, string>): { result: unknown } | { error: unknown } {
   if (action.kind === "raw") return { result: "" };
   if (action.kind === "read") {
-    if (action.args !== undefined) return { error: "params must have required property 'file_path'" };
+    // No path at all fails the read tool's schema in every runtime here: an invalid-arguments
+    // error (Kilo counts those; the others read it as any failure).
+    if (action.args !== undefined) return { error: { kind: "invalid-arguments", message: "params must have required property 'file_path'" } };
     const content = files.get(action.file);
     return content === undefined ? { error: `File not found: ${action.file}` } : { result: content };
   }

@@ -44,6 +44,7 @@ export async function traceCommand(path: string, options: TraceOptions): Promise
   try {
     for await (const { event, lineIndex } of whole ?? lines) {
       read++;
+      tally.event(event);
       // Outputs are numbered by input line (0-based), blank lines included.
       for (const output of session.step(event)) {
         tally.add(output);
@@ -71,11 +72,13 @@ async function* traceEvents(path: string, source: string): AsyncGenerator<{ even
   }
 }
 
-/** What a whole trace came to, counted as the outputs stream past. */
+/** What a whole trace came to, counted as the events and their outputs stream past. Every event
+ * read counts, those that printed nothing too (most text events print nothing). */
 class RunTally {
-  // Outputs arrive in input order, so counting index changes counts events in constant memory.
   private events = 0;
-  private lastIndex = -1;
+  private texts = 0;
+  private textCuts = 0;
+  private textWarnings = 0;
   private calls = 0;
   private warnings = 0;
   private emitted = 0;
@@ -83,12 +86,16 @@ class RunTally {
   private aborts = 0;
   private ignored = 0;
 
+  event(e: ToolEvent): void {
+    this.events++;
+    if (e.type === "message" || e.type === "thought") this.texts++;
+  }
+
   add(o: TargetOutput): void {
-    if (o.index !== this.lastIndex) {
-      this.events++;
-      this.lastIndex = o.index;
-    }
-    if (o.kind === "call") {
+    if (o.kind === "text") {
+      if (o.verdict === "critical") this.textCuts++;
+      else this.textWarnings++;
+    } else if (o.kind === "call") {
       this.calls++;
       if (o.verdict === "warning") {
         this.warnings++;
@@ -99,7 +106,9 @@ class RunTally {
   }
 
   line(source: string): string {
-    return `${source}: ${plural(this.events, "event")}, ${plural(this.calls, "call")}: ${plural(this.warnings, "warning")} (${this.emitted} emitted), ${plural(this.blocks, "block")}, ${plural(this.aborts, "abort")}, ${plural(this.ignored, "event")} ignored after an abort`;
+    // Text is told only in a trace that has some, so a trace of calls reads as it always has.
+    const text = this.texts === 0 ? "" : `; ${plural(this.texts, "text event")}: ${plural(this.textCuts, "text cut")}, ${plural(this.textWarnings, "text warning")}`;
+    return `${source}: ${plural(this.events, "event")}, ${plural(this.calls, "call")}: ${plural(this.warnings, "warning")} (${this.emitted} emitted), ${plural(this.blocks, "block")}, ${plural(this.aborts, "abort")}, ${plural(this.ignored, "event")} ignored after an abort${text}`;
   }
 }
 

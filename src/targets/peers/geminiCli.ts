@@ -8,6 +8,11 @@
 // Model text: the content-loop rule (geminiContent.ts) reads messages, strikes counted with the
 // tool-call rule's (one detection count per prompt); a tool call starts the text tracking afresh.
 // Thoughts are not read.
+// One guard per session, as the client holds one LoopDetectionService and resets it when a prompt
+// with another id starts (client.js sendMessageStream: `lastPromptId !== prompt_id`, ids compared
+// exactly): two runs that take turns reset it at every change, so neither reaches 5.
+// Vocabulary shared with the real target (gemini-cli@V): the detector is `tool-call-loop` or
+// `content-loop`, and count is the service's own detection count, the strike (1 cuts, 2 stops).
 // Pinned against the real LoopDetectionService of @google/gemini-cli-core by reports/peers.
 import { orderedKey } from "./callKeys.js";
 import { CONTENT_IDLE, contentDetail, contentStep, type ContentState } from "./geminiContent.js";
@@ -17,7 +22,7 @@ import { GEMINI_NORMALIZATION } from "./normalization/geminiCli.js";
 export const GEMINI_KEYS_KEPT = 25;
 export const GEMINI_REPEATS = 5;
 export const GEMINI_MAX_PERIOD = 5;
-const DETECTOR = "gemini-cli:tool-call-cycle";
+const DETECTOR = "gemini-cli:tool-call-loop";
 const CUT = "gemini-cli:response-cut";
 const CONTENT = "gemini-cli:content-loop";
 
@@ -29,8 +34,10 @@ interface GeminiState {
   readonly content: ContentState;
 }
 
-/** Strike 1 cuts the response off with hidden feedback; strike 2 stops the prompt. */
-function strike(strikes: number, detector: string, count: number, detail: string): PeerAction {
+/** Strike 1 cuts the response off with hidden feedback; strike 2 stops the prompt. The count is
+ * the strike, as the service reports it (its detectedCount). */
+function strike(strikes: number, detector: string, detail: string): PeerAction {
+  const count = strikes + 1;
   return strikes === 0 ? { kind: "block", detector, count, message: geminiFeedback(detail) } : { kind: "stop", detector, count, message: "Gemini CLI: Loop detected, stopping execution." };
 }
 
@@ -57,13 +64,16 @@ export const GEMINI_CLI_TARGET = peerTarget<GeminiState>({
     "args as given: the same args in another key order are another key",
     "checked as each call is requested; strike 1 cuts the response: the detecting call and the rest of its response (same step) do not run",
     "the key list is kept after strike 1 (only the detection flag is cleared), so one more identical call is strike 2 and stops the prompt",
-    "a run stands for one user prompt: a fresh key list per run (the real client holds one service per session and resets it when a new prompt id starts; interleaved runs would share it there, never here)",
+    "a run stands for one user prompt; one detector per session, reset whenever an event of another run arrives (the client resets its one service when the prompt id changes), so two runs taking turns never reach 5; run ids are compared exactly ('p1' and ' p1' are two prompts)",
+    "count is the strike (the service's detection count): 1 cuts the response, 2 stops the prompt",
     "the LLM-based check (after 30 turns in a prompt, every 5-15 turns) needs a model: n/a here, never emulated",
     "model text: a 50-character window of a message seen 10 times close together is a content loop (strike 1 cuts the response, the next detection stops); thoughts are not read; a tool call restarts the text tracking",
   ],
   detectors: [DETECTOR, CUT, CONTENT],
   normalization: GEMINI_NORMALIZATION,
   warns: false,
+  runIds: "exact",
+  scope: "session",
   reducer: {
     initial: () => ({ keys: [], strikes: 0, cutStep: undefined, content: CONTENT_IDLE }),
     onCall(state, call) {
@@ -74,9 +84,8 @@ export const GEMINI_CLI_TARGET = peerTarget<GeminiState>({
       const content = { ...CONTENT_IDLE, inCodeBlock: state.content.inCodeBlock };
       const period = cyclePeriod(keys);
       if (period === undefined) return { state: { ...state, keys, cutStep: undefined, content }, action: ALLOW };
-      const count = period * GEMINI_REPEATS;
       const detail = `Repeated tool call: ${call.tool} with arguments ${JSON.stringify(call.params) ?? "undefined"}`;
-      return { state: { keys, strikes: state.strikes + 1, cutStep: state.strikes === 0 ? call.step : undefined, content }, action: strike(state.strikes, DETECTOR, count, detail) };
+      return { state: { keys, strikes: state.strikes + 1, cutStep: state.strikes === 0 ? call.step : undefined, content }, action: strike(state.strikes, DETECTOR, detail) };
     },
     onOutcome: (state) => ({ state, action: ALLOW }),
     onText(state, text) {
@@ -85,7 +94,7 @@ export const GEMINI_CLI_TARGET = peerTarget<GeminiState>({
       if (text.type === "thought") return { state: { ...state, cutStep: undefined }, action: ALLOW };
       const { state: content, loop } = contentStep(state.content, text.text);
       if (!loop) return { state: { ...state, content, cutStep: undefined }, action: ALLOW };
-      return { state: { ...state, content, strikes: state.strikes + 1, cutStep: state.strikes === 0 ? text.step : undefined }, action: strike(state.strikes, CONTENT, 1, contentDetail(content)) };
+      return { state: { ...state, content, strikes: state.strikes + 1, cutStep: state.strikes === 0 ? text.step : undefined }, action: strike(state.strikes, CONTENT, contentDetail(content)) };
     },
   },
 });

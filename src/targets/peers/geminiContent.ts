@@ -4,8 +4,12 @@
 // at a time; a window seen for the 10th time, its last 10 sightings on average at most 250
 // characters apart and the text between them taking at most 5 distinct forms, is a loop. Text
 // that opens a markdown element (a code fence, a table, a list item, a heading, a quote) starts
-// the tracking afresh; text inside a code block and divider lines are not read; the text kept is
-// the last 5000 characters. A tool call request resets the tracking (chanting is one stream).
+// the tracking afresh; text inside a code block and "dividers" are not read; the text kept is
+// the last 5000 characters. The list-item and divider regexes are copied as they behave, not as
+// they were meant: `[*-+]` is the range * to +, so a '- ' bullet is no list item; `[+-_...]` is
+// the range + to _, so a piece made only of capitals, digits and ,-./:;<=>?@[\]^_ is a divider
+// (an all-caps chant without spaces is never read). test/geminiContentRegexes.test.ts pins both
+// against the real service. A tool call request resets the tracking (chanting is one stream).
 // Thoughts are not read (the service passes Thought events over).
 // State is copied on write: a run's state is a value, as every peer reducer's.
 
@@ -28,10 +32,12 @@ export interface ContentState {
 export const CONTENT_IDLE: ContentState = { history: "", seen: new Map(), next: 0, inCodeBlock: false };
 
 const TABLE = /(^|\n)\s*(\|.*\||[|+-]{3,})/;
+// Only * and + bullets (the class is a range); see the header.
 const LIST_ITEM = /(^|\n)\s*[*-+]\s/;
 const NUMBERED_ITEM = /(^|\n)\s*\d+\.\s/;
 const HEADING = /(^|\n)#+\s/;
 const QUOTE = /(^|\n)>\s/;
+// Any piece of capitals, digits and ,-./:;<=>?@[\]^_ (the class is a range); see the header.
 const DIVIDER = /^[+-_=*\u2500-\u257F]+$/;
 
 /** Feeds one piece of streamed text; `loop` when the rule fires on it. */

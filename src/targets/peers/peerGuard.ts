@@ -11,15 +11,19 @@
 // outcome event: the agent sees it with the result, as it would see a warning on the call.
 // A trace's run stands for the unit each runtime counts in: one user prompt (Gemini CLI, Qwen
 // Code's turn, OpenHands since the last user message, opencode's assistant message, Roo, Cline,
-// Kilo, Goose and CrewAI's task). loopsim's runs never share state, as OpenClaw's window does.
+// Kilo, Goose and CrewAI's task). Most runtimes keep a guard per run, never shared; a runtime whose
+// client holds one guard per session and resets it when a new prompt starts (Gemini CLI) says so
+// with `scope: "session"`: two runs that take turns reset it at every change.
+// Run ids are told apart by each runtime's rule (RunIdRule): the peers compare ids exactly; only
+// OpenClaw trims them (its rule E2).
 // Each runtime sees a call's name and args through its own normalisation (./normalization/),
 // never through OpenClaw's rule E2: raw names and args go in, the runtime's view comes out.
 import type { ResolvedConfig } from "../../../models/config.js";
 import { argsHash } from "../../../models/callHash.js";
 import { digestNamed } from "../../../models/digest.js";
 import type { ToolEvent } from "../../../models/events.js";
-import { normalizeRunId } from "../../../models/normalize.js";
-import { errorText } from "../../../models/outcomeHash.js";
+import { runKeyOf, type RunIdRule } from "../../../models/normalize.js";
+import { errorText, isPlainObject } from "../../../models/outcomeHash.js";
 import { chosenDigest } from "../digestChoice.js";
 import type { Target, TargetCapabilities, TargetOutput, TargetSession } from "../target.js";
 import type { CallNormalization } from "./normalization/callView.js";
@@ -35,6 +39,17 @@ export interface PeerOutcome extends PeerCall {
   readonly result: unknown;
   /** The error text when the call failed, undefined otherwise. */
   readonly error: string | undefined;
+  /**
+   * What kind of failure the trace says it was: an error object's string `kind` (loopsim's
+   * convention, docs/guide/formats.md: `"invalid-arguments"` is a call whose args failed the
+   * tool's schema before it ran), undefined otherwise.
+   */
+  readonly errorKind?: string;
+}
+
+/** An error object's string `kind`, if it has one. */
+export function errorKindOf(error: unknown): string | undefined {
+  return isPlainObject(error) && typeof error.kind === "string" ? error.kind : undefined;
 }
 
 export type PeerAction =
@@ -64,6 +79,11 @@ export interface PeerReducer<S> {
    * and the compare report says so.
    */
   onText?(state: S, text: PeerText): { state: S; action: PeerAction };
+  /**
+   * A session-scoped guard's reset when an event of another run arrives (the client's new prompt
+   * id); `initial()` when left out. Only read with `scope: "session"`.
+   */
+  enterRun?(state: S, run: string): S;
 }
 
 export interface PeerDefinition<S> {
@@ -76,6 +96,10 @@ export interface PeerDefinition<S> {
   readonly normalization: CallNormalization;
   /** Whether the runtime ever warns (most only stop or block). */
   readonly warns: boolean;
+  /** How run ids are told apart: "exact" unless given (only OpenClaw trims). */
+  readonly runIds?: RunIdRule;
+  /** "run" (the default): a guard per run. "session": one guard, reset when the run changes. */
+  readonly scope?: "run" | "session";
   readonly reducer: PeerReducer<S>;
 }
 
@@ -106,15 +130,19 @@ class PeerSession<S> implements TargetSession {
   private readonly blocked = new Set<string>();
   private readonly digest = digestNamed(chosenDigest());
   private index = 0;
+  /** The run a session-scoped guard is on now. */
+  private currentRun: string | undefined;
 
   constructor(private readonly definition: PeerDefinition<S>) {}
 
   step(event: ToolEvent): TargetOutput[] {
     const index = this.index++;
-    const run = normalizeRunId(event.runId);
+    const run = runKeyOf(event.runId, this.definition.runIds ?? "exact");
     if (this.stopped.has(run)) return [{ kind: "ignored", index, run, eventType: event.type }];
     if (event.type === "compaction") return [{ kind: "compaction", index, run, armed: false }];
     const reducer = this.definition.reducer;
+    const blindToIt = (event.type === "message" || event.type === "thought") && reducer.onText === undefined;
+    if (this.definition.scope === "session" && run !== this.currentRun && !blindToIt) this.enter(run);
     if (event.type === "message" || event.type === "thought") {
       // A guard blind to text never starts a run's state for it: text alone changes nothing.
       if (reducer.onText === undefined) return [];
@@ -141,13 +169,24 @@ class PeerSession<S> implements TargetSession {
       return [{ kind: "outcome", index, run, tool, recorded: false, vetoed: true, argsHash: hash, resultHash: undefined, unknownTool: undefined }];
     }
     const hasError = "error" in event && event.error !== undefined;
-    const outcome: PeerOutcome = { tool, params, result: event.result, error: hasError ? errorText(event.error) : undefined };
+    const kind = hasError ? errorKindOf(event.error) : undefined;
+    const outcome: PeerOutcome = { tool, params, result: event.result, error: hasError ? errorText(event.error) : undefined, ...(kind === undefined ? {} : { errorKind: kind }) };
     const { state: next, action } = reducer.onOutcome(state, outcome);
     this.states.set(run, next);
     const note: TargetOutput = { kind: "outcome", index, run, tool, recorded: true, vetoed: false, argsHash: hash, resultHash: undefined, unknownTool: undefined };
     if (action.kind === "allow") return [note];
     if (action.kind === "stop") return [note, this.stop(index, run, tool, action)];
     return [note, this.flag(index, run, tool, hash, action)];
+  }
+
+  /** A session-scoped guard meets another run: its client resets the one guard it holds. */
+  private enter(run: string): void {
+    const reducer = this.definition.reducer;
+    const previous = this.currentRun === undefined ? undefined : this.states.get(this.currentRun);
+    if (this.currentRun !== undefined) this.states.delete(this.currentRun);
+    if (reducer.enterRun === undefined) this.states.set(run, reducer.initial());
+    else this.states.set(run, reducer.enterRun(previous ?? reducer.initial(), run));
+    this.currentRun = run;
   }
 
   private flag(index: number, run: string, tool: string, hash: string, action: Exclude<PeerAction, { kind: "allow" }>): TargetOutput {

@@ -134,7 +134,7 @@ export function qwenTarget(heuristics: boolean): Target {
       : `Qwen Code: the ${QWEN_STOP_AT}th identical call in a row (args key-sorted) stops the prompt before it runs; also ${QWEN_OVERVIEW_GIT_RUN} git overview commands in a row, and long prompts with a call made ${QWEN_LONG_TURN_REPEATS} times; results are not compared`,
     notes: [
       "args compared with keys sorted recursively (the same args in another key order are the same call)",
-      "a run stands for one user prompt: its counts never reset within it (the CLI resets its service when a prompt starts)",
+      "a run stands for one user prompt: its counts never reset within it; one detector per session, reset at every event of another run, as the client holds one service and resets it whenever a user query starts an interaction (@qwen-code/qwen-code@0.24.4 chunks/chunk-DPEB6S2R.js:82264); run ids compared exactly",
       "the stop is checked before the call runs: the stopping call and any pending calls do not run, no recovery turn",
       "its task_list tool (exempt while its result changes) is not modelled: no simulated agent calls it",
       "the long-turn rule: a call beyond the 100th in the prompt while some call has been made 6 times or more; beyond the 1000th always",
@@ -149,6 +149,7 @@ export function qwenTarget(heuristics: boolean): Target {
     detectors: heuristics ? [IDENTICAL, OVERVIEW, LONG_TURN, HARD, GLOBAL_DUPLICATE, ALTERNATING, STAGNATION, READ_LOOP, THOUGHTS] : [IDENTICAL, OVERVIEW, LONG_TURN, HARD],
     normalization: QWEN_NORMALIZATION,
     warns: false,
+    scope: "session",
     reducer: {
       initial: () => ({ streak: NO_STREAK, overviewRun: 0, calls: 0, counts: new Map(), mostRepeated: 0, heuristics: NO_HEURISTICS, thoughts: [] }),
       onCall(state, call) {

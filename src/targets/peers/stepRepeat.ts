@@ -12,7 +12,7 @@ import type { Target } from "../target.js";
 
 export const DOOM_LOOP_PARTS = 3;
 
-interface StepParts {
+export interface StepParts {
   readonly step: string | undefined;
   /** The tool parts of the current step so far, as keys. */
   readonly parts: readonly string[];
@@ -26,6 +26,11 @@ export interface DoomLoopTiming {
 }
 
 export function stepRepeatTarget(name: string, runtime: string, extraNotes: readonly string[], timing: DoomLoopTiming = { triggerRuns: false }, normalization: CallNormalization = OPENCODE_NORMALIZATION): Target {
+  return peerTarget(stepRepeatDefinition(name, runtime, extraNotes, timing, normalization));
+}
+
+/** The doom-loop rule as a definition, for a runtime that adds a guard of its own to it (Kilo). */
+export function stepRepeatDefinition(name: string, runtime: string, extraNotes: readonly string[], timing: DoomLoopTiming = { triggerRuns: false }, normalization: CallNormalization = OPENCODE_NORMALIZATION): PeerDefinition<StepParts> {
   const detector = `${name}:doom-loop`;
   const definition: PeerDefinition<StepParts> = {
     name,
@@ -61,5 +66,5 @@ export function stepRepeatTarget(name: string, runtime: string, extraNotes: read
       },
     },
   };
-  return peerTarget(definition);
+  return definition;
 }

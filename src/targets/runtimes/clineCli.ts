@@ -3,13 +3,19 @@
 // HOME, then `cline --json` runs the prompt with every tool auto-approved. What happened is read
 // from its JSON event stream: each tool's content_end by call id (an error output that speaks of
 // the consecutive-mistake limit is a refusal), and the agent error its loop detection raises
-// ("Detected 5 consecutive identical calls ...; stopping to avoid a loop").
+// ("Detected 5 consecutive identical calls ...; stopping to avoid a loop"). A later prompt of the
+// same conversation resumes the session through its ACP mode (clineAcpClient.ts), read the same
+// way from the ACP messages.
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ACP_CLIENT_FILE, ACP_CLIENT_SOURCE } from "./clineAcpClient.js";
 import type { CliAdapter, CliInvocation, CliRun } from "./cliDriver.js";
 import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
 import { namedToolCall, ordered, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
 
 export const CLINE_BINARY = "package/bin/cline";
+
+
 
 /** Cline's own tools: read_files takes a list of paths, run_commands a list of commands. */
 export function clineToolCall(action: ProbeAction, work: string): { name: string; args: unknown } {
@@ -25,12 +31,31 @@ export function clineAdapter(installDir: string): CliAdapter {
   return {
     toolCall: clineToolCall,
     invocation({ baseUrl, home, prompt }): CliInvocation {
-      if (prompt > 0) return { file: "/bin/sh", args: ["-c", "echo 'loopsim: resuming a Cline session (--id) is not wired yet' >&2; exit 3"], env: { HOME: home }, readOnly: [installDir] };
+      const env = { HOME: home, CLINE: binary, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1", CI: "1", CLINE_TELEMETRY_DISABLED: "1", AI_SDK_LOG_WARNINGS: "false" };
+      if (prompt > 0) {
+        // The next prompt of one conversation. `--id` resumes only interactively in 3.0.x (read
+        // from package/bin/cline 3.0.65: it sets the run interactive and drops the prompt, and
+        // `--json` refuses that), so the session prompt 1 made (the newest in its history; the
+        // sandbox's HOME holds no other) is resumed through its ACP mode: session/load, then
+        // session/prompt, by loopsim's small client (clineAcpClient.ts).
+        const id = `ID=$("$CLINE" history --json --limit 1 | tr -d '\\n' | sed -n 's/^[^{]*{[^}]*"sessionId":"\\([^"]*\\)".*/\\1/p')`;
+        const none = `[ -n "$ID" ] || { echo 'loopsim: no Cline session to resume (history --json listed none)' >&2; exit 3; }`;
+        const client = join(home, ACP_CLIENT_FILE);
+        writeFileSync(client, ACP_CLIENT_SOURCE);
+        return {
+          file: "/bin/sh",
+          args: ["-c", `${id}; ${none}; exec "$NODE" "$CLIENT" "$CLINE" "$ID" "$PWD" '${PROMPT_TEXT}'`],
+          // ACP mode reads its provider from the environment (the key is never sent anywhere but
+          // the scripted model; CLINE_API_KEY only passes its sign-in check).
+          env: { ...env, NODE: process.execPath, CLIENT: client, CLINE_PROVIDER: "openai-compatible", CLINE_MODEL: "scripted", CLINE_API_KEY: "loopsim" },
+          readOnly: [installDir],
+        };
+      }
       const auth = `"$CLINE" auth -p openai -k loopsim -m scripted -b '${baseUrl}' >/dev/null`;
       return {
         file: "/bin/sh",
         args: ["-c", `${auth} && exec "$CLINE" --json -P openai -m scripted '${PROMPT_TEXT}'`],
-        env: { HOME: home, CLINE: binary, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1", CI: "1", CLINE_TELEMETRY_DISABLED: "1", AI_SDK_LOG_WARNINGS: "false" },
+        env,
         readOnly: [installDir],
       };
     },
@@ -44,6 +69,7 @@ interface ClineLine {
 }
 
 export function observeCline(run: CliRun): PromptObservation | string {
+  if (run.stdout.includes('{"loopsim":"done"')) return observeClineAcp(run);
   const fates: Record<string, CallFate> = {};
   for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
   let halted: string | undefined;
@@ -68,5 +94,38 @@ export function observeCline(run: CliRun): PromptObservation | string {
   }
   if (halted !== undefined) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted, warnings: warningsIn(run.requests) };
   if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${lastLine(run.stderr)}`;
+  return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
+}
+
+interface AcpLine {
+  readonly id?: number;
+  readonly method?: string;
+  readonly params?: { readonly update?: { readonly sessionUpdate?: string; readonly toolCallId?: string; readonly status?: string; readonly rawOutput?: unknown; readonly content?: unknown } };
+}
+
+const LOOP_STOP = /Detected \d+ consecutive identical calls[^"\\]*/;
+
+/** A resumed prompt, from loopsim's ACP client: each tool_call_update by call id (the history that
+ * session/load replays first holds the earlier prompts' ids only), and the loop stop wherever the
+ * agent says it (an error answer to the prompt, or its text). */
+export function observeClineAcp(run: CliRun): PromptObservation | string {
+  const fates: Record<string, CallFate> = {};
+  for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
+  for (const line of run.stdout.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    let parsed: AcpLine;
+    try {
+      parsed = JSON.parse(line) as AcpLine;
+    } catch {
+      continue;
+    }
+    const update = parsed.params?.update;
+    if (parsed.method !== "session/update" || update?.sessionUpdate !== "tool_call_update" || update.toolCallId === undefined || !(update.toolCallId in fates)) continue;
+    if (update.status === "completed") fates[update.toolCallId] = "ran";
+    else if (update.status === "failed") fates[update.toolCallId] = /consecutive mistakes|consecutive identical/i.test(JSON.stringify(update.rawOutput ?? update.content ?? "")) ? "refused" : "ran";
+  }
+  const halted = LOOP_STOP.exec(run.stdout);
+  if (halted !== null) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted[0], warnings: warningsIn(run.requests) };
+  if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${lastLine(run.stdout)}`;
   return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
 }

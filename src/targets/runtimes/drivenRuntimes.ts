@@ -79,7 +79,7 @@ const KINDS: readonly RuntimeKind[] = [
     npmPackage: CLINE_PLATFORM_PACKAGE,
     pinned: "3.0.65",
     summary: "Cline's own CLI binary (npm cline 3.0), driven headless through the scripted model",
-    notes: ["`cline auth` stores the scripted model as an OpenAI provider in the sandbox's HOME; `cline --json` runs the prompt, every tool auto-approved", "one prompt per probe: resuming a session (--id) for a second prompt is not wired yet"],
+    notes: ["`cline auth` stores the scripted model as an OpenAI provider in the sandbox's HOME; `cline --json` runs the prompt, every tool auto-approved", "a later prompt resumes the session through `cline --acp` (session/load, session/prompt): its --id resumes only interactively, and --json refuses that"],
     unavailable: linuxX64,
     async install(dir, version) {
       await npmPackInto(dir, `${CLINE_PLATFORM_PACKAGE}@${version}`);

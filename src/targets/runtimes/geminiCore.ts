@@ -1,7 +1,9 @@
 // A published Gemini CLI as a target (`gemini-cli@VERSION`, `gemini-cli@latest`): its own
 // LoopDetectionService from @google/gemini-cli-core, driven in this process the way its client
-// drives it: `reset(prompt)` when a prompt starts (one per loopsim run), `addAndCheck` for each
-// tool call request, and the client's strike handling:
+// drives it: one service per session (the client's), `reset(prompt)` whenever an event of another
+// run arrives (the client resets when the prompt id changes: `lastPromptId !== prompt_id`, run
+// ids compared exactly), `addAndCheck` for each tool call request, and the client's strike
+// handling:
 // - generations whose addAndCheck answers a boolean (up to 0.3x): a loop stops the prompt at once;
 // - generations that count strikes (0.4x on): strike 1 cuts the response off at that call (it and
 //   the rest of the response never run), `clearDetection()` and a hidden feedback turn; strike 2
@@ -70,8 +72,13 @@ function turnStub(): Record<string, unknown> {
 /** The shipped turn path when it can be called, with the answer checked on a probe call. */
 function shippedTurnPath(handle: HandlePendingFunctionCall | undefined): TurnPath | undefined {
   if (typeof handle !== "function") return undefined;
+  // One stub for every call (a trace has thousands): only its list of pending calls grows, and
+  // it is emptied before each call.
+  const stub = turnStub();
+  const pending = stub.pendingToolCalls as unknown[];
   const path: TurnPath = (tool, params) => {
-    const event = handle.call(turnStub(), { id: "loopsim", name: tool, args: params });
+    pending.length = 0;
+    const event = handle.call(stub, { id: "loopsim", name: tool, args: params });
     const value = event?.value;
     if (value === undefined || typeof value.name !== "string") throw new Error("no ToolCallRequest from the turn");
     return { tool: value.name, params: value.args };
@@ -178,21 +185,31 @@ async function importService(version: string, dir: string): Promise<LoadedServic
   }
 }
 
+/** Each version's target, made once per process: field's columns, compare's and scan's threads,
+ * conform's --against and the bench resolve it again and again, and a target holds no session
+ * state (each `start` makes its own service), so all of them share one. */
+const targets = new Map<string, Promise<Target>>();
+
 export async function loadGeminiTarget(spec: string, onNote: (line: string) => void = (line) => process.stderr.write(line + "\n")): Promise<Target> {
   const version = await resolveGeminiVersion(spec, onNote);
+  let pending = targets.get(version);
+  if (pending === undefined) {
+    pending = makeGeminiTarget(version, onNote);
+    targets.set(version, pending);
+    pending.catch(() => targets.delete(version));
+  }
+  return pending;
+}
+
+async function makeGeminiTarget(version: string, onNote: (line: string) => void): Promise<Target> {
   const dir = await ensureGemini(version, onNote);
   const { Service, toolCallType, contentType, thoughtType, handle, generation } = await loadService(version, dir);
 
   const shipped = shippedTurnPath(handle);
   const turnPath: TurnPath = shipped ?? ((tool, params) => GEMINI_NORMALIZATION.view(tool, params));
-  const fresh = (run: string): LoopDetectionService => {
-    const service = new Service(configStub());
-    service.reset(run, "");
-    return service;
-  };
   /** The client's handling of one addAndCheck answer: nothing, strike 1 (cut, clear, feedback) or a stop. */
   const answer = (state: RunState, result: CheckResult, detector: string, step: string | undefined): { state: RunState; action: PeerAction } => {
-    if (result === false || (typeof result === "object" && result.count === 0)) return { state: { ...state, cutStep: undefined }, action: ALLOW };
+    if (result === false || (typeof result === "object" && result.count === 0)) return { state: state.cutStep === undefined ? state : { ...state, cutStep: undefined }, action: ALLOW };
     if (result === true || result.count > 1) return { state, action: { kind: "stop", detector, count: typeof result === "object" ? result.count : 1, message: "Gemini CLI: Loop detected, stopping execution." } };
     state.service.clearDetection?.();
     const detail = result.detail ?? "Repetitive patterns identified";
@@ -211,7 +228,6 @@ export async function loadGeminiTarget(spec: string, onNote: (line: string) => v
     if (state.cutStep !== undefined && text.step === state.cutStep) return { state, action: ALLOW };
     return answer(state, state.service.addAndCheck({ type: text.type === "message" ? contentType : thoughtType, value: text.type === "message" ? text.text : { subject: "", description: text.text } }), CONTENT, text.step);
   };
-  let runs = 0;
   return peerTarget<RunState>({
     name: `gemini-cli@${version}`,
     summary: `Gemini CLI ${version}: its own LoopDetectionService (${GEMINI_PACKAGE}@${version}), ${generation === "strikes" ? "strike 1 cuts the call off with feedback, strike 2 stops the prompt" : "a detected loop stops the prompt at once"}`,
@@ -219,15 +235,23 @@ export async function loadGeminiTarget(spec: string, onNote: (line: string) => v
       `runs the shipped ${GEMINI_PACKAGE}@${version} (${SERVICE}) in-process`,
       generation === "strikes" ? "strike handling as its client does it: count 1 cuts the response and clears the flag, count 2 stops" : "addAndCheck answers a boolean in this generation: the first detection stops the prompt",
       shipped !== undefined ? "each call goes through its own Turn.handlePendingFunctionCall (name trimmed, args || {}) with the trace's raw name and args" : `its Turn.handlePendingFunctionCall cannot be called here: loopsim's copy of the rule stands in (${GEMINI_NORMALIZATION.rule})`,
-      "a run stands for one user prompt: a fresh service, reset(prompt) when the run starts (the CLI holds one service per session and resets it when a new prompt id starts: interleaved runs would share it there; here each run has its own)",
+      "a run stands for one user prompt: one service per session, reset(prompt) whenever an event of another run arrives, as the client resets it when the prompt id changes (ids compared exactly: 'p1' and ' p1' are two prompts); two runs taking turns reset it at every change",
+      "count is the service's detection count, the strike: 1 cuts the response, 2 stops the prompt",
       "its LLM-based check needs a model: n/a here (turnStarted is never called)",
       "model text: a message is a Content event, a thought a Thought event, given to the same service",
     ],
     detectors: [DETECTOR, CUT, CONTENT],
     normalization: asGiven("gemini-cli", "as the model sent them, into its own turn", `${GEMINI_PACKAGE}@${version} ${TURN}`),
     warns: false,
+    runIds: "exact",
+    scope: "session",
     reducer: {
-      initial: () => ({ service: fresh(`run-${runs++}`), cutStep: undefined }),
+      // The client's service, made once per session; each prompt resets it (enterRun).
+      initial: () => ({ service: new Service(configStub()), cutStep: undefined }),
+      enterRun: (state, run) => {
+        state.service.reset(run, "");
+        return { service: state.service, cutStep: undefined };
+      },
       onCall,
       onOutcome: (state) => ({ state, action: ALLOW }),
       onText,

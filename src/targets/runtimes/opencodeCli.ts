@@ -89,6 +89,9 @@ export function observeOpencode(run: CliRun): PromptObservation | string {
   }
   const doomLoop = /permission requested: doom_loop[^\n]*/.exec(run.stderr.replace(/\u001b\[[0-9;]*m/g, ""));
   if (doomLoop !== null) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: doomLoop[0], warnings: warningsIn(run.requests) };
+  // Kilo's second guard: the turn aborted after 3 invalid-argument failures in a row.
+  const malformed = /Stopped after \d+ consecutive invalid-argument failures[^\n]*/.exec(run.stderr.replace(/\u001b\[[0-9;]*m/g, ""));
+  if (malformed !== null) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: malformed[0], warnings: warningsIn(run.requests) };
   if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${lastLine(run.stderr)}`;
   return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
 }

@@ -1,5 +1,6 @@
 // A user's trace as a script for a driven CLI, and what the CLI did as loopsim's outputs. Each run
-// of the trace is one prompt of one conversation (runs in order of first appearance); the calls
+// of the trace is one prompt of one conversation (runs in order of first appearance; run ids as
+// given, never trimmed: trimming is OpenClaw's rule alone); the calls
 // of one response (the same `step`) are served together, a call without a step is a response of
 // its own. Names and args go to the runtime exactly as recorded: its own turn normalises them.
 // The runtime runs its own tools in a scratch folder, so the trace's results are not what it
@@ -7,7 +8,7 @@
 import { argsHash } from "../../../models/callHash.js";
 import { digestNamed } from "../../../models/digest.js";
 import { isTextEvent, type ToolEvent } from "../../../models/events.js";
-import { normalizeRunId } from "../../../models/normalize.js";
+import { runKeyOf } from "../../../models/normalize.js";
 import { chosenDigest } from "../digestChoice.js";
 import type { TargetOutput } from "../target.js";
 import type { DrivenScript, DrivenStep, PromptObservation } from "./drivenRuntime.js";
@@ -33,7 +34,7 @@ export function planTrace(events: readonly ToolEvent[]): TracePlan {
   const callOf: (PlannedCall | undefined)[] = [];
   const pending = new Map<string, PlannedCall[]>();
   events.forEach((event, index) => {
-    const run = normalizeRunId(event.runId);
+    const run = runKeyOf(event.runId, "exact");
     let p = runs.indexOf(run);
     if (p === -1) {
       p = runs.push(run) - 1;
@@ -95,7 +96,7 @@ export function outputsFromObservations(runtime: string, events: readonly ToolEv
   });
   const out: TargetOutput[] = [];
   events.forEach((event, index) => {
-    const run = normalizeRunId(event.runId);
+    const run = runKeyOf(event.runId, "exact");
     const prompt = plan.runs.indexOf(run);
     const end = endOf.get(prompt);
     const stop = stops[prompt];
