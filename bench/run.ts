@@ -22,6 +22,7 @@ import { cachedReleases, cacheRoot } from "../src/targets/openclaw/cache.js";
 import { loadReleaseTarget } from "../src/targets/openclaw/releaseTarget.js";
 import { REFERENCE_TARGET } from "../src/targets/reference.js";
 import { runTarget, type Target } from "../src/targets/target.js";
+import { loopsBench } from "./loopsBench.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -171,6 +172,11 @@ async function main(): Promise<void> {
   }
   if (process.env.BENCH_ONLY === "realRuntimes") {
     mergeResults({ realRuntimes: await realRuntimes(log, REPS) });
+    return;
+  }
+  if (process.env.BENCH_ONLY === "loops") {
+    const only = await loopsBench(log);
+    if (only !== undefined) mergeResults({ loops: only });
     return;
   }
   if (process.env.BENCH_ONLY === "cliStart") {

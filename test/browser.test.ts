@@ -129,11 +129,15 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
 
   it("compare.html with --loops real shows each guard's row on the real stretches beside the injected loops", async () => {
     const out = tempDir();
-    expect(loopsim(["compare", "--population", "sessions:test/fixtures/real-loops", "--loops", "real", "--inject", "repeat", "--targets", "openclaw-enabled,none", "--out", out]).code).toBe(0);
+    expect(loopsim(["compare", "--population", "sessions:test/fixtures/real-loops", "--loops", "real", "--labels", "test/fixtures/real-loops-labels.json", "--inject", "repeat", "--targets", "openclaw-enabled,candidate:no-effect:3,none", "--out", out]).code).toBe(0);
     const dom = await view(`file://${join(out, "compare.html")}`);
     expect(dom.status).toBe(0);
     expect(dom.stdout).toContain("<h2>Real stuck stretches</h2>");
     expect(dom.stdout).toMatch(/<tr><td>none<\/td><td>0\.0% \[0\.0-65\.8\] \(n=2\)<\/td>/);
+    // The Pareto charts of real outcomes: stretches caught, and stuck calls saved, against resolved runs stopped, every error bar inside them.
+    expect(dom.stdout).toContain('aria-label="stuck stretches caught against resolved runs stopped"');
+    expect(dom.stdout).toContain('aria-label="stuck calls saved against resolved runs stopped"');
+    expect(errorBarsInside(dom.stdout)).toBeGreaterThan(0);
   });
 
   it("report.html of tune lays out its five charts and the grouped table", async () => {
@@ -145,6 +149,10 @@ describe.skipIf(CHROMIUM === undefined)("HTML reports in headless Chromium", () 
     expect(dom.status).toBe(0);
     expect((dom.stdout.match(/<svg /g) ?? []).length).toBe(5);
     expect(dom.stdout).toMatch(/<tr class="group">/);
+    // The picks at a glance: the defaults and one row per distinct pick, before the prose.
+    const picks = dom.stdout.slice(dom.stdout.indexOf('<table class="picks">'));
+    expect(picks.slice(0, picks.indexOf("</table>")).match(/<tr[ >]/g)?.length ?? 0).toBeGreaterThanOrEqual(1 + 1 + 1);
+    expect(dom.stdout.indexOf('<table class="picks">')).toBeLessThan(dom.stdout.indexOf('<section class="rec">'));
     // The defaults and each recommended config carry error bars on the Pareto chart.
     expect((dom.stdout.match(/<g class="error-bar"/g) ?? []).length).toBeGreaterThanOrEqual(2);
     expect(errorBarsInside(dom.stdout)).toBeGreaterThan(0);

@@ -26,13 +26,13 @@ function scenarios(): { loaded: LoadedField; shownFile: string }[] {
 
 async function expectCommitted(names: readonly string[]): Promise<void> {
   const report = await buildFieldReport(scenarios(), names, "test", { fetch: false, driven: "none" });
-  const committed = new Map(COMMITTED.rows.map((r) => [r.id, r]));
+  const committed = new Map(COMMITTED.rows.map((r) => [r.key, r]));
   const stale: string[] = [];
   for (const row of report.rows) {
     for (const name of names) {
       const now = row.cells[name];
-      const then = committed.get(row.id)?.cells[name];
-      if (now?.status !== then?.status || now?.observed !== then?.observed) stale.push(`${row.id} on ${name}: committed ${then?.status} (${then?.observed}), now ${now?.status} (${now?.observed}); replay: ${now?.replay}`);
+      const then = committed.get(row.key)?.cells[name];
+      if (now?.status !== then?.status || now?.observed !== then?.observed) stale.push(`${row.key} on ${name}: committed ${then?.status} (${then?.observed}), now ${now?.status} (${now?.observed}); replay: ${now?.replay}`);
     }
   }
   expect(stale, "reports/field is stale: regenerate it with the command in its field.md").toEqual([]);
@@ -66,13 +66,13 @@ describe("the committed field matrix", () => {
 
   it("--check exits 1 naming a cell that differs from the committed report, and writes nothing", () => {
     const dir = tempDir();
-    const edited = JSON.parse(JSON.stringify(COMMITTED)) as { rows: { id: string; cells: Record<string, { status: string }> }[] };
-    const row = edited.rows.find((r) => r.id === "openclaw-70546");
+    const edited = JSON.parse(JSON.stringify(COMMITTED)) as { rows: { key: string; cells: Record<string, { status: string }> }[] };
+    const row = edited.rows.find((r) => r.key === "openclaw-70546:scenario");
     if (row?.cells.reference !== undefined) row.cells.reference.status = "failure";
     writeFileSync(join(dir, "field.json"), JSON.stringify(edited));
     const run = loopsim(["field", join(ROOT, "scenarios/field"), "--target", "reference", "--out", dir, "--check"]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("openclaw-70546 on reference: failure -> fixed");
+    expect(run.stderr).toContain("openclaw-70546:scenario on reference: failure -> fixed");
     expect(run.stderr).toContain("loopsim field replay");
     expect(existsSync(join(dir, "field.md"))).toBe(false);
   });
@@ -87,8 +87,8 @@ describe("the committed field matrix", () => {
   const havePinned = pinned.every(isCached);
   if (!havePinned) console.log(`SKIPPED: the pinned before/after field replay: ${pinned.join(" and ")} not both in the cache; fetch them with: loopsim targets fetch ${pinned.join(" ")}`);
   it("pins #70546: the generic repeat that never blocked on 2026.4.14 is blocked from 2026.5.12", async () => {
-    const row = COMMITTED.rows.find((r) => r.id === "openclaw-70546");
-    expect(row?.realCode).toEqual({ target: "openclaw@2026.4.14", status: "failure", laterFix: "openclaw@2026.5.12" });
+    const row = COMMITTED.rows.find((r) => r.key === "openclaw-70546:scenario");
+    expect(row?.realCode).toMatchObject({ target: "openclaw@2026.4.14", status: "failure", laterFix: "openclaw@2026.5.12" });
     if (!havePinned) return;
     const file = join(ROOT, "scenarios/field/openclaw-70546.json");
     const before = loopsim(["field", "replay", file, "--target", "openclaw@2026.4.14", "--no-fetch", "--expect", "failure"]);

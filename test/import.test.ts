@@ -89,18 +89,20 @@ function expectedCounts(file: string): { calls: number; outcomes: number; errors
   if (file.includes(".json#")) return adpCounts(file);
   const text = readFileSync(file, "utf8");
   if (file.endsWith(".traj.json")) {
-    // Every command that ran: an assistant message with exactly one bash fence, answered by a user
-    // message (a return code, a timeout, or the submit's patch). Failed: a non-zero return code,
-    // or a timeout.
+    // Every action the environment ran and answered (the shared convention of issue 35): an
+    // assistant message whose next message holds its return code or a timeout notice. Format-error
+    // replies and the submission's patch answer nothing. Failed: a non-zero return code, or a timeout.
     const doc = JSON.parse(text) as { messages: { role: string; content: string }[] };
     let calls = 0;
     let errors = 0;
     doc.messages.forEach((m, i) => {
       const prev = doc.messages[i - 1];
-      if (m.role !== "user" || prev?.role !== "assistant" || prev.content.split("```bash").length !== 2) return;
-      calls++;
+      if (m.role !== "user" || prev?.role !== "assistant") return;
       const code = /<returncode>(-?\d+)<\/returncode>/.exec(m.content);
-      if ((code !== null && code[1] !== "0") || (code === null && /timed out/i.test(m.content))) errors++;
+      const timedOut = code === null && /timed out and has been killed/i.test(m.content);
+      if (code === null && !timedOut) return;
+      calls++;
+      if ((code !== null && code[1] !== "0") || timedOut) errors++;
     });
     return { calls, outcomes: calls, errors, compactions: 0 };
   }
@@ -136,7 +138,7 @@ function expectedCounts(file: string): { calls: number; outcomes: number; errors
 }
 
 /** One ADP trajectory (`file#id`), counted straight from the file: actions are calls, an action
- * answered by an observation before the next action has an outcome; failed: "ERROR:", a non-zero
+ * answered by an observation before the next action has an outcome; failed: "ERROR:", a rejected edit, a non-zero
  * "exit code N", or a timeout. */
 function adpCounts(ref: string): { calls: number; outcomes: number; errors: number; compactions: number } {
   const hash = ref.lastIndexOf("#");
@@ -158,7 +160,8 @@ function adpCounts(ref: string): { calls: number; outcomes: number; errors: numb
       open = false;
       const text = typeof step.content === "string" ? step.content : typeof step.axtree === "string" ? step.axtree : typeof step.html === "string" ? step.html : typeof step.url === "string" ? step.url : "";
       const code = /exit code[:\s]+(-?\d+)/i.exec(text);
-      if ((code !== null && Number(code[1]) !== 0) || /^\s*ERROR:/.test(text) || /timed out|timeout after \d+/i.test(text)) errors++;
+      // SWE-agent's rejected edit left the file as it was: a failed call too (issue 35).
+      if ((code !== null && Number(code[1]) !== 0) || /^\s*ERROR:/.test(text) || /^\s*(Your proposed edit has introduced new syntax error|No replacement was performed)/i.test(text) || /timed out|timeout after \d+/i.test(text)) errors++;
     }
   }
   return { calls, outcomes, errors, compactions: 0 };

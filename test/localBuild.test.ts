@@ -5,39 +5,16 @@
 // empty folder that must stay empty. Runs when the release is in the cache (LOOPSIM_CACHE, as
 // .ci/run fetches it); otherwise says SKIPPED.
 import { describe, expect, it } from "vitest";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { releaseDir, readManifest } from "../src/targets/openclaw/cache.js";
-import { importGraph } from "../src/targets/openclaw/locate.js";
+import { readManifest } from "../src/targets/openclaw/cache.js";
+import { localCheckout as checkoutOf } from "./openclawCheckout.js";
 import { loopsim, tempDir } from "./cli/run.js";
 
 const RELEASE = "2026.9.6";
 const manifest = readManifest(RELEASE);
 if (manifest === undefined) console.log(`SKIPPED: the local OpenClaw build test: openclaw@${RELEASE} is not in the cache (loopsim targets fetch openclaw@${RELEASE})`);
-
-/**
- * A built checkout made of the release's own files. Not all of dist/ (300 MB, 7,000 chunks, most
- * of a minute to copy): the chunks the detector imports and the guard's chunk, which are all that
- * loopsim reads or loads, so the locator still searches a dist/ of hundreds of chunks.
- */
-function localCheckout(version: string): string {
-  const release = join(releaseDir(RELEASE), "package");
-  const dist = join(release, "dist");
-  const root = join(tempDir(), "openclaw");
-  const files = new Set(importGraph(join(dist, manifest!.detectorChunk)).files);
-  if (manifest!.guardChunk !== null) files.add(join(dist, manifest!.guardChunk));
-  for (const file of files) {
-    const to = join(root, "dist", relative(dist, file));
-    mkdirSync(dirname(to), { recursive: true });
-    copyFileSync(file, to);
-  }
-  const pkg = JSON.parse(readFileSync(join(release, "package.json"), "utf8")) as Record<string, unknown>;
-  writeFileSync(join(root, "package.json"), JSON.stringify({ ...pkg, version }, null, 2));
-  // A checkout has its dependencies installed; the release's cached packages stand in for them.
-  symlinkSync(join(releaseDir(RELEASE), "node_modules"), join(root, "node_modules"));
-  return root;
-}
 
 /** The CLI with a fresh, empty cache and tmp: a local build must write to neither. */
 function isolated(args: string[]): { code: number; stdout: string; stderr: string; cache: string[]; tmp: string[] } {
@@ -49,7 +26,7 @@ function isolated(args: string[]): { code: number; stdout: string; stderr: strin
 
 describe.skipIf(manifest === undefined)("openclaw@PATH: a local build", () => {
   it("conforms a checkout with a dev version, as that date's generation, writing nothing to the cache; a changed threshold fails conform", { timeout: 300_000 }, () => {
-    const build = localCheckout("2026.10.0-dev");
+    const build = checkoutOf(RELEASE, "2026.10.0-dev");
     const ok = isolated(["conform", "--target", `openclaw@${build}`, "--law", "warnings-come-first", "--json"]);
     expect(ok.code, ok.stderr).toBe(0);
     const column = JSON.parse(ok.stdout).targets[0];

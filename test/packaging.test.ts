@@ -71,5 +71,6 @@ it("npm pack, install the tarball into the example guard project, run the instal
   expect(failing.status).toBe(1);
   const out = plain(failing.stdout + failing.stderr);
   expect(out).toContain("my-guard-broken fails scenario k2-heartbeat-runs (rules R1, K2)");
-  expect(out).toMatch(/replay: loopsim conform --target \S+broken-guard\.mjs --law fresh-run-starts-from-zero --seed 20261202 --path [\d:]+/);
+  // loopsim is in node_modules/.bin, not on PATH (unless installed globally too): the replay line says npx loopsim.
+  expect(out).toMatch(/replay: (npx )?loopsim conform --target \S+broken-guard\.mjs --law fresh-run-starts-from-zero --seed 20261202 --path [\d:]+/);
 });

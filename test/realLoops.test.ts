@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { ToolEvent } from "../models/events.js";
 import { SEED } from "../properties/support.js";
 import { maskText } from "../src/realLoops/mask.js";
-import { DEFAULT_MINE_PARAMETERS, minedCalls, mineStretches, type MineParameters } from "../src/realLoops/mine.js";
+import { DEFAULT_MINE_PARAMETERS, kindOfRule, minedCalls, mineStretches, minimumLength, type MineParameters } from "../src/realLoops/mine.js";
 import { scriptWithRealLoops, realLoopAgents } from "../src/grounded/realLoopAgents.js";
 
 const FILE = "test/realLoops.test.ts";
@@ -69,7 +69,7 @@ describe("the real-loop miner", () => {
   });
 
   it("gives ordered, disjoint stretches inside the session, each at least as long as its rule needs", () => {
-    const parameters = fc.record({ repeat: fc.integer({ min: 2, max: 5 }), failing: fc.integer({ min: 2, max: 5 }), alternation: fc.integer({ min: 4, max: 8 }) });
+    const parameters = fc.record({ repeat: fc.integer({ min: 2, max: 5 }), failing: fc.integer({ min: 2, max: 5 }), alternation: fc.integer({ min: 4, max: 8 }), sameFailure: fc.integer({ min: 2, max: 5 }), noEffect: fc.integer({ min: 2, max: 5 }) });
     check("stretches are disjoint and inside", fc.tuple(anySession, parameters), ([events, p]: [ToolEvent[], MineParameters]) => {
       const calls = minedCalls(events).length;
       const found = mineStretches(events, p);
@@ -78,8 +78,8 @@ describe("the real-loop miner", () => {
         expect(s.firstCall).toBeGreaterThan(end);
         expect(s.lastCall).toBeLessThan(calls);
         expect(s.length).toBe(s.lastCall - s.firstCall + 1);
-        // A repeat whose calls all failed is also a failing run, so it needs the smaller of the two.
-        expect(s.length).toBeGreaterThanOrEqual(s.rule === "repeat" ? Math.min(p.repeat, p.failing) : p[s.rule]);
+        expect(s.length).toBeGreaterThanOrEqual(minimumLength(s.rule, p));
+        expect(s.kind).toBe(kindOfRule(s.rule));
         expect(s.firstEvent).toBeLessThanOrEqual(s.lastEvent);
         end = s.lastCall;
       }

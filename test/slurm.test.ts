@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { tuneCommand } from "../src/commands/tune.js";
+import { tuneCommand } from "../src/cli/simulationOutput.js";
 import { tempDir } from "./cli/run.js";
 
 const ROOT = join(import.meta.dirname, "..");

@@ -52,6 +52,23 @@ esac`);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout.trim().split("\n").every((l) => l.endsWith("nothing newer on the registry"))).toBe(true);
   });
+  it("a version the peers report lists as not runnable (crush) counts as covered: exit 0 is reachable", async () => {
+    stubNpm(`case "$2" in
+  @google/gemini-cli-core) echo '["0.61.0"]';;
+  openclaw) echo '["2026.9.6"]';;
+  @qwen-code/qwen-code) echo '["0.24.4"]';;
+  opencode-linux-x64) echo '"1.18.33"';;
+  *) echo '["7.7.7"]';;
+esac`);
+    const reports = tempDir();
+    mkdirSync(join(reports, "peers"));
+    mkdirSync(join(reports, "conformance"));
+    writeFileSync(join(reports, "peers", "agreement.json"), JSON.stringify({ reports: ["gemini-cli@0.61.0", "opencode@1.18.33", "kilo@7.7.7", "cline@7.7.7", "qwen-code@0.24.4"].map((against) => ({ against })), notRun: [{ model: "crush", against: "crush@7.7.7", reason: "no binary" }] }));
+    writeFileSync(join(reports, "conformance", "conformance.json"), JSON.stringify({ targets: [{ target: "openclaw@2026.9.6" }] }));
+    const res = await outcome(reports);
+    expect(res.code, res.stdout + res.stderr).toBe(0);
+    expect(res.stdout).toContain("reports/peers covers 7.7.7 (listed as not runnable here); nothing newer on the registry");
+  });
   it("exit 2, and nothing compared, when the registry cannot be asked", async () => {
     stubNpm("echo 'npm ERR! code ENOTFOUND' >&2; exit 1");
     const res = await outcome();

@@ -55,7 +55,7 @@ describe("text-loop family", () => {
 describe("compare on a text loop", () => {
   it("says n/a with the reason for a guard blind to text, a number for one that reads it", async () => {
     const { familyNa, TEXT_BLIND_REASON } = await import("../src/compare/report.js");
-    const { familyHeatmap } = await import("../src/tune/familyHeatmap.js");
+    const { familyHeatmap } = await import("../src/reportParts/familyHeatmap.js");
     expect(familyNa({ blindToText: true }, "text-loop")).toBe(TEXT_BLIND_REASON);
     expect(familyNa({ blindToText: true }, "inject:text-loop")).toBe("cannot see model text");
     expect(familyNa({ blindToText: true }, "poller-stuck")).toBeUndefined();

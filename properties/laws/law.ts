@@ -20,6 +20,11 @@ export interface Law<T> {
   readonly required: readonly string[];
   /** Throws with a one-line reason when the law does not hold. */
   check(value: T, target: Target, coverage: Coverage): void;
+  /**
+   * The rules a failing case breaks by its making (say, an interleaved loop not blocked breaks
+   * K4), whether or not its trace differs from the reference's; conform blames them.
+   */
+  blames?(value: T): readonly string[];
   /** The counterexample as a scenario draft (for failure capture). */
   scenario(value: T): Omit<ScenarioDraft, "id" | "title">;
 }

@@ -82,6 +82,16 @@ const loopCase: fc.Arbitrary<LoopCase> = fc
     noise: r.noise,
   }));
 
+/** The rules an unblocked loop of each kind breaks: the kind is what makes the case (S1 for every one). */
+const LOOP_RULES: Readonly<Record<LoopKind, readonly string[]>> = {
+  plain: ["S1"],
+  interleaved: ["S1", "K4"],
+  "fresh-send-ids": ["S1", "H2", "K1"],
+  "exec-volatile": ["S1", "H2"],
+  poll: ["S1", "H2"],
+  "across-compaction": ["S1", "R4"],
+};
+
 /** SPEC S1, H2.5, H2.7, K1, K4: criticalThreshold identical outcomes block the next call. */
 export const noProgressLoopsAreBlocked: Law<LoopCase> = {
   name: "no-progress-loops-are-blocked",
@@ -104,6 +114,7 @@ export const noProgressLoopsAreBlocked: Law<LoopCase> = {
     }
     if (last?.verdict !== "critical") broken(`${c.kind} loop: after ${config.criticalThreshold} identical outcomes (critical ${config.criticalThreshold}) the next call got ${last?.verdict ?? "nothing"}`);
   },
+  blames: (c) => LOOP_RULES[c.kind],
   scenario: (c) => ({ description: `Counterexample: ${article(c.kind)} no-progress loop was not blocked.`, covers: ["S1", "K1", "K4"], config: { tools: { loopDetection: c.block } }, events: blockedLoopTrace(c) }),
 };
 

@@ -2,8 +2,12 @@
 // real code: printed under the runtime's section of the agreement report, so a reader knows which
 // differences are the runtime's history (the model describes the current release) and which are
 // limits of what can be observed.
+import { parseTargetRef, runtimeOfRef, versionOfRef } from "../targets/targetRef.js";
+
 export function notesFor(model: string, against: string): string[] {
-  const [runtime, version = ""] = against.split("@");
+  const parsed = parseTargetRef(against);
+  const runtime = parsed.ok ? runtimeOfRef(parsed.ref) : against;
+  const version = (parsed.ok ? versionOfRef(parsed.ref) : undefined) ?? "";
   const [major = 0, minor = 0] = version.split(".").map(Number);
   const notes: string[] = [];
   if (model === "gemini-cli" && runtime === "gemini-cli" && major === 0 && minor < 50) {

@@ -23,6 +23,10 @@ import { lawChecks } from "../conform/lawChecks.js";
 import { probeChecks } from "../conform/probeChecks.js";
 import { scenarioChecks } from "../conform/scenarioChecks.js";
 import type { Target } from "../targets/target.js";
+import { UserError } from "../io/errors.js";
+import { libraryField, resolveConformOptions } from "../conform/conformOptions.js";
+import { checkedTarget } from "./checks.js";
+import { forThisMachine } from "./replayCommand.js";
 
 /** Which checks to register, and the seed of the laws. */
 export interface ConformanceTestOptions {
@@ -49,7 +53,7 @@ export function failureText(target: Target, check: CheckResult): string {
           `counterexample: ${ce.events} events`,
           ...(ce.reference === undefined ? [] : [`  reference: ${ce.reference}`]),
           ...(ce.target === undefined ? [] : [`  ${target.name}: ${ce.target}`]),
-          `replay: ${ce.replay}`,
+          `replay: ${forThisMachine(ce.replay)}`,
         ]),
   ].join("\n");
 }
@@ -65,8 +69,14 @@ function verdict(target: Target, check: CheckResult, skip: (note: string) => voi
  * per probe. Call it at the top level of a test file.
  */
 export function conformanceTests(target: Target, options: ConformanceTestOptions = {}): void {
-  const seed = options.seed ?? 20261202;
-  const depth = options.depth ?? 1;
+  // Read at the door, as conform reads its own: a wrong target or option fails the file at once.
+  target = checkedTarget(target, "conformanceTests: target");
+  if (options === null || typeof options !== "object") throw new UserError(`conformanceTests: options must be an object (got ${options === null ? "null" : typeof options})`);
+  const { laws: _laws, scenarios: _scenarios, probes: _probes, ...lawOptions } = options;
+  for (const key of ["laws", "scenarios", "probes"] as const) {
+    if (options[key] !== undefined && typeof options[key] !== "boolean") throw new UserError(`conformanceTests: options.${key} must be a boolean (got ${typeof options[key]})`);
+  }
+  const { seed, depth } = resolveConformOptions(lawOptions, libraryField("conformanceTests"), ["seed", "depth"]);
   describe(`loopsim conformance: ${target.name}`, () => {
     if (options.probes !== false) {
       // Probe and scenario names are known only from their files: their checks run at collection

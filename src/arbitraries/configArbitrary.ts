@@ -10,6 +10,12 @@ export interface ConfigArbitraryOptions {
 
 export type LoopDetectionBlock = Record<string, unknown>;
 
+/**
+ * A fast-check arbitrary of `tools.loopDetection` blocks with small thresholds (so short traces
+ * reach them): valid blocks and, with `repairs`, blocks the runtime must repair (C3).
+ *
+ * @param options - which values of `enabled` to use, and whether to generate blocks to repair.
+ */
 export function configBlockArbitrary(options: ConfigArbitraryOptions = {}): fc.Arbitrary<LoopDetectionBlock> {
   const enabled = options.enabled ?? [true, true, true, true, undefined, false];
   return fc

@@ -4,6 +4,7 @@
 // and fast-check's default sizes stay near 10. Everything is built with .map, so shrinking
 // removes whole segments and shortens them.
 import fc from "fast-check";
+import { UserError } from "../io/errors.js";
 import type { ToolEvent } from "../../models/events.js";
 import { SHAPES, SHAPE_COUNT } from "./shapes.js";
 
@@ -63,14 +64,33 @@ export interface InterleavedSegment {
 export type Segment = LeafSegment | InterleavedSegment;
 
 export interface TraceArbitraryOptions {
-  /** Longest segment (calls). Default 45, past the default critical threshold. */
+  /** Longest segment (calls), at least 2 (a ping-pong needs two). Default 45, past the default critical threshold. */
   readonly maxRepeat?: number;
+  /** Most segments in a trace, at least 1. Default 10. */
   readonly maxSegments?: number;
-  /** Index range into RUN_IDS. Default all. */
+  /** How many of the run ids to draw from (1 to 7). Default all 7. */
   readonly runs?: number;
   readonly cyclic?: boolean;
   readonly huge?: boolean;
   readonly orphans?: boolean;
+}
+
+/**
+ * The options checked when the arbitrary is built, named as the caller knows them (fast-check's
+ * own `fc.integer` message would name none of loopsim's options; a `runs` past the run ids would
+ * silently draw undefined for most events).
+ */
+function checkTraceOptions(options: unknown, fn: string): void {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new UserError(`${fn}: options must be an object (got ${options === null ? "null" : typeof options})`);
+  const o = options as Record<string, unknown>;
+  const whole = (key: string, min: number, max: number) => {
+    const v = o[key];
+    if (v !== undefined && (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max)) throw new UserError(`${fn}: options.${key} must be a whole number from ${min} to ${max} (got ${typeof v === "number" ? String(v) : typeof v})`);
+  };
+  whole("maxRepeat", 2, 100_000);
+  whole("maxSegments", 1, 10_000);
+  whole("runs", 1, RUN_IDS.length);
+  for (const key of ["cyclic", "huge", "orphans"]) if (o[key] !== undefined && typeof o[key] !== "boolean") throw new UserError(`${fn}: options.${key} must be a boolean (got ${typeof o[key]})`);
 }
 
 const resultMode: fc.Arbitrary<ResultMode> = fc.oneof(
@@ -79,7 +99,14 @@ const resultMode: fc.Arbitrary<ResultMode> = fc.oneof(
   { weight: 2, arbitrary: fc.integer({ min: 2, max: 12 }).map((k): ResultMode => ({ kind: "every", k })) },
 );
 
+/**
+ * A fast-check arbitrary of one trace segment: a repeat, a ping-pong, unknown tools, a
+ * compaction, noise, or an interleaving of two, the shapes the laws are built from.
+ *
+ * @param options - bounds of the segment's shape.
+ */
 export function segmentArbitrary(options: TraceArbitraryOptions = {}): fc.Arbitrary<Segment> {
+  checkTraceOptions(options, "segmentArbitrary");
   const maxRepeat = options.maxRepeat ?? 45;
   const run = fc.integer({ min: 0, max: (options.runs ?? RUN_IDS.length) - 1 });
   const outcomeModes: OutcomeMode[] = options.orphans === false ? ["paired", "pending", "late", "mixed"] : ["paired", "pending", "late", "orphan", "mixed"];
@@ -112,10 +139,21 @@ export function segmentArbitrary(options: TraceArbitraryOptions = {}): fc.Arbitr
   return fc.oneof({ weight: 5, arbitrary: leaf }, { weight: 1, arbitrary: fc.record({ left: leaf, right: leaf }).map((r): Segment => ({ kind: "interleaved", ...r })) });
 }
 
+/**
+ * A fast-check arbitrary of whole traces (loopsim events), made of segments.
+ *
+ * @param options - bounds of each segment and the number of segments.
+ */
 export function traceArbitrary(options: TraceArbitraryOptions = {}): fc.Arbitrary<ToolEvent[]> {
+  checkTraceOptions(options, "traceArbitrary");
   return fc.array(segmentArbitrary(options), { minLength: 1, maxLength: options.maxSegments ?? 10 }).map(segmentsToEvents);
 }
 
+/**
+ * The events a list of segments stands for, in order (calls and their outcomes).
+ *
+ * @param segments - segments as {@link segmentArbitrary} makes them.
+ */
 export function segmentsToEvents(segments: readonly Segment[]): ToolEvent[] {
   const events: ToolEvent[] = [];
   let serial = 0;

@@ -64,6 +64,12 @@ export interface CalibrationReport {
   /** Failed outcomes pooled over every run: the importers' one definition of failure. */
   readonly failedOutcomes: { readonly recorded: FailedShare; readonly simulated: FailedShare };
   readonly heldOut?: HeldOut;
+  /**
+   * A fitted population checked against sessions other than those it was fitted to (another
+   * agent's, say): the sessions it was fitted to. The distances then measure how the two bodies of
+   * work differ, and the held-out check speaks of the fitted sessions, not of these.
+   */
+  readonly fittedToOther?: { readonly paths: readonly string[] };
   /** Where the fitted population was written (calibrate --fit). */
   readonly wrote?: string;
 }
@@ -79,6 +85,14 @@ export const WHY_ABOVE: Readonly<Record<Statistic, string>> = {
   errorRate: "the hand-written families fail by design (flaky APIs, failing builds) or never; the fitted family draws the share from the corpus",
   resultTokens: "the hand-written families return short texts; real tools return files and logs; the fitted family draws the size from the corpus",
 };
+
+/**
+ * Why a statistic is far when the population was fitted to other sessions than those given: the
+ * fit copied another body of work, so sampling is not the first suspect.
+ */
+export function whyAboveOther(fittedTo: readonly string[]): string {
+  return `the population was fitted to other sessions (${fittedTo.join(", ")}): their agent works differently from the one recorded here, and the fit follows the work it was fitted to; fit to these sessions (calibrate --fit) to close the gap`;
+}
 
 /** The same, for a population with the fitted family: what the fit does not pin down. */
 export const WHY_ABOVE_FITTED: Readonly<Record<Statistic, string>> = {
@@ -124,8 +138,11 @@ export function calibrationMarkdown(r: CalibrationReport): string {
       ? []
       : [
           "",
-          "## Held-out check",
+          r.fittedToOther === undefined ? "## Held-out check" : "## Held-out check of the fit (on the sessions it was fitted to)",
           "",
+          ...(r.fittedToOther === undefined
+            ? []
+            : [`This check belongs to the fit, on the sessions it was fitted to (${r.fittedToOther.paths.map((p) => `\`${p}\``).join(", ")}), not to the sessions above: it says how well the fit holds on its own kind of work. The distances above are how far that work is from these sessions.`, ""]),
           `${r.heldOut.how} Fitted on ${r.heldOut.fittedOn.runs} runs (${r.heldOut.fittedOn.sessions} sessions); checked on the other ${r.heldOut.checkedOn.runs} runs (${r.heldOut.checkedOn.sessions} sessions). "By chance" is the distance two samples of these sizes from one distribution exceed only 5% of the time: a held-out distance under it is no evidence of a misfit.`,
           "",
           "| statistic | distance on the half fitted on | distance on the held-out half | by chance (95%) |",

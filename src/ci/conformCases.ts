@@ -5,12 +5,17 @@ import type { TargetConformance } from "../conform/matrix.js";
 import { SPEC_RULES } from "../conform/rules.js";
 import type { JUnitCase, JUnitSuite } from "./junit.js";
 
+/**
+ * A conformance column as a JUnit suite: one test case per rule, failures with their replay line.
+ *
+ * @param column - one target's conformance, as `conform` returns it.
+ */
 export function conformanceCases(column: TargetConformance): JUnitSuite {
   const cases = SPEC_RULES.map((rule): JUnitCase => {
     const cell = column.cells[rule.id];
     const name = `${rule.id} ${rule.title}`;
     const classname = `conform.${column.target}`;
-    if (cell === undefined || cell.status === "untested") return { name, classname, skipped: "untested: no check covers this rule" };
+    if (cell === undefined || cell.status === "untested") return { name, classname, skipped: `untested: ${cell?.reason ?? "no check covers this rule"}` };
     if (cell.status === "n/a") return { name, classname, skipped: `n/a: ${cell.reason ?? ""}` };
     if (cell.status === "pass") return { name, classname };
     const ce = cell.counterexample;
@@ -34,5 +39,6 @@ export function conformanceCases(column: TargetConformance): JUnitSuite {
 
 /** A failing rule's counterexample file, for an annotation that marks it. */
 export function counterexampleFileOf(text: string): string | undefined {
-  return / in (\S+\.json)$/m.exec(text)?.[1];
+  // The whole rest of the line: a folder with a space in its name stays part of the path.
+  return /^counterexample: \d+ events in (.+\.json)$/m.exec(text)?.[1];
 }

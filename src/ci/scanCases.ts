@@ -22,13 +22,52 @@ export function scanCase(s: SessionScan, target: string, traceArgs: string): JUn
   return { name: s.id, classname, failure: { message: `the guard stepped in: ${s.blocks} blocks, ${s.aborts} aborts`, type: "loop", text: lines.join("\n") } };
 }
 
-export function unreadableCase(file: string, reason: string, target: string): JUnitCase {
-  return { name: file, classname: `scan.${target}`, error: { message: "unreadable session", type: "unreadable", text: `${file}: ${reason}` } };
+/**
+ * An unreadable file as an error case. The reader's reason often names the file and line itself
+ * (`F:12: not valid JSON`): the line becomes the case's place and the path is said once.
+ */
+export function unreadableCase(file: string, reason: string, target: string): { case: JUnitCase; place: Place } {
+  const named = new RegExp(`^(?:(.*?): )?${escapeRegExp(file)}:(\\d+)(?::\\d+)?: (.*)$`, "s").exec(reason);
+  const line = named === null ? undefined : Number(named[2]);
+  const rest = named === null ? reason.split(`${file}: `).join("") : `${named[1] === undefined ? "" : `${named[1]}: `}${named[3] ?? ""}`;
+  const text = line === undefined ? `${file}: ${rest}` : `${file}:${line}: ${rest}`;
+  return { case: { name: file, classname: `scan.${target}`, error: { message: "unreadable session", type: "unreadable", text } }, place: { file, ...(line === undefined ? {} : { line }) } };
 }
 
-/** `file:line` of a place (as importers write `at`), for an annotation. */
-export function placeOf(at: string | undefined): { file?: string; line?: number } {
+/** Where an annotation marks: a file, its line when known, and a JSON path (said in the message) for documents. */
+export interface Place {
+  readonly file?: string;
+  readonly line?: number;
+  /** In a JSON document (`x.traj.json#messages[10]`): the path, which GitHub cannot place; it goes in the message. */
+  readonly path?: string;
+}
+
+/** The place of an importer's `at`: `file:line`, `file:line:column`, or `file#json.path` for a JSON document. */
+export function placeOf(at: string | undefined): Place {
   if (at === undefined) return {};
-  const m = /^(.*):(\d+)(?::\d+)?$/.exec(at);
-  return m === null ? { file: at } : { file: m[1] as string, line: Number(m[2]) };
+  const m = /^(.*):(\d+)(?::\d+)?$/s.exec(at);
+  if (m !== null) return { file: m[1] as string, line: Number(m[2]) };
+  const doc = /^(.*?\.(?:json|traj|jsonl)(?:\.gz)?)#(.*)$/s.exec(at);
+  if (doc !== null) return { file: doc[1] as string, path: doc[2] as string };
+  return { file: at };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Cases named uniquely. Two folders given can hold the same relative names (a/x.jsonl and
+ * b/x.jsonl are both "x.jsonl"): JUnit would show one case twice, so those are named by their
+ * paths as given instead (a run's `#id` kept).
+ */
+export function distinctNames<T extends { readonly case: JUnitCase; readonly file: string }>(cases: readonly T[]): T[] {
+  const count = new Map<string, number>();
+  for (const c of cases) count.set(c.case.name, (count.get(c.case.name) ?? 0) + 1);
+  return cases.map((c) => {
+    if ((count.get(c.case.name) ?? 0) < 2) return c;
+    const hash = c.case.name.indexOf("#");
+    const name = c.file.includes("#") || hash === -1 ? c.file : c.file + c.case.name.slice(hash);
+    return { ...c, case: { ...c.case, name } };
+  });
 }

@@ -1,6 +1,7 @@
 // `loopsim field` and `loopsim field replay`: the matrix of reported guard failures (src/field).
 import { Command, InvalidArgumentError } from "commander";
 import { UserError } from "../io/errors.js";
+import type { ConfigVariantName } from "../field/configVariants.js";
 import type { CellStatus } from "../field/report.js";
 import type { DrivenScope } from "../field/run.js";
 
@@ -12,7 +13,12 @@ function drivenScope(value: string): DrivenScope {
 }
 
 function cellStatus(value: string): CellStatus {
-  if (value !== "failure" && value !== "fixed" && value !== "n/a" && value !== "not-run") throw new InvalidArgumentError(`must be failure, fixed, n/a or not-run (got "${value}")`);
+  if (value !== "failure" && value !== "let-through" && value !== "fixed" && value !== "n/a" && value !== "not-run") throw new InvalidArgumentError(`must be failure, let-through, fixed, n/a or not-run (got "${value}")`);
+  return value;
+}
+
+function configName(value: string): ConfigVariantName {
+  if (value !== "default" && value !== "enabled" && value !== "scenario") throw new InvalidArgumentError(`must be default, enabled or scenario (got "${value}")`);
   return value;
 }
 
@@ -37,15 +43,16 @@ export function registerFieldCommands(program: Command): void {
     .description("replay one cell of the field matrix call by call: a field scenario on one target")
     .argument("<file>", "a field scenario file")
     .option("--target <name>", "the target (reference, a peer model, openclaw@V, gemini-cli@V, opencode@V, qwen-code@V, ...)")
-    .option("--expect <verdict>", "exit 1 unless the verdict is this: failure, fixed, n/a or not-run", cellStatus)
+    .option("--config <which>", "judge with OpenClaw's default config, with loop detection enabled, or with the scenario's own config (default: scenario)", configName)
+    .option("--expect <verdict>", "exit 1 unless the verdict is this: failure, let-through, fixed, n/a or not-run", cellStatus)
     .option("--json", "print the cell and every call as JSON")
     .option("--no-fetch", "say 'not run' instead of fetching a release or runtime not in the cache")
-    .action(async (file: string, opts: { target?: string; expect?: CellStatus; json?: boolean; fetch: boolean }, command: Command) => {
+    .action(async (file: string, opts: { target?: string; config?: ConfigVariantName; expect?: CellStatus; json?: boolean; fetch: boolean }, command: Command) => {
       // commander hands options field also has (--target, --json, --no-fetch) to field: read them there too.
       const parent = (command.parent?.opts() ?? {}) as { target?: string[]; json?: boolean; fetch?: boolean };
       const target = opts.target ?? parent.target?.at(-1);
       if (target === undefined) throw new UserError("field replay needs --target NAME");
       const { fieldReplayCommand } = await import("../commands/field.js");
-      await fieldReplayCommand(file, { target, json: opts.json === true || parent.json === true, fetch: opts.fetch && parent.fetch !== false, ...(opts.expect === undefined ? {} : { expect: opts.expect }) });
+      await fieldReplayCommand(file, { target, json: opts.json === true || parent.json === true, fetch: opts.fetch && parent.fetch !== false, ...(opts.config === undefined ? {} : { config: opts.config }), ...(opts.expect === undefined ? {} : { expect: opts.expect }) });
     });
 }

@@ -1,23 +1,36 @@
 // The `loops` command's options: a thin layer over src/commands/loops.ts.
 import type { Command } from "commander";
+import { UserError } from "../io/errors.js";
+import { parseShard } from "../io/shardSpec.js";
 import { boundedInt } from "./options.js";
 
 /** Longest repeat a user may ask for: far above any stretch worth reading. */
 const MAX_MIN = 10_000;
 
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
 export function registerLoopsCommand(program: Command): void {
   program
     .command("loops")
-    .description("find stuck stretches in recorded sessions by a definition of no guard's: repeats with nothing new, runs of one failing command, alternations; a catalogue with a summary")
-    .argument("<paths...>", "session files, traces, or folders of them")
+    .description("find stuck stretches in recorded sessions by a definition of no guard's: identical repeats, failing runs and alternations, and loops whose args change (the same failure, the same refusal, calls with no effect); a catalogue with a summary")
+    .argument("[paths...]", "session files, traces, or folders of them (.gz too)")
     .option("--json", "print the JSON catalogue")
     .option("--out <dir>", "write real-loops.{md,json} here (a judgements.json already there is read, as with --judgements)")
-    .option("--min <n>", "calls a repeat or a failing run needs (an alternation twice as many); default 3 (alternation 6)", boundedInt("--min", MAX_MIN))
-    .option("--judgements <file>", "a reading of the stretches ({criteria, judgements: {ID: {verdict, reason}}}): adds each verdict and the precision")
+    .option("--min <n>", "calls a repeat, a failing run, a same-failure chain or a no-effect run needs (an alternation twice as many); default 3 (alternation 6)", boundedInt("--min", MAX_MIN))
+    .option("--labels <file>", "a labels file published with a dataset (flat, nested run -> instance, or run ids), for the by-label counts only; repeat for several datasets", collect)
+    .option("--judgements <file>", "a reading ({criteria, judgements: {ID: {verdict, reason}}, sessions?: {REF: {calls, stuck: [{from, to, reason}]}}}): adds each verdict, the precision and the recall")
+    .option("--shard <i/n>", "mine shard I of N of the sessions (every N-th of the listing; or auto, auto/N) and write loops-partial-I-of-N.json for --merge")
+    .option("--merge <parts...>", "join the partials of --shard I/N (files, or the folder holding them) into the whole run's catalogue")
     .option("--strict", "stop at the first unreadable file (default: report it, go on, exit 1)")
-    .option("--force", "overwrite real-loops.{md,json} already in --out")
-    .action(async (paths: string[], opts: { json?: boolean; out?: string; min?: number; judgements?: string; strict?: boolean; force?: boolean }) => {
-      const { loopsCommand } = await import("../commands/loops.js");
-      await loopsCommand(paths, { json: opts.json === true, strict: opts.strict === true, force: opts.force === true, ...(opts.out === undefined ? {} : { out: opts.out }), ...(opts.min === undefined ? {} : { min: opts.min }), ...(opts.judgements === undefined ? {} : { judgements: opts.judgements }) });
+    .option("--force", "overwrite real-loops.{md,json} (or the shard's partial) already in --out")
+    .action(async (paths: string[], opts: { json?: boolean; out?: string; min?: number; labels?: string[]; judgements?: string; shard?: string; merge?: string[]; strict?: boolean; force?: boolean }) => {
+      const { loopsCommand, mergeLoops } = await import("../commands/loops.js");
+      const common = { json: opts.json === true, force: opts.force === true, ...(opts.out === undefined ? {} : { out: opts.out }), ...(opts.judgements === undefined ? {} : { judgements: opts.judgements }) };
+      if (opts.merge !== undefined) {
+        if (paths.length > 0 || opts.shard !== undefined || opts.min !== undefined || opts.labels !== undefined) throw new UserError("loops --merge takes only the parts (and --out, --judgements, --json, --force): the paths, --min and --labels come from the parts");
+        return mergeLoops(opts.merge, common);
+      }
+      if (paths.length === 0) throw new UserError("loops: name the sessions to mine (files or folders), or --merge the parts of a sharded run");
+      await loopsCommand(paths, { ...common, strict: opts.strict === true, ...(opts.min === undefined ? {} : { min: opts.min }), ...(opts.labels === undefined ? {} : { labels: opts.labels }), ...(opts.shard === undefined ? {} : { shard: parseShard(opts.shard) }) });
     });
 }

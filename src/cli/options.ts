@@ -25,12 +25,9 @@ export function boundedInt(name: string, max: number): (value: string) => number
   };
 }
 
-/** Simulated agents per config or guard: beyond this a run takes days, and its arrays exhaust memory. */
-export const MAX_AGENTS = 100_000;
+export { MAX_AGENTS, MAX_WORKERS } from "../io/limits.js";
 /** Law repetitions (conform --depth). */
 export const MAX_DEPTH = 1_000;
-/** Worker threads: more than cores only adds start-up cost; the bound keeps a typo from spawning thousands. */
-export const MAX_WORKERS = 256;
 
 export function nonNegativeInt(name: string): (value: string) => number {
   return (value: string) => {

@@ -1,9 +1,8 @@
 // The loopsim command line: argument parsing with commander, one file per command.
 import { Command, InvalidArgumentError } from "commander";
-import { boundedInt, MAX_DEPTH, nonNegativeInt, TARGET_HELP } from "./options.js";
+import { boundedInt, MAX_DEPTH, nonNegativeInt, refuseOptionConflicts, TARGET_HELP } from "./options.js";
 import { configFromOptions } from "../io/configFile.js";
 import { UserError } from "../io/errors.js";
-import { parseShard } from "../io/shardSpec.js";
 import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
 import { FORMATS, type SessionFormat } from "../import/types.js";
 import { FACT_HELP } from "../scenario/minimizeFact.js";
@@ -11,7 +10,7 @@ import { readConfigFile } from "../io/configFile.js";
 import { registerSimulationCommands } from "./simulationCommands.js";
 import { registerLoopsCommand } from "./loopsProgram.js";
 import { registerFieldCommands } from "./fieldCommands.js";
-import { isDrivenRuntimeName } from "../targets/runtimes/drivenRuntimes.js";
+import { fetchableNamesHelp, isRefKind, runtimeNamesHelp } from "../targets/targetRef.js";
 import { ORACLE_TARGET } from "../targets/reference.js";
 
 import { VERSION } from "../io/version.js";
@@ -76,7 +75,7 @@ export function buildProgram(): Command {
   targets
     .command("fetch")
     .description("fetch OpenClaw releases and other runtimes into the cache ahead of time (npm, once per version)")
-    .argument("<releases...>", "openclaw@VERSION, gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V, qwen-code:heuristics@V (or @latest)")
+    .argument("<releases...>", fetchableNamesHelp())
     .action(async (names: string[]) => {
       const { targetsFetchCommand } = await import("../commands/targets.js");
       await targetsFetchCommand(names);
@@ -94,7 +93,7 @@ export function buildProgram(): Command {
   withCiOptions(program
     .command("conform"))
     .description("check which SPEC rules each target keeps: scenarios, laws, probes and a differential run against the reference")
-    .option("--target <name>", `target to check, repeatable (${"reference, zoo:NAME, openclaw@VERSION, ./adapter.mjs"})`, (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option("--target <name>", "target to check, repeatable (reference, zoo:NAME, a peer, openclaw@VERSION, openclaw@./my-build, ./adapter.mjs)", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--out <dir>", "write conformance.{md,json,html} and the counterexample scenarios here")
     .option("--json", "print the JSON report instead of the Markdown matrix")
     .option("--seed <n>", "seed of the laws and the differential run", nonNegativeInt("--seed"), 20261202)
@@ -103,17 +102,22 @@ export function buildProgram(): Command {
     .option("--path <path>", "fast-check path of a shrunk counterexample, printed by a failure")
     .option("--differential-seed <n>", "seed of the differential run (default: --seed)", nonNegativeInt("--differential-seed"))
     .option("--merge <reports...>", "render one report from several runs: their conformance.json files (one matrix), or their agreement.json files from --against (no target is run)")
-    .option("--against <runtime>", "check a peer model against the real runtime on the pinned probes, repeatable (gemini-cli@VERSION, opencode@V, kilo@V, qwen-code@V, qwen-code:heuristics@V); --target RUNTIME@V alone does the same", (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option("--against <runtime>", `check a peer model against the real runtime on the pinned probes, repeatable (${runtimeNamesHelp()}); --target RUNTIME@V alone does the same`, (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--probe <id>", "with --against: run only this probe, repeatable", (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option("--parallel <n>", "with --against: driven CLIs run at once, each in its own sandbox (default: 2 per core, at most 4)", boundedInt("--parallel", 16))
     .option("--force", "overwrite the reports already in --out")
-    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[]; parallel?: number; force?: boolean; junit?: string; annotations?: boolean }) => {
+    .action(async (opts: { target: string[]; out?: string; json?: boolean; seed: number; depth: number; law?: string; path?: string; differentialSeed?: number; merge?: string[]; against: string[]; probe: string[]; parallel?: number; force?: boolean; junit?: string; annotations?: boolean }, command: Command) => {
       const force = opts.force === true;
+      // Flags that would do nothing here are refused, never dropped silently.
+      refuseOptionConflicts(command, [{ option: "path", needs: "law", why: "a fast-check path replays one law's shrunk failure (the failure prints both)" }]);
+      const agreement = opts.against.length > 0 || opts.target.some((n: string) => isRefKind(n, "drivenRuntime"));
+      if (opts.probe.length > 0 && !agreement) throw new UserError("--probe needs --against (or a driven runtime as --target): it picks the pinned probes of an agreement run");
+      if (agreement && ciOutputsOf(opts) !== undefined && opts.merge === undefined) throw new UserError("--junit and --annotations report conformance matrices; an agreement run (--against) has no test cases to give them");
       const { conformCommand, mergeConformance } = await import("../commands/conform.js");
-      if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force);
+      if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force, ciOutputsOf(opts));
       // A driven CLI cannot run SPEC's laws (thousands of traces, each a CLI run): for it,
       // conformance is its model's agreement with it on the pinned probes.
-      const driven = opts.target.filter(isDrivenRuntimeName);
+      const driven = opts.target.filter((name) => isRefKind(name, "drivenRuntime"));
       if (driven.length > 0 && opts.against.length === 0) {
         if (driven.length < opts.target.length) throw new UserError(`--target ${driven.join(", ")}: a driven runtime is checked against its model on the pinned probes (as --against); give it apart from other targets`);
         const { agreementCommand } = await import("../commands/agreement.js");
@@ -154,12 +158,9 @@ export function buildProgram(): Command {
     .option("--force", "overwrite scan.{json,md,html} already in --out")
     .option("--shard <i/n>", "scan shard I of N of the sessions (every N-th of the listing; or auto, auto/N: from the batch engine): a report of that slice")
     .action(async (paths: string[], opts: { config?: string; agent?: string; target: string; json?: boolean; out?: string; format?: SessionFormat | "auto"; strict?: boolean; force?: boolean; junit?: string; annotations?: boolean; shard?: string }) => {
-      const config = configFromOptions(opts.config, opts.agent);
-      const { resolveTarget } = await import("../targets/registry.js");
-      const target = await resolveTarget(opts.target);
-      const configLabel = opts.config === undefined ? "OpenClaw defaults" : `${opts.config}${opts.agent === undefined ? "" : ` (agent ${opts.agent})`}`;
-      const { scanCommand } = await import("../commands/scan.js");
-      await scanCommand(paths, { config, configLabel, target, json: opts.json === true, out: opts.out, strict: opts.strict === true, force: opts.force === true, ...(opts.format === undefined ? {} : { format: opts.format }), ...(opts.shard === undefined ? {} : { shard: parseShard(opts.shard) }), ci: ciOutputsOf(opts), traceArgs: `${opts.config === undefined ? "" : ` --config ${opts.config}`}${opts.agent === undefined ? "" : ` --agent ${opts.agent}`}${opts.target === "reference" ? "" : ` --target ${target.loadedFrom ?? target.name}`}` });
+      const { scanCommand } = await import("./scanOutput.js");
+      const { format, ...rest } = opts;
+      await scanCommand({ paths, ...rest, ...(format === undefined ? {} : { format }), ci: ciOutputsOf(opts) });
     });
 
   const scenario = program

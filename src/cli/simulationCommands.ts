@@ -9,6 +9,10 @@ import { DEFAULT_LENGTHS, INJECT_SHAPES } from "../grounded/injection.js";
 import { DEFAULT_SESSION_REACTION, reactionSpec } from "../grounded/reaction.js";
 import { DEFAULT_REACTION_GRID_SPEC } from "../grounded/reactionGrid.js";
 import { DEFAULT_GRID } from "../tune/grid.js";
+import type { TuneArgs } from "../commands/tune.js";
+import { DEFAULT_TUNE_OUT } from "../commands/tuneDefaults.js";
+import type { CompareArgs } from "../commands/compare.js";
+import type { SimulationArgs } from "../commands/simulationPlan.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
 import { resolveStepwiseTarget, resolveTarget, targetNamesHelp } from "../targets/registry.js";
 import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
@@ -48,67 +52,88 @@ const LOOPS_HELP = "real: the stuck stretches mined from the sessions (loopsim l
 const REACTION_GRID_HELP = `on real sessions, recompute the picks and rankings over a grid of reaction odds: default (${DEFAULT_REACTION_GRID_SPEC}, warnings heeded x blocks skipped), none, or HEEDxSKIP with each axis a count (5) or a list (0,0.5,1)`;
 const REACTION_HELP = `how a real session run as an agent reacts: SIGNAL=GO/SKIP/END for warning, block, stop (default ${reactionSpec(DEFAULT_SESSION_REACTION)}), or fitted (to the guard interventions in those sessions, see calibrate --fit-reaction; refused when there are too few)`;
 
-export function registerSimulationCommands(program: Command): void {
-  program
-    .command("tune")
-    .description("sweep configs over a simulated population or real sessions run as agents, and write a tuning report (json, md, html)")
-    .option("--config <file>", "OpenClaw config whose effective block is the baseline the grid varies")
-    .option("--agent <id>", "agent whose agents.list override applies")
-    .option("--grid <spec>", `fields to vary, e.g. "${DEFAULT_GRID}"`)
-    .option("--population <spec>", POPULATION_HELP, "default")
-    .option("--agents <n>", `simulated agents per config (at most ${MAX_AGENTS})`, boundedInt("--agents", MAX_AGENTS), 480)
-    .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
-    .option("--out <dir>", "output folder", "reports/latest")
-    .option("--workers <n>", "worker threads, at most one per config and core (results are identical for any number)", boundedInt("--workers", MAX_WORKERS))
-    .option("--shard <i/n>", "compute shard I of N (or auto, auto/N: from the batch engine: Kubernetes, Slurm, GitLab, AWS Batch, LOOPSIM_SHARD_INDEX/COUNT) and write a partial result for `loopsim merge`")
-    .option("--by <what>", "what --shard slices: configs (default), or sessions (each shard runs its slice of the sessions under every config)")
-    .option("--force", "overwrite an existing report")
-    .option("--json", "also print report.json to stdout; no progress bar")
-    .option("--target <name>", TARGET_HELP)
-    .option("--sessions <paths...>", "recorded sessions (files or folders) replayed open-loop under every config: the report gains a recorded-sessions section")
-    .option("--labels <file>", "JSON map from session id to resolved or unresolved (e.g. ../shared/corpus/mini-swe-agent/labels.json with --label-key instance)")
-    .option("--label-key <key>", "how the labels file names sessions: id (the session's path relative to the folder given, default), instance (file name without extensions, or the #id), file", labelKey)
-    .option("--label-map <map>", "label values mapped to resolved or unresolved, e.g. empty_patch=unresolved,submitted=resolved")
-    .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
-    .option("--inject <spec>", `${INJECT_HELP}; with --sessions, those sessions also run as agents beside the simulated population`)
-    .option("--reaction <spec>", REACTION_HELP)
-    .option("--loops <kind>", LOOPS_HELP)
-    .option("--reaction-grid <spec>", REACTION_GRID_HELP)
-    .action(async (opts: { reactionGrid?: string; config?: string; agent?: string; grid?: string; population: string; agents: number; seed: number; out: string; workers?: number; shard?: string; by?: string; force?: boolean; json?: boolean; target?: string; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
-      refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
-      const { tuneCommand } = await import("../commands/tune.js");
-      await tuneCommand({ ...opts, force: opts.force === true, json: opts.json === true, strict: opts.strict === true });
-    });
+/** The two commands that share SimulationArgs. */
+type SharedCommand = "tune" | "compare";
+const ROWS: Readonly<Record<SharedCommand, string>> = { tune: "config", compare: "guard" };
 
-  program
-    .command("compare")
-    .description("several loop guards (OpenClaw and other runtimes) on the same simulated agents and recorded sessions (json, md, html)")
-    .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also openclaw@VERSION, zoo:NAME, goose:N, ./adapter.mjs", "all")
-    .option("--population <spec>", POPULATION_HELP, "default")
-    .option("--agents <n>", `simulated agents per guard (at most ${MAX_AGENTS})`, boundedInt("--agents", MAX_AGENTS), 480)
-    .option("--seed <n>", "seed of the population", nonNegativeInt("--seed"), 1)
-    .option("--sessions <paths...>", "recorded sessions (files or folders) replayed open-loop under every guard")
-    .option("--labels <file>", "JSON map from session id to resolved or unresolved")
-    .option("--label-key <key>", "how the labels file names sessions: id (the session's path relative to the folder given, default), instance (file name without extensions, or the #id), file", labelKey)
-    .option("--label-map <map>", "label values mapped to resolved or unresolved, e.g. empty_patch=unresolved,submitted=resolved")
-    .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
-    .option("--out <dir>", "write compare.{json,md,html} here (without it, the Markdown goes to stdout)")
-    .option("--workers <n>", "worker threads (results are identical for any number)", boundedInt("--workers", MAX_WORKERS))
-    .option("--shard <i/n>", "compute shard I of N of the guards (or auto, auto/N: from the batch engine) and write a partial for --merge")
-    .option("--by <what>", "what --shard slices: guards (default), or sessions (each shard runs its slice of the sessions under every guard)")
-    .option("--merge <parts...>", "join the partials of --shard I/N into the whole report (no guard is run)")
-    .option("--json", "print compare.json to stdout")
-    .option("--force", "overwrite the reports already in --out")
-    .option("--inject <spec>", INJECT_HELP)
-    .option("--reaction <spec>", REACTION_HELP)
-    .option("--loops <kind>", LOOPS_HELP)
-    .option("--reaction-grid <spec>", REACTION_GRID_HELP)
-    .action(async (opts: { reactionGrid?: string; targets: string; population: string; agents: number; seed: number; sessions?: string[]; labels?: string; labelKey?: LabelKey; labelMap?: string; strict?: boolean; out?: string; workers?: number; shard?: string; by?: string; merge?: string[]; json?: boolean; force?: boolean; inject?: string; reaction?: string; loops?: string }, command: Command) => {
-      refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
-      const { compareCommand, mergeCompare } = await import("../commands/compare.js");
-      if (opts.merge !== undefined) mergeCompare(opts.merge, opts.out, opts.json === true, opts.force === true);
-      else await compareCommand({ ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true });
-    });
+interface OptionSpec {
+  readonly flags: string;
+  readonly help: (command: SharedCommand) => string;
+  readonly parse?: (value: string, previous: unknown) => unknown;
+  readonly defaultValue?: unknown;
+}
+
+/**
+ * Every option tune and compare share, declared once, keyed by the field of SimulationArgs it
+ * fills: a field added there without a decided flag does not compile.
+ */
+const SHARED_OPTIONS: { readonly [K in keyof Required<SimulationArgs>]: OptionSpec } = {
+  population: { flags: "--population <spec>", help: () => POPULATION_HELP, defaultValue: "default" },
+  agents: { flags: "--agents <n>", help: (c) => `simulated agents per ${ROWS[c]} (at most ${MAX_AGENTS})`, parse: boundedInt("--agents", MAX_AGENTS), defaultValue: 480 },
+  seed: { flags: "--seed <n>", help: () => "seed of the population", parse: nonNegativeInt("--seed"), defaultValue: 1 },
+  sessions: { flags: "--sessions <paths...>", help: (c) => `recorded sessions (files or folders) replayed open-loop under every ${ROWS[c]}${c === "tune" ? ": the report gains a recorded-sessions section" : ""}` },
+  labels: { flags: "--labels <file>", help: () => "JSON map from session id to resolved or unresolved (e.g. ../shared/corpus/mini-swe-agent/labels.json with --label-key instance)" },
+  labelKey: { flags: "--label-key <key>", help: () => "how the labels file names sessions: id (the session's path relative to the folder given, default), instance (file name without extensions, or the #id), file", parse: labelKey },
+  labelMap: { flags: "--label-map <map>", help: () => "label values mapped to resolved or unresolved, e.g. empty_patch=unresolved,submitted=resolved" },
+  strict: { flags: "--strict", help: () => "stop at the first unreadable session file (default: report it, go on, exit 1)" },
+  out: { flags: "--out <dir>", help: (c) => (c === "tune" ? `output folder (default ${DEFAULT_TUNE_OUT}; with --json and no --out, nothing is written)` : "write compare.{json,md,html} here (without it, the Markdown goes to stdout)") },
+  workers: { flags: "--workers <n>", help: (c) => `worker threads${c === "tune" ? ", at most one per config and core" : ""} (results are identical for any number)`, parse: boundedInt("--workers", MAX_WORKERS) },
+  shard: { flags: "--shard <i/n>", help: (c) => (c === "tune" ? "compute shard I of N (or auto, auto/N: from the batch engine: Kubernetes, Slurm, GitLab, AWS Batch, LOOPSIM_SHARD_INDEX/COUNT) and write a partial result for `loopsim merge`" : "compute shard I of N of the guards (or auto, auto/N: from the batch engine) and write a partial for --merge") },
+  by: { flags: "--by <what>", help: (c) => `what --shard slices: ${ROWS[c]}s (default), or sessions (each shard runs its slice of the sessions under every ${ROWS[c]})` },
+  force: { flags: "--force", help: (c) => (c === "tune" ? "overwrite an existing report" : "overwrite the reports already in --out") },
+  json: { flags: "--json", help: (c) => (c === "tune" ? "print report.json to stdout (no progress bar); without --out, it is only printed" : "print compare.json to stdout") },
+  inject: { flags: "--inject <spec>", help: (c) => `${INJECT_HELP}${c === "tune" ? "; with --sessions, those sessions also run as agents beside the simulated population" : ""}` },
+  reaction: { flags: "--reaction <spec>", help: () => REACTION_HELP },
+  loops: { flags: "--loops <kind>", help: () => LOOPS_HELP },
+  outcomeLabels: { flags: "--outcome-labels <files...>", help: () => "with --loops real: the datasets' own labels.json files, as published (flat or nested; `loops --labels` reads them the same), for the real-outcomes figures (resolved runs stopped)" },
+  reactionGrid: { flags: "--reaction-grid <spec>", help: () => REACTION_GRID_HELP },
+};
+
+/** Registers the shared options on `command`, in the table's order. */
+function withSharedOptions(command: Command, name: SharedCommand): Command {
+  for (const spec of Object.values(SHARED_OPTIONS) as OptionSpec[]) {
+    if (spec.parse !== undefined) command.option(spec.flags, spec.help(name), spec.parse, spec.defaultValue);
+    else if (spec.defaultValue !== undefined) command.option(spec.flags, spec.help(name), spec.defaultValue as string);
+    else command.option(spec.flags, spec.help(name));
+  }
+  return command;
+}
+
+/** The shared options as commander hands them over, with the flags' booleans made definite. */
+function simulationArgs<T extends SimulationArgs>(opts: T): T {
+  return { ...opts, force: opts.force === true, json: opts.json === true, strict: opts.strict === true };
+}
+
+export function registerSimulationCommands(program: Command): void {
+  withSharedOptions(
+    program
+      .command("tune")
+      .description("sweep configs over a simulated population or real sessions run as agents, and write a tuning report (json, md, html)")
+      .option("--config <file>", "OpenClaw config whose effective block is the baseline the grid varies")
+      .option("--agent <id>", "agent whose agents.list override applies")
+      .option("--grid <spec>", `fields to vary, e.g. "${DEFAULT_GRID}"`)
+      .option("--target <name>", TARGET_HELP),
+    "tune",
+  ).action(async (opts: TuneArgs, command: Command) => {
+    refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
+    const { tuneCommand } = await import("./simulationOutput.js");
+    await tuneCommand(simulationArgs(opts));
+  });
+
+  withSharedOptions(
+    program
+      .command("compare")
+      .description("several loop guards (OpenClaw and other runtimes) on the same simulated agents and recorded sessions (json, md, html)")
+      .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also candidates (candidate rules no runtime ships), openclaw@VERSION, zoo:NAME, goose:N, candidate:failure-signature:N, ./adapter.mjs", "all")
+      .option("--merge <parts...>", "join the partials of --shard I/N into the whole report (no guard is run)"),
+    "compare",
+  ).action(async (opts: CompareArgs & { merge?: string[] }, command: Command) => {
+    refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
+    const { compareCommand, mergeCompareCommand } = await import("./simulationOutput.js");
+    const { merge, ...args } = simulationArgs(opts);
+    if (merge !== undefined) mergeCompareCommand(merge, args.out, args.json === true, args.force === true);
+    else await compareCommand(args);
+  });
 
   program
     .command("calibrate")
@@ -132,6 +157,18 @@ export function registerSimulationCommands(program: Command): void {
     });
 
   program
+    .command("fit-changing-args")
+    .description("fit the changing-args loop (family changing-args-stuck, --inject changing-args) to the stretches mined from real sessions, per system; writes the parameters as JSON")
+    .argument("<paths...>", "recorded sessions: files or folders (any supported format); each first folder is a system")
+    .option("--out <file>", "write the parameters here (src/sim/changingArgsParams.json is the committed fit)")
+    .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
+    .option("--force", "overwrite --out")
+    .action(async (paths: string[], opts: { out?: string; strict?: boolean; force?: boolean }) => {
+      const { fitChangingArgsCommand } = await import("../commands/fitChangingArgs.js");
+      await fitChangingArgsCommand(paths, { ...opts, strict: opts.strict === true, force: opts.force === true });
+    });
+
+  program
     .command("merge")
     .description("merge the partial results of `tune --shard I/N` into the unsharded report")
     .argument("<parts...>", "partial-I-of-N.json files, one per shard, or the folder that holds them")
@@ -139,8 +176,8 @@ export function registerSimulationCommands(program: Command): void {
     .option("--force", "overwrite an existing report")
     .option("--json", "also print report.json to stdout")
     .action(async (parts: string[], opts: { out: string; force?: boolean; json?: boolean }) => {
-      const { mergeCommand } = await import("../commands/tune.js");
-      mergeCommand(parts, opts.out, opts.force === true, opts.json === true);
+      const { mergeTuneCommand } = await import("./simulationOutput.js");
+      mergeTuneCommand(parts, opts.out, opts.force === true, opts.json === true);
     });
 
   withCiOptions(program

@@ -12,8 +12,10 @@ import { writeFileAtomic } from "../io/atomicWrite.js";
 import { readTextFile } from "../io/textFile.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { checkOutputDir } from "../io/writable.js";
-import { findBuiltInTarget, isGeminiName } from "../targets/registry.js";
-import { isDrivenRuntimeName, loadDrivenRuntime } from "../targets/runtimes/drivenRuntimes.js";
+import { findBuiltInTarget } from "../targets/registry.js";
+import { loadDrivenRuntime } from "../targets/runtimes/drivenRuntimes.js";
+import { closest } from "../format/didYouMean.js";
+import { drivenRuntimeNames, IN_PROCESS_RUNTIMES, parseTargetRef, printTargetRef, runtimeNamesHelp, versionText, type TargetRef } from "../targets/targetRef.js";
 
 export interface AgreementOptions {
   readonly against: readonly string[];
@@ -27,13 +29,33 @@ export interface AgreementOptions {
   readonly force?: boolean;
 }
 
-async function subjectFor(name: string, note: (line: string) => void, parallel: number): Promise<RealSubject> {
-  if (isGeminiName(name)) {
-    const { loadGeminiTarget, geminiToolCall } = await import("../targets/runtimes/geminiCore.js");
-    return inProcessSubject(await loadGeminiTarget(name.slice("gemini-cli@".length), note), { toolCall: geminiToolCall });
+type RuntimeRef = Extract<TargetRef, { kind: "inProcessRuntime" | "drivenRuntime" }>;
+
+/** `--against NAME` parsed: a runtime at a version, or the user error that says what to write. */
+export function againstRef(name: string): RuntimeRef {
+  const parsed = parseTargetRef(name);
+  if (parsed.ok && (parsed.ref.kind === "inProcessRuntime" || parsed.ref.kind === "drivenRuntime")) return parsed.ref;
+  const runtimes: readonly string[] = [...IN_PROCESS_RUNTIMES, ...drivenRuntimeNames()];
+  // A runtime's model name (qwen-code) without a version: suggest its @latest, which does run.
+  if (parsed.ok && runtimes.includes(printTargetRef(parsed.ref))) throw new UserError(`--against ${name}: name a version of the runtime, e.g. ${name}@latest or a version from \`loopsim targets\``);
+  if (!parsed.ok && runtimes.some((r) => name.startsWith(`${r}@`))) throw new UserError(`--against ${parsed.problem}`);
+  const guess = closest(name, runtimes);
+  throw new UserError(`--against ${name}: not a real runtime loopsim can run (${guess === undefined ? "" : `did you mean "${guess}@latest"? `}known: ${runtimeNamesHelp()})`);
+}
+
+async function subjectFor(ref: RuntimeRef, note: (line: string) => void, parallel: number): Promise<RealSubject> {
+  switch (ref.kind) {
+    case "inProcessRuntime": {
+      const { loadGeminiTarget, geminiToolCall } = await import("../targets/runtimes/geminiCore.js");
+      return inProcessSubject(await loadGeminiTarget(versionText(ref.version), note), { toolCall: geminiToolCall });
+    }
+    case "drivenRuntime":
+      return drivenSubject(await loadDrivenRuntime(printTargetRef(ref), note), parallel);
+    default: {
+      const unhandled: never = ref;
+      throw new Error(`unhandled ${JSON.stringify(unhandled)}`);
+    }
   }
-  if (isDrivenRuntimeName(name)) return drivenSubject(await loadDrivenRuntime(name, note), parallel);
-  throw new UserError(`--against ${name}: not a real runtime loopsim can run (gemini-cli@VERSION in-process; opencode@V, kilo@V, qwen-code@V driven through their CLIs)`);
 }
 
 export async function agreementCommand(options: AgreementOptions): Promise<void> {
@@ -45,25 +67,30 @@ export async function agreementCommand(options: AgreementOptions): Promise<void>
   const note = (line: string) => process.stderr.write(line + "\n");
   const reports: AgreementReport[] = [];
   const notRun: NotRun[] = [];
-  for (const name of options.against) {
-    if (name.lastIndexOf("@") <= 0) throw new UserError(`--against ${name}: name a version of the runtime, e.g. ${name}@latest or a version from \`loopsim targets\``);
-    const modelName = options.model ?? name.slice(0, name.lastIndexOf("@"));
+  // Every name parsed before anything runs: a name that is no runtime fails first (exit 2).
+  const refs = options.against.map(againstRef);
+  for (const [i, name] of options.against.entries()) {
+    const ref = refs[i] as RuntimeRef;
+    const modelName = options.model ?? ref.runtime;
     const model = findBuiltInTarget(modelName);
     if (model === undefined) throw new UserError(`${options.model === undefined ? `--against ${name}` : `--target ${modelName}`}: no built-in model named ${modelName} to check ${name} against`);
     let subject: RealSubject;
     try {
-      subject = await subjectFor(name, note, options.parallel ?? defaultDrivenParallel(availableParallelism()));
+      subject = await subjectFor(ref, note, options.parallel ?? defaultDrivenParallel(availableParallelism()));
     } catch (error) {
       // A runtime that cannot run here (no binary for this platform, a registry or GitHub out of
       // reach) is a check not made: reported with its reason, after the others have run, and exit
       // 1. A name that is no runtime at all stays the user's mistake (exit 2).
-      if (!(error instanceof UserError) || !(isGeminiName(name) || isDrivenRuntimeName(name))) throw error;
+      if (!(error instanceof UserError)) throw error;
       notRun.push({ model: model.name, against: name, reason: error.message });
       note(`loopsim: ${name} not run: ${error.message}`);
       continue;
     }
     const report = await checkAgreement(model, subject, probes, (done, id) => {
+      // On a terminal one line redrawn; elsewhere (CI logs, a pipe) one line per probe, so a run of
+      // minutes is never silent.
       if (process.stderr.isTTY === true) process.stderr.write(`\r${subject.name}: probe ${done}/${probes.length} (${id})\u001b[K`);
+      else process.stderr.write(`loopsim: ${subject.name}: probe ${done}/${probes.length} (${id})\n`);
     });
     if (process.stderr.isTTY === true) process.stderr.write("\n");
     reports.push(report);

@@ -11,7 +11,7 @@ import { configFrom } from "../../models/configResolution.js";
 import type { ToolEvent } from "../../models/events.js";
 import { bootstrap } from "../stats/interval.js";
 import { ksDistance, runStats, STATISTIC_NAMES, STATISTICS, type RunStats, type Statistic } from "../calibrate/runStats.js";
-import { calibrationMarkdown, DISTANCE_GOAL, WHY_ABOVE, WHY_ABOVE_FITTED, isHeldOut, type CalibrationReport, type CalibrationRow, type FailedShare, type HeldOut, type Side } from "../calibrate/report.js";
+import { calibrationMarkdown, DISTANCE_GOAL, WHY_ABOVE, WHY_ABOVE_FITTED, isHeldOut, whyAboveOther, type CalibrationReport, type CalibrationRow, type FailedShare, type HeldOut, type Side } from "../calibrate/report.js";
 import { countTools, distances, fitPopulation, ksCritical, simulatedStats } from "../calibrate/fit.js";
 import { VERSION } from "../io/version.js";
 import { UserError } from "../io/errors.js";
@@ -145,6 +145,10 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
     else if (fittedOn !== undefined) heldOut = heldOutCheck(sessions, fittedOn.seed, options.agents);
   }
 
+  // A fitted population measured on sessions it was not fitted to: the gap is another agent's work, not sampling.
+  const sameSessions = (a: readonly string[], b: readonly string[]) => JSON.stringify(a.map((p) => resolve(p)).sort()) === JSON.stringify(b.map((p) => resolve(p)).sort());
+  const fittedToOther = options.fit !== true && fittedOn !== undefined && !sameSessions(fittedOn.paths, paths) ? fittedOn.paths : undefined;
+
   const simulatedFailed = new FailedTally();
   let simulated: RunStats[];
   let progressing: RunStats[];
@@ -174,9 +178,10 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
     rows,
     gapProgressing: mean(rows.map((r) => r.distanceProgressing)),
     gapAll: mean(rows.map((r) => r.distance)),
-    aboveGoal: rows.filter((r) => r.distanceProgressing > DISTANCE_GOAL).map((r) => ({ statistic: r.statistic, distance: r.distanceProgressing, why: population === undefined ? "the injected loops are not real work: they repeat by design" : population.members.some((m) => m.family === FITTED_FAMILY) ? WHY_ABOVE_FITTED[r.statistic] : WHY_ABOVE[r.statistic] })),
+    aboveGoal: rows.filter((r) => r.distanceProgressing > DISTANCE_GOAL).map((r) => ({ statistic: r.statistic, distance: r.distanceProgressing, why: population === undefined ? "the injected loops are not real work: they repeat by design" : fittedToOther !== undefined ? whyAboveOther(fittedToOther) : population.members.some((m) => m.family === FITTED_FAMILY) ? WHY_ABOVE_FITTED[r.statistic] : WHY_ABOVE[r.statistic] })),
     failedOutcomes: { recorded: recordedFailed.share(), simulated: simulatedFailed.share() },
     ...(heldOut === undefined ? {} : { heldOut }),
+    ...(fittedToOther === undefined ? {} : { fittedToOther: { paths: fittedToOther } }),
     ...(wrote === undefined ? {} : { wrote }),
   };
   const json = JSON.stringify(report, null, 2) + "\n";

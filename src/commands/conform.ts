@@ -5,10 +5,8 @@ import { readTextFile } from "../io/textFile.js";
 import { join, relative } from "node:path";
 import cliProgress from "cli-progress";
 import { CheckFailed, UserError } from "../io/errors.js";
-import { unknownName } from "../format/didYouMean.js";
-import { SEMANTIC_LAWS } from "../../properties/laws/index.js";
 import { VERSION } from "../io/version.js";
-import { CONFORMANCE_SCHEMA, type ConformanceReport, type TargetConformance } from "../conform/matrix.js";
+import { CONFORMANCE_SCHEMA, unjudgedRules, type ConformanceReport, type TargetConformance } from "../conform/matrix.js";
 import { renderConformanceHtml } from "../conform/renderHtml.js";
 import { renderConformanceMarkdown } from "../conform/renderMarkdown.js";
 import { SPEC_RULES } from "../conform/rules.js";
@@ -16,12 +14,14 @@ import { conformSteps, conformTarget } from "../conform/run.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { checkOutputDir } from "../io/writable.js";
-import { isReleaseName, resolveTarget } from "../targets/registry.js";
+import { resolveTarget } from "../targets/registry.js";
+import { releaseLoadOrder, targetRefOf, type TargetRef } from "../targets/targetRef.js";
 import type { Target } from "../targets/target.js";
-import { writeCiOutputs, type CiOutputs } from "../ci/emit.js";
+import { checkCiOutputs, writeCiOutputs, type CiOutputs } from "../ci/emit.js";
 import { conformanceCases, counterexampleFileOf } from "../ci/conformCases.js";
 import { compareReleases } from "../targets/openclaw/versions.js";
 import { isAgreementFile } from "../agreement/agreement.js";
+import { cliFlag, resolveConformOptions } from "../conform/conformOptions.js";
 
 export interface ConformCommandOptions {
   readonly targets: readonly string[];
@@ -42,13 +42,15 @@ export interface ConformCommandOptions {
  * (say, half the releases on each core), columns in the order given; the runs must share seed and
  * depth. The counterexample files stay where the runs wrote them.
  */
-export async function mergeConformance(files: readonly string[], out: string | undefined, json: boolean, force = false): Promise<void> {
+export async function mergeConformance(files: readonly string[], out: string | undefined, json: boolean, force = false, ci?: CiOutputs): Promise<void> {
   // agreement.json files (conform --against) merge into one agreement report instead.
   const firstText = files[0] === undefined ? undefined : tryParse(readTextFile(files[0], "report"));
   if (firstText !== undefined && isAgreementFile(firstText)) {
+    if (ci !== undefined) throw new UserError("--junit and --annotations report conformance matrices; agreement reports (conform --against) have no test cases to give them");
     const { mergeAgreement } = await import("./agreement.js");
     return mergeAgreement(files, out, json, force);
   }
+  checkCiOutputs(ci, [...files, ...(out === undefined ? [] : REPORT_FILES.map((f) => join(out, f)))]);
   const reports = files.map((file) => {
     try {
       const parsed = JSON.parse(readTextFile(file, "conformance report")) as ConformanceReport;
@@ -65,8 +67,7 @@ export async function mergeConformance(files: readonly string[], out: string | u
   });
   // Columns: other targets in the order given, then releases oldest first.
   const all = reports.flatMap((r) => r.targets);
-  const releases = all.filter((t) => t.target.startsWith("openclaw@")).sort((a, b) => compareReleases(a.target.slice(9), b.target.slice(9)));
-  const merged: ConformanceReport = { ...first, targets: [...all.filter((t) => !t.target.startsWith("openclaw@")), ...releases] };
+  const merged: ConformanceReport = { ...first, targets: releaseLoadOrder(all, (t) => t.target, compareReleases) };
   const command = ["loopsim conform", ...merged.targets.map((t) => `--target ${t.target}`), ...(out === undefined ? [] : [`--out ${out}`])].join(" ");
   const markdown = renderConformanceMarkdown(merged, command);
   if (out !== undefined) {
@@ -77,8 +78,12 @@ export async function mergeConformance(files: readonly string[], out: string | u
     writeFileAtomic(join(out, "conformance.html"), renderConformanceHtml(merged, command));
   }
   process.stdout.write(json ? JSON.stringify(merged, null, 2) + "\n" : markdown);
+  writeCiOutputs(ci, "loopsim conform", merged.targets.map(conformanceCases), (c) => ({ file: counterexampleFileOf(c.failure?.text ?? "") }));
   if (out !== undefined) process.stderr.write(`loopsim: wrote ${join(out, "conformance.{md,json,html}")}\n`);
 }
+
+/** What --out holds after a run: a --junit file there would replace one. */
+const REPORT_FILES = ["conformance.md", "conformance.json", "conformance.html"];
 
 function tryParse(text: string): unknown {
   try {
@@ -90,24 +95,21 @@ function tryParse(text: string): unknown {
 
 export async function conformCommand(options: ConformCommandOptions): Promise<void> {
   const names = options.targets.length === 0 ? ["reference"] : options.targets;
-  // A law that does not exist would run 0 checks and pass: refuse it before anything runs.
-  if (options.law !== undefined && !SEMANTIC_LAWS.some((l) => l.name === options.law)) throw new UserError(`--law ${unknownName("law", options.law, SEMANTIC_LAWS.map((l) => l.name))}`);
+  // Read as the library reads conform's options (one resolver): a law that does not exist would
+  // run 0 checks and pass, so it is refused before anything runs.
+  resolveConformOptions({ seed: options.seed, depth: options.depth, law: options.law, path: options.path, differentialSeed: options.differentialSeed }, cliFlag);
   if (options.out !== undefined) {
     checkOutputDir(options.out);
     refuseOverwrite(options.out, ["conformance.md", "conformance.json", "conformance.html"], options.force === true);
   }
+  checkCiOutputs(options.ci, options.out === undefined ? [] : REPORT_FILES.map((f) => join(options.out as string, f)));
   // Releases load oldest first: a newer release's global singletons can break an older one loaded
   // after it in the same process (2026.8.1 after 2026.9.6 fails), never the other way round seen.
-  const order = names
-    .map((name, i) => ({ name, i }))
-    .sort((a, b) => {
-      const ra = isReleaseName(a.name);
-      const rb = isReleaseName(b.name);
-      if (ra && rb) return compareReleases(a.name.slice(9), b.name.slice(9));
-      return ra === rb ? a.i - b.i : ra ? 1 : -1;
-    });
+  // Every name is parsed before anything loads: an unknown one fails first, with nothing run.
+  const refs = names.map((name) => targetRefOf(name, "--target"));
+  const order = releaseLoadOrder(names.map((name, i) => ({ name, i })), (n) => n.name, compareReleases);
   const resolved = new Map<number, Target>();
-  for (const { name, i } of order) resolved.set(i, await resolveTarget(name));
+  for (const { i } of order) resolved.set(i, await resolveTarget(refs[i] as TargetRef));
   const targets = names.map((_, i) => resolved.get(i) as Target);
   const outDir = options.out === undefined ? undefined : join(options.out, "counterexamples");
   const steps = targets.length * conformSteps({ seed: options.seed, depth: options.depth, outDir, law: options.law });
@@ -135,7 +137,13 @@ export async function conformCommand(options: ConformCommandOptions): Promise<vo
   writeCiOutputs(options.ci, "loopsim conform", report.targets.map(conformanceCases), (c) => ({ file: counterexampleFileOf(c.failure?.text ?? "") }));
   if (options.out !== undefined) process.stderr.write(`loopsim: wrote ${join(options.out, "conformance.{md,json,html}")}\n`);
   const failing = columns.filter((c) => c.counts.fail > 0);
-  if (failing.length > 0) throw new CheckFailed(`${failing.map((c) => `${c.target} fails ${c.counts.fail} rule${c.counts.fail === 1 ? "" : "s"}`).join("; ")}`);
+  if (failing.length > 0) throw new CheckFailed(`${failing.map((c) => `${c.target} fails ${c.counts.fail} rule${c.counts.fail === 1 ? "" : "s"}${unjudgedNote(c)}`).join("; ")}`);
+}
+
+/** A count of failing rules can fall because a check stopped at another rule: say which were not judged. */
+function unjudgedNote(column: TargetConformance): string {
+  const rules = unjudgedRules(column);
+  return rules.length === 0 ? "" : ` (${rules.join(", ")} not judged: a check covering ${rules.length === 1 ? "it" : "them"} failed on another rule first)`;
 }
 
 /** Counterexample paths as the user can type them from where they ran the command. */

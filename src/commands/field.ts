@@ -12,14 +12,15 @@ import { packageRoot } from "../io/packageRoot.js";
 import { readTextFile } from "../io/textFile.js";
 import { ensureWritableDir } from "../io/writable.js";
 import { plural } from "../format/words.js";
-import { defaultFieldTargets } from "../field/lineup.js";
+import { configVariants, type ConfigVariantName } from "../field/configVariants.js";
+import { defaultFieldTargets, threadReleases } from "../field/lineup.js";
 import { loadFieldScenario, type LoadedField } from "../field/load.js";
 import { buildFieldReport, loadSubject } from "../field/matrix.js";
-import { describe, judge } from "../field/judge.js";
+import { describe } from "../field/judge.js";
 import { FIELD_REPORT_SCHEMA, type CellStatus, type FieldReport } from "../field/report.js";
 import { headlineLines, MARK, predicateText, renderFieldMarkdown } from "../field/renderMarkdown.js";
 import { renderFieldHtml } from "../field/renderHtml.js";
-import { notJudged, observeSubject, replayLine, type DrivenScope } from "../field/run.js";
+import { judgedCell, notJudged, observeSubject, replayLine, type DrivenScope } from "../field/run.js";
 
 const OUT_FILES = ["field.md", "field.json", "field.html"];
 
@@ -86,7 +87,7 @@ export async function fieldCommand(options: FieldCommandOptions): Promise<void> 
     refuseOverwrite(options.out, OUT_FILES, options.force);
   }
   const baseline = options.check && options.out !== undefined ? readBaseline(join(options.out, "field.json")) : undefined;
-  const names = options.targets.length === 0 ? defaultFieldTargets() : options.targets;
+  const names = options.targets.length === 0 ? defaultFieldTargets(threadReleases(scenarios.map((s) => s.loaded.scenario))) : options.targets;
   const note = (line: string) => process.stderr.write(line + "\n");
   const report = await buildFieldReport(scenarios, names, commandText(options), {
     fetch: options.fetch,
@@ -122,11 +123,11 @@ export function changedCells(now: FieldReport, before: FieldReport): { changed: 
   const changed: string[] = [];
   let compared = 0;
   let skipped = 0;
-  const beforeRows = new Map(before.rows.map((r) => [r.id, r]));
+  const beforeRows = new Map(before.rows.map((r) => [r.key, r]));
   for (const row of now.rows) {
-    const old = beforeRows.get(row.id);
+    const old = beforeRows.get(row.key);
     if (old === undefined) {
-      changed.push(`${row.id}: not in the committed report`);
+      changed.push(`${row.key}: not in the committed report`);
       continue;
     }
     for (const [target, cell] of Object.entries(row.cells)) {
@@ -136,10 +137,10 @@ export function changedCells(now: FieldReport, before: FieldReport): { changed: 
       }
       const was = old.cells[target]?.status;
       compared++;
-      if (was !== cell.status || old.cells[target]?.observed !== cell.observed) changed.push(`${row.id} on ${target}: ${was ?? "absent"} -> ${cell.status}${cell.observed === undefined ? "" : ` (${cell.observed})`}; replay: ${cell.replay}`);
+      if (was !== cell.status || old.cells[target]?.observed !== cell.observed) changed.push(`${row.key} on ${target}: ${was ?? "absent"} -> ${cell.status}${cell.observed === undefined ? "" : ` (${cell.observed})`}; replay: ${cell.replay}`);
     }
   }
-  for (const id of beforeRows.keys()) if (!now.rows.some((r) => r.id === id)) changed.push(`${id}: in the committed report, no longer a scenario`);
+  for (const key of beforeRows.keys()) if (!now.rows.some((r) => r.key === key)) changed.push(`${key}: in the committed report, no longer a row`);
   return { changed, compared, skipped };
 }
 
@@ -154,6 +155,8 @@ function checkAgainst(report: FieldReport, baseline: FieldReport, out: string): 
 
 export interface FieldReplayOptions {
   readonly target: string;
+  /** The config to judge with: the OpenClaw default, loop detection enabled, or the scenario's own (the default). */
+  readonly config?: ConfigVariantName;
   readonly json: boolean;
   readonly fetch: boolean;
   readonly expect?: CellStatus;
@@ -164,8 +167,12 @@ export async function fieldReplayCommand(file: string, options: FieldReplayOptio
   const [{ loaded, shownFile }] = loadFieldScenarios([file]) as [{ loaded: LoadedField; shownFile: string }];
   const subject = await loadSubject(options.target, { fetch: options.fetch, driven: "all", onNote: (line) => process.stderr.write(line + "\n") });
   const s = loaded.scenario;
-  const head = [`${s.id} on ${options.target}`, `  ${s.url}`, `  reported: ${s.reported}`, `  expected: ${s.expected.text} (checked: ${predicateText(s.expected)})`];
+  const variants = configVariants(s);
+  const variant = variants.find((v) => v.name === (options.config ?? "scenario")) ?? (options.config === undefined || options.config === "scenario" ? variants.find((v) => v.primary) : undefined);
+  if (variant === undefined) throw new UserError(`${shownFile}: --config ${options.config ?? ""}: this report is judged with ${variants.map((v) => v.name).join(", ")}`);
+  const head = [`${s.id} on ${options.target}, ${variant.label}`, `  ${s.url}`, `  reported: ${s.reported}`, `  expected: ${s.expected.text} (checked: ${predicateText(s.expected)})`];
   const skipped = notJudged(subject, loaded, "all");
+  const replay = replayLine(shownFile, options.target) + (options.config === undefined || options.config === "scenario" ? "" : ` --config ${options.config}`);
   let status: CellStatus;
   let body: string[];
   let payload: Record<string, unknown>;
@@ -174,23 +181,25 @@ export async function fieldReplayCommand(file: string, options: FieldReplayOptio
     body = [`${MARK[status]}: ${skipped?.reason ?? ""}`];
     payload = { status, reason: skipped?.reason };
   } else {
-    const observation = await observeSubject(subject, loaded);
+    const observation = await observeSubject(subject, loaded, variant.config);
     if (typeof observation === "string") {
       status = "not-run";
       body = [`not run: the driven run did not complete: ${observation}`];
       payload = { status, reason: observation };
     } else {
-      const j = judge(s.expected, observation);
-      status = j.status;
+      const cell = judgedCell(loaded, options.target, observation, replay);
+      status = cell.status;
       const calls = loaded.trace.calls.map((c, i) => {
         const o = observation.calls[i];
         const flags = [o?.fate ?? "", o?.told === true ? "model told" : "", o?.keptFromModel === true ? "warning kept from the model" : "", o?.detector ?? "", o?.runEndedAfter === true ? "run ended" : ""].filter((x) => x !== "");
         return { call: c.number, run: c.run, tool: c.tool, ...o, line: `${String(c.number).padStart(4)} ${c.run} ${c.tool}: ${flags.join(", ")}` };
       });
-      body = [`${status === "failure" ? "FAILS: has the reported failure" : "fixed: behaves as expected"} (${describe(observation)})`, ...(j.broken.length === 0 ? [] : [`  broken: ${j.broken.join("; ")}`]), "calls:", ...calls.map((c) => c.line)];
-      payload = { status, observed: j.observed, broken: j.broken, calls: calls.map(({ line: _line, ...rest }) => rest) };
+      const verdict = status === "failure" ? "FAILS: has the reported failure" : status === "let-through" ? "let through: blocked in time, then the loop went on" : "fixed: behaves as expected, and the loop ends where it is stopped";
+      const broken = cell.broken ?? [];
+      body = [`${verdict} (${describe(observation)})`, ...(broken.length === 0 ? [] : [`  broken: ${broken.join("; ")}`]), `  ran: ${cell.ran ?? ""}`, `  rests on: ${cell.restsOn ?? ""}`, "calls:", ...calls.map((c) => c.line)];
+      payload = { status, config: variant.name, observed: cell.observed, broken, loop: cell.loop, ran: cell.ran, ...(cell.standsInFor === undefined ? {} : { standsInFor: cell.standsInFor }), restsOn: cell.restsOn, calls: calls.map(({ line: _line, ...rest }) => rest) };
     }
   }
-  process.stdout.write(options.json ? JSON.stringify({ scenario: s.id, file: shownFile, target: options.target, replay: replayLine(shownFile, options.target), ...payload }, null, 2) + "\n" : [...head, ...body].join("\n") + "\n");
+  process.stdout.write(options.json ? JSON.stringify({ scenario: s.id, file: shownFile, target: options.target, replay, ...payload }, null, 2) + "\n" : [...head, ...body].join("\n") + "\n");
   if (options.expect !== undefined && options.expect !== status) throw new CheckFailed(`${s.id} on ${options.target}: ${status}, expected ${options.expect}`);
 }

@@ -25,7 +25,7 @@ export interface ImportOptions {
 
 /** A trace file name for a session id: its relative path (and #id) flattened into one name. */
 function traceName(id: string): string {
-  return id.replace(/^(\.\.?[\\/])+/, "").replace(/[\\/#]/g, "__").replace(/\.(jsonl|traj\.json|traj|json)(?=__|$)/, "") + ".jsonl";
+  return id.replace(/^(\.\.?[\\/])+/, "").replace(/[\\/#]/g, "__").replace(/\.(jsonl|traj\.json|traj|json)(\.gz)?(?=__|$)/, "") + ".jsonl";
 }
 
 /**

@@ -3,6 +3,8 @@
 // against another target (a bug-zoo variant, a shipped release) to show how it departs. A
 // scenario recorded from a target other than the reference names it (`target`), and replays
 // against it unless --target says otherwise.
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import { CheckFailed, UserError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { recheckLaw } from "../conform/lawReplay.js";
@@ -16,7 +18,7 @@ import { cacheRoot } from "../targets/openclaw/cache.js";
 import { needsFetch, resolveTarget } from "../targets/registry.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import { targetRef, type Target } from "../targets/target.js";
-import { writeCiOutputs, type CiOutputs } from "../ci/emit.js";
+import { checkCiOutputs, writeCiOutputs, type CiOutputs } from "../ci/emit.js";
 import { replayCases } from "../ci/replayCases.js";
 
 export interface ReplayOptions {
@@ -117,8 +119,37 @@ async function namedTargets(byFile: ReadonlyMap<string, string>, fetch: boolean)
   return { targets, notFetched };
 }
 
+/**
+ * Each scenario file once, in the order first given: a file named twice (or named and inside a
+ * folder named, or reached by another path) would be replayed, counted and reported twice.
+ */
+function onceEach(files: readonly string[]): string[] {
+  const seen = new Map<string, string>();
+  const out: string[] = [];
+  for (const file of files) {
+    const key = realOrResolved(file);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      process.stderr.write(`loopsim: ${file} is given twice${first === file ? "" : ` (also as ${first})`}; replaying it once\n`);
+      continue;
+    }
+    seen.set(key, file);
+    out.push(file);
+  }
+  return out;
+}
+
+function realOrResolved(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return resolve(file);
+  }
+}
+
 export async function replayCommand(paths: readonly string[], options: ReplayOptions): Promise<void> {
-  const files = scenarioFiles(paths);
+  const files = onceEach(scenarioFiles(paths));
+  checkCiOutputs(options.ci, files);
   const byFile = options.target === undefined ? targetsNamed(files) : new Map<string, string>();
   const { targets: named, notFetched } = await namedTargets(byFile, options.fetch !== false);
   const outcomes = files.map((file): ReplayOutcome => {

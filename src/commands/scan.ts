@@ -1,24 +1,25 @@
 // `loopsim scan PATH... [--config F] [--agent ID] [--target T] [--json] [--out DIR]`: every session
 // under the paths through a target, one at a time (a large folder streams), with a summary.
+// `planScan` parses and checks the options once; `runScan` scans and hands the report's documents
+// to the caller (src/cli/scanOutput.ts writes and prints them).
 import { join } from "node:path";
-import cliProgress from "cli-progress";
 import type { ResolvedConfig } from "../../models/config.js";
-import { CheckFailed, UserError } from "../io/errors.js";
-import { badFileLines, ignoredNote, reasonOf, sessionRefs } from "../import/sessionRefs.js";
+import { UserError } from "../io/errors.js";
+import { badFileLines, ignoredNote, reasonOf, sessionRefs, type BadFile } from "../import/sessionRefs.js";
 import type { SessionFormat } from "../import/types.js";
-import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { withScratchDir } from "../io/scratchDir.js";
-import { writePieces } from "../io/spool.js";
 import { checkOutputDir } from "../io/writable.js";
-import { ScanReportWriter } from "../scan/reportWriter.js";
+import { ScanReportWriter, type ScanDocuments } from "../scan/reportWriter.js";
 import { scanSession } from "../scan/scanSession.js";
 import type { Target } from "../targets/target.js";
-import type { Shard } from "../io/shardSpec.js";
+import { parseShard, type Shard } from "../io/shardSpec.js";
+import { configFromOptions } from "../io/configFile.js";
+import { resolveTarget } from "../targets/registry.js";
 import { sliceOf } from "../sessions/recorded.js";
-import { writeCiOutputs, type CiOutputs } from "../ci/emit.js";
+import { checkCiOutputs, type CiOutputs } from "../ci/emit.js";
 import type { JUnitCase } from "../ci/junit.js";
-import { placeOf, scanCase, unreadableCase } from "../ci/scanCases.js";
+import { placeOf, scanCase, type Place } from "../ci/scanCases.js";
 
 export interface ScanOptions {
   /** Stop at the first unreadable file instead of skipping and reporting it. */
@@ -38,62 +39,125 @@ export interface ScanOptions {
   readonly traceArgs?: string;
 }
 
-export async function scanCommand(paths: readonly string[], options: ScanOptions): Promise<void> {
-  if (options.out !== undefined) {
-    checkOutputDir(options.out);
-    refuseOverwrite(options.out, ["scan.json", "scan.md", "scan.html"], options.force === true);
+/** The files a scan writes into --out. */
+export const SCAN_OUTPUTS: readonly string[] = ["scan.json", "scan.md", "scan.html"];
+
+/** What `loopsim scan` takes, as the command line (or a library caller) hands it over. */
+export interface ScanArgs {
+  readonly paths: readonly string[];
+  /** OpenClaw config file (JSON or JSON5); the defaults when absent. */
+  readonly config?: string;
+  /** The agent whose agents.list override applies (needs `config`). */
+  readonly agent?: string;
+  /** The target's name as `--target` takes it (default reference). */
+  readonly target?: string;
+  readonly json?: boolean;
+  readonly out?: string;
+  readonly format?: SessionFormat | "auto";
+  readonly strict?: boolean;
+  readonly force?: boolean;
+  /** I/N, auto or auto/N. */
+  readonly shard?: string;
+  readonly ci?: CiOutputs;
+}
+
+/**
+ * Parses and checks what scan is given, once, before any session is read: the config, the target
+ * (loaded), the shard, and the options `trace` needs to show a session again as scan saw it.
+ */
+export async function planScan(args: ScanArgs): Promise<{ readonly paths: readonly string[]; readonly options: ScanOptions }> {
+  const config = configFromOptions(args.config, args.agent);
+  if (args.out !== undefined) {
+    checkOutputDir(args.out);
+    refuseOverwrite(args.out, SCAN_OUTPUTS, args.force === true);
   }
+  checkCiOutputs(args.ci, [...args.paths, ...(args.out === undefined ? [] : SCAN_OUTPUTS.map((f) => join(args.out as string, f)))]);
+  const name = args.target ?? "reference";
+  const target = await resolveTarget(name);
+  const configLabel = args.config === undefined ? "OpenClaw defaults" : `${args.config}${args.agent === undefined ? "" : ` (agent ${args.agent})`}`;
+  const traceArgs = `${args.config === undefined ? "" : ` --config ${args.config}`}${args.agent === undefined ? "" : ` --agent ${args.agent}`}${name === "reference" ? "" : ` --target ${target.loadedFrom ?? target.name}`}`;
+  const options: ScanOptions = {
+    config,
+    configLabel,
+    target,
+    json: args.json === true,
+    ...(args.out === undefined ? {} : { out: args.out }),
+    strict: args.strict === true,
+    force: args.force === true,
+    ...(args.format === undefined ? {} : { format: args.format }),
+    ...(args.shard === undefined ? {} : { shard: parseShard(args.shard) }),
+    ...(args.ci === undefined ? {} : { ci: args.ci }),
+    traceArgs,
+  };
+  return { paths: args.paths, options };
+}
+
+/** What a scan found besides its report: the sessions scanned, the files skipped, one CI case per session. */
+export interface ScanRun {
+  readonly sessions: number;
+  readonly bad: readonly BadFile[];
+  /** One JUnit case per session scanned, with where CI should place it (only when the plan asks for CI outputs). */
+  readonly cases: readonly ScanCase[];
+}
+
+/** A session's JUnit case, where an annotation places it, and the file it came from. */
+export interface ScanCase {
+  readonly case: JUnitCase;
+  readonly place: Place;
+  readonly file: string;
+}
+
+/** Where a scan's report goes while its spooled pieces still exist; the command line writes or prints them. */
+export interface ScanSink {
+  /** A note about the listing (files passed over), before any session is scanned. */
+  readonly notice?: (line: string) => void;
+  readonly progress?: { readonly start: (total: number) => void; readonly tick: () => void; readonly stop: () => void };
+  /** The report's documents, valid only until the promise it returns settles (they are spooled to a scratch folder). */
+  readonly documents: (documents: ScanDocuments) => Promise<void>;
+}
+
+/**
+ * Runs every session of the plan through its target, one at a time (rows are spooled to a scratch
+ * folder, memory holds the summary), and hands the report's documents to `sink`. Writes nothing
+ * itself; a file that cannot be read is skipped and returned in `bad` (with --strict, it stops).
+ */
+export async function runScan(paths: readonly string[], options: ScanOptions, sink: ScanSink): Promise<ScanRun> {
   const listed = await sessionRefs(paths, options.strict === true);
   const { bad, ignored } = listed;
   const refs = sliceOf(listed.refs, options.shard).map((s) => s.ref);
+  if (options.shard !== undefined) sink.notice?.(`shard ${options.shard.index}/${options.shard.of}: scanning ${refs.length} of the ${listed.refs.length} sessions listed (a slice; the other shards hold the rest)`);
   const passedOver = ignoredNote(ignored);
-  if (passedOver !== undefined) process.stderr.write(`loopsim: ${passedOver}\n`);
-  if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json) under ${paths.join(", ")}`);
-  const bar = process.stderr.isTTY === true && !options.json ? new cliProgress.SingleBar({ stream: process.stderr, format: "scan [{bar}] {value}/{total} sessions", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
-  bar?.start(refs.length, 0);
-  const cases: JUnitCase[] = [];
-  // Rows are spooled to a scratch folder as each session is scanned; memory holds the summary.
-  const scanned = await withScratchDir("scan", async (scratch) => {
+  if (passedOver !== undefined) sink.notice?.(passedOver);
+  if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json, each also .gz) under ${paths.join(", ")}`);
+  sink.progress?.start(refs.length);
+  const cases: ScanCase[] = [];
+  const sessions = await withScratchDir("scan", async (scratch) => {
     const writer = new ScanReportWriter(scratch, options.target.name, options.configLabel);
     try {
       for (const { ref, id, span } of refs) {
         try {
           const scanned = await scanSession(ref, options.config, options.target, id, options.format ?? "auto", span);
           writer.add(scanned);
-          if (options.ci !== undefined) cases.push(scanCase(scanned, options.target.name, options.traceArgs ?? ""));
+          if (options.ci !== undefined) {
+            const at = placeOf(scanned.firstBlock?.at ?? scanned.firstAbort?.at);
+            cases.push({ case: scanCase(scanned, options.target.name, options.traceArgs ?? ""), place: at.file === undefined ? { file: scanned.file } : at, file: scanned.file });
+          }
         } catch (error) {
           // A file that fails while it is read (cut short, not JSON) is reported and skipped.
           // --format naming another format is the user's mistake about every file: stop there.
           if (options.strict === true || !(error instanceof UserError) || /--format/.test(error.message)) throw error;
           bad.push({ file: ref, reason: reasonOf(error, ref) });
         }
-        bar?.increment();
+        sink.progress?.tick();
       }
-      bar?.stop();
+      sink.progress?.stop();
       if (writer.sessions === 0 && bad.length > 0) throw new UserError(`${paths.map((p) => (p === "-" ? "<stdin>" : p)).join(" ")}: no readable sessions (${bad.length} file${bad.length === 1 ? "" : "s"} could not be read):\n${badFileLines(bad).join("\n")}`);
-      const documents = writer.documents(bad);
-      if (options.out !== undefined) {
-        writeFileAtomic(join(options.out, "scan.json"), documents.json);
-        writeFileAtomic(join(options.out, "scan.md"), documents.markdown);
-        writeFileAtomic(join(options.out, "scan.html"), documents.html);
-      }
-      await writePieces(process.stdout, options.json ? documents.json : documents.markdown);
-      if (options.out !== undefined) process.stderr.write(`loopsim: wrote ${join(options.out, "scan.{json,md,html}")}\n`);
+      await sink.documents(writer.documents(bad, options.shard === undefined ? undefined : { index: options.shard.index, of: options.shard.of, sessions: refs.length, listed: listed.refs.length }));
       return writer.sessions;
     } finally {
-      bar?.stop();
+      sink.progress?.stop();
       writer.close();
     }
   });
-  if (options.ci !== undefined) {
-    const all = [...cases, ...bad.map((b) => unreadableCase(b.file, b.reason, options.target.name))];
-    writeCiOutputs(options.ci, "loopsim scan", [{ name: `loopsim scan ${options.target.name}`, cases: all }], (c) => {
-      const text = (c.failure ?? c.error)?.text ?? "";
-      return placeOf(/^first (?:block|abort): (\S+),/m.exec(text)?.[1] ?? c.name.replace(/#.*$/, ""));
-    });
-  }
-  if (bad.length > 0) {
-    for (const line of badFileLines(bad)) process.stderr.write(`loopsim: ${line}\n`);
-    throw new CheckFailed(`${bad.length} unreadable file${bad.length === 1 ? "" : "s"} skipped; the other ${scanned} sessions are in the report (--strict stops at the first)`);
-  }
+  return { sessions, bad, cases };
 }

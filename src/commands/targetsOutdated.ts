@@ -6,6 +6,7 @@
 // 2 when the registry cannot be asked (offline: nothing was compared) or a report is missing.
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { CheckFailed, UserError } from "../io/errors.js";
@@ -13,6 +14,7 @@ import { packageRoot } from "../io/packageRoot.js";
 import { compareReleases } from "../targets/openclaw/versions.js";
 import { compareSemver, npmEnv } from "../targets/runtimes/packageCache.js";
 import { runtimeListing } from "../targets/runtimes/runtimeList.js";
+import { parseTargetRef, runtimeOfRef, versionOfRef } from "../targets/targetRef.js";
 
 const run = promisify(execFile);
 export const REGISTRY_TIMEOUT_MS = 60_000;
@@ -30,6 +32,8 @@ export interface OutdatedRow {
   readonly npmPackage: string;
   readonly report: string;
   readonly covered: readonly string[];
+  /** Covered versions the report lists as not run here, with its reason. */
+  readonly notRunnable?: readonly string[];
   readonly newer: readonly string[];
   readonly newest: string | undefined;
 }
@@ -48,14 +52,29 @@ function readJson(file: string): unknown {
   }
 }
 
-/** `name@version` strings a committed report covers, from both reports. */
-export function coveredNames(reportsDir: string): { peers: string[]; conformance: string[] } {
-  const peers = readJson(join(reportsDir, "peers", "agreement.json")) as { reports?: { against?: unknown }[] };
+/**
+ * `name@version` strings a committed report covers, from both reports. A runtime version the
+ * peers report lists as not run (it cannot run here: no binary on the registry, GitHub out of
+ * reach) was considered and recorded with its reason: it counts as covered, marked `notRunnable`,
+ * or `targets outdated` could never exit 0.
+ */
+export function coveredNames(reportsDir: string): { peers: string[]; conformance: string[]; notRunnable: string[] } {
+  const peers = readJson(join(reportsDir, "peers", "agreement.json")) as { reports?: { against?: unknown }[]; notRun?: { against?: unknown }[] };
   const conformance = readJson(join(reportsDir, "conformance", "conformance.json")) as { targets?: { target?: unknown }[] };
+  const notRunnable = (peers.notRun ?? []).map((r) => r.against).filter((a): a is string => typeof a === "string");
   return {
-    peers: (peers.reports ?? []).map((r) => r.against).filter((a): a is string => typeof a === "string"),
+    peers: [...(peers.reports ?? []).map((r) => r.against).filter((a): a is string => typeof a === "string"), ...notRunnable],
     conformance: (conformance.targets ?? []).map((t) => t.target).filter((t): t is string => typeof t === "string"),
+    notRunnable,
   };
+}
+
+/** A report key's runtime and version (undefined for a key that names no runtime at a version). */
+function runtimeVersion(name: string): { runtime: string; version: string } | undefined {
+  const parsed = parseTargetRef(name);
+  if (!parsed.ok) return undefined;
+  const version = versionOfRef(parsed.ref);
+  return version === undefined ? undefined : { runtime: runtimeOfRef(parsed.ref), version };
 }
 
 function subjects(): Subject[] {
@@ -82,10 +101,47 @@ async function publishedVersions(npmPackage: string): Promise<string[] | { error
   }
 }
 
+/**
+ * The registry asked once, directly, before npm is: npm retries a refused connection with backoff
+ * for about a minute, though nothing listens and nothing will. Undefined when the connection is
+ * made, times out, or cannot be judged here (a proxy stands between: npm goes through it).
+ */
+async function refusedRegistry(): Promise<string | undefined> {
+  if (Object.keys(process.env).some((k) => /^(https?|all)_proxy$/i.test(k) && (process.env[k] ?? "") !== "")) return undefined;
+  let config: string;
+  try {
+    config = (await run("npm", ["config", "get", "registry", "proxy", "https-proxy"], { env: npmEnv(), timeout: 15_000 })).stdout;
+  } catch {
+    return undefined; // npm itself will say what is wrong
+  }
+  const get = (key: string) => new RegExp(`^${key}=(.*)$`, "m").exec(config)?.[1]?.trim();
+  if ([get("proxy"), get("https-proxy")].some((v) => v !== undefined && v !== "" && v !== "null")) return undefined;
+  let url: URL;
+  try {
+    url = new URL(get("registry") ?? "");
+  } catch {
+    return undefined;
+  }
+  const port = url.port !== "" ? Number(url.port) : url.protocol === "http:" ? 80 : 443;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (answer: string | undefined) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(5_000, () => done(undefined));
+    socket.once("connect", () => done(undefined));
+    socket.once("error", (error: NodeJS.ErrnoException) => done(error.code === "ECONNREFUSED" ? `${url.origin} refused the connection` : undefined));
+  });
+}
+
 export async function targetsOutdatedCommand(options: { json: boolean; reportsDir?: string }): Promise<void> {
   const reportsDir = options.reportsDir ?? defaultReportsDir();
   const covered = coveredNames(reportsDir);
   const all = subjects();
+  const refused = await refusedRegistry();
+  if (refused !== undefined) throw new UserError(`cannot ask the npm registry, so nothing was compared: ${refused} (a refused connection is final, so it is not retried)`);
   process.stderr.write(`loopsim: asking the npm registry (npm view PACKAGE versions, ${REGISTRY_TIMEOUT_MS / 1000} s timeout) about ${all.map((s) => s.npmPackage).join(", ")}\n`);
   const answers = await Promise.all(all.map((s) => publishedVersions(s.npmPackage)));
   const unreachable = all.flatMap((s, i) => {
@@ -96,16 +152,21 @@ export async function targetsOutdatedCommand(options: { json: boolean; reportsDi
   const rows: OutdatedRow[] = all.map((s, i) => {
     const published = (answers[i] as string[]).slice().sort(s.compare);
     const names = s.report === "reports/conformance" ? covered.conformance : covered.peers;
-    const versions = [...new Set(names.filter((n) => s.names.includes(n.slice(0, n.lastIndexOf("@")))).map((n) => n.slice(n.lastIndexOf("@") + 1)))].sort(s.compare);
+    const mine = names.flatMap((n) => {
+      const rv = runtimeVersion(n);
+      return rv !== undefined && s.names.includes(rv.runtime) ? [{ ...rv, notRunnable: covered.notRunnable.includes(n) }] : [];
+    });
+    const versions = [...new Set(mine.map((m) => m.version))].sort(s.compare);
+    const notRunnable = [...new Set(mine.filter((m) => m.notRunnable).map((m) => m.version))];
     const top = versions.at(-1);
     const newer = top === undefined ? [] : published.filter((v) => s.compare(v, top) > 0);
-    return { subject: s.names.join(", "), npmPackage: s.npmPackage, report: s.report, covered: versions, newer, newest: published.at(-1) };
+    return { subject: s.names.join(", "), npmPackage: s.npmPackage, report: s.report, covered: versions, ...(notRunnable.length === 0 ? {} : { notRunnable }), newer, newest: published.at(-1) };
   });
   const stale = rows.filter((r) => r.newer.length > 0 || r.covered.length === 0);
   if (options.json) process.stdout.write(JSON.stringify({ reports: reportsDir, rows }, null, 2) + "\n");
   else {
     const lines = rows.map((r) => {
-      const cover = r.covered.length === 0 ? "no committed report covers it" : `${r.report} covers ${r.covered.join(", ")}`;
+      const cover = r.covered.length === 0 ? "no committed report covers it" : `${r.report} covers ${r.covered.map((v) => (r.notRunnable?.includes(v) === true ? `${v} (listed as not runnable here)` : v)).join(", ")}`;
       const verdict = r.covered.length === 0 ? `newest on the registry: ${r.newest ?? "none"}` : r.newer.length === 0 ? "nothing newer on the registry" : `newer on the registry: ${r.newer.join(", ")}`;
       return `${r.subject} (${r.npmPackage}): ${cover}; ${verdict}`;
     });

@@ -1,78 +1,71 @@
-// `loopsim tune`: sweeps configs over a simulated population and writes report.{json,md,html}.
-// `--shard I/N` writes the part of the sweep with config indexes = I-1 (mod N); `loopsim merge`
-// puts the parts back together into exactly the unsharded report.
-import { resolveFittedReaction } from "./calibrateReaction.js";
-import { refuseOverwrite } from "../io/overwrite.js";
-import { parseShard, type Shard } from "../io/shardSpec.js";
-import { partsIn, readShardParts, schemaOf, type ShardLayout } from "../io/shardParts.js";
-import { availableParallelism } from "node:os";
-import { basename, join } from "node:path";
-import cliProgress from "cli-progress";
+// `loopsim tune`: sweeps configs over a simulated population (or real sessions run as agents) into
+// a tuning report. `planTune` parses and checks every option once; `runTune` runs the plan and
+// returns the report, writing nothing (src/cli/simulationOutput.ts writes report.{json,md,html}).
+// `--shard I/N` makes the part of the sweep with config indexes = I-1 (mod N); `mergeTune` puts
+// the parts back together into exactly the unsharded report.
+import type { Shard } from "../io/shardSpec.js";
+import { differingKeys, partsIn, readShardParts, schemaOf, type ShardLayout } from "../io/shardParts.js";
 import { DEFAULT_CONFIG } from "../../models/config.js";
 import { validateOpenClawConfig } from "../../models/configValidation.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../io/errors.js";
 import { plural } from "../format/words.js";
 import { VERSION } from "../io/version.js";
-import { writeFileAtomic } from "../io/atomicWrite.js";
-import { checkOutputDir } from "../io/writable.js";
 import { issuesMessage, loadConfig, readConfigFile } from "../io/configFile.js";
 import type { ConfigJob, ConfigRow } from "../evaluation/evaluate.js";
-import { mergeEvidence, readCounts, sessionSlice, type SessionEvidence } from "../grounded/sessionShards.js";
+import { mergeEvidence, readCounts, type SessionEvidence } from "../grounded/sessionShards.js";
 import { DEFAULT_GRID, expandGrid, parseGrid } from "../tune/grid.js";
 import { evaluateAll } from "../evaluation/parallel.js";
 import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
 import { groundedSummary, type GroundedEvaluation, type GroundedPopulation } from "../grounded/groundedPopulation.js";
 import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
+import { measureRealOutcomes } from "../grounded/realOutcomes.js";
+import { loadDatasetLabels } from "../realLoops/labels.js";
+import { configFrom } from "../../models/configResolution.js";
+import { isCandidateName } from "../targets/candidates/index.js";
 import { rowGrids, type RowGrid } from "../grounded/reactionGrid.js";
 import { groundedFrom, groundingFlags, refuseGroundingFlags, refuseReactionGrid, resolvePopulation, type AnyPopulation } from "../grounded/populationSpec.js";
-import { PARTIAL_SCHEMA, finishReport, reportJson, type TuneInputs, type TunePartial, type TuneReport } from "../tune/report.js";
-import { renderHtml } from "../tune/renderHtml.js";
-import { renderMarkdown } from "../tune/renderMarkdown.js";
+import { PARTIAL_SCHEMA, finishReport, type TuneInputs, type TunePartial, type TuneReport } from "../tune/report.js";
 import { resolveStepwiseTarget } from "../targets/registry.js";
-import { CONFIG_FIELDS } from "../targets/target.js";
+import { CONFIG_FIELDS, type Target } from "../targets/target.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded, type Replayed } from "../sessions/replayAll.js";
-import { failOnUnreadable, refuseNoReadable, loadLabels, parseLabelMap, recordedSummary, type LabelKey, type Labels, type RecordedRead } from "../sessions/recorded.js";
+import { refuseNoReadable, recordedSummary, type LabelKey, type Labels, type RecordedRead } from "../sessions/recorded.js";
+import { DEFAULT_TUNE_OUT } from "./tuneDefaults.js";
+import { planGrounding, sessionSliceOf, sharedReproduceWords, type GroundingPlan, type SimulationArgs } from "./simulationPlan.js";
 
-export interface TuneOptions {
+/** What `loopsim tune` takes: the options it shares with compare, and the sweep's own. */
+export interface TuneArgs extends SimulationArgs {
+  /** OpenClaw config whose effective block is the baseline the grid varies. */
   readonly config?: string;
+  /** The agent whose agents.list override applies. */
   readonly agent?: string;
+  /** Fields to vary (src/tune/grid.ts); DEFAULT_GRID when absent. */
   readonly grid?: string;
-  readonly population: string;
-  readonly agents: number;
-  readonly seed: number;
-  readonly out: string;
-  readonly workers?: number;
-  readonly shard?: string;
-  readonly force: boolean;
-  readonly json: boolean;
   /** The guard every config is run on; the reference unless named. */
   readonly target?: string;
-  /** Recorded sessions replayed open-loop under every config, and their labels. */
-  readonly sessions?: readonly string[];
-  readonly labels?: string;
-  /** How the labels file's keys name sessions (id: the session's path; instance; file). */
-  readonly labelKey?: LabelKey;
-  /** Label values mapped to resolved or unresolved: `empty_patch=unresolved,...`. */
-  readonly labelMap?: string;
-  /** Stop at the first unreadable session file. */
-  readonly strict?: boolean;
-  /** Loops injected into real sessions run as agents (src/grounded/injection.ts): default, none, shapes. */
-  readonly inject?: string;
-  /** How a real session run as an agent reacts to warnings, blocks and stops. */
-  readonly reaction?: string;
-  /** `real`: the stretches mined from the sessions are stuck agents too. */
-  readonly loops?: string;
-  /** What --shard slices: configs (the default) or sessions. */
-  readonly by?: string;
-  /** Reaction models the picks are recomputed under (src/grounded/reactionGrid.ts): default, none, HEEDxSKIP. */
-  readonly reactionGrid?: string;
+}
+
+
+/** A sweep, parsed and checked: what `runTune` runs. */
+export interface TunePlan {
+  readonly grounding: GroundingPlan;
+  readonly args: TuneArgs;
+  /** The folder the report (or partial) goes to; absent with --json and no --out: stdout only. */
+  readonly out?: string;
+  readonly guard: Target;
+  readonly chosen: { readonly primary: AnyPopulation; readonly beside?: GroundedPopulation };
+  /** The report's inputs before any session was read. */
+  readonly inputs: TuneInputs;
+  /** This shard's slice of the sessions (`--by sessions`). */
+  readonly slice?: Shard;
+  /** What the user should hear before the run (grid points skipped). */
+  readonly notices: readonly string[];
 }
 
 /** The population a sweep runs: simulated, or real sessions (primary); and real sessions beside a simulated one. */
-export function choosePopulations(options: Pick<TuneOptions, "population" | "sessions" | "inject" | "reaction" | "loops" | "reactionGrid">): { primary: AnyPopulation; beside?: GroundedPopulation } {
+export function choosePopulations(options: Pick<TuneArgs, "population" | "sessions" | "inject" | "reaction" | "loops" | "reactionGrid">): { primary: AnyPopulation; beside?: GroundedPopulation } {
   // The reaction grid runs by default wherever real sessions run as agents.
   const flags = { ...groundingFlags(options), reactionGrid: options.reactionGrid ?? "default" };
   const primary = resolvePopulation(options.population, flags);
@@ -88,7 +81,7 @@ export function choosePopulations(options: Pick<TuneOptions, "population" | "ses
 /** The report's population line for a grounded primary: no simulated members. */
 const groundedAsPopulation = (g: GroundedPopulation): Population => ({ name: g.name, calls: 0, members: [] });
 
-function baselineOf(options: TuneOptions): TuneInputs["baseline"] {
+function baselineOf(options: TuneArgs): TuneInputs["baseline"] {
   if (options.config === undefined) {
     if (options.agent !== undefined) throw new UserError(`--agent ${options.agent} needs --config FILE`);
     return { source: "OpenClaw defaults", block: {} };
@@ -102,7 +95,7 @@ function baselineOf(options: TuneOptions): TuneInputs["baseline"] {
   return { source: `${options.config}${options.agent === undefined ? "" : ` (agent ${options.agent})`}`, block };
 }
 
-export function tuneInputs(options: TuneOptions, chosen = choosePopulations(options)): TuneInputs {
+function tuneInputs(options: TuneArgs, chosen: TunePlan["chosen"]): { inputs: TuneInputs; notices: string[] } {
   const baseline = baselineOf(options);
   const gridSpec = options.grid ?? DEFAULT_GRID;
   const num = (k: string, d: number) => (typeof baseline.block[k] === "number" ? (baseline.block[k] as number) : d);
@@ -117,9 +110,7 @@ export function tuneInputs(options: TuneOptions, chosen = choosePopulations(opti
   }
   // A point the ordering rules out is said at once, not only in the report: a sweep of "10,20" that
   // silently runs only 20 looks like a sweep of two.
-  if (grid.skipped.length > 0) {
-    process.stderr.write(`loopsim: --grid "${gridSpec}": ${grid.skipped.length} of ${grid.skipped.length + grid.points.length} points skipped (the report lists them): ${grid.skipped.slice(0, 3).map((s) => `${s.label} (${s.reason})`).join("; ")}${grid.skipped.length > 3 ? "; ..." : ""}\n`);
-  }
+  const notices = grid.skipped.length === 0 ? [] : [`--grid "${gridSpec}": ${grid.skipped.length} of ${grid.skipped.length + grid.points.length} points skipped (the report lists them): ${grid.skipped.slice(0, 3).map((s) => `${s.label} (${s.reason})`).join("; ")}${grid.skipped.length > 3 ? "; ..." : ""}`];
   const configs: ConfigJob[] = [{ index: 0, label: "OpenClaw defaults", block: {} }];
   if (options.config !== undefined) configs.push({ index: 1, label: `baseline: ${baseline.source}`, block: baseline.block });
   for (const point of grid.points) configs.push({ index: configs.length, label: point.label, block: point.block });
@@ -132,16 +123,9 @@ export function tuneInputs(options: TuneOptions, chosen = choosePopulations(opti
     ...(options.config === undefined ? [] : [`--config ${options.config}`]),
     ...(options.agent === undefined ? [] : [`--agent ${options.agent}`]),
     ...(options.target === undefined || options.target === "reference" ? [] : [`--target ${options.target}`]),
-    ...(options.sessions === undefined ? [] : [`--sessions ${options.sessions.join(" ")}`]),
-    ...(options.labels === undefined ? [] : [`--labels ${options.labels}`]),
-    ...(options.labelKey === undefined || options.labelKey === "id" ? [] : [`--label-key ${options.labelKey}`]),
-    ...(options.labelMap === undefined ? [] : [`--label-map ${options.labelMap}`]),
-    ...(options.inject === undefined ? [] : [`--inject ${options.inject}`]),
-    ...(options.reaction === undefined ? [] : [`--reaction ${options.reaction}`]),
-    ...(options.loops === undefined ? [] : [`--loops ${options.loops}`]),
-    ...(options.reactionGrid === undefined ? [] : [`--reaction-grid ${options.reactionGrid}`]),
+    ...sharedReproduceWords(options),
   ].join(" ");
-  return {
+  const inputs: TuneInputs = {
     loopsimVersion: VERSION,
     ...(options.target === undefined || options.target === "reference" ? {} : { target: options.target }),
     reproduce,
@@ -152,81 +136,85 @@ export function tuneInputs(options: TuneOptions, chosen = choosePopulations(opti
     grid: { spec: gridSpec, skipped: grid.skipped },
     configs,
   };
+  return { inputs, notices };
 }
 
-export function writeReport(out: string, report: TuneReport): void {
-  writeFileAtomic(join(out, "report.json"), reportJson(report));
-  writeFileAtomic(join(out, "report.md"), renderMarkdown(report));
-  writeFileAtomic(join(out, "report.html"), renderHtml(report));
+/** The files a tune run writes into its folder: the report, or this shard's partial. */
+export function tuneOutputs(shard: Shard | undefined): string[] {
+  return shard === undefined ? ["report.json"] : [`partial-${shard.index}-of-${shard.of}.json`];
 }
 
-
-export async function tuneCommand(given: TuneOptions): Promise<void> {
-  const reaction = await resolveFittedReaction(given.reaction, given.population, given.sessions);
-  const options: TuneOptions = { ...given, ...(reaction === undefined ? {} : { reaction }) };
-  if (options.labels !== undefined && options.sessions === undefined) throw new UserError("--labels needs --sessions PATH...");
-  checkOutputDir(options.out); // before the sweep, so a long run never fails at its last step
-  const guard = await resolveStepwiseTarget(options.target ?? "reference");
+/**
+ * Parses and checks everything `loopsim tune` is given, before anything runs: the shared options
+ * (src/commands/simulationPlan.ts), the guard, the baseline config and grid, the population.
+ * `--json` without `--out` prints the report and writes nothing; otherwise the report goes to
+ * `--out` (default reports/latest).
+ */
+export async function planTune(given: TuneArgs): Promise<TunePlan> {
+  const out = given.out ?? (given.json === true ? undefined : DEFAULT_TUNE_OUT);
+  const args: TuneArgs = { ...given, ...(out === undefined ? {} : { out }) };
+  const grounding = await planGrounding(args, "configs", tuneOutputs, args.sessions);
+  const resolved: TuneArgs = { ...args, ...grounding.args };
+  const guard = await resolveStepwiseTarget(resolved.target ?? "reference");
   const ignores = CONFIG_FIELDS.filter((f) => !guard.capabilities.honours.includes(f));
-  const labels = options.labels === undefined ? undefined : loadLabels(options.labels, options.labelKey ?? "id", parseLabelMap(options.labelMap));
-  const chosen = choosePopulations(options);
-  const baseInputs: TuneInputs = {
-    ...tuneInputs(options, chosen),
-    ...(ignores.length > 0 ? { targetIgnores: ignores } : {}),
-  };
-  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const chosen = choosePopulations(resolved);
+  const slice = sessionSliceOf(grounding, chosen.primary.kind === "sessions" || chosen.beside !== undefined || resolved.sessions !== undefined);
+  const { inputs, notices } = tuneInputs(resolved, chosen);
+  return { grounding, args: resolved, ...(out === undefined ? {} : { out }), guard, chosen, inputs: { ...inputs, ...(ignores.length > 0 ? { targetIgnores: ignores } : {}) }, ...(slice === undefined ? {} : { slice }), notices };
+}
+
+/** What a tune run made: the whole report, or a shard's partial; and what reading the sessions found. */
+export type TuneRun =
+  | { readonly kind: "report"; readonly report: TuneReport; readonly read?: RecordedRead; readonly labels?: Labels; readonly summary: string }
+  | { readonly kind: "partial"; readonly shard: Shard; readonly partial: TunePartial | TuneSessionPartial; readonly read?: RecordedRead; readonly labels?: Labels; readonly summary: string; readonly bySessions: boolean };
+
+/** How far a run has come, for a progress bar: `start` once with the total, then `tick` with each step. */
+export interface Progress {
+  readonly start: (total: number) => void;
+  readonly tick: (n: number) => void;
+}
+
+/** Runs a plan into a report (or a shard's partial); writes and prints nothing. */
+export async function runTune(plan: TunePlan, progress?: Progress): Promise<TuneRun> {
+  const { grounding: g, chosen, guard } = plan;
+  const options = plan.args;
+  const labels = g.labels;
+  const shard = g.shard;
   const grounding = chosen.primary.kind === "sessions" ? chosen.primary.grounded : chosen.beside;
-  const slice = sessionSlice(options.by, shard, grounding !== undefined || options.sessions !== undefined);
-  let inputs = baseInputs;
-  const target = shard === undefined ? join(options.out, "report.json") : join(options.out, `partial-${shard.index}-of-${shard.of}.json`);
-  refuseOverwrite(options.out, [basename(target)], options.force);
+  const slice = plan.slice;
+  const inputs = plan.inputs;
   // The simulated population is always sliced by config; by session, every config runs this shard's sessions.
   const jobs = inputs.configs.filter((c) => shard === undefined || c.index % shard.of === shard.index - 1);
   const sessionJobs = slice === undefined ? jobs : inputs.configs;
   const agents = chosen.primary.kind === "simulated" ? populationAgents(inputs.population, inputs.agents, inputs.seed) : [];
-  const showBar = process.stderr.isTTY === true && !options.json;
-  // etaBuffer: the ETA averages the last 200 ticks, so worker start-up does not skew the first one.
-  const bar = showBar ? new cliProgress.SingleBar({ stream: process.stderr, format: "tune [{bar}] {percentage}% | {value}/{total} simulations | ETA {eta_formatted}", hideCursor: true, etaBuffer: 200 }, cliProgress.Presets.shades_classic) : undefined;
-  // Ctrl-C while the bar hides the cursor: give the terminal its cursor back before leaving.
-  const interrupted = () => {
-    bar?.stop();
-    process.stderr.write("\u001b[?25h");
-    process.exit(130);
-  };
-  if (bar !== undefined) process.once("SIGINT", interrupted);
-  bar?.start(jobs.length * agents.length, 0);
-  const simulated: ConfigRow[] = await evaluateAll(jobs, agents, inputs.population.calls, guard, options.workers ?? availableParallelism(), (n) => bar?.increment(n));
-  bar?.stop();
-  process.removeListener("SIGINT", interrupted);
-  const readOptions = { ...(labels === undefined ? {} : { labels }), strict: options.strict === true, ...(slice === undefined ? {} : { slice }) };
+  progress?.start(jobs.length * agents.length);
+  const simulated: ConfigRow[] = await evaluateAll(jobs, agents, inputs.population.calls, guard, g.workers, (n) => progress?.tick(n));
+  const readOptions = { ...(labels === undefined ? {} : { labels }), strict: g.strict, ...(slice === undefined ? {} : { slice }) };
   const primary = chosen.primary.kind === "sessions";
   // The simulated rows, or (real sessions as the population) the configs alone, before the sessions' evidence.
   const base: readonly ConfigJob[] = primary ? jobs : simulated;
   // Real sessions as closed-loop agents, with injected loops: every config on the same agents.
-  const evaluation = grounding === undefined ? undefined : await evaluateGroundedInThreads(grounding, sessionJobs.map((job) => ({ index: job.index, target: guard, block: job.block })), inputs.seed, readOptions, options.workers ?? availableParallelism());
+  const evaluation = grounding === undefined ? undefined : await evaluateGroundedInThreads(grounding, sessionJobs.map((job) => ({ index: job.index, target: guard, block: job.block })), inputs.seed, readOptions, g.workers);
   // Recorded sessions: the same guard, each config, open-loop (see src/sessions/openLoop.ts). They
   // stream: each session is read, replayed under every config, and dropped; only its verdicts stay.
-  const replayed = options.sessions === undefined ? undefined : await replayRecorded(options.sessions, readOptions, sessionJobs.map((job) => ({ target: guard, block: job.block })), options.workers ?? availableParallelism());
+  const replayed = options.sessions === undefined ? undefined : await replayRecorded(options.sessions, readOptions, sessionJobs.map((job) => ({ target: guard, block: job.block })), g.workers);
   // A shard by session may hold no readable session of its own; the whole run may not.
   if (slice === undefined && grounding !== undefined) refuseNoReadable(evaluation?.read, `--population sessions:${grounding.paths.join(" ")}`);
   if (slice === undefined && options.sessions !== undefined) refuseNoReadable(replayed?.read, `--sessions ${options.sessions.join(" ")}`);
   const read = replayed?.read ?? evaluation?.read;
+  const found = { ...(read === undefined ? {} : { read }), ...(labels === undefined ? {} : { labels }) };
   if (shard !== undefined) {
     const partial = slice === undefined ? tunePartial(shard, withEvidence(inputs, base, grounding, evaluation, primary, options.sessions, labels, replayed)) : sessionPartial(shard, inputs, base, grounding, evaluation, primary, options.sessions, labels, replayed);
-    const text = JSON.stringify(partial, null, 2) + "\n";
-    writeFileAtomic(target, text);
-    if (options.json) process.stdout.write(text);
-    else process.stderr.write(`loopsim: wrote shard ${shard.index}/${shard.of} (${slice === undefined ? `${jobs.length} of ${inputs.configs.length} configs` : `its slice of the sessions under all ${inputs.configs.length} configs`}) to ${target}\n`);
-    if (read !== undefined) failOnUnreadable(read, labels);
-    return;
+    return { kind: "partial", shard, partial, ...found, bySessions: slice !== undefined, summary: `shard ${shard.index}/${shard.of} (${slice === undefined ? `${jobs.length} of ${inputs.configs.length} configs` : `its slice of the sessions under all ${inputs.configs.length} configs`})` };
   }
   const whole = withEvidence(inputs, base, grounding, evaluation, primary, options.sessions, labels, replayed);
-  inputs = whole.inputs;
-  const report = finishReport(inputs, whole.rows);
-  writeReport(options.out, report);
-  if (options.json) process.stdout.write(reportJson(report));
-  else process.stderr.write(`loopsim: ${whole.rows.length} configs x ${chosen.primary.kind === "simulated" ? `${agents.length} agents` : `${plural(inputs.grounded?.sessions ?? 0, "session")} as agents`}; wrote ${join(options.out, "report.{json,md,html}")}\n`);
-  if (read !== undefined) failOnUnreadable(read, labels);
+  // Real loops with real outcomes (--loops real): every config replayed open-loop on the sessions, against their stretches and labels.
+  const outcomes =
+    grounding?.loops === "real"
+      ? await measureRealOutcomes(grounding.paths, readOptions, inputs.configs.map((c) => ({ name: c.index === 0 ? "OpenClaw defaults" : `#${c.index} ${c.label}`, shipped: !isCandidateName(guard.name), target: guard, config: configFrom(c.block) })), (options.outcomeLabels ?? []).map(loadDatasetLabels))
+      : undefined;
+  const report = finishReport({ ...whole.inputs, ...(outcomes === undefined ? {} : { realOutcomes: outcomes }) }, whole.rows);
+  return { kind: "report", report, ...found, summary: `${whole.rows.length} configs x ${chosen.primary.kind === "simulated" ? `${agents.length} agents` : `${plural(whole.inputs.grounded?.sessions ?? 0, "session")} as agents`}` };
 }
 
 function tunePartial(shard: Shard, whole: { inputs: TuneInputs; rows: readonly ConfigRow[] }): TunePartial {
@@ -266,7 +254,7 @@ function withEvidence(
 }
 
 /** What a shard by session writes: its configs' simulated rows, and the evidence of its sessions under every config. */
-interface TuneSessionPartial {
+export interface TuneSessionPartial {
   readonly schema: typeof SESSION_PARTIAL_SCHEMA;
   readonly shard: Shard;
   readonly inputs: TuneInputs;
@@ -316,7 +304,7 @@ function mergeBySession(paths: readonly string[]): TuneReport {
   const first = parts[0] as TuneSessionPartial;
   const about = first.about;
   parts.forEach((p, i) => {
-    if (JSON.stringify(p.about) !== JSON.stringify(about)) throw new UserError(`${paths[i]}: its sessions, labels or grounding differ from ${paths[0]}`);
+    if (JSON.stringify(p.about) !== JSON.stringify(about)) throw new UserError(`${paths[i]}: its ${differingKeys(p.about, about).join(", ")} differ from ${paths[0]}'s`);
   });
   const base = parts.flatMap((p) => p.rows).sort((a, b) => a.index - b.index);
   const merged = mergeEvidence(parts.map((p) => p.evidence), first.inputs.configs, about.grounding);
@@ -324,13 +312,10 @@ function mergeBySession(paths: readonly string[]): TuneReport {
   return finishReport(whole.inputs, whole.rows);
 }
 
-export function mergeCommand(parts: readonly string[], out: string, force: boolean, json: boolean): void {
+/** The partial results of `tune --shard I/N` (files, or the folder that holds them) joined into the unsharded report. */
+export function mergeTune(parts: readonly string[]): TuneReport {
   const paths = partsIn(parts, "partial");
-  const bySession = schemaOf(paths[0]) === SESSION_PARTIAL_SCHEMA;
-  const partials = bySession ? [] : readShardParts(paths, TUNE_SHARDS);
-  refuseOverwrite(out, ["report.json"], force);
-  const report = bySession ? mergeBySession(paths) : finishReport((partials[0] as (typeof partials)[number]).inputs, partials.flatMap((p) => p.rows));
-  writeReport(out, report);
-  if (json) process.stdout.write(reportJson(report));
-  else process.stderr.write(`loopsim: merged ${paths.length} shards into ${join(out, "report.{json,md,html}")}\n`);
+  if (schemaOf(paths[0]) === SESSION_PARTIAL_SCHEMA) return mergeBySession(paths);
+  const partials = readShardParts(paths, TUNE_SHARDS);
+  return finishReport((partials[0] as (typeof partials)[number]).inputs, partials.flatMap((p) => p.rows));
 }

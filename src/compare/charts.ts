@@ -1,8 +1,9 @@
 // The comparison's pictures, as inline SVG (no scripts, no network): every guard on the plane of
 // waste against false positives, and a heatmap of families by guards.
-import { familyHeatmap } from "../tune/familyHeatmap.js";
+import { familyHeatmap } from "../reportParts/familyHeatmap.js";
 import { errorBars, escapeXml as esc, fmt, pct, roundStep } from "../format/svgScale.js";
 import { familyNa, type CompareReport } from "./report.js";
+import { isOpenClawRow } from "./rows.js";
 
 export function planeChart(report: CompareReport): string {
   const W = 720;
@@ -50,7 +51,7 @@ export function planeChart(report: CompareReport): string {
   order.forEach(({ r, x: trueX, y: trueY }, k) => {
     const { x, y, shared } = placed[k] as { x: number; y: number; shared: number };
     const ly = P.top + gap * (k + 0.5);
-    const colour = r.name.startsWith("openclaw") ? "#dc2626" : "#2563eb";
+    const colour = isOpenClawRow(r.name) ? "#dc2626" : "#2563eb";
     const i = r.metrics.intervals;
     if (i !== undefined) parts.push(errorBars(trueX, trueY, sx(i.wastedTokensMedian.low), sx(i.wastedTokensMedian.high), sy(i.stoppedWronglyShare.low), sy(i.stoppedWronglyShare.high), colour));
     const together = shared > 1 ? ` (one of ${shared} guards on this point)` : "";

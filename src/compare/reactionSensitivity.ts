@@ -5,8 +5,7 @@
 // when it is the same at every point; otherwise the report says where it flips. Orders are read
 // from point values, without intervals: a pair within noise of each other at the stated model can
 // flip on noise, which is why the stated order's intervals are quoted beside each flip.
-import type { PointNumbers, ReactionGridSummary } from "../grounded/reactionGrid.js";
-import type { GridCost } from "../tune/reactionSensitivity.js";
+import type { GridCost, PointNumbers, ReactionGridSummary } from "../grounded/reactionGrid.js";
 
 export const ORDER_MEASURES = [
   { key: "stuckStopped", title: "stuck stopped", at: 0, higherIsBetter: true },

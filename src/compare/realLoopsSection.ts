@@ -3,6 +3,7 @@
 // the two kinds of loops disagree. Markdown and HTML draw it from report.json's `realLoops`.
 import type { GroundedSummary } from "../grounded/groundedPopulation.js";
 import { realVsInjectedLines, realVsInjectedTable, type RealVsInjected } from "../grounded/realVsInjected.js";
+import { markdownRow } from "../reportParts/section.js";
 
 export interface RealLoopsSection {
   readonly intro: string;
@@ -26,7 +27,7 @@ export function realLoopsSection(r: RealVsInjected | undefined, grounded: Ground
 
 export function realLoopsMarkdown(section: RealLoopsSection | undefined): string[] {
   if (section === undefined) return [];
-  const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  const row = markdownRow;
   const table = section.table.header.length === 0 ? [] : [row(section.table.header), `|${section.table.header.map(() => "---").join("|")}|`, ...section.table.rows.map(row), ""];
   return ["## Real stuck stretches", "", section.intro, "", ...table, `## ${section.disagreeTitle}`, "", ...section.disagree.flatMap((l) => [l, ""])];
 }

@@ -1,11 +1,14 @@
 // compare.html: self-contained (inline CSS and SVG, no scripts, no network), from the report alone.
 import { planeChart, heatmap } from "./charts.js";
-import { SENSITIVITY_CSS, compareSensitivitySection, sensitivityHtml } from "../tune/reactionGridView.js";
+import { SENSITIVITY_CSS, sensitivityHtml } from "../reportParts/reactionGridView.js";
+import { compareSensitivitySection } from "./sensitivitySection.js";
+import { escapeHtml } from "../reportParts/section.js";
 import { headline, populationSentence, sessionCells, type CompareReport } from "./report.js";
 import { sessionLabels } from "./renderMarkdown.js";
 import { realLoopsHtml, realLoopsSection } from "./realLoopsSection.js";
+import { realOutcomesHtml } from "../reportParts/realOutcomesSection.js";
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const esc = escapeHtml;
 
 function table(rows: readonly Record<string, string>[]): string {
   const first = rows[0];
@@ -30,7 +33,7 @@ ${SENSITIVITY_CSS}
 ${table(report.rows.map(headline))}
 <figure>${planeChart(report)}<figcaption>Each guard on the plane of waste (median tokens a stuck agent spends in its loop before the stop; further left is better) against false positives (progressing agents stopped wrongly; lower is better). Red: OpenClaw, blue: other runtimes. Bars: 95% intervals (bootstrap for the median, Wilson for the share).</figcaption></figure>
 <figure>${heatmap(report)}<figcaption>Families by guards. Stuck families: the share stopped (greener is better). Progressing and recovering families: the share stopped wrongly (redder is worse).</figcaption></figure>
-${realLoopsHtml(realLoopsSection(report.realLoops, report.grounded), esc)}${report.reactionSensitivity === undefined ? "" : sensitivityHtml(compareSensitivitySection(report.reactionSensitivity), report.reactionSensitivity.grid, report.reactionSensitivity)}
+${realOutcomesHtml(report.realOutcomes, esc)}${realLoopsHtml(realLoopsSection(report.realLoops, report.grounded), esc)}${report.reactionSensitivity === undefined ? "" : sensitivityHtml(compareSensitivitySection(report.reactionSensitivity), report.reactionSensitivity.grid)}
 ${report.sessions === undefined ? "" : `<h2>Recorded sessions</h2>
 <p>${report.sessions.count} sessions (${esc(labels.map((l) => `${report.sessions?.byLabel[l] ?? 0} ${l}`).join(", "))}). Open-loop: after a run's first block or stop, the rest of it counts as cut.</p>
 ${table(report.rows.map((r) => sessionCells(r, labels)))}`}

@@ -1,15 +1,18 @@
 // compare.md: the table first, then the sessions, the families, and every choice made.
 import { unreadableNote } from "../format/unreadableNote.js";
+import { markdownRow } from "../reportParts/section.js";
 import { pct } from "../format/svgScale.js";
 import { realLoopsMarkdown, realLoopsSection } from "./realLoopsSection.js";
-import { compareSensitivitySection, sensitivityMarkdown } from "../tune/reactionGridView.js";
+import { realOutcomesMarkdown } from "../reportParts/realOutcomesSection.js";
+import { sensitivityMarkdown } from "../reportParts/reactionGridView.js";
+import { compareSensitivitySection } from "./sensitivitySection.js";
 import { familiesIn, familyNa, headline, populationSentence, sessionCells, type CompareReport } from "./report.js";
 
 function table(rows: readonly Record<string, string>[]): string {
   const first = rows[0];
   if (first === undefined) return "";
   const head = Object.keys(first);
-  return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${head.map((h) => r[h] ?? "").join(" | ")} |`)].join("\n");
+  return [markdownRow(head), `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => markdownRow(head.map((h) => r[h] ?? "")))].join("\n");
 }
 
 export function sessionLabels(report: CompareReport): string[] {
@@ -32,6 +35,7 @@ export function renderCompareMarkdown(report: CompareReport): string {
     lines.push(`${report.sessions.count} sessions (${labels.map((l) => `${report.sessions?.byLabel[l] ?? 0} ${l}`).join(", ")}) from ${report.sessions.paths.map((p) => `\`${p}\``).join(", ")}${report.sessions.labels === undefined ? "" : `, labels \`${report.sessions.labels}\` matched by ${report.sessions.labelKey ?? "id"}`}. Open-loop: after a run's first block or stop the rest of it counts as cut. Brackets are 95% Wilson intervals over the ${report.sessions.count} sessions.${unreadableNote(report.sessions.unreadable)}`, "");
     lines.push(table(report.rows.map((r) => sessionCells(r, labels))), "");
   }
+  lines.push(...realOutcomesMarkdown(report.realOutcomes));
   lines.push(...realLoopsMarkdown(realLoopsSection(report.realLoops, report.grounded)));
   if (report.reactionSensitivity !== undefined) lines.push(...sensitivityMarkdown(compareSensitivitySection(report.reactionSensitivity)));
   lines.push("## By family (stuck families: stopped; others: stopped wrongly)", "");

@@ -7,12 +7,13 @@ import type { ConfigMetrics } from "../evaluation/metrics.js";
 import type { Population } from "../evaluation/population.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import type { GroundedSummary } from "../grounded/groundedPopulation.js";
-import { familyList } from "../tune/familyList.js";
+import { familyList } from "../reportParts/familyList.js";
 import type { RecordedSummary } from "../sessions/recorded.js";
 import type { CompareRow } from "./rows.js";
 import { realVsInjected, type RealVsInjected } from "../grounded/realVsInjected.js";
 import type { RowGrid } from "../grounded/reactionGrid.js";
 import { compareReactionSensitivity, type CompareReactionSensitivity } from "./reactionSensitivity.js";
+import type { RealOutcomes } from "../grounded/realOutcomes.js";
 
 export const COMPARE_SCHEMA = "loopsim/compare-report@1";
 export const COMPARE_PARTIAL_SCHEMA = "loopsim/compare-partial@1";
@@ -62,6 +63,8 @@ export interface CompareInputs {
   /** When the agents are real sessions run closed-loop (--population sessions:PATH). */
   readonly grounded?: GroundedSummary;
   readonly reproduce: string;
+  /** With --loops real: every guard replayed open-loop on the sessions, against their stuck stretches and outcome labels (src/grounded/realOutcomes.ts). */
+  readonly realOutcomes?: RealOutcomes;
 }
 
 export interface CompareReport extends CompareInputs {

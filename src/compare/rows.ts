@@ -7,6 +7,8 @@ import { resolveStepwiseTarget } from "../targets/registry.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import type { Target } from "../targets/target.js";
 import { evidenceFor } from "../targets/peers/evidence.js";
+import { CANDIDATE_NAMES } from "../targets/candidates/index.js";
+import { isRefKind } from "../targets/targetRef.js";
 
 export interface CompareRow {
   /** What the report calls it. */
@@ -23,6 +25,11 @@ const OPENCLAW_ROWS: Readonly<Record<string, CompareRow>> = {
   "openclaw-enabled": { name: "openclaw-enabled", target: REFERENCE_TARGET.name, block: { enabled: true }, description: "OpenClaw with tools.loopDetection.enabled: true (the reference): warn at 10, block at 20, breaker at 30, results compared" },
 };
 
+/** OpenClaw's own rows: the two reference rows, a release and a local build (drawn in OpenClaw's colour). */
+export function isOpenClawRow(name: string): boolean {
+  return name in OPENCLAW_ROWS || isRefKind(name, "release", "build");
+}
+
 /** `all`: both OpenClaw rows and every peer; Goose at a limit (it ships with its inspector off, like `none`). */
 export const ALL_ROW_NAMES: readonly string[] = [
   "openclaw-default",
@@ -32,7 +39,8 @@ export const ALL_ROW_NAMES: readonly string[] = [
 
 export function rowNames(spec: string): string[] {
   const names = spec.split(",").map((n) => n.trim()).filter((n) => n !== "");
-  const expanded = names.flatMap((n) => (n === "all" ? ALL_ROW_NAMES : [n]));
+  // `candidates`: the candidate rules (src/targets/candidates), which no runtime ships; never part of `all`.
+  const expanded = names.flatMap((n) => (n === "all" ? ALL_ROW_NAMES : n === "candidates" ? CANDIDATE_NAMES : [n]));
   if (expanded.length === 0) throw new UserError("--targets: name at least one target, or all");
   const seen = new Set<string>();
   return expanded.filter((n) => (seen.has(n) ? false : (seen.add(n), true)));
@@ -49,7 +57,7 @@ export async function resolveRows(names: readonly string[]): Promise<{ rows: Com
     targets.set(row.target, target);
     const evidence = evidenceFor(name);
     const summary = evidence === undefined ? target.summary : `${target.summary} (${evidence.text})`;
-    rows.push(builtIn ?? { ...row, description: name.startsWith("openclaw@") ? `${target.summary}, with enabled: true` : summary });
+    rows.push(builtIn ?? { ...row, description: isRefKind(name, "release", "build") ? `${target.summary}, with enabled: true` : summary });
   }
   return { rows, targets };
 }

@@ -19,4 +19,6 @@ export interface CheckResult {
   readonly status: CheckStatus;
   readonly reason?: string;
   readonly counterexample?: Counterexample;
+  /** A failing check's other rules, which its counterexample did not judge (fast-check stops at the first failure). */
+  readonly unjudged?: readonly string[];
 }

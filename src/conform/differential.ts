@@ -27,6 +27,15 @@ interface Case {
   readonly events: ToolEvent[];
 }
 
+/**
+ * The differential run: generated traces and configs through the target and the reference side
+ * by side; any difference in what a config the target honours decides is a failure, shrunk.
+ *
+ * @param target - the target to compare with the reference.
+ * @param outDir - counterexample scenarios are written under this folder; none when undefined.
+ * @param options - the seed, the number of runs and of rounds.
+ * @param onTick - called once per round (for a progress bar).
+ */
 export function differentialChecks(target: Target, outDir: string | undefined, options: DifferentialOptions, onTick: () => void = () => undefined): CheckResult[] {
   const guard = target.capabilities.guard;
   const arbitrary = fc

@@ -58,7 +58,11 @@ function lawCheck(law: Law<never>, target: Target, outDir: string | undefined, o
   const config = resolveEffectiveConfig(draft.config, undefined).config;
   const diff = differenceOf(target, config, draft.events);
   const touched = diff === undefined ? [] : attribute(target, config, draft.events, diff);
-  const blamed = rules.filter((r) => touched.includes(r));
+  // What the case shows by its making (an interleaved loop is K4's, a send loop K1's) counts
+  // whether or not the trace reproduces as a difference, so the blame does not hang on which
+  // counterexample won the shrink.
+  const shown = (law.blames?.(value) ?? []).filter((r) => exercisedBy(r, draft.events));
+  const blamed = rules.filter((r) => touched.includes(r) || shown.includes(r));
   const exercised = rules.filter((r) => exercisedBy(r, draft.events));
   const failedRules = blamed.length > 0 ? blamed : touched.length > 0 ? touched : exercised.length > 0 ? exercised : rules;
   // The anomaly switches change what a law accepts, so the printed command carries them.
@@ -69,5 +73,10 @@ function lawCheck(law: Law<never>, target: Target, outDir: string | undefined, o
     const file = writeCounterexample(outDir, target, `law-${law.name}`, { config: draft.config, events: draft.events, covers: draft.covers, description: `${draft.description} Law ${law.name} on ${target.name}: ${message} (seed ${details.seed}, path ${details.counterexamplePath ?? ""}; replay the property: ${replay})` });
     counterexample = { file, events: draft.events.length, replay };
   } else counterexample = { file: "", events: draft.events.length, replay };
-  return { kind: "law", name, rules: failedRules, status: "fail", reason: message, counterexample: { ...counterexample, reference: diff?.reference, target: diff?.target } };
+  // The law's other rules were not judged: fast-check stops at the first failure, so its cases say
+  // nothing about them. Named, so a rule does not silently drop out of the matrix when another
+  // counterexample wins the shrink (the headline must not improve because a check went vacuous).
+  const unjudged = rules.filter((r) => !failedRules.includes(r));
+  return { kind: "law", name, rules: failedRules, status: "fail", reason: message, counterexample: { ...counterexample, reference: diff?.reference, target: diff?.target }, ...(unjudged.length === 0 ? {} : { unjudged }) };
 }
+

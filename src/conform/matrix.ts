@@ -1,6 +1,8 @@
 // The conformance matrix: SPEC rules (rows) by targets (columns). A cell fails when any check
 // covering the rule failed, passes when some passed and none failed, and is n/a when every check
-// covering it was n/a; "untested" when no check covers it.
+// covering it was n/a; "untested" when no check judged it: none covers it, or the failing check
+// that covers it stopped at another rule ("not judged", named so a failing count never falls
+// silently when another counterexample wins a shrink).
 import type { Target } from "../targets/target.js";
 import type { CheckResult, Counterexample } from "./check.js";
 import { SPEC_RULES } from "./rules.js";
@@ -60,10 +62,28 @@ export function cellsOf(checks: readonly CheckResult[], excluded: ReadonlyMap<st
     if (firstFail !== undefined) {
       cells[rule.id] = { status: "fail", checks: mine.length, reason: `${firstFail.name}: ${firstFail.reason ?? ""}`, counterexample: firstFail.counterexample, failing: failing.map((c) => c.name) };
     } else if (mine.some((c) => c.status === "pass")) cells[rule.id] = { status: "pass", checks: mine.length };
+    else if (notJudged(checks, rule.id) !== undefined) cells[rule.id] = { status: "untested", checks: mine.length, reason: notJudged(checks, rule.id) };
     else if (mine.length > 0) cells[rule.id] = { status: "n/a", checks: mine.length, reason: mine[0]?.reason ?? "" };
     else cells[rule.id] = { status: "untested", checks: 0, reason: "no check covers this rule" };
   }
   return cells;
+}
+
+/** Why a rule has no verdict when a failing check that covers it blamed other rules first. */
+function notJudged(checks: readonly CheckResult[], rule: string): string | undefined {
+  const stopped = checks.filter((c) => c.status === "fail" && c.unjudged?.includes(rule) === true);
+  if (stopped.length === 0) return undefined;
+  return `${NOT_JUDGED}: ${stopped.map((c) => `${c.name} failed on ${c.rules.join(", ")} first`).join("; ")}; fix that and run again`;
+}
+
+/** How a cell's reason starts when a failing check left its rule unjudged (conform's headline counts them). */
+export const NOT_JUDGED = "not judged";
+
+/** Rules a failing check left unjudged, so a headline can say so. */
+export function unjudgedRules(column: TargetConformance): string[] {
+  return Object.entries(column.cells)
+    .filter(([, cell]) => cell.status === "untested" && cell.reason?.startsWith(`${NOT_JUDGED}:`) === true)
+    .map(([id]) => id);
 }
 
 export function summarise(target: Target, checks: readonly CheckResult[]): TargetConformance {

@@ -7,6 +7,13 @@ import { replayLine, replayWithoutOut, writeCounterexample } from "./counterexam
 import { PROBES } from "./probes.js";
 import { differenceOf } from "./compare.js";
 
+/**
+ * The C1/C5 probes (pinned short traces) as checks on the target, each compared with the
+ * reference; a failure carries its first differing line and a counterexample scenario.
+ *
+ * @param target - the target to probe.
+ * @param outDir - counterexample scenarios are written under this folder; none when undefined.
+ */
 export function probeChecks(target: Target, outDir: string | undefined): CheckResult[] {
   return PROBES.map((probe, i): CheckResult => {
     const name = `probe ${probe.field}${PROBES.filter((p) => p.field === probe.field).length > 1 ? `-${PROBES.slice(0, i).filter((p) => p.field === probe.field).length + 1}` : ""}`;

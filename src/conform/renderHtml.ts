@@ -51,7 +51,7 @@ code{font-size:12px;background:#f4f4f4;padding:1px 3px}
 li{margin:4px 0}
 </style></head><body>
 <h1>Conformance to the loopsim behaviour contract</h1>
-<p>Made by <code>${esc(command)}</code> (loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}). FAIL: a check covering the rule failed (its minimal counterexample replays with the command shown); pass: the checks covering it passed; n/a: the target lacks what the rule needs; untested: no check covers it. Hover a cell for its reason.</p>
+<p>Made by <code>${esc(command)}</code> (loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}). FAIL: a check covering the rule failed (its minimal counterexample replays with the command shown); pass: the checks covering it passed; n/a: the target lacks what the rule needs; untested: no check judged it (none covers it, or one that covers it failed on another rule first). Hover a cell for its reason.</p>
 <table><thead><tr><th></th><th></th>${head}</tr></thead><tbody>
 ${rows}
 <tr><th></th><td class="title"><b>failing rules</b></td>${report.targets.map((t) => `<td><b>${t.counts.fail}</b></td>`).join("")}</tr>

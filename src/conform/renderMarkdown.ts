@@ -7,7 +7,7 @@ const MARK = { pass: "pass", fail: "**FAIL**", "n/a": "n/a", untested: "untested
 export function renderConformanceMarkdown(report: ConformanceReport, command: string): string {
   const lines: string[] = [];
   lines.push("# Conformance to the loopsim behaviour contract", "");
-  lines.push(`Made by \`${command}\` (loopsim ${report.loopsimVersion}, seed ${report.seed}, depth ${report.depth}). Each cell: **FAIL** (a check covering the rule failed; its minimal counterexample is listed below), pass (checks covering it passed), n/a (the target lacks what the rule needs; reason below), untested (no check covers it).`, "");
+  lines.push(`Made by \`${command}\` (loopsim ${report.loopsimVersion}, seed ${report.seed}, depth ${report.depth}). Each cell: **FAIL** (a check covering the rule failed; its minimal counterexample is listed below), pass (checks covering it passed), n/a (the target lacks what the rule needs; reason below), untested (no check judged it: none covers it, or one that covers it failed on another rule first; reason below).`, "");
   lines.push(`| rule | | ${report.targets.map((t) => t.target).join(" | ")} |`);
   lines.push(`|---|---|${report.targets.map(() => "---").join("|")}|`);
   for (const rule of report.rules) {

@@ -5,6 +5,7 @@ export interface SpecRule {
   readonly title: string;
 }
 
+/** The contract's rules, by id, as the rows of `conform`'s matrix. */
 export const SPEC_RULES: readonly SpecRule[] = [
   { id: "C1", title: "config fields and defaults" },
   { id: "C2", title: "strict validation" },

@@ -50,6 +50,14 @@ export function corpusScenarioFiles(): string[] {
   return scenarioFiles([join(root, "spec"), join(root, "upstream")]);
 }
 
+/**
+ * Every scenario of loopsim's corpus (scenarios/spec and scenarios/upstream) replayed on the
+ * target, each a check against the scenario's expected verdicts.
+ *
+ * @param target - the target to replay the scenarios on.
+ * @param outDir - counterexample scenarios are written under this folder; none when undefined.
+ * @param onTick - called once per scenario (for a progress bar).
+ */
 export function scenarioChecks(target: Target, outDir: string | undefined, onTick: () => void = () => undefined): CheckResult[] {
   const out: CheckResult[] = [];
   for (const file of corpusScenarioFiles()) {

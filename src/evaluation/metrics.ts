@@ -12,8 +12,8 @@ export const METRIC_DEFINITIONS: Readonly<Record<string, string>> = {
   wastedTokens: "tokens (call plus result, about 4 characters a token) of those wasted loop calls",
   warnedShare: "progressing agents that received at least one emitted warning",
   wronglyBlockedShare: "progressing agents with at least one block on a call that was not part of a loop (false positives)",
-  stoppedWronglyShare: "progressing agents that a guard blocked on a call outside a loop or whose run it ended (blocks and stops both count)",
-  familyStoppedWrongly: "per family: agents blocked or stopped on a call outside a loop; for progressing and recovering families also any guard abort (a stuck agent's abort inside its loop is a catch, not an error)",
+  stoppedWronglyShare: "progressing agents that a guard blocked or whose run it ended on a call outside a loop (blocks and stops both count; a stop inside a labelled stuck stretch is a catch, not work stopped)",
+  familyStoppedWrongly: "per family: agents blocked or stopped on a call outside a loop; for recovering families also any guard abort (a stuck agent's abort inside its loop, or a progressing session's inside a labelled stuck stretch, is a catch, not an error)",
   falseAbortShare: "recovering agents (they change approach after the compaction) whose run the guard aborted",
   warningsPer100Calls: "emitted warnings per 100 attempted calls, over every agent",
   falsePositiveRate: "progressing and recovering agents that were wrongly blocked or aborted, over all of them",
@@ -80,8 +80,14 @@ function spread(values: readonly number[]): Spread {
 }
 
 const wronglyBlocked = (s: SimulationSummary) => s.falseBlocks > 0;
-/** Work stopped that should not have been: outside a loop, or any abort of an agent that was not stuck. */
-const falselyStopped = (s: SimulationSummary) => s.falseBlocks > 0 || s.falseAborts > 0 || (s.label !== "stuck" && s.aborts > 0);
+/**
+ * Work stopped that should not have been: a block or stop on a call outside a loop, or any abort of
+ * a recovering agent (it would have changed approach by itself, so even a stop inside its loop
+ * cuts work that was about to go well). A progressing agent's stop inside a labelled stuck
+ * stretch (a recorded session with its real loops marked, `--loops real`) is a catch only: its
+ * stuck agent counts the catch, and counting it here too would charge the guard twice.
+ */
+const falselyStopped = (s: SimulationSummary) => s.falseBlocks > 0 || s.falseAborts > 0 || (s.label === "recovering" && s.aborts > 0);
 
 const median = (xs: readonly number[]): number => nearestRank(xs, 0.5);
 const meanOf = (xs: readonly number[]): number => (xs.length === 0 ? 0 : mean([...xs]));

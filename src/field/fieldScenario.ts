@@ -69,6 +69,16 @@ export interface FieldScenario {
   /** The reported behaviour, in short. */
   readonly reported: string;
   readonly config: unknown;
+  /** What the thread says of its config, in its words, when it says anything (whether loop
+   * detection was on, which thresholds). Absent: `config` is assumed, and an OpenClaw report is
+   * judged with the default config and with loop detection enabled as well. */
+  readonly configStated?: string;
+  /** The product the thread reports, when it is not the runtime's CLI or package (e.g. "Cline VS
+   * Code extension 3.75"): a CLI run in its place is labelled as standing in for it. */
+  readonly reportedProduct?: string;
+  /** Where the predicate's bounds come from when they are a rule a fix PR introduced rather than
+   * what the runtime's own guard does (e.g. "PR cline/cline#9933: warn at 3, stop at 5"). */
+  readonly ruleFrom?: string;
   readonly trace: { readonly description: string; readonly steps: readonly FieldStep[] };
   readonly expected: FieldExpectation & { readonly text: string };
   readonly needs?: readonly FieldNeed[];

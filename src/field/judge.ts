@@ -3,7 +3,26 @@
 import type { FieldExpectation } from "./fieldScenario.js";
 import type { Observation } from "./observe.js";
 
-export type Judgement = { readonly status: "failure" | "fixed"; readonly observed: string; readonly broken: readonly string[] };
+/** How the loop went after the guard first stopped it: judged to its end, not only to the first block. */
+export interface LoopEnd {
+  /** The first call (1-based) at which the guard stopped the loop; absent when it never did. */
+  readonly firstStop?: number;
+  /** Looping calls that still ran after that first stop (every later call of the trace is the loop going on). */
+  readonly ranAfterStop: number;
+  /** Looping calls that ran after the loop had to be over: after the first stop, or after the
+   * scenario's own bound when that is later (loopOverAfter: the calls up to it may run). */
+  readonly ranAfterEnd: number;
+  /** The loop ended: the guard stopped it and nothing ran after it had to be over. */
+  readonly ended: boolean;
+}
+
+/**
+ * "let-through": the guard stopped the loop in time and then let later calls of it run (a block
+ * that lets the next retries through). To a user that loop is not fixed, so it is its own class.
+ */
+export type JudgedStatus = "failure" | "let-through" | "fixed";
+
+export type Judgement = { readonly status: JudgedStatus; readonly observed: string; readonly broken: readonly string[]; readonly loop: LoopEnd };
 
 /** The first call (1-based) at which the guard stopped the loop: blocked, not run, or the run ended after it. */
 export function firstStop(observation: Observation): number | undefined {
@@ -21,8 +40,31 @@ export function ranAfter(observation: Observation, n: number): number {
   return observation.calls.slice(n).filter((c) => c.fate === "ran").length;
 }
 
+/**
+ * The last call of the loop that may still run: runsNothingAfter when given, else stopsBy, else
+ * endsRunBy. A stop before it may be soft (a block, then more calls) as long as nothing runs past
+ * it: the user's loop is bounded where the scenario says, so that is not a let-through.
+ */
+export function loopOverAfter(expected: FieldExpectation): number {
+  return expected.runsNothingAfter ?? expected.stopsBy ?? expected.endsRunBy ?? 0;
+}
+
+export function loopEndOf(observation: Observation, expected: FieldExpectation = {}): LoopEnd {
+  const stop = firstStop(observation);
+  if (stop === undefined) return { ranAfterStop: 0, ranAfterEnd: 0, ended: false };
+  const afterEnd = ranAfter(observation, Math.max(stop, loopOverAfter(expected)));
+  return { firstStop: stop, ranAfterStop: ranAfter(observation, stop), ranAfterEnd: afterEnd, ended: afterEnd === 0 };
+}
+
+/** The call by which a scenario that expects a stop needs the first one; undefined when it expects none. */
+export function stopDue(expected: FieldExpectation): number | undefined {
+  const due = [expected.stopsBy, expected.runsNothingAfter === undefined ? undefined : expected.runsNothingAfter + 1, expected.endsRunBy].filter((n): n is number => n !== undefined);
+  return due.length === 0 ? undefined : Math.min(...due);
+}
+
 export function judge(expected: FieldExpectation, observation: Observation): Judgement {
   const stop = firstStop(observation);
+  const loop = loopEndOf(observation, expected);
   const told = firstTold(observation);
   const broken: string[] = [];
   if (expected.stopsBy !== undefined && (stop === undefined || stop > expected.stopsBy)) broken.push(`no stop by call ${expected.stopsBy}`);
@@ -39,8 +81,26 @@ export function judge(expected: FieldExpectation, observation: Observation): Jud
     const flagged = observation.calls.findIndex((c) => c.detector !== undefined || c.fate !== "ran" || c.told || c.keptFromModel);
     if (flagged >= 0) broken.push(`flagged call ${flagged + 1}`);
   }
-  if (expected.tellsModelBy !== undefined && (told === undefined || told > expected.tellsModelBy)) broken.push(`the model was not told by call ${expected.tellsModelBy}`);
-  return { status: broken.length === 0 ? "fixed" : "failure", observed: describe(observation), broken };
+  const toldLate = expected.tellsModelBy !== undefined && (told === undefined || told > expected.tellsModelBy);
+  if (toldLate) broken.push(`the model was not told by call ${expected.tellsModelBy}`);
+  // A fixed cell whose loop went on for a while says where it was bounded, so "later calls ran"
+  // never reads as a loop that goes on.
+  const bounded = loop.ranAfterStop === 0 ? "" : stopDue(expected) === undefined ? "; the scenario does not ask for a stop" : loop.ranAfterEnd === 0 ? `; none after call ${loopOverAfter(expected)}, the scenario's bound` : "";
+  return { status: statusOf(expected, loop, broken.length, toldLate), observed: describe(observation) + bounded, broken, loop };
+}
+
+/**
+ * Fixed only when the loop ends where it was stopped. A stop in time followed by looping calls
+ * that ran after the loop had to be over is "let-through", whether or not a predicate saw those
+ * calls (stopsBy alone does not);
+ * a late stop, a wrong stop or a model never told stays a failure.
+ */
+function statusOf(expected: FieldExpectation, loop: LoopEnd, brokenCount: number, toldLate: boolean): JudgedStatus {
+  const due = stopDue(expected);
+  const stoppedInTime = due !== undefined && loop.firstStop !== undefined && loop.firstStop <= due;
+  const stopBroken = expected.stopsBy !== undefined && (loop.firstStop === undefined || loop.firstStop > expected.stopsBy);
+  if (stoppedInTime && loop.ranAfterEnd > 0 && !toldLate && !stopBroken && expected.neverStops !== true && expected.neverFlags !== true) return "let-through";
+  return brokenCount === 0 ? "fixed" : "failure";
 }
 
 /** One line: where it first stopped (and how), when the model was first told, what it kept back. */

@@ -3,7 +3,7 @@
 import JSON5 from "json5";
 import { validateOpenClawConfig, formatIssue } from "../../models/configValidation.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
-import { checkEvent } from "../io/eventSchema.js";
+import { checkEvent, MAX_VALUE_DEPTH, nestsDeeperThan } from "../io/eventSchema.js";
 import { readTextFile } from "../io/textFile.js";
 import { expandTrace, type ExpandedTrace } from "./expand.js";
 import { FIELD_KINDS, FIELD_NEEDS, FIELD_SCHEMA, type FieldScenario } from "./fieldScenario.js";
@@ -19,7 +19,7 @@ export type FieldLoad = { ok: true; loaded: LoadedField } | { ok: false; problem
 /** More calls than any thread describes; a typo in a repeat (100000) is refused, not run. */
 export const MAX_FIELD_CALLS = 2000;
 
-const TOP_KEYS = ["schema", "id", "title", "url", "runtime", "reportedVersion", "reportedAs", "fixedIn", "fixedAs", "kind", "reported", "config", "trace", "expected", "needs", "adjusted", "confidence"];
+const TOP_KEYS = ["schema", "id", "title", "url", "runtime", "reportedVersion", "reportedAs", "fixedIn", "fixedAs", "kind", "reported", "config", "configStated", "reportedProduct", "ruleFrom", "trace", "expected", "needs", "adjusted", "confidence"];
 const CALL_KEYS = ["tool", "args", "result", "error", "outcome", "repeat"];
 const EXPECTED_KEYS = ["text", "stopsBy", "runsNothingAfter", "endsRunBy", "neverStops", "neverFlags", "tellsModelBy"];
 const CALL_NUMBER_KEYS = ["stopsBy", "runsNothingAfter", "endsRunBy", "tellsModelBy"];
@@ -55,7 +55,9 @@ export function loadFieldScenario(file: string): FieldLoad {
   }
   if (!(FIELD_KINDS as readonly unknown[]).includes(raw.kind)) at("kind", `must be one of ${FIELD_KINDS.join(", ")} (got ${JSON.stringify(raw.kind)})`);
   if (raw.fixedAs !== undefined && (typeof raw.fixedAs !== "string" || raw.fixedAs.trim() === "")) at("fixedAs", "must be a non-empty string when present");
-  if (raw.adjusted !== undefined && (typeof raw.adjusted !== "string" || raw.adjusted.trim() === "")) at("adjusted", "must be a non-empty string when present");
+  for (const key of ["adjusted", "configStated", "reportedProduct", "ruleFrom"]) {
+    if (raw[key] !== undefined && (typeof raw[key] !== "string" || (raw[key] as string).trim() === "")) at(key, "must be a non-empty string when present");
+  }
   for (const found of validateOpenClawConfig(raw.config ?? {})) at(`config.${found.path}`, formatIssue(found).slice(found.path.length + 2));
   if (raw.needs !== undefined && (!Array.isArray(raw.needs) || !raw.needs.every((n) => (FIELD_NEEDS as readonly unknown[]).includes(n)))) at("needs", `must be an array of ${FIELD_NEEDS.join(", ")}`);
   checkExpected(raw.expected, at);
@@ -154,4 +156,6 @@ function checkCall(call: unknown, here: string, at: (path: string, rule: string)
   if (call.outcome !== undefined && call.outcome !== false) at(`${here}.outcome`, "must be false when present (the guard never sees this call's outcome)");
   if (call.outcome === false && given.length > 0) at(here, "outcome: false takes no result or error");
   if (call.outcome !== false && given.length !== 1) at(here, "must have exactly one of result or error (or outcome: false)");
+  // Refused here, before the expansion walks the values recursively (5,000 levels overflow it).
+  for (const key of ["args", "result", "error"]) if (nestsDeeperThan(call[key], MAX_VALUE_DEPTH)) at(`${here}.${key}`, `nests deeper than ${MAX_VALUE_DEPTH} levels (refused: loopsim hashes values recursively)`);
 }

@@ -3,15 +3,15 @@
 import { resolveEffectiveConfig } from "../../models/configResolution.js";
 import { runTarget, type Target } from "../targets/target.js";
 import type { DrivenRuntime } from "../targets/runtimes/drivenRuntime.js";
-import { compareReleases } from "../targets/openclaw/versions.js";
-import { compareSemver } from "../targets/runtimes/packageCache.js";
 import { fieldScript, observeDriven } from "./driven.js";
 import type { FieldNeed } from "./fieldScenario.js";
 import { judge } from "./judge.js";
 import { runtimeOf, targetKind, type TargetKind } from "./lineup.js";
 import type { LoadedField } from "./load.js";
 import { observeOutputs, type Observation } from "./observe.js";
-import type { FieldCell, FieldRow, RealCode } from "./report.js";
+import { productOf, restsOn } from "./product.js";
+import { JUDGED, type FieldCell, type FieldRow, type RealCode } from "./report.js";
+import { compareTargets, lastingFixAfter, regressionsOf, timelineOf, type TimelineStatus } from "./timeline.js";
 
 /** A column as the runner gets it: loaded, or why it could not be. */
 export type FieldSubject =
@@ -33,12 +33,13 @@ export function lacks(kind: TargetKind, name: string, needs: readonly FieldNeed[
   if (needs.includes("model-text") && kind !== "runtime driven") return `the scenario turns on the model's text (thoughts, messages), which field scenarios do not write yet (traces can carry it as message and thought events)`;
   if (needs.includes("model-text")) return `the scripted model of a driven run sends tool calls only, not the repeated text the scenario needs`;
   if (needs.includes("runtime-tools") && kind === "runtime driven") return `the driven script turns every call into a read of a file; this scenario depends on the runtime's own tool (its name and behaviour), which the script cannot call`;
-  if (needs.includes("warning-delivery") && kind === "release") return `${name}'s caller, which hands warnings to the model, is not exported: loopsim emulates it (warnings by buckets of 10), so whether the model sees a warning is not the release's own behaviour`;
+  if (needs.includes("warning-delivery") && (kind === "release" || kind === "build")) return `${name}'s caller, which hands warnings to the model, is not exported: loopsim emulates it (warnings by buckets of 10), so whether the model sees a warning is not the release's own behaviour`;
   return undefined;
 }
 
-export function inProcessObservation(target: Target, loaded: LoadedField): Observation {
-  const config = resolveEffectiveConfig(loaded.scenario.config ?? {}).config;
+/** `config`: the OpenClaw config this cell is judged with (a config variant; default: the scenario's). */
+export function inProcessObservation(target: Target, loaded: LoadedField, withConfig: unknown = loaded.scenario.config): Observation {
+  const config = resolveEffectiveConfig(withConfig ?? {}).config;
   return observeOutputs(loaded.trace, runTarget(target, config, loaded.trace.events));
 }
 
@@ -63,23 +64,27 @@ export function notJudged(subject: FieldSubject, loaded: LoadedField, driven: Dr
 }
 
 /** What a loaded subject did on the scenario, or why a driven run did not complete. */
-export async function observeSubject(subject: Exclude<FieldSubject, { kind: "missing" }>, loaded: LoadedField): Promise<Observation | string> {
-  return subject.kind === "driven" ? drivenObservation(subject.runtime, loaded) : inProcessObservation(subject.target, loaded);
+/** A driven CLI runs its own config, not an OpenClaw one: it is run once per scenario, whatever the config variant. */
+export async function observeSubject(subject: Exclude<FieldSubject, { kind: "missing" }>, loaded: LoadedField, config?: unknown): Promise<Observation | string> {
+  return subject.kind === "driven" ? drivenObservation(subject.runtime, loaded) : inProcessObservation(subject.target, loaded, config ?? loaded.scenario.config);
 }
 
-/** One cell: a subject on a scenario. `file` is the scenario's path as the user typed it. */
-export async function fieldCell(subject: FieldSubject, loaded: LoadedField, file: string, driven: DrivenScope): Promise<FieldCell> {
-  const replay = replayLine(file, subject.name);
+/** One cell: a subject on a scenario with one config. `file` is the scenario's path as the user typed it; `variant` the config's name in the replay line. */
+export async function fieldCell(subject: FieldSubject, loaded: LoadedField, file: string, driven: DrivenScope, variant?: { name: string; config: unknown }): Promise<FieldCell> {
+  const replay = replayLine(file, subject.name) + (variant === undefined || variant.name === "scenario" ? "" : ` --config ${variant.name}`);
   const skipped = notJudged(subject, loaded, driven);
   if (skipped !== undefined || subject.kind === "missing") return { status: skipped?.status ?? "not-run", reason: skipped?.reason ?? "", replay };
-  const observation = await observeSubject(subject, loaded);
+  const observation = await observeSubject(subject, loaded, variant?.config);
   if (typeof observation === "string") return { status: "not-run", reason: `the driven run did not complete: ${observation}`, replay };
-  return judged(loaded, observation, replay);
+  return judgedCell(loaded, subject.name, observation, replay);
 }
 
-function judged(loaded: LoadedField, observation: Observation, replay: string): FieldCell {
+/** A judged cell: the verdict to the loop's end, what ran, and whose rule the verdict rests on. */
+export function judgedCell(loaded: LoadedField, name: string, observation: Observation, replay: string): FieldCell {
   const j = judge(loaded.scenario.expected, observation);
-  return j.status === "fixed" ? { status: "fixed", observed: j.observed, replay } : { status: "failure", observed: j.observed, broken: j.broken, replay };
+  const product = productOf(name, targetKind(name), loaded.scenario);
+  const about = { loop: j.loop, ran: product.ran, ...(product.standsInFor === undefined ? {} : { standsInFor: product.standsInFor }), restsOn: restsOn(loaded.scenario, product, j.loop) };
+  return j.status === "fixed" ? { status: "fixed", observed: j.observed, ...about, replay } : { status: j.status, observed: j.observed, broken: j.broken, ...about, replay };
 }
 
 /** Runtimes whose own code loopsim runs (releases in-process, Gemini CLI in-process, the driven CLIs). */
@@ -97,27 +102,31 @@ export const NOT_RUN_HERE: Readonly<Record<string, string>> = {
 
 /**
  * The reported runtime's real code among the columns: the version nearest the reported one (the
- * newest not after it, else the oldest), its verdict, and the first later version that is fixed.
+ * newest not after it, else the oldest), its verdict, every version's verdict oldest first, the
+ * first later version from which it stays fixed, and every fix a later version lost again.
  */
 export function realCodeOf(row: Pick<FieldRow, "runtime" | "reportedVersion" | "cells">, columns: readonly string[]): RealCode {
   const mine = columns.filter((c) => targetKind(c) !== "peer model" && targetKind(c) !== "reference" && runtimeOf(c) === row.runtime);
-  const judged = mine.filter((c) => {
-    const s = row.cells[c]?.status;
-    return s === "failure" || s === "fixed";
-  });
+  const order = (a: string, b: string) => compareTargets(row.runtime, a, b);
+  const nearest = (among: readonly string[]): string | undefined => {
+    const sorted = [...among].sort(order);
+    const reported = row.reportedVersion;
+    const notAfter = reported === null ? [] : sorted.filter((c) => order(c, `x@${reported}`) <= 0);
+    return notAfter[notAfter.length - 1] ?? sorted[0];
+  };
+  const judged = mine.filter((c) => JUDGED.includes(row.cells[c]?.status ?? "not-run"));
   if (judged.length === 0) {
-    const cell = mine.map((c) => row.cells[c]).find((c) => c !== undefined);
-    if (cell !== undefined) return { why: cell.reason ?? cell.status };
+    // Why not: the reason of the column nearest the reported version, not of the oldest.
+    const at = nearest(mine.filter((c) => row.cells[c] !== undefined));
+    const cell = at === undefined ? undefined : row.cells[at];
+    if (cell !== undefined && at !== undefined) return { why: `${at}: ${cell.reason ?? cell.status}` };
     if (RUN_HERE.includes(row.runtime)) return { why: `no ${row.runtime} column in this run (--target ${row.runtime}@VERSION)` };
     return { why: NOT_RUN_HERE[row.runtime] ?? `${row.runtime}'s own code is not run by loopsim` };
   }
-  const version = (name: string) => name.slice(name.indexOf("@") + 1);
-  const order = (a: string, b: string) => (row.runtime === "openclaw" ? compareReleases(version(a), version(b)) : compareSemver(version(a), version(b)));
-  const sorted = [...judged].sort(order);
-  const reported = row.reportedVersion;
-  const notAfter = reported === null ? [] : sorted.filter((c) => order(c, `x@${reported}`) <= 0);
-  const target = notAfter[notAfter.length - 1] ?? (sorted[0] as string);
+  const timeline = timelineOf(row.runtime, judged.map((c) => ({ target: c, status: row.cells[c]?.status as TimelineStatus })));
+  const target = nearest(judged) as string;
   const status = row.cells[target]?.status;
-  const laterFix = status === "failure" ? sorted.filter((c) => order(c, target) > 0).find((c) => row.cells[c]?.status === "fixed") : undefined;
-  return { target, ...(status === undefined ? {} : { status }), ...(laterFix === undefined ? {} : { laterFix }) };
+  const laterFix = status === "fixed" ? undefined : lastingFixAfter(timeline, target, row.runtime);
+  const regressions = regressionsOf(timeline);
+  return { target, ...(status === undefined ? {} : { status }), ...(laterFix === undefined ? {} : { laterFix }), timeline, ...(regressions.length === 0 ? {} : { regressions }) };
 }

@@ -4,8 +4,8 @@ export const escapeXml = (s: string): string => s.replace(/&/g, "&amp;").replace
 
 export const fmt = (x: number): string => (Math.round(x * 100) / 100).toString();
 
-/** A share as a percentage with at most one decimal: 0.1234 -> "12.3%". */
-export const pct = (x: number): string => `${(Math.round(x * 1000) / 10).toString()}%`;
+/** A share as a percentage with at most one decimal: 0.1234 -> "12.3%" (the charts' short name for it). */
+export { percentUpToOneDecimal as pct } from "./percent.js";
 
 /** A round step (1, 2 or 5 times a power of ten) giving about four ticks up to max. */
 export function roundStep(max: number): number {

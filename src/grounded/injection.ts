@@ -8,14 +8,20 @@ import { UserError } from "../io/errors.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { text } from "../sim/behaviour.js";
 import { makeRng, type Rng } from "../sim/rng.js";
+import { datasetSystems, systemParams, type ChangingArgsSystem } from "../sim/changingArgsParams.js";
+import { changingArgsCalls, drawLength, drawSystem, STOCK_LOOPS } from "../sim/changingArgsLoop.js";
+import { outcomeFailed } from "../import/failure.js";
+import { sourceOf } from "../realLoops/catalogue.js";
 
-export const INJECT_SHAPES = ["repeat", "volatile", "poll", "ping-pong", "unknown-tool", "overflow-relapse", "near-duplicate", "text-loop"] as const;
+export const INJECT_SHAPES = ["repeat", "volatile", "poll", "ping-pong", "unknown-tool", "overflow-relapse", "near-duplicate", "text-loop", "changing-args"] as const;
 export type InjectShape = (typeof INJECT_SHAPES)[number];
 /**
  * What `default` injects: every shape of tool calls. `text-loop` is opt-in (name it): a guard
  * blind to text can only be n/a on it, and reports on tool calls stay as they were.
+ * `changing-args` is opt-in too, so reports made before it keep their numbers.
  */
-export const DEFAULT_INJECT_SHAPES: readonly InjectShape[] = INJECT_SHAPES.filter((s) => s !== "text-loop");
+export const OPT_IN_SHAPES: readonly InjectShape[] = ["text-loop", "changing-args"];
+export const DEFAULT_INJECT_SHAPES: readonly InjectShape[] = INJECT_SHAPES.filter((s) => !OPT_IN_SHAPES.includes(s));
 
 export const SHAPE_SUMMARIES: Readonly<Record<InjectShape, string>> = {
   repeat: "one of the session's calls repeated with its recorded result, identical every time",
@@ -26,6 +32,7 @@ export const SHAPE_SUMMARIES: Readonly<Record<InjectShape, string>> = {
   "overflow-relapse": "one of the session's calls repeated with a result grown to about 8,000 tokens, a compaction half way, and the same call and result after it",
   "near-duplicate": "one of the session's calls repeated with args that differ only in a retry counter, and its recorded result",
   "text-loop": "one assistant message of 50+ characters (the session's own when it has one, else a stock sentence) said again and again, with no call between",
+  "changing-args": "one of the session's failed calls retried with different args every time, meeting the same failure (its text varying now and then) or now and then another; its length, arg change and recurrence fitted on the real stretches of the session's dataset (a system of it drawn by its stretches; src/sim/changingArgsParams.json; an explicit @MIN-MAX sets the length instead)",
 };
 
 /** Lengths of injected stretches, in calls: uniform on [min, max]. */
@@ -161,9 +168,50 @@ export function injectLoop(events: readonly ToolEvent[], shape: InjectShape, len
   const template = rng.pick(source);
   const runId = [...events.slice(0, at)].reverse().find((e) => e.runId !== undefined)?.runId ?? events.find((e) => e.runId !== undefined)?.runId;
   const said = events.flatMap((e) => (e.type === "message" && e.chunk !== true ? [e.text] : []));
-  const stretch = buildStretch(shape, length, template, source, pool, rng, runId, said);
+  const stretch =
+    shape === "changing-args"
+      ? changingArgsStretch(systemParams(drawSystem(datasetSystems(sourceOf(sessionId)), rng)), lengths, pool, rng, runId)
+      : buildStretch(shape, length, template, source, pool, rng, runId, said);
   const labelled: LabelledEvent[] = [...recordedScript(events.slice(0, at)), ...stretch.map((event) => ({ event, inLoop: true })), ...recordedScript(events.slice(at))];
-  return { shape, events: labelled, start: at, end: at + stretch.length, length };
+  // A changing-args stretch's length is the fit's (unless @MIN-MAX was given): its calls, one event pair each.
+  return { shape, events: labelled, start: at, end: at + stretch.length, length: shape === "changing-args" ? stretch.length / 2 : length };
+}
+
+/** The words of a call's args that a retry changes: a command's, or the longest string field's; undefined when there is none. */
+function argWords(params: unknown): { words: string[]; rebuild: (command: string) => unknown } | undefined {
+  if (typeof params === "string") return { words: params.split(/\s+/).filter((w) => w !== ""), rebuild: (c) => c };
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return undefined;
+  const fields = Object.entries(params as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === "string" && e[1].trim() !== "");
+  const field = fields.find(([k]) => k === "command") ?? [...fields].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))[0];
+  if (field === undefined) return undefined;
+  return { words: field[1].split(/\s+/).filter((w) => w !== "").slice(0, 40), rebuild: (c) => ({ ...(params as Record<string, unknown>), [field[0]]: c }) };
+}
+
+/**
+ * A changing-args loop built on one of the session's failed calls (its args' words, its failure's
+ * text as the recurring one) or, when none failed, a stock one; the numbers are the fit's for the
+ * session's system (changingArgsParams.json), the length too unless --inject gave @MIN-MAX.
+ */
+function changingArgsStretch(system: ChangingArgsSystem, lengths: LengthRange, pool: readonly Template[], rng: Rng, runId: string | undefined): ToolEvent[] {
+  const run = runId === undefined ? {} : { runId };
+  const failed = pool.filter((t) => (t.result !== undefined || t.error !== undefined) && argWords(t.call.params) !== undefined && outcomeFailed({ type: "outcome", tool: t.call.tool, result: t.result, ...(t.error === undefined ? {} : { error: t.error }) }));
+  const own = failed.length > 0 ? rng.pick(failed) : undefined;
+  const stock = rng.pick(STOCK_LOOPS);
+  const shape = own === undefined ? undefined : argWords(own.call.params);
+  const words = shape?.words ?? [...stock.words];
+  const failure = own === undefined ? stock.failure : (textOf(own.error ?? own.result).slice(-1500) || stock.failure).replace(/line \d+/, "line {line}");
+  const length = lengths === DEFAULT_LENGTHS ? drawLength(system, rng) : rng.int(lengths.min, lengths.max);
+  const tool = own?.call.tool ?? "exec";
+  const asError = own?.error !== undefined;
+  return changingArgsCalls(system, rng, words, failure, length).flatMap((c, i): ToolEvent[] => {
+    const callId = `loopsim-injected-${i + 1}`;
+    const params = shape === undefined ? { command: c.command } : shape.rebuild(c.command);
+    const answer = asError ? { error: c.failure } : { result: text(c.failure, { status: "failed", exitCode: 1, aggregated: c.failure }) };
+    return [
+      { type: "call", ...run, callId, tool, params },
+      { type: "outcome", ...run, callId, tool, params, ...answer },
+    ];
+  });
 }
 
 /** Sentences a looping model says when the session has no message of its own to repeat. */
@@ -246,6 +294,13 @@ function buildStretch(shape: InjectShape, length: number, template: Template, so
       const said = ownMessage(recordedText) ?? rng.pick(STOCK_SENTENCES);
       for (let i = 0; i < length; i++) out.push({ type: "message", ...run, text: said });
       break;
+    }
+    case "changing-args":
+      // Built by changingArgsStretch (it needs the session's system); never reached.
+      break;
+    default: {
+      const never: never = shape;
+      throw new Error(`unknown shape ${String(never)}`);
     }
   }
   return out;

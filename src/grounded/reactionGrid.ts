@@ -163,3 +163,13 @@ export function rowGrids(evaluation: { readonly grid?: { readonly metrics: reado
   if (g === undefined) return undefined;
   return g.runs.map((runs, k) => ({ points: g.metrics.map((perGuard) => pointNumbers(perGuard[k] as ConfigMetrics)), runs }));
 }
+
+/** What running the reaction grid cost, in agent runs, against running every point afresh. */
+export interface GridCost {
+  /** Agent runs of the ordinary evaluation: agents x configs. */
+  readonly ordinaryRuns: number;
+  /** Runs the grid made beyond those; the rest of the grid's points reused a run already made. */
+  readonly extraRuns: number;
+  /** What running every point afresh would cost beyond the ordinary runs. */
+  readonly naiveExtraRuns: number;
+}

@@ -7,7 +7,6 @@
 import { SessionTally, type SessionCounts, type SessionTotals } from "../sessions/openLoop.js";
 import { addReads, type ReadCounts, type RecordedRead } from "../sessions/recorded.js";
 import { UserError } from "../io/errors.js";
-import type { Shard } from "../io/shardSpec.js";
 import { finishGrid, GroundedTally, type GroundedEvaluation, type GroundedPacked, type GroundedPopulation } from "./groundedPopulation.js";
 import { gridPoints } from "./reactionGrid.js";
 
@@ -66,13 +65,4 @@ function gridPart(packed: GroundedPacked, p: number): GroundedPacked["perGuard"]
   const at = packed.grid?.points[p - 1];
   if (at === undefined) throw new UserError(`a part has no results at reaction grid point ${p}: its shards were run with another --reaction-grid`);
   return at;
-}
-
-/** The shard's slice of the sessions when it is sharded by session (and there are sessions to slice). */
-export function sessionSlice(by: string | undefined, shard: Shard | undefined, hasSessions: boolean): Shard | undefined {
-  if (by === undefined || by === "configs") return undefined;
-  if (by !== "sessions") throw new UserError(`--by ${by}: expected configs or sessions`);
-  if (shard === undefined) throw new UserError("--by sessions goes with --shard I/N (or auto)");
-  if (!hasSessions) throw new UserError("--by sessions needs sessions to slice: --sessions PATH or --population sessions:PATH");
-  return shard;
 }

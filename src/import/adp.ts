@@ -6,10 +6,12 @@
 //   `bash` for shell code, which SPEC E2 makes exec, else the language; params {command} or {code});
 // - outcome: the next observation (text_, web_ or image_observation), whoever it names as source;
 //   an action followed by another action before any observation gets no outcome;
-// - failed (ADP has no error flag): an observation that begins with "ERROR:" (OpenHands' editor),
+// - failed (ADP has no error flag): an observation that begins with "ERROR:" (OpenHands' editor)
+//   or with SWE-agent's rejected-edit reply (failure.ts, rejectedEditText: the file did not change),
 //   reports a non-zero exit code ("exit code N"), or says the command timed out;
 // - message_action is the agent talking: not a call. One run per trajectory, named by its id.
 import { existsSync } from "node:fs";
+import { rejectedEditText } from "./failure.js";
 import { isObject } from "./jsonl.js";
 import { parseElement, readSpan, topArraySpans, type ElementSpan } from "./jsonDocument.js";
 import { textResult, type ImportedEvent, type Importer, type ImportStats } from "./types.js";
@@ -34,7 +36,7 @@ function observationText(step: Record<string, unknown>): string {
 export function adpFailure(text: string): { status: string; exitCode?: number } | undefined {
   const code = /exit code[:\s]+(-?\d+)/i.exec(text);
   if (code !== null && Number(code[1]) !== 0) return { status: "failed", exitCode: Number(code[1]) };
-  if (/^\s*ERROR:/.test(text)) return { status: "failed" };
+  if (/^\s*ERROR:/.test(text) || rejectedEditText(text)) return { status: "failed" };
   if (/timed out|timeout after \d+/i.test(text)) return { status: "timeout" };
   return undefined;
 }

@@ -1,24 +1,50 @@
-// mini-swe-agent trajectories (.traj.json, trajectory_format mini-swe-agent-1):
-// {info: {exit_status, submission}, messages: [{role, content}]}.
-// - call: an assistant message with exactly one ```bash block, as tool `bash` (SPEC E2 makes it
-//   exec) with params {command}, whenever a user message follows it: every command that ran is
-//   a call, whatever its reply looks like;
-// - outcome: that reply. <returncode>N</returncode> with <output> (or <output_head>, the elided
+// mini-swe-agent trajectories (.traj.json, also .traj.json.gz): {info: {exit_status, submission,
+// config}, messages: [{role, content}], trajectory_format}. What a call is follows the shared
+// convention (docs/guide/formats.md): every action the environment ran and answered, in order.
+// - mini-swe-agent-1: an assistant message is a call when the next message answers it with a
+//   `<returncode>` (or a timeout notice for its command). A format-error reply ("Please always
+//   provide EXACTLY ONE action ...", "Could not extract function name ...") ran nothing: counted,
+//   not a call; neither is the final submission, which the harness echoes as the run's patch
+//   instead of an observation (it has no return code).
+//   The action is found with the trajectory's own recorded regex, info.config.agent.action_regex
+//   (Python syntax, applied with re.DOTALL: pythonRegex.ts), or ```bash ... ``` when it has none
+//   or it cannot be translated: some runs indent the fence, closing fence included. Exactly one
+//   match is a shell command: tool `bash` (SPEC E2 makes it exec), params {command}.
+//   Harnesses that ask for Python calls instead (`return exec_bash_cmd('ls')`, CaM's
+//   `print_code_context('a.py', (1, 140))`) have no fence: the action's statement-level calls are
+//   parsed (pythonCall.ts). `exec_bash_cmd(cmd)` is the same shell tool as a fenced block, so
+//   guards compare like with like: tool `bash`, params {command}. Any other function is the tool,
+//   its arguments the params, positional ones named by the parameter names the system prompt
+//   declares for that tool (`2. print_code_context(file_path: str, lines: Tuple)`), so that
+//   `f('a', (1, 2))` and `f(file_path='a', lines=(1, 2))` are one call; a tool the prompt does
+//   not declare keeps its positional arguments as {args: [...]}. An action of several calls is
+//   one call (one observation answered it): the first call's tool, params {calls: [...]} listing
+//   every call in order (calls of the declared tools only, when the body also calls plain Python
+//   such as open() or re.sub() around them). An answered action with no parseable command at all is tool `action`,
+//   params {text}, so that it is still counted and compared.
+// - mini-swe-agent-1.1: assistant messages carry OpenAI `tool_calls` ({id, function: {name,
+//   arguments (a JSON string)}}); each entry answered by a `tool` message with its
+//   `tool_call_id` is a call (tool = the function, `bash` with {command}). The closing `exit`
+//   message (the submission) answers nothing.
+// - outcome: the reply. <returncode>N</returncode> with <output> (or <output_head>, the elided
 //   marker and <output_tail>, kept whole as the file has them) is an exec result {status, exitCode,
-//   aggregated}; a timeout reply is {status: timeout, timedOut: true}; a reply without a return
-//   code (the final submit prints the patch) is {status: completed} with the reply as output;
-// - an assistant message with no bash block or with several is a format error: the harness ran
-//   nothing; counted, not a call;
-// - model text: an assistant message's text beside its bash block (mini-swe-agent asks for a
-//   "THOUGHT: ..." discussion there) is a thought, format errors' turns included;
+//   aggregated}; a timeout reply is {status: timeout, timedOut: true};
+// - model text: an assistant message's text beside its action is a thought (for a fenced action,
+//   the text without the fence; for a Python action, its `#` comment lines);
 // - one run per file, named after the file (the instance); no compaction.
 import { basename } from "node:path";
+import { plainName } from "../io/compressed.js";
 import { isObject } from "./jsonl.js";
-import { arrayElements } from "./jsonDocument.js";
-import { textEvent, textResult, type ImportedEvent, type Importer } from "./types.js";
+import { arrayElements, topValue } from "./jsonDocument.js";
+import { declaredSignatures, pythonCalls, type PythonCall, type PyValue } from "./pythonCall.js";
+import { findallValue, fromPythonRegex } from "./pythonRegex.js";
+import { textEvent, textResult, type ImportedEvent, type Importer, type ImportStats } from "./types.js";
 
-const BASH_BLOCK = /```bash[ \t]*\n([\s\S]*?)\n```/g;
+/** mini-swe-agent's default action regex, for trajectories that record none. */
+const DEFAULT_ACTION = /```bash[ \t]*\n([\s\S]*?)\n```/g;
 const TIMEOUT = /timed out and has been killed|command timed out|timed out after \d+/i;
+/** The Python function that runs a shell command, as the CaM harness names it. */
+const SHELL_FUNCTIONS: ReadonlySet<string> = new Set(["exec_bash_cmd"]);
 
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
@@ -27,7 +53,7 @@ function textOf(content: unknown): string {
 }
 
 export function instanceOf(file: string): string {
-  return basename(file).replace(/\.traj(\.json)?$/, "").replace(/\.json$/, "");
+  return basename(plainName(file)).replace(/\.traj(\.json)?$/, "").replace(/\.json$/, "");
 }
 
 export interface Observation {
@@ -48,47 +74,161 @@ export function parseObservation(text: string): Observation {
   return { exitCode: code === null ? undefined : Number(code[1]), output, timedOut: code === null && TIMEOUT.test(text) };
 }
 
+/** Whether a reply is the environment's answer to a command that ran (not a format error, not the submission). */
+export function isObservation(text: string): boolean {
+  // The timeout notice is the harness's template ("The last command <command>...</command> timed
+  // out and has been killed"), read from its start: a submitted patch that happens to contain the
+  // words "timed out" is no observation.
+  return /<returncode>\s*-?\d+\s*<\/returncode>/.test(text) || (/^\s*the last (?:action|command)\b/i.test(text) && TIMEOUT.test(text));
+}
+
 function resultOf(o: Observation): Record<string, unknown> {
   if (o.timedOut) return textResult(o.output, { status: "timeout", timedOut: true, aggregated: o.output });
   if (o.exitCode === undefined) return textResult(o.output, { status: "completed", aggregated: o.output });
   return textResult(o.output, { status: o.exitCode === 0 ? "completed" : "failed", exitCode: o.exitCode, aggregated: o.output });
 }
 
+/** The action regex this trajectory recorded, translated, or the default. */
+export function actionRegexOf(info: unknown): RegExp {
+  const agent = isObject(info) && isObject(info.config) && isObject(info.config.agent) ? info.config.agent : undefined;
+  const source = agent?.action_regex;
+  return (typeof source === "string" ? fromPythonRegex(source) : undefined) ?? DEFAULT_ACTION;
+}
+
+export interface Action {
+  readonly tool: string;
+  readonly params: Record<string, unknown>;
+  /** The model's text beside the action. */
+  readonly thought: string;
+}
+
+/** One Python call as a tool and its params (see the header). */
+function toolCallOf(call: PythonCall, signatures: ReadonlyMap<string, readonly string[]>): { tool: string; params: Record<string, unknown> } {
+  if (SHELL_FUNCTIONS.has(call.name)) {
+    const command = call.args[0] ?? call.kwargs.cmd ?? call.kwargs.command ?? "";
+    return { tool: "bash", params: { command: typeof command === "string" ? command.trim() : command } };
+  }
+  const names = signatures.get(call.name);
+  if (names === undefined) return { tool: call.name, params: call.args.length === 0 ? { ...call.kwargs } : { args: [...call.args], ...call.kwargs } };
+  const params: Record<string, PyValue> = {};
+  const extra: PyValue[] = [];
+  call.args.forEach((arg, i) => {
+    const name = names[i];
+    if (name === undefined) extra.push(arg);
+    else params[name] = arg;
+  });
+  if (extra.length > 0) params.args = extra;
+  return { tool: call.name, params: { ...params, ...call.kwargs } };
+}
+
+/** The action of an assistant message: its one fenced command, else its Python calls. */
+export function actionOf(text: string, regex: RegExp, signatures: ReadonlyMap<string, readonly string[]>): Action | undefined {
+  const fenced = [...text.matchAll(regex)];
+  if (fenced.length === 1) return { tool: "bash", params: { command: findallValue(fenced[0] as RegExpMatchArray).trim() }, thought: text.replace(regex, "").trim() };
+  if (fenced.length > 1) return undefined;
+  const all = pythonCalls(text);
+  // The harness's tools, when the body also calls plain Python (open, Path, re.sub ...) around them.
+  const declared = all.filter((c) => SHELL_FUNCTIONS.has(c.name) || signatures.has(c.name));
+  const calls = declared.length > 0 ? declared : all;
+  if (calls.length === 0) return undefined;
+  const thought = text
+    .split("\n")
+    .filter((l) => /^\s*#/.test(l))
+    .map((l) => l.replace(/^\s*#\s?/, ""))
+    .join("\n")
+    .trim();
+  const tools = calls.map((c) => toolCallOf(c, signatures));
+  if (tools.length === 1) return { ...(tools[0] as { tool: string; params: Record<string, unknown> }), thought };
+  return { tool: (tools[0] as { tool: string }).tool, params: { calls: tools }, thought };
+}
+
 export const miniSweAgentImporter: Importer = {
   format: "mini-swe-agent",
   async *events(file, stats): AsyncGenerator<ImportedEvent> {
     const run = instanceOf(file);
-    let turn: { at: string; command: string | undefined } | undefined;
-    let n = 0;
-    let timeouts = 0;
+    const info = await topValue(file, "info");
+    const regex = actionRegexOf(info);
+    let signatures: ReadonlyMap<string, readonly string[]> = new Map();
+    let turn: { at: string; text: string } | undefined;
+    const calls = { n: 0, timeouts: 0, unparsed: 0 };
+    const toolCalls = new Map<string, { at: string; callId: string; tool: string; params: unknown }>();
     for await (const { index, value } of arrayElements(file, "messages")) {
       const at = `${file}#messages[${index}]`;
       if (!isObject(value)) continue;
       const text = textOf(value.content);
-      if (value.role === "assistant") {
-        const blocks = [...text.matchAll(BASH_BLOCK)];
-        turn = { at, command: blocks.length === 1 ? (blocks[0]?.[1] as string).trim() : undefined };
-        const thought = textEvent("thought", run, text.replace(BASH_BLOCK, "").trim(), at);
+      if (value.role === "system" && signatures.size === 0) signatures = declaredSignatures(text);
+      if (value.role === "assistant" && Array.isArray(value.tool_calls) && value.tool_calls.length > 0) {
+        // mini-swe-agent-1.1: the calls are the tool_calls entries, answered by tool messages.
+        turn = undefined;
+        const thought = textEvent("thought", run, text, at);
         if (thought !== undefined) yield thought;
-      } else if (value.role === "user" && turn !== undefined) {
-        if (turn.command === undefined) {
-          stats.formatErrors++;
-          turn = undefined;
+        value.tool_calls.forEach((entry, k) => {
+          const call = toolCallEntry(entry);
+          if (call === undefined) return;
+          toolCalls.set(call.id, { at: `${at}.tool_calls[${k}]`, callId: call.id, tool: call.tool, params: call.params });
+        });
+      } else if (value.role === "tool") {
+        const id = typeof value.tool_call_id === "string" ? value.tool_call_id : undefined;
+        const call = id === undefined ? undefined : toolCalls.get(id);
+        if (call === undefined) {
+          stats.orphanOutcomes++;
           continue;
         }
-        const observation = parseObservation(text);
-        if (observation.timedOut) timeouts++;
-        const callId = `step-${++n}`;
-        const params = { command: turn.command };
-        stats.calls++;
-        yield { event: { type: "call", runId: run, callId, tool: "bash", params }, at: turn.at };
-        stats.outcomes++;
-        yield { event: { type: "outcome", runId: run, callId, tool: "bash", params, result: resultOf(observation) }, at };
+        toolCalls.delete(call.callId);
+        yield* callAndOutcome(run, call, parseObservation(text), at, stats, calls);
+      } else if (value.role === "assistant") {
+        // An assistant message nothing answered (the next one is the model's again): its text only.
+        const unanswered = turn === undefined ? undefined : textEvent("thought", run, turn.text, turn.at);
+        if (unanswered !== undefined) yield unanswered;
+        turn = { at, text };
+      } else if (value.role === "user" && turn !== undefined) {
+        const answered = turn;
         turn = undefined;
+        const action = actionOf(answered.text, regex, signatures);
+        const thought = textEvent("thought", run, action === undefined ? answered.text : action.thought, answered.at);
+        if (thought !== undefined) yield thought;
+        if (!isObservation(text)) {
+          stats.formatErrors++;
+          continue;
+        }
+        if (action === undefined) calls.unparsed++;
+        const call = action ?? { tool: "action", params: { text: answered.text.trim() } };
+        yield* callAndOutcome(run, { at: answered.at, callId: `step-${calls.n + 1}`, tool: call.tool, params: call.params }, parseObservation(text), at, stats, calls);
       }
     }
+    if (turn !== undefined) {
+      const thought = textEvent("thought", run, turn.text, turn.at);
+      if (thought !== undefined) yield thought;
+    }
     stats.runs = stats.calls > 0 ? 1 : 0;
-    if (stats.formatErrors > 0) stats.notes.push(`${stats.formatErrors} assistant turns had no single bash block (format errors): the harness ran nothing, not calls`);
-    if (timeouts > 0) stats.notes.push(`${timeouts} commands timed out: calls, counted as failed`);
+    if (stats.formatErrors > 0) stats.notes.push(`${stats.formatErrors} assistant turns were not answered by an observation (format errors, the submission): the harness ran nothing, not calls`);
+    if (calls.timeouts > 0) stats.notes.push(`${calls.timeouts} commands timed out: calls, counted as failed`);
+    if (calls.unparsed > 0) stats.notes.push(`${calls.unparsed} answered actions had no command loopsim could parse: calls of tool "action" with their text`);
   },
 };
+
+/** One `tool_calls` entry as {id, tool, params}; arguments that are not JSON stay their text. */
+export function toolCallEntry(entry: unknown): { id: string; tool: string; params: unknown } | undefined {
+  if (!isObject(entry) || typeof entry.id !== "string") return undefined;
+  const fn = isObject(entry.function) ? entry.function : {};
+  const tool = typeof fn.name === "string" && fn.name !== "" ? fn.name : "unknown";
+  const raw = fn.arguments;
+  let params: unknown = raw ?? {};
+  if (typeof raw === "string") {
+    try {
+      params = raw.trim() === "" ? {} : (JSON.parse(raw) as unknown);
+    } catch {
+      params = { arguments: raw };
+    }
+  }
+  return { id: entry.id, tool, params };
+}
+
+function* callAndOutcome(run: string, call: { at: string; callId: string; tool: string; params: unknown }, observation: Observation, at: string, stats: ImportStats, counts: { n: number; timeouts: number }): Generator<ImportedEvent> {
+  counts.n++;
+  if (observation.timedOut) counts.timeouts++;
+  stats.calls++;
+  yield { event: { type: "call", runId: run, callId: call.callId, tool: call.tool, params: call.params }, at: call.at };
+  stats.outcomes++;
+  yield { event: { type: "outcome", runId: run, callId: call.callId, tool: call.tool, params: call.params, result: resultOf(observation) }, at };
+}

@@ -43,7 +43,7 @@ async function activeBranch(file: string): Promise<Set<string> | undefined> {
 
 /** runId by toolCallId, from the trajectory sidecar when there is one. */
 async function sidecarRuns(file: string, stats: ImportStats): Promise<Map<string, string>> {
-  const sidecar = file.replace(/\.jsonl$/, ".trajectory.jsonl");
+  const sidecar = file.replace(/\.jsonl(\.gz)?$/, ".trajectory.jsonl$1");
   const runs = new Map<string, string>();
   if (sidecar === file || !existsSync(sidecar)) return runs;
   for await (const { value } of jsonLines(sidecar, emptyStats())) {

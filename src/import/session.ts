@@ -7,7 +7,7 @@ import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { detectFormat, formatOf, IMPORTERS, type DetectedFormat } from "./detect.js";
+import { detectFormat, formatOf, IMPORTERS, multiSessionFormat, type DetectedFormat } from "./detect.js";
 import { outcomeFailed } from "./failure.js";
 import { TraceOrphans } from "./orphans.js";
 import { article } from "../format/words.js";
@@ -86,9 +86,9 @@ export async function openSession(ref: string, format: SessionFormat | "auto" = 
   const spooled = ref === "-" ? await spoolStdin() : undefined;
   const file = spooled ?? ref;
   try {
-    // A span comes from listing a multi-session (ADP) file: its format is known, and detecting it
-    // again per trajectory would read the file's head once per session.
-    const detected = options.span !== undefined && format === "auto" ? "adp" : formatOf(file, format);
+    // A span comes from listing a multi-session file (ADP, a tau-bench list): its format is
+    // detected once per file, not once per session (its head would be read again each time).
+    const detected = options.span !== undefined && format === "auto" ? multiSessionFormat(file) : formatOf(file, format);
     if (format !== "auto") {
       const found = detectFormat(file);
       if (found !== undefined && found !== format) throw new UserError(`${ref === "-" ? STDIN : ref}: --format ${format}, but the content is ${found === "trace" ? "a loopsim trace" : `${article(found)} session`} (leave --format out to detect it)`);

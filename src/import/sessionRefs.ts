@@ -1,13 +1,15 @@
 // The sessions under the paths a command is given, each named by where it is: its path relative
 // to the folder given (a file given directly keeps the path as typed), plus `#id` for each
-// trajectory of a multi-session file (Agent Data Protocol). A file that cannot be listed (not
+// trajectory of a multi-session file (Agent Data Protocol, a tau-bench list of runs). A file that cannot be listed (not
 // readable, empty, not JSON, of no known format) is reported with the reason, never fatal: the
 // caller goes on with the rest and says so in its summary (or stops at the first with --strict).
-import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { relative } from "node:path";
 import { adpEntries } from "./adp.js";
+import { openaiChatEntries } from "./openaiChat.js";
 import type { ElementSpan } from "./jsonDocument.js";
 import { detectFormat } from "./detect.js";
+import { contentHead, plainName } from "../io/compressed.js";
 import { filesUnder } from "../io/filesUnder.js";
 import { inputKind } from "../io/fsErrors.js";
 import { UserError } from "../io/errors.js";
@@ -26,7 +28,8 @@ export interface BadFile {
   readonly reason: string;
 }
 
-const SESSION_NAME = /\.(jsonl|traj|traj\.json|json)$/;
+/** Session file names, plain or gzip-compressed as datasets are published (`x.traj.json.gz`). */
+const SESSION_NAME = /\.(jsonl|traj|traj\.json|json)(\.gz)?$/;
 
 /** The first line of an error, without the file name it may start with (the report names it). */
 export function reasonOf(error: unknown, file?: string): string {
@@ -47,7 +50,7 @@ export async function sessionRefs(paths: readonly string[], strict = false): Pro
       continue;
     }
     const isFolder = inputKind(path) === "folder";
-    const files = filesUnder([path], (_p, name) => SESSION_NAME.test(name) && !name.endsWith(".trajectory.jsonl"));
+    const files = filesUnder([path], (_p, name) => SESSION_NAME.test(name) && !plainName(name).endsWith(".trajectory.jsonl"));
     for (const file of files) {
       const id = isFolder ? relative(path, file) : file;
       try {
@@ -64,26 +67,52 @@ export async function sessionRefs(paths: readonly string[], strict = false): Pro
   return { refs, bad, ignored };
 }
 
-/** The note about plain .json files passed over in folders, or nothing. */
+/**
+ * What a plain .json file that is no session is, by its shape, for the note that passes it over:
+ * datasets keep their evaluation reports and labels beside the sessions (a SWE-bench report has
+ * `resolved_ids`; a labels file maps names to label words, flat or by run).
+ */
+export function nonSessionKind(file: string): string {
+  let head: string;
+  try {
+    head = contentHead(file, 64 * 1024).toString("utf8");
+  } catch {
+    return "other";
+  }
+  if (/"(?:resolved_ids|unresolved_ids|total_instances)"\s*:/.test(head)) return "SWE-bench evaluation report";
+  if (/^\s*\{\s*"[^"]*"\s*:\s*(?:"|\{\s*"[^"]*"\s*:\s*")/.test(head) && /"(?:resolved|unresolved|success|failure|unresolved_empty_patch|eval_error|no_eval)"/.test(head)) return "labels file";
+  return "other";
+}
+
+/** The note about plain .json files passed over in folders, or nothing: what each kind is, named. */
 export function ignoredNote(ignored: readonly string[]): string | undefined {
   if (ignored.length === 0) return undefined;
-  const shown = ignored.slice(0, 3).join(", ");
-  return `${ignored.length} .json file${ignored.length === 1 ? "" : "s"} in the folders given ${ignored.length === 1 ? "is" : "are"} no session format and ${ignored.length === 1 ? "was" : "were"} passed over (a labels file, for example): ${shown}${ignored.length > 3 ? ", ..." : ""}; name a file directly to have it checked`;
+  const byKind = new Map<string, string[]>();
+  for (const file of ignored) {
+    const kind = nonSessionKind(file);
+    byKind.set(kind, [...(byKind.get(kind) ?? []), file]);
+  }
+  const kinds = [...byKind].map(([kind, files]) => `${kind === "other" ? `${files.length} of no session format` : `${files.length} ${kind}${files.length === 1 ? "" : "s"}`}: ${files.slice(0, 3).join(", ")}${files.length > 3 ? ", ..." : ""}`);
+  return `${ignored.length} .json file${ignored.length === 1 ? "" : "s"} in the folders given ${ignored.length === 1 ? "is" : "are"} no session and ${ignored.length === 1 ? "was" : "were"} passed over (${kinds.join("; ")}); name a file directly to have it checked`;
 }
 
 async function listFile(file: string, id: string, named: boolean): Promise<SessionRef[]> {
   if (!existsSync(file)) throw new UserError("no such file");
-  if (statSync(file).size === 0) throw new UserError("empty file: no session in it");
+  // A FIFO, socket or device has no size to speak of: it is not an empty file, it is no session file (issue 36).
+  if (!statSync(file).isFile()) throw new UserError("not a regular file (a FIFO, socket or device): name a session file");
+  if (statSync(file).size === 0 || contentHead(file, 1).length === 0) throw new UserError("empty file: no session in it");
   if (looksBinary(file)) throw new UserError("binary content (NUL bytes in its first 4 KiB), not a text session");
   const format = detectFormat(file);
-  if (file.endsWith(".json") && !file.endsWith(".traj.json")) {
+  const name = plainName(file);
+  if (name.endsWith(".json") && !name.endsWith(".traj.json")) {
     // Plain .json files in a folder are sessions only when their content says so (a labels
     // file beside the sessions is not one); a .json file named directly must be one.
     if (format === undefined && !named) return [];
   }
-  if (format === undefined) throw new UserError("not a session format loopsim reads (openclaw, claude-code, codex, swe-agent, mini-swe-agent, adp) nor a loopsim trace");
-  if (format !== "adp") return [{ ref: file, id }];
-  const entries = await adpEntries(file);
+  if (format === undefined && nonSessionKind(file) !== "other") throw new UserError(`a ${nonSessionKind(file)}, not a session (sessions are ${"openclaw, claude-code, codex, swe-agent, mini-swe-agent, adp, openai-chat"} files or loopsim traces)`);
+  if (format === undefined) throw new UserError("not a session format loopsim reads (openclaw, claude-code, codex, swe-agent, mini-swe-agent, adp, openai-chat) nor a loopsim trace");
+  const entries = format === "adp" ? await adpEntries(file) : format === "openai-chat" ? await openaiChatEntries(file) : undefined;
+  if (entries === undefined) return [{ ref: file, id }];
   return entries.map((trajectory) => ({ ref: ownCopy(`${file}#${trajectory.id}`), id: ownCopy(`${id}#${trajectory.id}`), span: trajectory.span }));
 }
 
@@ -96,14 +125,7 @@ function ownCopy(text: string): string {
 }
 
 function looksBinary(file: string): boolean {
-  const fd = openSync(file, "r");
-  try {
-    const buffer = Buffer.alloc(4096);
-    const n = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, n).includes(0);
-  } finally {
-    closeSync(fd);
-  }
+  return contentHead(file, 4096).includes(0);
 }
 
 /** The bad files as lines for stderr and reports. */

@@ -6,7 +6,9 @@
 // - outcome: the step's observation as a text result. SWE-agent records no exit codes, so a
 //   failure is read from what answered: a timeout reply is {status: timeout, timedOut: true}; a
 //   shell's own error line (`bash: X: command not found`, `syntax error near unexpected token`)
-//   is {status: failed}; any other output is a plain result;
+//   is {status: failed}; so is an edit the tool rejected and did not apply ("Your proposed edit has
+//   introduced new syntax error(s)", "No replacement was performed": failure.ts); any other
+//   output is a plain result;
 // - not calls: a step the harness rejected without running it is a format error. SWE-agent
 //   answers such a step with its parser's format-error reply (0.x and 1.x parsers, the blocklist
 //   and the `bash -n` check; see HARNESS_REJECTION), or, in 1.x trajectories, records it with an
@@ -18,6 +20,7 @@
 // - one run per file, named after the file; no compaction.
 import { isObject } from "./jsonl.js";
 import { arrayElements } from "./jsonDocument.js";
+import { rejectedEditText } from "./failure.js";
 import { instanceOf } from "./miniSweAgent.js";
 import { textEvent, textResult, type ImportedEvent, type Importer } from "./types.js";
 
@@ -79,7 +82,7 @@ export function classifyStep(action: string, observation: string, executionTime?
 /** The outcome of a step that ran, with its failure (if any) in the shape failure.ts reads. */
 export function stepResult(observation: string): Record<string, unknown> {
   if (TIMEOUT.test(observation)) return textResult(observation, { status: "timeout", timedOut: true });
-  if (SHELL_ERROR.test(observation)) return textResult(observation, { status: "failed" });
+  if (SHELL_ERROR.test(observation) || rejectedEditText(observation)) return textResult(observation, { status: "failed" });
   return textResult(observation);
 }
 
@@ -118,6 +121,6 @@ export const sweAgentImporter: Importer = {
     }
     stats.runs = stats.calls > 0 ? 1 : 0;
     if (stats.formatErrors > 0) stats.notes.push(`${stats.formatErrors} steps the harness rejected without running them (format errors): not calls`);
-    if (shellErrors > 0) stats.notes.push(`${shellErrors} steps the shell answered with its own error (command not found, syntax error): calls, counted as failed`);
+    if (shellErrors > 0) stats.notes.push(`${shellErrors} steps the shell answered with its own error (command not found, syntax error) or an edit the tool rejected: calls, counted as failed`);
   },
 };

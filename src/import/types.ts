@@ -4,7 +4,7 @@ import type { ToolEvent } from "../../models/events.js";
 
 import type { ElementSpan } from "./jsonDocument.js";
 
-export const FORMATS = ["openclaw", "claude-code", "codex", "swe-agent", "mini-swe-agent", "adp"] as const;
+export const FORMATS = ["openclaw", "claude-code", "codex", "swe-agent", "mini-swe-agent", "adp", "openai-chat"] as const;
 export type SessionFormat = (typeof FORMATS)[number];
 
 /** A trace event and its place in the original file: a 1-based line, or a JSON path. */

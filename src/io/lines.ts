@@ -2,7 +2,8 @@
 // bounded memory. The text rule of textFile.ts holds here too (UTF-8, a leading BOM skipped,
 // invalid bytes refused with their line), and a line may not exceed MAX_LINE_CHARS: one runaway
 // line would otherwise exhaust memory (a 600 MB line used to end in "Invalid string length").
-import { createReadStream } from "node:fs";
+// A gzip-compressed file (`x.jsonl.gz`) streams through its decompressed content (compressed.ts).
+import { contentChunks } from "./compressed.js";
 import { UserError } from "./errors.js";
 import { fsUserError, inputKind, isFsError } from "./fsErrors.js";
 import { invalidUtf8Line, utf8Decoder } from "./textFile.js";
@@ -14,7 +15,7 @@ export async function* readLines(path: string): AsyncGenerator<string> {
   if (path !== "-") {
     if (inputKind(path) === "folder") throw new UserError(`${path}: is a directory, expected a .jsonl file`);
   }
-  const input = path === "-" ? process.stdin : createReadStream(path);
+  const input = path === "-" ? process.stdin : contentChunks(path);
   const decoder = utf8Decoder();
   // The unfinished line is kept as pieces and searched only in the newest text, so a long line
   // costs one pass, not one pass per chunk.

@@ -4,8 +4,8 @@
 // is given once.
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "./errors.js";
-import { readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readdirSync, realpathSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { inputKind } from "./fsErrors.js";
 import { readTextFile } from "./textFile.js";
 
@@ -76,7 +76,7 @@ export function readShardParts<I, R>(paths: readonly string[], layout: ShardLayo
   if (first === undefined) throw new UserError("merging needs at least one part");
   const inputs = JSON.stringify(first.inputs);
   parts.forEach((p, i) => {
-    if (JSON.stringify(p.inputs) !== inputs) throw new UserError(`${paths[i]}: its inputs (${layout.inputsAre}) differ from ${paths[0]}`);
+    if (JSON.stringify(p.inputs) !== inputs) throw new UserError(`${paths[i]}: its inputs differ from ${paths[0]}'s in ${differingKeys(p.inputs, first.inputs).join(", ")} (the parts of one run share ${layout.inputsAre})`);
     if (p.shard.of !== first.shard.of) throw new UserError(`${paths[i]}: shard ${p.shard.index}/${p.shard.of} does not belong with ${first.shard.index}/${first.shard.of}`);
     const expected = layout.expected(first.inputs, p.shard.index, p.shard.of);
     const got = p.rows.map((row, k) => {
@@ -86,11 +86,35 @@ export function readShardParts<I, R>(paths: readonly string[], layout: ShardLayo
     });
     if (JSON.stringify(got) !== JSON.stringify(expected)) throw new UserError(`${paths[i]}: its rows (${got.length}) are not exactly shard ${p.shard.index}/${p.shard.of}'s ${expected.length} ${layout.rowsAre}; was the file edited or cut?`);
   });
+  // A shard given twice (the same file twice, or two runs' parts mixed) is named before any
+  // missing one: the missing shard is usually the twin's.
+  const byIndex = new Map<number, string>();
+  parts.forEach((p, i) => {
+    const path = paths[i] as string;
+    const twin = byIndex.get(p.shard.index);
+    if (twin !== undefined) throw new UserError(sameFile(twin, path) ? `${path} is given twice; give each part once` : `${twin} and ${path} are both shard ${p.shard.index}/${p.shard.of}; give each shard once`);
+    byIndex.set(p.shard.index, path);
+  });
   const seen = new Set(parts.map((p) => p.shard.index));
   const missing = Array.from({ length: first.shard.of }, (_, i) => i + 1).filter((i) => !seen.has(i));
   if (missing.length > 0) throw new UserError(`${[...new Set(paths.map((p) => dirname(p)))].join(", ")}: missing shard${missing.length === 1 ? "" : "s"} ${missing.map((m) => `${m}/${first.shard.of}`).join(", ")} (found ${[...seen].sort((a, b) => a - b).map((m) => `${m}/${first.shard.of}`).join(", ")})`);
   if (seen.size !== parts.length) throw new UserError("a shard is given twice");
   return parts;
+}
+
+/** The top-level keys whose values differ between two parts' inputs (or "their values" when none does). */
+export function differingKeys(a: unknown, b: unknown): string[] {
+  if (!isPlainObject(a) || !isPlainObject(b)) return ["their values"];
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  return keys.length === 0 ? ["their key order"] : keys;
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return resolve(a) === resolve(b);
+  }
 }
 
 /** Parts of the other command in the folder: the merge that reads them. */

@@ -48,6 +48,8 @@ export function parseShard(spec: string, env: Env = process.env): Shard {
     if (of === undefined) throw new UserError(`--shard ${spec}: ${found.engine} gives the index but not the count: use --shard auto/N or set LOOPSIM_SHARD_COUNT`);
     return checked(found.index, of, `--shard ${spec} (from ${found.engine})`);
   }
+  // Shards count from 1, as `1/4 ... 4/4` reads; a 0-based index from habit is told so.
+  if (/^0+\/[0-9]+$/.test(spec)) throw new UserError(`--shard ${spec}: I counts from 1 (the first shard is 1/${spec.split("/")[1]}); for a 0-based index from a batch engine use --shard auto`);
   const match = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(spec);
   if (match === null) throw new UserError(`--shard ${spec}: expected I/N (for example 1/4), auto, or auto/N`);
   return checked(Number(match[1]), Number(match[2]), `--shard ${spec}`);

@@ -1,7 +1,8 @@
 // The one rule for reading text, applied to every input (traces, sessions, configs, scenarios,
 // populations, labels, report parts): UTF-8, a leading byte-order mark skipped, and invalid UTF-8
 // refused with the file and line, because a silently replaced byte changes the args a call hashes to.
-import { readFileSync } from "node:fs";
+// A gzip-compressed file is read through its decompressed content (compressed.ts).
+import { contentWhole } from "./compressed.js";
 import { UserError } from "./errors.js";
 import { withFsErrors } from "./fsErrors.js";
 
@@ -27,7 +28,7 @@ export function invalidUtf8Line(bytes: Uint8Array, firstLine = 1): number {
 }
 
 export function readTextFile(path: string, what = "file"): string {
-  const bytes = withFsErrors(path, `read the ${what}`, () => readFileSync(path));
+  const bytes = withFsErrors(path, `read the ${what}`, () => contentWhole(path));
   try {
     return utf8Decoder().decode(bytes);
   } catch {

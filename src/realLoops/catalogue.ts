@@ -1,197 +1,474 @@
 // The catalogue of real stuck stretches: every stretch mined from the sessions under some paths,
-// with where it is, its shape and an excerpt, a summary per source and format, and (when a
-// judgements file is given) the precision of the definition by a person's reading. Built as the
-// sessions stream; the report object alone gives the JSON and the Markdown, byte for byte the
-// same for the same inputs.
+// with where it is, its rule and kind, its shape and an excerpt; a summary by rule, kind, dataset,
+// format, model and outcome label, with lengths and the share of calls and tokens spent stuck;
+// and, when a reading is given, the precision of the definition (stretches judged) and its recall
+// (stuck calls of sessions read whole). Built from one row per listed session, in listing order:
+// a run and the merge of its shards feed the same rows to the same builder, so the JSON and the
+// Markdown are byte for byte the same for the same inputs.
 import type { ToolEvent } from "../../models/events.js";
 import type { BadFile } from "../import/sessionRefs.js";
 import { plural } from "../format/words.js";
 import { nearestRank } from "../evaluation/metrics.js";
-import { percentWithInterval } from "../stats/interval.js";
-import { precisionOf, stretchId, type Judgements, type Precision, type Verdict } from "./judgements.js";
-import { minedCalls, stretchesOf, type MinedCall, type MineParameters, type Stretch } from "./mine.js";
+import { eventTokens } from "../sim/tokens.js";
+import { percentWithInterval, wilson, type Interval } from "../stats/interval.js";
+import { OUTCOMES, outcomeOf } from "./labels.js";
+import { precisionOf, recallOf, stretchId, type Judgements, type Precision, type Recall, type Verdict } from "./judgements.js";
+import { kindOfRule, minedCalls, STRETCH_RULES, stretchesOf, type MinedCall, type MineParameters, type Stretch, type StretchKind, type StretchRule } from "./mine.js";
 
-export const CATALOGUE_SCHEMA = "loopsim/real-loops@1";
+export const CATALOGUE_SCHEMA = "loopsim/real-loops@2";
 
 /** How much of a call's args or result an excerpt shows. */
 const EXCERPT_CHARS = 160;
 const SHAPE_CHARS = 100;
+/** The model column's value for a session whose format records no model name. */
+export const NO_MODEL = "(not recorded)";
 
 /** A mined stretch (its shape clipped for reading) with where it is, an excerpt and its verdict. */
-export interface CatalogueStretch extends Pick<Stretch, "rule" | "firstCall" | "lastCall" | "length" | "shape" | "repeats"> {
+export interface CatalogueStretch extends Pick<Stretch, "rule" | "kind" | "firstCall" | "lastCall" | "length" | "shape" | "repeats"> {
   readonly id: string;
   readonly session: string;
+  /** The first folder of the session's ref: the dataset or corpus source it belongs to. */
+  readonly dataset: string;
   readonly format: string;
+  readonly model: string;
+  readonly label: string;
+  /** Tokens of the stretch's calls and results (src/sim/tokens.ts, about 4 characters a token). */
+  readonly tokens: number;
+  /** The failure every call met, masked (same-failure and same-rejection stretches). */
+  readonly signature?: string;
   readonly excerpt: { readonly tool: string; readonly args: string; readonly first: string; readonly last: string };
   readonly judgement?: { readonly verdict: Verdict; readonly reason: string };
 }
 
-interface Tally {
+/** What one listed session contributes: a row of a run, and of a shard's partial result. */
+export interface SessionRow {
+  /** Position in the whole listing (what a shard's slice and the merge's order go by). */
+  readonly at: number;
+  readonly id: string;
+  /** Why the file could not be read, when it could not. */
+  readonly unreadable?: string;
+  readonly format?: string;
+  readonly model?: string;
+  readonly label?: string;
+  readonly calls?: number;
+  readonly tokens?: number;
+  readonly stretches?: readonly CatalogueStretch[];
+}
+
+export interface Tally {
   sessions: number;
   calls: number;
+  tokens: number;
   stretches: number;
   stuckCalls: number;
+  stuckTokens: number;
+  sessionsWithStretches: number;
+}
+
+export interface LengthSummary {
+  readonly min: number;
+  readonly median: number;
+  readonly p90: number;
+  readonly max: number;
+  /** Stretches by length: 3, 4, 5-9, 10-19, 20 or more calls (and 2 when --min 2). */
+  readonly histogram: Readonly<Record<string, number>>;
+}
+
+export interface LabelShare {
+  readonly sessions: number;
+  readonly withStretch: number;
+  readonly share: number;
+  readonly interval: Interval;
 }
 
 export interface Catalogue {
   readonly schema: typeof CATALOGUE_SCHEMA;
+  /** The command that regenerates this catalogue, every flag that shapes it quoted. */
+  readonly command: string;
   readonly paths: readonly string[];
   readonly parameters: MineParameters;
   readonly definition: readonly string[];
   readonly summary: {
     readonly sessions: number;
     readonly calls: number;
+    readonly tokens: number;
     readonly stretches: number;
+    readonly stuckCalls: number;
+    readonly stuckTokens: number;
+    readonly stuckCallShare: number;
+    readonly stuckTokenShare: number;
     readonly sessionsWithStretches: number;
-    readonly byRule: Readonly<Record<string, number>>;
+    readonly byRule: Readonly<Record<string, { readonly kind: StretchKind; readonly stretches: number; readonly calls: number; readonly lengths: LengthSummary }>>;
+    readonly byKind: Readonly<Record<string, { readonly stretches: number; readonly calls: number }>>;
     readonly bySource: Readonly<Record<string, Tally>>;
     readonly byFormat: Readonly<Record<string, Tally>>;
-    readonly lengths: { readonly min: number; readonly median: number; readonly max: number };
+    readonly byModel: Readonly<Record<string, Tally>>;
+    /** Sessions by outcome label (--labels), and how many of them hold a stretch. */
+    readonly byLabel: Readonly<Record<string, LabelShare>>;
+    /** The same by outcome: resolved (resolved, success), failed (unresolved*, failure), other (eval_error, no_eval), unlabelled. */
+    readonly byOutcome: Readonly<Record<string, LabelShare>>;
+    readonly lengths: LengthSummary;
   };
-  readonly judged?: { readonly file: string; readonly criteria: readonly string[] } & Precision;
+  readonly judged?: {
+    readonly file: string;
+    readonly criteria: readonly string[];
+    readonly byRule: Readonly<Record<string, Precision>>;
+    readonly bySource: Readonly<Record<string, Precision>>;
+    /** Judged ids this run did not find: stretches of an earlier definition, or of sessions outside the paths. */
+    readonly notFound: readonly string[];
+  } & Precision;
+  readonly recall?: { readonly file: string; readonly protocol: readonly string[]; readonly byRule: Readonly<Record<string, number>>; readonly agreement: readonly string[] } & Recall;
+  /** Recall by the second reader's reading of its (smaller) sample. */
+  readonly recallBySecondReader?: { readonly protocol: readonly string[] } & Recall;
   readonly stretches: readonly CatalogueStretch[];
   readonly unreadable: readonly BadFile[];
+  /** Plain .json files in the folders that hold no session (a labels file): passed over, named. */
+  readonly passedOver: readonly string[];
 }
 
 export function definitionLines(p: MineParameters): string[] {
   return [
     "A call's shape is its tool and its args as JSON with timestamps, UUIDs and hex ids, temporary paths and every run of digits (line numbers, pids, counters) masked; its result is the outcome's text, masked the same way.",
-    `repeat: ${p.repeat} or more consecutive calls with the same shape and the same masked result, where no two neighbours differ both in their recorded args and in their recorded result (asking about another thing and hearing about it is not a repeat).`,
-    `failing: ${p.failing} or more consecutive calls with the same shape whose every outcome failed (error, non-zero exit, timeout), whatever the errors say.`,
-    `alternation: ${p.alternation} or more consecutive calls taking turns between two calls, A B A B, each answered as the same call two before.`,
-    "Not stuck: a repeat whose very next call is the same recorded call with a new result (a wait that paid off: a build finished, a page loaded); calls never answered; stretches inside another (stretches never overlap; repeats and failing runs are found first).",
+    "Calls are numbered from 0, every call the environment ran and answered, in file order (a format error the harness ran nothing for is no call).",
+    "Identical calls (kind identical):",
+    `- repeat: ${p.repeat} or more consecutive calls with the same shape and the same masked result, where no two neighbours differ both in their recorded args and in their recorded result (asking about another thing and hearing about it is not a repeat).`,
+    `- failing: ${p.failing} or more consecutive calls with the same shape whose every outcome failed (error, non-zero exit, timeout), whatever the errors say.`,
+    `- alternation: ${p.alternation} or more consecutive calls taking turns between two calls, A B A B, each answered as the same call two before.`,
+    "Changing args (kind changing-args): the call differs every time, so nothing repeats, yet the answers show that no call moved the agent on.",
+    `- same-failure: ${p.sameFailure} or more failed calls in a row, each failing as one of the last two failures of the chain did (A B A: two errors taking turns while the agent fights one problem); one failed call of another kind may sit between two of the same (A X A). A sighting of the chain's first failure in the three calls before it counts toward the ${p.sameFailure} (the stretch is the chain alone). A failure's signature is the last of the answer's last five non-blank lines that reports a failure (an error, an exception, not found, refused, invalid, timed out ...; a warning, a test run's tally and a linter's coded finding are reports about the input, not failures of the call), with its exit code, and with paths, the quoted tokens the call itself holds and the first word of each line of the command masked ('bash: Let: command not found' is one failure whatever the prose). Why in a row: a call that succeeds between two failures may have fixed something (an edit, then the test again is work even when the test fails the same way). An answer with no failure line has no signature: greps for different things that find nothing are a search.`,
+    `- same-rejection: the same, where every call was refused by the environment without running (a linter or syntax check turning an edit back, a patch that did not apply, a tool input rejected, a command not allowed), for the same kind of refusal.`,
+    `- no-effect: ${p.noEffect} or more consecutive calls from one tool naming the same files (paths in their args), with at least two different shapes, none failed or refused, each answered with the same masked text of 40 characters or more (20 of them letters): the same file content after each edit, the same listing. Short answers ('OK', '171.0') and empty ones (an edit that succeeded says nothing) never count: the same short answer to different questions is news each time. Nor does an answer the session gives to more than 2 calls outside the run (a harness's 'Process running with session ID ...', the same passing test run): it is an acknowledgement, not a sign that the run's calls had no effect. Why the same files: an edit of one file tried three ways that shows the same lines each time had no effect, while three new test scripts or three different tests printing the same verdict are three experiments (the first reading judged 4 of the 6 no-effect runs without this condition false alarms, all of that kind).`,
+    "Not stuck: a repeat whose very next call is the same recorded call with a new result (a wait that paid off: a build finished, a page loaded); calls never answered; stretches inside another (stretches never overlap; the identical rules are applied first, the changing-args rules to the calls left).",
+    "Outcome labels (resolved, unresolved) are never read by the miner: they only split the report.",
   ];
 }
 
-/** The first folder of a session's id (its source in the corpus), or the file for a file given alone. */
+/** The first folder of a session's id (its dataset or corpus source), or the file for a file given alone. */
 export function sourceOf(session: string): string {
   const slash = session.indexOf("/");
   return slash < 0 ? session.replace(/#.*$/, "") : session.slice(0, slash);
 }
 
+/** A short excerpt of its own (a slice would keep the whole text of a long result alive with the catalogue). */
 const clip = (text: string, n: number) => {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= n ? flat : `${flat.slice(0, n - 1)}…`;
+  return Buffer.from(flat.length <= n ? flat : `${flat.slice(0, n - 1)}…`, "utf8").toString("utf8");
 };
+
+const callTokens = (events: readonly ToolEvent[], call: MinedCall) => call.events.reduce((sum, at) => sum + eventTokens(events[at] as ToolEvent), 0);
+
+/** Everything a session contributes to the catalogue, computed once (in a run or in a shard). */
+export function sessionRow(at: number, session: string, format: string, events: readonly ToolEvent[], parameters: MineParameters, about: { readonly model?: string; readonly label?: string } = {}): SessionRow {
+  const calls = minedCalls(events);
+  const found = stretchesOf(calls, parameters);
+  const model = about.model ?? NO_MODEL;
+  const label = about.label ?? "unlabelled";
+  const tokens = calls.reduce((sum, c) => sum + callTokens(events, c), 0);
+  const stretches = found.map((s): CatalogueStretch => {
+    const first = calls[s.firstCall] as MinedCall;
+    const last = calls[s.lastCall] as MinedCall;
+    let stuckTokens = 0;
+    for (let c = s.firstCall; c <= s.lastCall; c++) stuckTokens += callTokens(events, calls[c] as MinedCall);
+    const signature = s.rule === "same-failure" || s.rule === "same-rejection" ? first.signature : undefined;
+    return {
+      id: stretchId(session, s.firstCall),
+      session,
+      dataset: sourceOf(session),
+      format,
+      model,
+      label,
+      rule: s.rule,
+      kind: s.kind,
+      firstCall: s.firstCall,
+      lastCall: s.lastCall,
+      length: s.length,
+      tokens: stuckTokens,
+      shape: s.shape.map((x) => clip(x, SHAPE_CHARS)),
+      repeats: s.repeats,
+      ...(signature === undefined ? {} : { signature: clip(signature, SHAPE_CHARS) }),
+      excerpt: { tool: first.call.tool, args: clip(first.rawArgs, EXCERPT_CHARS), first: clip(first.rawResult, EXCERPT_CHARS), last: clip(last.rawResult, EXCERPT_CHARS) },
+    };
+  });
+  return { at, id: session, format, model, label, calls: calls.length, tokens, stretches };
+}
+
+const emptyTally = (): Tally => ({ sessions: 0, calls: 0, tokens: 0, stretches: 0, stuckCalls: 0, stuckTokens: 0, sessionsWithStretches: 0 });
+const byName = <T>(m: Map<string, T>): Record<string, T> => Object.fromEntries([...m.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+const ratio = (n: number, d: number) => (d === 0 ? 0 : Math.round((n / d) * 10_000) / 10_000);
+
+function lengthSummary(lengths: readonly number[]): LengthSummary {
+  const buckets: [string, (n: number) => boolean][] = [
+    ["2", (n) => n === 2],
+    ["3", (n) => n === 3],
+    ["4", (n) => n === 4],
+    ["5-9", (n) => n >= 5 && n <= 9],
+    ["10-19", (n) => n >= 10 && n <= 19],
+    ["20+", (n) => n >= 20],
+  ];
+  const histogram: Record<string, number> = {};
+  for (const [name, holds] of buckets) {
+    const n = lengths.filter(holds).length;
+    if (n > 0 || name !== "2") histogram[name] = n;
+  }
+  return { min: lengths.length === 0 ? 0 : Math.min(...lengths), median: nearestRank(lengths, 0.5), p90: nearestRank(lengths, 0.9), max: lengths.length === 0 ? 0 : Math.max(...lengths), histogram };
+}
+
+export interface CatalogueInputs {
+  readonly command: string;
+  readonly paths: readonly string[];
+  readonly parameters: MineParameters;
+}
 
 export class CatalogueBuilder {
   private readonly stretches: CatalogueStretch[] = [];
-  private readonly bySource = new Map<string, Tally>();
-  private readonly byFormat = new Map<string, Tally>();
+  private readonly tallies = { source: new Map<string, Tally>(), format: new Map<string, Tally>(), model: new Map<string, Tally>() };
+  private readonly labels = new Map<string, { sessions: number; withStretch: number }>();
+  private readonly mined = new Map<string, { calls: number; flagged: Set<number> }>();
+  private readonly unreadable: BadFile[] = [];
   private sessions = 0;
   private calls = 0;
+  private tokens = 0;
 
   constructor(
-    private readonly paths: readonly string[],
-    private readonly parameters: MineParameters,
+    private readonly inputs: CatalogueInputs,
     private readonly judgements?: Judgements,
   ) {}
 
-  add(session: string, format: string, events: readonly ToolEvent[]): void {
-    const calls = minedCalls(events);
-    const found = stretchesOf(calls, this.parameters);
+  /** A listed session's row, in listing order. Sessions without calls are passed over (nothing to mine). */
+  addRow(row: SessionRow): void {
+    if (row.unreadable !== undefined) {
+      this.unreadable.push({ file: row.id, reason: row.unreadable });
+      return;
+    }
+    const calls = row.calls ?? 0;
+    if (calls === 0) return;
+    const found = row.stretches ?? [];
+    const stuckCalls = found.reduce((sum, s) => sum + s.length, 0);
+    const stuckTokens = found.reduce((sum, s) => sum + s.tokens, 0);
     this.sessions++;
-    this.calls += calls.length;
+    this.calls += calls;
+    this.tokens += row.tokens ?? 0;
     for (const [map, key] of [
-      [this.bySource, sourceOf(session)],
-      [this.byFormat, format],
+      [this.tallies.source, sourceOf(row.id)],
+      [this.tallies.format, row.format ?? "unknown"],
+      [this.tallies.model, row.model ?? NO_MODEL],
     ] as const) {
-      const t = map.get(key) ?? { sessions: 0, calls: 0, stretches: 0, stuckCalls: 0 };
+      const t = map.get(key) ?? emptyTally();
       t.sessions++;
-      t.calls += calls.length;
+      t.calls += calls;
+      t.tokens += row.tokens ?? 0;
       t.stretches += found.length;
-      t.stuckCalls += found.reduce((sum, s) => sum + s.length, 0);
+      t.stuckCalls += stuckCalls;
+      t.stuckTokens += stuckTokens;
+      if (found.length > 0) t.sessionsWithStretches++;
       map.set(key, t);
     }
+    const label = this.labels.get(row.label ?? "unlabelled") ?? { sessions: 0, withStretch: 0 };
+    label.sessions++;
+    if (found.length > 0) label.withStretch++;
+    this.labels.set(row.label ?? "unlabelled", label);
+    const flagged = new Set<number>();
     for (const s of found) {
-      const id = stretchId(session, s.firstCall);
-      const first = calls[s.firstCall] as MinedCall;
-      const last = calls[s.lastCall] as MinedCall;
-      const judgement = this.judgements?.byId.get(id);
-      this.stretches.push({
-        id,
-        session,
-        format,
-        rule: s.rule,
-        firstCall: s.firstCall,
-        lastCall: s.lastCall,
-        length: s.length,
-        shape: s.shape.map((x) => clip(x, SHAPE_CHARS)),
-        repeats: s.repeats,
-        excerpt: { tool: first.call.tool, args: clip(first.rawArgs, EXCERPT_CHARS), first: clip(first.rawResult, EXCERPT_CHARS), last: clip(last.rawResult, EXCERPT_CHARS) },
-        ...(judgement === undefined ? {} : { judgement }),
-      });
+      for (let c = s.firstCall; c <= s.lastCall; c++) flagged.add(c);
+      const judgement = this.judgements?.byId.get(s.id);
+      this.stretches.push(judgement === undefined ? s : { ...s, judgement });
     }
+    this.mined.set(row.id, { calls, flagged });
   }
 
-  finish(unreadable: readonly BadFile[]): Catalogue {
-    const lengths = this.stretches.map((s) => s.length);
-    const byRule: Record<string, number> = {};
-    for (const s of this.stretches) byRule[s.rule] = (byRule[s.rule] ?? 0) + 1;
-    const sorted = <T>(m: Map<string, T>) => Object.fromEntries([...m.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+  finish(listingBad: readonly BadFile[], passedOver: readonly string[]): Catalogue {
+    const byRule: Record<string, { kind: StretchKind; stretches: number; calls: number; lengths: LengthSummary }> = {};
+    for (const rule of STRETCH_RULES) {
+      const of = this.stretches.filter((s) => s.rule === rule);
+      if (of.length > 0) byRule[rule] = { kind: kindOfRule(rule), stretches: of.length, calls: of.reduce((n, s) => n + s.length, 0), lengths: lengthSummary(of.map((s) => s.length)) };
+    }
+    const byKind: Record<string, { stretches: number; calls: number }> = {};
+    for (const kind of ["identical", "changing-args"] as const) {
+      const of = this.stretches.filter((s) => s.kind === kind);
+      byKind[kind] = { stretches: of.length, calls: of.reduce((n, s) => n + s.length, 0) };
+    }
+    const stuckCalls = this.stretches.reduce((n, s) => n + s.length, 0);
+    const stuckTokens = this.stretches.reduce((n, s) => n + s.tokens, 0);
+    const shareOf = (v: { sessions: number; withStretch: number }): LabelShare => ({ ...v, share: ratio(v.withStretch, v.sessions), interval: wilson(v.withStretch, v.sessions) });
+    const byLabel = new Map([...this.labels.entries()].map(([k, v]) => [k, shareOf(v)]));
+    const outcomes = new Map<string, { sessions: number; withStretch: number }>();
+    for (const [label, v] of this.labels) {
+      const o = label === "unlabelled" ? "unlabelled" : outcomeOf(label);
+      const t = outcomes.get(o) ?? { sessions: 0, withStretch: 0 };
+      t.sessions += v.sessions;
+      t.withStretch += v.withStretch;
+      outcomes.set(o, t);
+    }
+    const byOutcome = Object.fromEntries([...OUTCOMES, "unlabelled"].filter((o) => outcomes.has(o)).map((o) => [o, shareOf(outcomes.get(o) as { sessions: number; withStretch: number })]));
     const j = this.judgements;
+    const ids = this.stretches.map((s) => s.id);
+    const found = new Set(ids);
+    const precisionWhere = (keep: (s: CatalogueStretch) => boolean) => (j === undefined ? undefined : precisionOf(this.stretches.filter(keep).map((s) => s.id), j));
+    const groups = (key: (s: CatalogueStretch) => string) => byName(new Map([...new Set(this.stretches.map(key))].map((k) => [k, precisionWhere((s) => key(s) === k) as Precision])));
+    const recall = j === undefined || j.sessions.size === 0 ? undefined : recallOf(j.sessions, this.mined);
     return {
       schema: CATALOGUE_SCHEMA,
-      paths: this.paths,
-      parameters: this.parameters,
-      definition: definitionLines(this.parameters),
+      command: this.inputs.command,
+      paths: this.inputs.paths,
+      parameters: this.inputs.parameters,
+      definition: definitionLines(this.inputs.parameters),
       summary: {
         sessions: this.sessions,
         calls: this.calls,
+        tokens: this.tokens,
         stretches: this.stretches.length,
+        stuckCalls,
+        stuckTokens,
+        stuckCallShare: ratio(stuckCalls, this.calls),
+        stuckTokenShare: ratio(stuckTokens, this.tokens),
         sessionsWithStretches: new Set(this.stretches.map((s) => s.session)).size,
-        byRule: Object.fromEntries(Object.entries(byRule).sort()),
-        bySource: sorted(this.bySource),
-        byFormat: sorted(this.byFormat),
-        lengths: { min: lengths.length === 0 ? 0 : Math.min(...lengths), median: nearestRank(lengths, 0.5), max: lengths.length === 0 ? 0 : Math.max(...lengths) },
+        byRule,
+        byKind,
+        bySource: byName(this.tallies.source),
+        byFormat: byName(this.tallies.format),
+        byModel: byName(this.tallies.model),
+        byLabel: byName(byLabel),
+        byOutcome,
+        lengths: lengthSummary(this.stretches.map((s) => s.length)),
       },
-      ...(j === undefined ? {} : { judged: { file: j.file, criteria: j.criteria, ...precisionOf(this.stretches.map((s) => s.id), j) } }),
+      ...(j === undefined
+        ? {}
+        : {
+            judged: {
+              file: j.file,
+              criteria: j.criteria,
+              ...precisionOf(ids, j),
+              byRule: groups((s) => s.rule),
+              bySource: groups((s) => s.dataset),
+              notFound: [...j.byId.keys()].filter((id) => !found.has(id)).sort(),
+            },
+          }),
+      ...(recall === undefined || j === undefined ? {} : { recall: { file: j.file, protocol: j.protocol, ...recall, byRule: this.recallByRule(j), agreement: j.agreement } }),
+      ...(j?.secondReader === undefined || j.secondReader.sessions.size === 0 ? {} : { recallBySecondReader: { protocol: j.secondReader.protocol, ...recallOf(j.secondReader.sessions, this.mined) } }),
       stretches: this.stretches,
-      unreadable,
+      unreadable: [...listingBad, ...this.unreadable],
+      passedOver,
     };
+  }
+
+  /** Stuck calls read that each rule's stretches cover (a call is covered by at most one stretch). */
+  private recallByRule(j: Judgements): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [session, reading] of j.sessions) {
+      const m = this.mined.get(session);
+      if (m === undefined || m.calls !== reading.calls) continue;
+      for (const s of this.stretches) {
+        if (s.session !== session) continue;
+        for (const r of reading.stuck) {
+          const overlap = Math.max(0, Math.min(r.to, s.lastCall) - Math.max(r.from, s.firstCall) + 1);
+          if (overlap > 0) out[s.rule] = (out[s.rule] ?? 0) + overlap;
+        }
+      }
+    }
+    return Object.fromEntries(STRETCH_RULES.filter((r) => out[r] !== undefined).map((r) => [r, out[r] as number]));
   }
 }
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/`/g, "'");
+const pct = (x: number) => `${(Math.round(x * 1000) / 10).toFixed(1)}%`;
+
+function tallyTable(title: string, rows: Readonly<Record<string, Tally>>): string[] {
+  return [
+    `| ${title} | sessions | with a stretch | calls | stretches | stuck calls | stuck calls % | stuck tokens % |`,
+    "|---|---|---|---|---|---|---|---|",
+    ...Object.entries(rows).map(([k, t]) => `| ${cell(k)} | ${t.sessions} | ${t.sessionsWithStretches} | ${t.calls} | ${t.stretches} | ${t.stuckCalls} | ${pct(ratio(t.stuckCalls, t.calls))} | ${pct(ratio(t.stuckTokens, t.tokens))} |`),
+    "",
+  ];
+}
+
+const histogramText = (l: LengthSummary) => Object.entries(l.histogram).map(([k, n]) => `${k}: ${n}`).join(", ");
 
 export function catalogueMarkdown(c: Catalogue): string {
   const s = c.summary;
   const lines: string[] = [
     "# Real stuck stretches",
     "",
-    `Mined by \`loopsim loops ${c.paths.join(" ")}\` from ${plural(s.sessions, "session")} with calls (${plural(s.calls, "call")}; sessions without any are passed over): ${plural(s.stretches, "stretch", "stretches")} in ${plural(s.sessionsWithStretches, "session")}. The definition belongs to no guard:`,
+    `Regenerate with \`${c.command}\` (add --force to overwrite). Mined from ${plural(s.sessions, "session")} with calls (${plural(s.calls, "call")}; sessions without any are passed over): ${plural(s.stretches, "stretch", "stretches")} in ${plural(s.sessionsWithStretches, "session")}, covering ${s.stuckCalls} calls (${pct(s.stuckCallShare)} of all calls) and ${pct(s.stuckTokenShare)} of the calls' tokens (src/sim/tokens.ts: about 4 characters a token). The definition belongs to no guard:`,
     "",
-    ...c.definition.map((d) => `- ${d}`),
+    ...c.definition.map((d) => (d.startsWith("- ") ? `  ${d}` : `- ${d}`)),
     "",
     "## Summary",
     "",
-    "| source | sessions | calls | stretches | calls in stretches |",
-    "|---|---|---|---|---|",
-    ...Object.entries(s.bySource).map(([k, t]) => `| ${cell(k)} | ${t.sessions} | ${t.calls} | ${t.stretches} | ${t.stuckCalls} |`),
+    "| rule | kind | stretches | calls | length min / median / p90 / max | lengths |",
+    "|---|---|---|---|---|---|",
+    ...Object.entries(s.byRule).map(([rule, r]) => `| ${rule} | ${r.kind} | ${r.stretches} | ${r.calls} | ${r.lengths.min} / ${r.lengths.median} / ${r.lengths.p90} / ${r.lengths.max} | ${histogramText(r.lengths)} |`),
     "",
-    "| format | sessions | calls | stretches | calls in stretches |",
-    "|---|---|---|---|---|",
-    ...Object.entries(s.byFormat).map(([k, t]) => `| ${cell(k)} | ${t.sessions} | ${t.calls} | ${t.stretches} | ${t.stuckCalls} |`),
+    `By kind: ${Object.entries(s.byKind).map(([k, v]) => `${k} ${plural(v.stretches, "stretch", "stretches")} (${v.calls} calls)`).join("; ")}. All lengths in calls: min ${s.lengths.min}, median ${s.lengths.median}, p90 ${s.lengths.p90}, max ${s.lengths.max} (${histogramText(s.lengths)}).`,
     "",
-    `By rule: ${Object.keys(s.byRule).length === 0 ? "none" : Object.entries(s.byRule).map(([r, n]) => `${r} ${n}`).join(", ")}. Lengths in calls: min ${s.lengths.min}, median ${s.lengths.median}, max ${s.lengths.max}.`,
-    "",
+    ...tallyTable("dataset", s.bySource),
+    ...tallyTable("format", s.byFormat),
+    ...tallyTable("model", s.byModel),
   ];
+  if (Object.keys(s.byLabel).length > 0) {
+    lines.push("Sessions holding a stretch, by outcome label (--labels; the miner never reads labels):", "", "| label | sessions | with a stretch | share (95% Wilson) |", "|---|---|---|---|");
+    for (const [label, l] of Object.entries(s.byLabel)) lines.push(`| ${cell(label)} | ${l.sessions} | ${l.withStretch} | ${percentWithInterval(l.share, l.interval)} |`);
+    lines.push("", "| outcome | sessions | with a stretch | share (95% Wilson) |", "|---|---|---|---|");
+    for (const [outcome, l] of Object.entries(s.byOutcome)) lines.push(`| ${outcome} | ${l.sessions} | ${l.withStretch} | ${percentWithInterval(l.share, l.interval)} |`);
+    lines.push("");
+  }
   if (c.judged !== undefined) {
     const j = c.judged;
-    lines.push("## Precision by reading", "", `Judged in \`${j.file}\`: ${j.stuck} stuck, ${j.falseAlarms} false alarm${j.falseAlarms === 1 ? "" : "s"}${j.unjudged.length > 0 ? `, ${j.unjudged.length} not judged yet (${j.unjudged.join(", ")})` : ""}. Precision: ${j.judged === 0 ? "no stretch judged" : percentWithInterval(j.precision, j.interval)} (95% Wilson interval). How each stretch was judged:`, "", ...j.criteria.map((x) => `- ${x}`), "");
+    lines.push(
+      "## Precision by reading",
+      "",
+      `Judged in \`${j.file}\`: ${j.stuck} stuck, ${plural(j.falseAlarms, "false alarm")} of the ${plural(s.stretches, "stretch", "stretches")} found. Precision: ${j.judged === 0 ? "no stretch judged" : percentWithInterval(j.precision, j.interval)} (95% Wilson interval).`,
+      "",
+      `Not judged: ${j.unjudged.length === 0 ? "none" : `${plural(j.unjudged.length, "stretch", "stretches")} found that no reading judges (new since the reading, or outside its sample; a stretch whose first call moved after a change of the rules has a new id and is among them): ${j.unjudged.slice(0, 30).map((id) => `\`${cell(id)}\``).join(", ")}${j.unjudged.length > 30 ? ", ..." : ""}`}.`,
+      "",
+      `Judged but not found by this run: ${j.notFound.length === 0 ? "none" : `${plural(j.notFound.length, "id")}: stretches an earlier definition found (kept on record), or in sessions outside the paths: ${j.notFound.slice(0, 30).map((id) => `\`${cell(id)}\``).join(", ")}${j.notFound.length > 30 ? ", ..." : ""}`}.`,
+      "",
+      "| rule | judged | stuck | false alarms | not judged | precision (95% Wilson) |",
+      "|---|---|---|---|---|---|",
+      ...Object.entries(j.byRule).map(([k, p]) => `| ${k} | ${p.judged} | ${p.stuck} | ${p.falseAlarms} | ${p.unjudged.length} | ${percentWithInterval(p.precision, p.interval)} |`),
+      "",
+      "| dataset | judged | stuck | false alarms | not judged | precision (95% Wilson) |",
+      "|---|---|---|---|---|---|",
+      ...Object.entries(j.bySource).map(([k, p]) => `| ${cell(k)} | ${p.judged} | ${p.stuck} | ${p.falseAlarms} | ${p.unjudged.length} | ${percentWithInterval(p.precision, p.interval)} |`),
+      "",
+      "How each stretch was judged:",
+      "",
+      ...j.criteria.map((x) => `- ${x}`),
+      "",
+    );
+  }
+  if (c.recall !== undefined) {
+    const r = c.recall;
+    lines.push(
+      "## Recall by reading",
+      "",
+      `Sessions read whole, call by call, in \`${r.file}\`: ${r.sessions} of them mined by this run (${r.callsRead} calls, ${r.stuckRead} read stuck). Recall of stuck calls (stuck calls inside a mined stretch / stuck calls read): ${r.stuckRead === 0 ? "no stuck call read" : percentWithInterval(r.recall, r.interval)} (95% Wilson interval; calls of one session are not independent, so the interval is optimistic). Calls the miner flagged that the reader did not find stuck: ${r.flaggedNotRead}.`,
+      "",
+      `Covered by rule: ${Object.keys(r.byRule).length === 0 ? "none" : Object.entries(r.byRule).map(([k, n]) => `${k} ${n}`).join(", ")}.`,
+      "",
+    );
+    if (r.notMined.length > 0) lines.push(`Read but not mined by this run (outside the paths, unreadable, or without calls), left out: ${r.notMined.map((x) => `\`${cell(x)}\``).join(", ")}.`, "");
+    if (r.miscounted.length > 0) lines.push(`Read with another call count than the miner's (numbered otherwise, so left out): ${r.miscounted.map((m) => `\`${cell(m.session)}\` (read ${m.read}, mined ${m.mined})`).join(", ")}.`, "");
+    const second = c.recallBySecondReader;
+    if (second !== undefined) lines.push(`By the second reader's reading of ${second.sessions} of the sessions (${second.stuckRead} calls read stuck): recall ${second.stuckRead === 0 ? "n/a" : percentWithInterval(second.recall, second.interval)}; calls flagged that it did not find stuck: ${second.flaggedNotRead}.`, "");
+    if (r.protocol.length > 0) lines.push("How the sessions were chosen and read:", "", ...r.protocol.map((x) => `- ${x}`), "");
+    if (r.agreement.length > 0) lines.push("How two readers agree:", "", ...r.agreement.map((x) => `- ${x}`), "");
   }
   lines.push("## Stretches", "");
   if (c.stretches.length === 0) lines.push("None found.", "");
   else {
-    lines.push(`| id | calls | length | rule | shape | repeats${c.judged === undefined ? "" : " | judged"} |`, `|---|---|---|---|---|---${c.judged === undefined ? "" : "|---"}|`);
-    for (const x of c.stretches) lines.push(`| \`${cell(x.id)}\` | #${x.firstCall}-#${x.lastCall} | ${x.length} | ${x.rule} | \`${cell(x.shape.join(" / "))}\` | ${x.repeats}${c.judged === undefined ? "" : ` | ${x.judgement === undefined ? "not judged" : `${x.judgement.verdict}: ${cell(x.judgement.reason)}`}`} |`);
+    const judged = c.judged !== undefined;
+    lines.push(`| id | calls | length | rule | kind | shape or failure | repeats${judged ? " | judged" : ""} |`, `|---|---|---|---|---|---|---${judged ? "|---" : ""}|`);
+    for (const x of c.stretches) lines.push(`| \`${cell(x.id)}\` | #${x.firstCall}-#${x.lastCall} | ${x.length} | ${x.rule} | ${x.kind} | \`${cell(x.signature ?? x.shape.join(" / "))}\` | ${x.repeats}${judged ? ` | ${x.judgement === undefined ? "not judged" : `${x.judgement.verdict}: ${cell(x.judgement.reason)}`}` : ""} |`);
     lines.push("", "### Excerpts", "");
     for (const x of c.stretches) {
-      lines.push(`**${x.id}** (${x.format}), calls #${x.firstCall} to #${x.lastCall}:`, "", "```text", `${x.excerpt.tool} ${x.excerpt.args}`, `first result: ${x.excerpt.first || "(empty)"}`, `last result:  ${x.excerpt.last || "(empty)"}`, "```", "");
+      lines.push(`**${x.id}** (${x.format}, ${x.model}, ${x.label}), calls #${x.firstCall} to #${x.lastCall}:`, "", "```text", `${x.excerpt.tool} ${x.excerpt.args}`, `first result: ${x.excerpt.first || "(empty)"}`, `last result:  ${x.excerpt.last || "(empty)"}`, "```", "");
     }
   }
   if (c.unreadable.length > 0) lines.push("## Unreadable files", "", ...c.unreadable.map((b) => `- \`${b.file}\`: ${b.reason}`), "");
+  if (c.passedOver.length > 0) lines.push("## Passed over", "", `Plain .json files in the folders given that hold no session format (labels files, reports): ${c.passedOver.map((f) => `\`${cell(f)}\``).join(", ")}.`, "");
   return lines.join("\n");
 }
 
 export const catalogueJson = (c: Catalogue): string => `${JSON.stringify(c, null, 2)}\n`;
+
+export type { StretchRule };

@@ -1,6 +1,9 @@
-// A person's reading of mined stretches: each stretch id (stretchId) judged stuck or a false
-// alarm (work that was progressing), with a one-line reason, and the criteria the reader used.
-// The catalogue's precision is computed from this file, and a test recomputes it the same way.
+// A person's reading of the sessions, in two parts. `judgements`: mined stretches, each stretch id
+// (stretchId) judged stuck or a false alarm (work that was progressing), with a one-line reason,
+// and the criteria the reader used: the catalogue's precision. `sessions`: whole sessions read call
+// by call, each with the ranges of calls the reader found stuck (and why), read without looking at
+// what the miner found: the catalogue's recall, stuck calls the miner covers over stuck calls read.
+// Calls are numbered as in /work/coord/COMMON.md (0-based, every call the environment answered).
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../io/errors.js";
 import { readTextFile } from "../io/textFile.js";
@@ -14,10 +17,34 @@ export interface Judgement {
   readonly reason: string;
 }
 
+/** Calls a reader found stuck in a session: an inclusive, 0-based range and why. */
+export interface StuckRange {
+  readonly from: number;
+  readonly to: number;
+  readonly reason: string;
+}
+
+/** A whole session read call by call. */
+export interface SessionReading {
+  readonly dataset?: string;
+  readonly label?: string;
+  /** Calls the reader counted (a check on the numbering: the miner must count as many). */
+  readonly calls: number;
+  readonly stuck: readonly StuckRange[];
+  readonly note?: string;
+}
+
 export interface Judgements {
   readonly file: string;
   readonly criteria: readonly string[];
   readonly byId: ReadonlyMap<string, Judgement>;
+  /** How the sessions were chosen and read (empty without a sessions section). */
+  readonly protocol: readonly string[];
+  readonly sessions: ReadonlyMap<string, SessionReading>;
+  /** An independent second reading of some of the sessions, for agreement (and recall by it). */
+  readonly secondReader?: { readonly protocol: readonly string[]; readonly sessions: ReadonlyMap<string, SessionReading> };
+  /** How the two readers agree, as lines for the report. */
+  readonly agreement: readonly string[];
 }
 
 /** A stretch's key: the session and its first call. Stretches never overlap, so it is unique, and it survives a change of the stretch's end. */
@@ -46,8 +73,45 @@ export function loadJudgements(file: string): Judgements {
       byId.set(id, { verdict: value.verdict as Verdict, reason: value.reason });
     }
   }
+  const lines = (value: unknown, at: string): string[] => (value === undefined ? [] : Array.isArray(value) && value.every((c) => typeof c === "string") ? (value as string[]) : (problems.push(`${file}: ${at}: a list of strings`), []));
+  const readings = (value: unknown, at: string): Map<string, SessionReading> => {
+    const out = new Map<string, SessionReading>();
+    if (value === undefined) return out;
+    if (!isPlainObject(value)) problems.push(`${file}: ${at}: an object mapping session refs to {calls, stuck: [{from, to, reason}]}`);
+    else
+      for (const [ref, v] of Object.entries(value)) {
+        const reading = sessionReading(v, `${file}: ${at}[${JSON.stringify(ref)}]`, problems);
+        if (reading !== undefined) out.set(ref, reading);
+      }
+    return out;
+  };
+  const protocol = lines(raw.protocol, "$.protocol");
+  const sessions = readings(raw.sessions, "$.sessions");
+  const agreement = lines(raw.agreement, "$.agreement");
+  let secondReader: Judgements["secondReader"];
+  if (raw.secondReader !== undefined) {
+    if (!isPlainObject(raw.secondReader)) problems.push(`${file}: $.secondReader: {protocol: [...], sessions: {REF: {calls, stuck}}}`);
+    else secondReader = { protocol: lines(raw.secondReader.protocol, "$.secondReader.protocol"), sessions: readings(raw.secondReader.sessions, "$.secondReader.sessions") };
+  }
   if (problems.length > 0) throw new UserError(problems.join("\n"));
-  return { file, criteria, byId };
+  return { file, criteria, byId, protocol, sessions, ...(secondReader === undefined ? {} : { secondReader }), agreement };
+}
+
+function sessionReading(value: unknown, at: string, problems: string[]): SessionReading | undefined {
+  if (!isPlainObject(value)) return void problems.push(`${at}: {calls, stuck: [{from, to, reason}], note?}`);
+  if (typeof value.calls !== "number" || !Number.isInteger(value.calls) || value.calls < 0) return void problems.push(`${at}.calls: the number of calls read (a whole number)`);
+  if (!Array.isArray(value.stuck)) return void problems.push(`${at}.stuck: a list of {from, to, reason} ([] when nothing was stuck)`);
+  const calls = value.calls;
+  const stuck: StuckRange[] = [];
+  value.stuck.forEach((r, k) => {
+    const where = `${at}.stuck[${k}]`;
+    if (!isPlainObject(r) || !Number.isInteger(r.from) || !Number.isInteger(r.to) || typeof r.reason !== "string") return void problems.push(`${where}: {from, to, reason}: whole numbers and a line`);
+    const [from, to] = [r.from as number, r.to as number];
+    if (from < 0 || to < from || to >= calls) return void problems.push(`${where}: calls ${from}-${to}: must satisfy 0 <= from <= to < calls (${calls})`);
+    stuck.push({ from, to, reason: r.reason });
+  });
+  const text = (k: string) => (typeof value[k] === "string" ? { [k]: value[k] as string } : {});
+  return { ...text("dataset"), ...text("label"), calls, stuck, ...text("note") };
 }
 
 export interface Precision {
@@ -73,4 +137,60 @@ export function precisionOf(ids: readonly string[], judgements: Judgements): Pre
   }
   const judged = stuck + falseAlarms;
   return { judged, stuck, falseAlarms, unjudged, precision: judged === 0 ? 0 : Math.round((stuck / judged) * 10_000) / 10_000, interval: wilson(stuck, judged) };
+}
+
+/** Recall of stuck calls: calls a reader found stuck that lie inside a mined stretch, over all calls read stuck. */
+export interface Recall {
+  /** Sessions read whole (that the catalogue also mined). */
+  readonly sessions: number;
+  readonly callsRead: number;
+  readonly stuckRead: number;
+  readonly covered: number;
+  readonly recall: number;
+  readonly interval: Interval;
+  /** Read sessions the run did not mine (not under its paths, unreadable, or without calls). */
+  readonly notMined: readonly string[];
+  /** Read sessions whose call count differs from the miner's: numbered otherwise, so left out. */
+  readonly miscounted: readonly { readonly session: string; readonly read: number; readonly mined: number }[];
+  /** Calls the miner flagged in read sessions that the reader did not find stuck. */
+  readonly flaggedNotRead: number;
+}
+
+/** Stuck calls of a reading, as a set of call positions. */
+export function stuckCalls(reading: SessionReading): Set<number> {
+  const calls = new Set<number>();
+  for (const r of reading.stuck) for (let c = r.from; c <= r.to; c++) calls.add(c);
+  return calls;
+}
+
+/**
+ * Recall over the sessions read whole. `mined` gives, for each session the run mined, its call
+ * count and the calls inside its stretches; a session the run did not mine is listed, not counted.
+ */
+export function recallOf(sessions: ReadonlyMap<string, SessionReading>, mined: ReadonlyMap<string, { readonly calls: number; readonly flagged: ReadonlySet<number> }>): Recall {
+  let counted = 0;
+  let callsRead = 0;
+  let stuckRead = 0;
+  let covered = 0;
+  let flaggedNotRead = 0;
+  const notMined: string[] = [];
+  const miscounted: { session: string; read: number; mined: number }[] = [];
+  for (const [session, reading] of [...sessions.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+    const m = mined.get(session);
+    if (m === undefined) {
+      notMined.push(session);
+      continue;
+    }
+    if (m.calls !== reading.calls) {
+      miscounted.push({ session, read: reading.calls, mined: m.calls });
+      continue;
+    }
+    counted++;
+    callsRead += reading.calls;
+    const stuck = stuckCalls(reading);
+    stuckRead += stuck.size;
+    for (const c of stuck) if (m.flagged.has(c)) covered++;
+    for (const c of m.flagged) if (!stuck.has(c)) flaggedNotRead++;
+  }
+  return { sessions: counted, callsRead, stuckRead, covered, recall: stuckRead === 0 ? 0 : Math.round((covered / stuckRead) * 10_000) / 10_000, interval: wilson(covered, stuckRead), notMined, miscounted, flaggedNotRead };
 }

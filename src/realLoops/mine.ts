@@ -1,15 +1,44 @@
 // Stuck stretches in a recorded session, by a definition that belongs to no guard. A stretch is a
-// run of consecutive calls that bring the agent nothing new:
+// run of (nearly) consecutive calls that bring the agent nothing new. Two kinds:
+//
+// Identical calls (kind "identical"): the agent sends the same masked call again.
 //   - a repeat: the same masked call (mask.ts) answered by the same masked result, again and again;
 //   - a failing run: the same masked call failing every time, whatever the error says;
 //   - an alternation: two different calls taking turns, A B A B, each answered as before.
+// Changing args (kind "changing-args"): the call is different every time, so nothing repeats, yet
+// the answers show that no call moved the agent on. Real agents mostly loop this way (a different
+// edit each time, each turned back by the linter with the same complaint; a line of prose sent to
+// the shell, worded differently each time, each answered "command not found"):
+//   - the same failure: consecutive failed calls whose failures read the same once masked
+//     (mask.ts failureSignature: the last line of the answer that reports a failure, with what
+//     the command put into it masked; a tool's report on its input, a warning, a test tally, a
+//     linter's coded finding is no failure line);
+//   - the same rejection: consecutive calls the environment refused without running them (a
+//     linter's or a syntax check's refusal of an edit, a patch that did not apply, a tool input
+//     rejected, a command not allowed: mask.ts rejectionOf), refused for the same reason;
+//   - no effect: consecutive calls with different args that all get the same, non-empty masked
+//     answer, as if none of them had been sent (the same file content after each edit, the same
+//     listing).
+// Why consecutive: a failure followed by a call that succeeds may have been fixed by it (an edit,
+// then the test again: work, even when the test fails the same way, since the files changed; the
+// brief's false alarm). So a chain of failures ends at the first call that neither failed nor was
+// refused. The slack inside a chain: a failure may differ from the one before as long as it is one
+// of the last two the chain met (A B A: two errors taking turns while the agent fights one quoting
+// problem), and one failed call of another kind may sit between two of the same (A X A: nothing
+// succeeded between them). The threshold counts the chain's failures plus one sighting of its
+// first failure in the three calls before the chain (seen, then a look at the code, then the same
+// failure twice more: three times the same lesson), but the stretch is the chain alone.
+// Why empty answers never count: an edit answered by nothing succeeded, and greps for different
+// things that all find nothing are a search, not a loop. Why short answers never count as "no
+// effect": the same "OK" or "171.0" to different questions is news each time.
 // Thresholds are the parameters below. No guard's counter, window or hash is used: masking is
-// wider than any guard's (digits, ids, times, temp paths), the calls must be consecutive (no guard
-// demands that), and a failing run ignores results (most guards compare them).
+// wider than any guard's (digits, ids, times, temp paths, quoted tokens), the calls must be
+// consecutive (no guard demands that), and the signature is the error's, never the call's.
+// The outcome labels of a dataset (resolved, failed) are never read here: they are for reporting.
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { outcomeFailed } from "../import/failure.js";
 import { callUnits } from "../scenario/eventPairs.js";
-import { maskedCall, maskText, outcomeText } from "./mask.js";
+import { answerLines, failureSignature, maskedCall, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
 
 export interface MineParameters {
   /** Calls in a row, same masked call and result, that make a repeat. */
@@ -18,6 +47,10 @@ export interface MineParameters {
   readonly failing: number;
   /** Calls in an A B A B alternation (both answered as before) that make one. */
   readonly alternation: number;
+  /** Consecutive failed or refused calls, with changing args, each failing as one of the two before did. */
+  readonly sameFailure: number;
+  /** Consecutive calls with changing args that all get the same non-empty masked answer. */
+  readonly noEffect: number;
 }
 
 /**
@@ -28,9 +61,51 @@ export interface MineParameters {
  * refused twice. An alternation needs three full turns (six calls) before it is told apart from
  * an agent that checks two things, edits, and checks them again.
  */
-export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6 };
+export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, noEffect: 3 };
 
-export type StretchRule = "repeat" | "failing" | "alternation";
+export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "no-effect"] as const;
+export type StretchRule = (typeof STRETCH_RULES)[number];
+
+/** Whether the stretch's calls are the same call again, or different calls that all got nowhere (what a guard keyed on the call can see, or not). */
+export type StretchKind = "identical" | "changing-args";
+
+export function kindOfRule(rule: StretchRule): StretchKind {
+  switch (rule) {
+    case "repeat":
+    case "failing":
+    case "alternation":
+      return "identical";
+    case "same-failure":
+    case "same-rejection":
+    case "no-effect":
+      return "changing-args";
+    default: {
+      const never: never = rule;
+      return never;
+    }
+  }
+}
+
+/** The fewest calls a stretch of the rule has under the parameters (a repeat whose calls all failed is also a failing run: the smaller of the two). */
+export function minimumLength(rule: StretchRule, p: MineParameters): number {
+  switch (rule) {
+    case "repeat":
+      return Math.min(p.repeat, p.failing);
+    case "failing":
+      return p.failing;
+    case "alternation":
+      return p.alternation;
+    case "same-failure":
+    case "same-rejection":
+      return p.sameFailure;
+    case "no-effect":
+      return p.noEffect;
+    default: {
+      const never: never = rule;
+      return never;
+    }
+  }
+}
 
 /** One call of a session, as the miner sees it. */
 export interface MinedCall {
@@ -46,10 +121,19 @@ export interface MinedCall {
   readonly rawArgs: string;
   readonly rawResult: string;
   readonly failed: boolean;
+  /** The kind of refusal when the environment turned the action back without running it (mask.ts rejectionOf). */
+  readonly rejected?: string;
+  /** The tool said nothing (no text beside the exit status the importer recorded). */
+  readonly silent: boolean;
+  /** The tool said more than a number or a word (see substantial). */
+  readonly substantial: boolean;
+  /** For a failed or refused call: its failure, masked (mask.ts failureSignature); otherwise undefined. */
+  readonly signature?: string;
 }
 
 export interface Stretch {
   readonly rule: StretchRule;
+  readonly kind: StretchKind;
   /** First and last call (0-based positions among the session's calls), both inside the stretch. */
   readonly firstCall: number;
   readonly lastCall: number;
@@ -65,26 +149,57 @@ export interface Stretch {
 
 export function minedCalls(events: readonly ToolEvent[]): MinedCall[] {
   const calls: MinedCall[] = [];
+  // callUnits lists units by their first event, so calls come in session order.
   for (const unit of callUnits(events)) {
     const call = events[unit[0] as number];
     if (call?.type !== "call") continue;
     const outcomeAt = unit[1];
     const outcome = outcomeAt === undefined ? undefined : (events[outcomeAt] as OutcomeEvent);
-    const rawResult = outcomeText(outcome);
+    // What the tool said, and apart from it the details the importer added (an exit code, a status).
+    const message = outcomeText(outcome, false);
+    const details = detailsText(outcome, message);
+    const maskedMessage = maskText(message);
+    const rawArgs = JSON.stringify(call.params ?? null) ?? "null";
+    const failed = outcome !== undefined && outcomeFailed(outcome);
+    const rejected = outcome === undefined ? undefined : rejectionOf(message);
+    const signature = rejected !== undefined ? `refused: ${rejected}` : failed ? failureSignature(message, rawArgs, exitCodeOf(outcome)) : undefined;
     calls.push({
       index: calls.length,
       events: unit,
       call,
       ...(outcome === undefined ? {} : { outcome }),
       shape: maskedCall(call),
-      result: maskText(rawResult),
-      rawArgs: JSON.stringify(call.params ?? null) ?? "null",
-      rawResult,
-      failed: outcome !== undefined && outcomeFailed(outcome),
+      result: details === "" ? maskedMessage : `${maskedMessage}\n${maskText(details)}`,
+      rawArgs,
+      rawResult: details === "" ? message : `${message}\n${details}`,
+      failed,
+      silent: answerLines(message).length === 0,
+      substantial: substantial(maskedMessage),
+      ...(rejected === undefined ? {} : { rejected }),
+      ...(signature === undefined ? {} : { signature }),
     });
   }
-  // callUnits lists units by their first event, so calls are already in session order.
   return calls;
+}
+
+/**
+ * A result's details as JSON (an exit code, a status are part of what the agent learns), without
+ * the copy of the output some importers keep beside the text (OpenClaw's exec `aggregated`): the
+ * same text twice would only be masked and compared twice.
+ */
+function detailsText(outcome: OutcomeEvent | undefined, message: string): string {
+  const result = outcome?.error === undefined ? outcome?.result : undefined;
+  const details = result !== null && typeof result === "object" ? (result as { details?: unknown }).details : undefined;
+  if (details === undefined) return "";
+  if (details === null || typeof details !== "object" || Array.isArray(details)) return JSON.stringify(details) ?? "";
+  const { aggregated, ...rest } = details as Record<string, unknown>;
+  return JSON.stringify(aggregated === undefined || aggregated === message || (typeof aggregated === "string" && aggregated.trim() === message.trim()) ? rest : details) ?? "";
+}
+
+/** The exit code an importer put into the result's details ({exitCode}), if any. */
+function exitCodeOf(outcome: OutcomeEvent | undefined): number | undefined {
+  const details = (outcome?.result as { details?: { exitCode?: unknown } } | null | undefined)?.details;
+  return typeof details?.exitCode === "number" ? details.exitCode : undefined;
 }
 
 /**
@@ -148,7 +263,125 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
       i = j + 1;
     } else i++;
   }
+  // Changing args, on the calls no identical rule took: the same failure or refusal, then no effect.
+  for (const [first, last] of failureChains(calls, taken, parameters.sameFailure)) {
+    const refused = calls.slice(first, last + 1).every((c) => c.rejected !== undefined);
+    found.push(stretch(calls, first, last, refused ? "same-rejection" : "same-failure", refused ? "refused, every call, for the same reason" : "the same failure, masked, with changing args"));
+    for (let k = first; k <= last; k++) taken[k] = true;
+  }
+  // How often each answer comes in the session: an answer given all along (a harness's "Process
+  // running with session ID 4711", the same passing test run) is an acknowledgement, not a sign
+  // that the calls of one run had no effect.
+  const answers = new Map<string, number>();
+  for (const c of calls) if (!c.silent) answers.set(c.result, (answers.get(c.result) ?? 0) + 1);
+  for (const chain of chains(calls, taken, noEffectLink)) {
+    if (chain.length < parameters.noEffect) continue;
+    if ((answers.get((calls[chain[0] as number] as MinedCall).result) ?? 0) > chain.length + NO_EFFECT_ELSEWHERE) continue;
+    // Different args: a chain of one call sent again is a repeat's business (and was no repeat).
+    if (new Set(chain.map((k) => (calls[k] as MinedCall).shape)).size < 2) continue;
+    found.push(stretch(calls, chain[0] as number, chain[chain.length - 1] as number, "no-effect", "the same non-empty answer, masked, to different calls"));
+    for (const k of chain) taken[k] = true;
+  }
   return found.sort((a, b) => a.firstCall - b.firstCall);
+}
+
+/** How many calls before a chain of failures an earlier sighting of its failure counts toward the threshold. */
+const SIGHTING_WINDOW = 3;
+
+/**
+ * Chains of the same failure (see the header), as [first, last] call positions, on calls not yet
+ * taken. A chain grows by a call whose failure is one of the last two the chain met, or by two
+ * calls at once: a failed call of another kind (or with no failure line) and, after it, one of the
+ * chain's failures again (A X A: nothing succeeded between them). A chain is a stretch when its
+ * failures, plus an earlier sighting of its first failure in the few calls before it (the agent
+ * looked at the code, then failed the same way twice more), number `need` or more.
+ */
+function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], need: number): [number, number][] {
+  const out: [number, number][] = [];
+  const free = (k: number) => k < calls.length && taken[k] !== true;
+  const failedAt = (k: number) => (calls[k] as MinedCall).failed || (calls[k] as MinedCall).rejected !== undefined;
+  let i = 0;
+  while (i < calls.length) {
+    const start = calls[i] as MinedCall;
+    if (!free(i) || start.signature === undefined) {
+      i++;
+      continue;
+    }
+    const recent = [start.signature];
+    let failures = 1;
+    let j = i;
+    const meets = (k: number) => free(k) && (calls[k] as MinedCall).signature !== undefined && recent.slice(-2).includes((calls[k] as MinedCall).signature as string);
+    for (;;) {
+      if (meets(j + 1)) j += 1;
+      else if (free(j + 1) && failedAt(j + 1) && meets(j + 2)) j += 2;
+      else break;
+      recent.push((calls[j] as MinedCall).signature as string);
+      failures++;
+    }
+    let sighted = false;
+    for (let k = Math.max(0, i - SIGHTING_WINDOW); k < i; k++) if ((calls[k] as MinedCall).signature === start.signature) sighted = true;
+    if (j > i && failures + (sighted ? 1 : 0) >= need) out.push([i, j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+/**
+ * Answered, neither failed nor refused, by the same non-empty masked text as the call before, from
+ * the same tool, acting on the same files. The same files: an edit of linkcheck.py tried three ways
+ * that shows the same lines each time had no effect; three new test scripts (test_a.py, test_b.py,
+ * test_c.py) or three different tests that print the same verdict are three experiments whose equal
+ * answers are a finding (the reading of the first catalogue judged 4 of 6 such runs false alarms).
+ */
+function noEffectLink(chain: readonly MinedCall[], next: MinedCall): boolean {
+  const before = chain[chain.length - 1] as MinedCall;
+  const ok = (c: MinedCall) => c.outcome !== undefined && !c.failed && c.rejected === undefined && c.substantial;
+  return ok(before) && ok(next) && next.call.tool === before.call.tool && next.result === before.result && pathsIn(next.rawArgs) === pathsIn(before.rawArgs);
+}
+
+/**
+ * An answer that could only repeat if nothing changed: some text beyond numbers and placeholders,
+ * and more than a word. A calculator's "171.0" and "201.0" mask alike, and a script printing "OK"
+ * or "True" for each of three inputs found something out three times.
+ */
+const NO_EFFECT_MIN_CHARS = 40;
+/** Calls outside a no-effect run that may get its answer too (a view before the edits, one after) before the answer counts as one the session gives all along. */
+const NO_EFFECT_ELSEWHERE = 2;
+function substantial(masked: string): boolean {
+  if (masked.trim().length < NO_EFFECT_MIN_CHARS) return false;
+  // Letters outside the mask's placeholders, counted only as far as needed (outputs run to megabytes).
+  let letters = 0;
+  for (let i = 0; i < masked.length; i++) {
+    const c = masked.charCodeAt(i);
+    if (c === 60 /* < */) {
+      const close = masked.indexOf(">", i);
+      if (close > i && close - i <= 40 && /^<\w+>$/.test(masked.slice(i, close + 1))) {
+        i = close;
+        continue;
+      }
+    }
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letters++;
+    if (letters >= NO_EFFECT_MIN_CHARS / 2) return true;
+  }
+  return false;
+}
+
+/** Maximal runs of consecutive calls not yet taken, each linked to the run before it (calls' positions). */
+function chains(calls: readonly MinedCall[], taken: readonly boolean[], link: (chain: readonly MinedCall[], next: MinedCall) => boolean): number[][] {
+  const out: number[][] = [];
+  let i = 0;
+  while (i < calls.length) {
+    if (taken[i] === true) {
+      i++;
+      continue;
+    }
+    const chain = [calls[i] as MinedCall];
+    let j = i;
+    while (j + 1 < calls.length && taken[j + 1] !== true && link(chain, calls[j + 1] as MinedCall)) chain.push(calls[++j] as MinedCall);
+    out.push(chain.map((c) => c.index));
+    i = j + 1;
+  }
+  return out;
 }
 
 /**
@@ -166,5 +399,5 @@ function stretch(calls: readonly MinedCall[], first: number, last: number, rule:
   const a = calls[first] as MinedCall;
   const z = calls[last] as MinedCall;
   const shape = rule === "alternation" ? [a.shape, (calls[first + 1] as MinedCall).shape] : [a.shape];
-  return { rule, firstCall: first, lastCall: last, length: last - first + 1, shape, repeats, firstEvent: a.events[0] as number, lastEvent: Math.max(...z.events) };
+  return { rule, kind: kindOfRule(rule), firstCall: first, lastCall: last, length: last - first + 1, shape, repeats, firstEvent: a.events[0] as number, lastEvent: Math.max(...z.events) };
 }

@@ -2,12 +2,15 @@
 // an HTML page with one strip per session showing where verdicts fell.
 import type { BadFile } from "../import/sessionRefs.js";
 import { shareCell, wilson } from "../stats/interval.js";
+import { visible } from "../format/timeline.js";
 import type { SessionScan } from "./scanSession.js";
 
 export interface ScanReport {
   readonly schema: "loopsim/scan@1";
   readonly target: string;
   readonly config: string;
+  /** With --shard: this report is one slice of the sessions listed. */
+  readonly shard?: ShardSlice;
   readonly sessions: readonly SessionScan[];
   /** Files that could not be read, each with why: skipped, and the exit code says so. */
   readonly unreadable: readonly BadFile[];
@@ -55,15 +58,37 @@ export class ScanTally {
   }
 }
 
+/** Which slice of the listing a --shard report holds. */
+export interface ShardSlice {
+  readonly index: number;
+  readonly of: number;
+  /** Sessions in this slice, of those listed. */
+  readonly sessions: number;
+  readonly listed: number;
+}
+
 /** What heads and ends a scan report; the sessions' rows come between, spooled. */
 export interface ScanFrame {
   readonly target: string;
   readonly config: string;
+  readonly shard?: ShardSlice;
   readonly summary: ScanSummary;
   readonly unreadable: readonly BadFile[];
 }
 
-const where = (p: { at: string } | null) => (p === null ? "-" : p.at.slice(p.at.lastIndexOf("/") + 1));
+const where = (p: { at: string } | null) => (p === null ? "-" : cell(p.at.slice(p.at.lastIndexOf("/") + 1)));
+
+/**
+ * Text from a session (names, tools, arguments, paths) as a table cell: control characters shown
+ * as \u{...} (printed raw they move a terminal's cursor or hide text), and | escaped.
+ */
+const cell = (text: string): string => visible(text).replace(/\|/g, "\\|");
+
+/** The line that says a report is one shard's slice, not the whole listing. */
+export function shardLine(s: ShardSlice): string {
+  if (s.of === 1) return `Shard 1 of 1: all ${s.listed} sessions listed.`;
+  return `Shard ${s.index} of ${s.of}: ${s.sessions} of the ${s.listed} sessions listed (the listing's ${s.index}, ${s.index + s.of}, ${s.index + 2 * s.of}, ...); the other shards hold the rest.`;
+}
 
 export function scanMarkdownHead(frame: ScanFrame): string {
   const s = frame.summary;
@@ -71,6 +96,7 @@ export function scanMarkdownHead(frame: ScanFrame): string {
   const lines = [
     `# loopsim scan (${frame.target}, ${frame.config})`,
     "",
+    ...(frame.shard === undefined ? [] : [shardLine(frame.shard), ""]),
     `${s.sessions} sessions, ${s.calls} calls: ${s.warned} warned, ${shareCell(s.warned / Math.max(1, s.sessions), wilson(s.warned, s.sessions))} (${by(s.warnedBy)}), ${s.blocked} blocked, ${shareCell(s.blocked / Math.max(1, s.sessions), wilson(s.blocked, s.sessions))} (${by(s.blockedBy)}), ${s.aborted} aborted, ${shareCell(s.aborted / Math.max(1, s.sessions), wilson(s.aborted, s.sessions))}. Brackets: 95% Wilson intervals over the ${s.sessions} sessions.${s.unreadable > 0 ? ` ${s.unreadable} unreadable file${s.unreadable === 1 ? "" : "s"} skipped (listed below).` : ""}`,
     "",
     "| session | format | tools | calls | runs | compactions | first warning | first block | abort | most repeated call | its calls / distinct results |",
@@ -81,16 +107,16 @@ export function scanMarkdownHead(frame: ScanFrame): string {
 
 /** One session's table row, with its line end. */
 export function scanMarkdownRow(x: SessionScan): string {
-  const w = x.firstWarning === null ? "-" : `${where(x.firstWarning)} ${x.firstWarning.tool} ${x.firstWarning.detector} x${x.firstWarning.count}`;
-  const b = x.firstBlock === null ? "-" : `${where(x.firstBlock)} ${x.firstBlock.tool} ${x.firstBlock.detector} x${x.firstBlock.count}`;
-  const a = x.firstAbort === null ? "-" : `${where(x.firstAbort)} ${x.firstAbort.tool}`;
+  const w = x.firstWarning === null ? "-" : `${where(x.firstWarning)} ${cell(x.firstWarning.tool)} ${x.firstWarning.detector} x${x.firstWarning.count}`;
+  const b = x.firstBlock === null ? "-" : `${where(x.firstBlock)} ${cell(x.firstBlock.tool)} ${x.firstBlock.detector} x${x.firstBlock.count}`;
+  const a = x.firstAbort === null ? "-" : `${where(x.firstAbort)} ${cell(x.firstAbort.tool)}`;
   const m = x.mostRepeated;
-  return `| ${x.id} | ${x.format} | ${x.tools} | ${x.stats.calls} | ${x.stats.runs} | ${x.stats.compactions} | ${w} | ${b} | ${a} | ${m === null ? "-" : `${m.tool} ${m.args.replace(/\|/g, "\\|")}`} | ${m === null ? "-" : `${m.calls} / ${m.distinctResults}`} |\n`;
+  return `| ${cell(x.id)} | ${x.format} | ${x.tools} | ${x.stats.calls} | ${x.stats.runs} | ${x.stats.compactions} | ${w} | ${b} | ${a} | ${m === null ? "-" : `${cell(m.tool)} ${cell(m.args)}`} | ${m === null ? "-" : `${m.calls} / ${m.distinctResults}`} |\n`;
 }
 
 /** The line under "First blocks" for a session that was blocked, with its line end. */
 export function scanFirstBlockLine(x: SessionScan): string | undefined {
-  return x.firstBlock === null ? undefined : `- ${x.id}: first block at ${x.firstBlock.at}: ${x.firstBlock.tool} ${x.firstBlock.args}\n`;
+  return x.firstBlock === null ? undefined : `- ${visible(x.id)}: first block at ${visible(x.firstBlock.at)}: ${visible(x.firstBlock.tool)} ${visible(x.firstBlock.args)}\n`;
 }
 
 export function scanMarkdownFirstBlocksHead(): string {
@@ -98,7 +124,7 @@ export function scanMarkdownFirstBlocksHead(): string {
 }
 
 export function scanMarkdownTail(frame: ScanFrame): string {
-  return frame.unreadable.length === 0 ? "" : `\nUnreadable files (skipped):\n\n${frame.unreadable.map((b) => `- ${b.file}: ${b.reason}\n`).join("")}`;
+  return frame.unreadable.length === 0 ? "" : `\nUnreadable files (skipped):\n\n${frame.unreadable.map((b) => `- ${visible(b.file)}: ${visible(b.reason)}\n`).join("")}`;
 }
 
 const esc = (t: string) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -123,7 +149,7 @@ export function scanHtmlHead(frame: ScanFrame): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>loopsim scan</title>
 <style>body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1b1b1b}table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #e3e3e3}td.name{text-align:left;max-width:320px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.key span{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px}</style></head><body>
 <h1>loopsim scan</h1>
-<p>Target ${esc(frame.target)}, ${esc(frame.config)}. ${s.sessions} sessions, ${s.calls} calls: ${s.warned} warned, ${s.blocked} blocked, ${s.aborted} aborted. Each strip is one session from its first event (left) to its last (right).</p>
+${frame.shard === undefined ? "" : `<p><strong>${esc(shardLine(frame.shard))}</strong></p>\n`}<p>Target ${esc(frame.target)}, ${esc(frame.config)}. ${s.sessions} sessions, ${s.calls} calls: ${s.warned} warned, ${s.blocked} blocked, ${s.aborted} aborted. Each strip is one session from its first event (left) to its last (right).</p>
 <p class="key"><span style="background:#e0a800"></span>warning<span style="background:#c62828"></span>block<span style="background:#6a1b9a"></span>abort</p>
 <table><thead><tr><th style="text-align:left">session</th><th>calls</th><th>warnings</th><th>blocks</th><th>aborts</th><th style="text-align:left">where verdicts fell</th></tr></thead><tbody>
 `;

@@ -4,7 +4,7 @@
 // at the end, byte for byte what one JSON.stringify of the whole report would give.
 import type { BadFile } from "../import/sessionRefs.js";
 import { Spool, type Pieces } from "../io/spool.js";
-import { scanFirstBlockLine, scanHtmlHead, scanHtmlStrip, scanHtmlTail, scanMarkdownFirstBlocksHead, scanMarkdownHead, scanMarkdownRow, scanMarkdownTail, ScanTally, type ScanFrame, type ScanReport } from "./render.js";
+import { type ShardSlice, scanFirstBlockLine, scanHtmlHead, scanHtmlStrip, scanHtmlTail, scanMarkdownFirstBlocksHead, scanMarkdownHead, scanMarkdownRow, scanMarkdownTail, ScanTally, type ScanFrame, type ScanReport } from "./render.js";
 import type { SessionScan } from "./scanSession.js";
 
 /** A session's row as it sits in the report's "sessions" array (indented two levels). */
@@ -47,11 +47,11 @@ export class ScanReportWriter {
     return this.tally.count;
   }
 
-  documents(unreadable: readonly BadFile[]): ScanDocuments {
-    const frame: ScanFrame = { target: this.target, config: this.config, summary: this.tally.summary(unreadable.length), unreadable };
+  documents(unreadable: readonly BadFile[], shard?: ShardSlice): ScanDocuments {
+    const frame: ScanFrame = { target: this.target, config: this.config, ...(shard === undefined ? {} : { shard }), summary: this.tally.summary(unreadable.length), unreadable };
     // The report without its sessions, cut where they go: `"sessions": []` can only be the key
     // itself (a quote inside a string value is escaped).
-    const shell: ScanReport = { schema: "loopsim/scan@1", target: frame.target, config: frame.config, sessions: [], unreadable: frame.unreadable, summary: frame.summary };
+    const shell: ScanReport = { schema: "loopsim/scan@1", target: frame.target, config: frame.config, ...(shard === undefined ? {} : { shard }), sessions: [], unreadable: frame.unreadable, summary: frame.summary };
     const whole = JSON.stringify(shell, null, 2) + "\n";
     const at = whole.indexOf('"sessions": []') + '"sessions": ['.length;
     const json: Pieces = this.json.count === 0 ? [whole] : [whole.slice(0, at), this.json, "\n  ", whole.slice(at)];

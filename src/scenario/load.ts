@@ -25,6 +25,12 @@ export type ScenarioLoad = { ok: true; loaded: LoadedScenario } | { ok: false; p
 
 const TOP_KEYS = ["schema", "id", "title", "description", "covers", "config", "configBypassesValidation", "agent", "source", "target", "law", "expected"];
 
+/**
+ * Reads a scenario file (`loopsim/scenario@1`), every problem named by file and JSON path.
+ *
+ * @param file - the scenario's path.
+ * @param options - `requireExpected`: refuse a scenario without expected verdicts.
+ */
 export function loadScenario(file: string, options: { requireExpected: boolean }): ScenarioLoad {
   let text: string;
   try {

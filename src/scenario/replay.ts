@@ -14,6 +14,12 @@ export interface Replayed {
   readonly expected: ScenarioExpected;
 }
 
+/**
+ * Replays a loaded scenario on a target and compares each output with the expected verdicts.
+ *
+ * @param loaded - a scenario from {@link loadScenario}.
+ * @param target - the target to replay it on (default: the reference).
+ */
 export function replayScenario(loaded: LoadedScenario, target: Target = REFERENCE_TARGET): Replayed {
   const { scenario } = loaded;
   const config = resolveEffectiveConfig(scenario.config ?? {}, scenario.agent ?? undefined).config;

@@ -18,7 +18,28 @@ import { badFileLines, reasonOf, sessionRefs, type BadFile } from "../import/ses
 import type { Shard } from "../io/shardSpec.js";
 
 export const SESSION_LABELS = ["resolved", "unresolved"] as const;
-export type SessionLabel = (typeof SESSION_LABELS)[number] | "unlabelled";
+/**
+ * What a session's label says about its outcome. `unknown` is a label that says the outcome was
+ * not established (the evaluation failed or never ran: eval_error, no_eval): kept apart from
+ * resolved and unresolved, never counted as either, and not lumped with sessions no label names.
+ */
+export type SessionOutcome = (typeof SESSION_LABELS)[number] | "unknown";
+export type SessionLabel = SessionOutcome | "unlabelled";
+
+/**
+ * The label words the public datasets use, and the outcome each means: SWE-bench's evaluation
+ * (resolved, unresolved, unresolved_empty_patch: a run that submitted no patch; eval_error,
+ * no_eval) and tau-bench's reward (success, failure). `--label-map` adds or overrides words.
+ */
+export const LABEL_VOCABULARY: ReadonlyMap<string, SessionOutcome> = new Map([
+  ["resolved", "resolved"],
+  ["success", "resolved"],
+  ["unresolved", "unresolved"],
+  ["unresolved_empty_patch", "unresolved"],
+  ["failure", "unresolved"],
+  ["eval_error", "unknown"],
+  ["no_eval", "unknown"],
+]);
 
 /** How a labels file's keys name sessions. */
 export const LABEL_KEYS = ["id", "instance", "file"] as const;
@@ -35,39 +56,62 @@ export interface RecordedSession {
 /** The instance a session is about: the file name without session extensions, or the #id. */
 export function instanceKey(id: string): string {
   const hash = id.lastIndexOf("#");
-  if (hash >= 0 && /\.json$/.test(id.slice(0, hash))) return id.slice(hash + 1);
-  return basename(id).replace(/(\.traj\.json|\.traj|\.jsonl|\.json)$/, "");
+  if (hash >= 0 && /\.json(\.gz)?$/.test(id.slice(0, hash))) return id.slice(hash + 1);
+  return basename(id).replace(/(\.traj\.json|\.traj|\.jsonl|\.json)(\.gz)?$/, "");
 }
+
+/** The file part of a session id (a multi-session file's sessions are `file.json#id`). */
+const fileOfId = (id: string): string => id.replace(/(\.json(?:\.gz)?)#.*$/, "$1");
 
 export function keyOf(id: string, key: LabelKey): string {
   if (key === "id") return id;
-  if (key === "file") return basename(id.replace(/#[^/]*$/, ""));
+  if (key === "file") return basename(fileOfId(id));
   return instanceKey(id);
 }
 
 export interface Labels {
   readonly file: string;
   readonly key: LabelKey;
-  readonly byKey: ReadonlyMap<string, Exclude<SessionLabel, "unlabelled">>;
+  /**
+   * A nested file, `{run: {instance: label}}` (mini-swe-agent runs: gpt-5-cam's and deepseek's
+   * labels.json): a session matches by run folder and instance, whatever --label-key says. Its
+   * keys in byKey are `<run>/<instance>`.
+   */
+  readonly nested: boolean;
+  readonly byKey: ReadonlyMap<string, SessionOutcome>;
   /** Values that were neither a label nor mapped to one: reported, left unlabelled. */
   readonly unknownValues: readonly string[];
 }
 
-/** `--label-map empty_patch=unresolved,submitted=resolved`. */
-export function parseLabelMap(spec: string | undefined): ReadonlyMap<string, Exclude<SessionLabel, "unlabelled">> {
-  const map = new Map<string, Exclude<SessionLabel, "unlabelled">>();
+/** `--label-map empty_patch=unresolved,submitted=resolved` (also VALUE=unknown). */
+export function parseLabelMap(spec: string | undefined): ReadonlyMap<string, SessionOutcome> {
+  const map = new Map<string, SessionOutcome>();
   if (spec === undefined) return map;
   for (const part of spec.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
     const [from, to] = part.split("=").map((x) => x.trim());
-    if (from === undefined || from === "" || (to !== "resolved" && to !== "unresolved")) throw new UserError(`--label-map ${spec}: each entry is VALUE=resolved or VALUE=unresolved (got "${part}")`);
+    if (from === undefined || from === "" || (to !== "resolved" && to !== "unresolved" && to !== "unknown")) throw new UserError(`--label-map ${spec}: each entry is VALUE=resolved, VALUE=unresolved or VALUE=unknown (got "${part}")`);
     map.set(from, to);
   }
   return map;
 }
 
-/** The labels file. Problems with the file as a whole are user errors; odd values are reported. */
-export function loadLabels(file: string, key: LabelKey = "id", valueMap: ReadonlyMap<string, Exclude<SessionLabel, "unlabelled">> = new Map()): Labels {
-  if (inputKind(file, "--labels ") === "folder") throw new UserError(`--labels ${file}: is a directory, not a labels file`);
+const jsonPath = (...keys: string[]): string => `$${keys.map((k) => `[${JSON.stringify(k)}]`).join("")}`;
+
+/** One label of a labels file: its keys (`[session]`, or `[run, instance]`), its word as written, and its JSON path. */
+export interface LabelEntry {
+  readonly keys: readonly [string] | readonly [string, string];
+  readonly value: unknown;
+  readonly path: string;
+}
+
+/**
+ * A labels file's JSON, parsed once at the edge for every reader of labels: flat
+ * `{"session": "label"}` or nested `{"run": {"instance": "label"}}`, never a mix. Problems with the
+ * file as a whole are user errors naming the JSON path; values are returned as written (what a
+ * value means is the reader's: loadLabels maps it onto an outcome).
+ */
+export function parseLabelsFile(file: string): { readonly nested: boolean; readonly entries: readonly LabelEntry[] } {
+  if (inputKind(file, "--labels ") === "folder") throw new UserError(`--labels ${file}: is a directory, not a labels file (name the labels.json inside it)`);
   const text = readTextFile(file, "labels file");
   let raw: unknown;
   try {
@@ -75,16 +119,62 @@ export function loadLabels(file: string, key: LabelKey = "id", valueMap: Readonl
   } catch (error) {
     throw new UserError(`--labels ${file}: not valid JSON (${(error as Error).message})`);
   }
-  if (!isPlainObject(raw)) throw new UserError(`--labels ${file}: must be a JSON object mapping session ids to "resolved" or "unresolved"`);
-  // Null prototype: a session named __proto__ or constructor is a plain key here.
-  const byKey = new Map<string, Exclude<SessionLabel, "unlabelled">>();
-  const unknownValues: string[] = [];
-  for (const [id, value] of Object.entries(raw)) {
-    const mapped = typeof value === "string" ? (valueMap.get(value) ?? (value === "resolved" || value === "unresolved" ? value : undefined)) : undefined;
-    if (mapped !== undefined) byKey.set(id, mapped);
-    else unknownValues.push(`${file}: $[${JSON.stringify(id)}]: ${jsonExcerpt(value)} is not resolved or unresolved (map it with --label-map VALUE=resolved|unresolved); left unlabelled`);
+  if (!isPlainObject(raw)) throw new UserError(`--labels ${file}: $: must be a JSON object mapping sessions to labels ({"session": "resolved"}) or runs to such maps ({"run": {"instance": "resolved"}})`);
+  const top = Object.entries(raw);
+  const nested = top.length > 0 && top.every(([, v]) => isPlainObject(v));
+  if (!nested) {
+    const run = top.find(([, v]) => isPlainObject(v));
+    if (run !== undefined) throw new UserError(`--labels ${file}: ${jsonPath(run[0])}: a map of labels where the other entries are labels; a file is either {"session": "label"} or {"run": {"instance": "label"}} throughout`);
+    return { nested, entries: top.map(([id, value]) => ({ keys: [id] as const, value, path: jsonPath(id) })) };
   }
-  return { file, key, byKey, unknownValues };
+  const entries: LabelEntry[] = [];
+  for (const [run, instances] of top) {
+    if (run.includes("/")) throw new UserError(`--labels ${file}: ${jsonPath(run)}: a run is one folder name of the sessions' paths, without "/"`);
+    for (const [instance, value] of Object.entries(instances as Record<string, unknown>)) entries.push({ keys: [run, instance] as const, value, path: jsonPath(run, instance) });
+  }
+  return { nested, entries };
+}
+
+/** What a label word means (LABEL_VOCABULARY, then --label-map), or undefined for a word loopsim does not know. */
+export function outcomeOfLabel(value: unknown, valueMap: ReadonlyMap<string, SessionOutcome> = new Map()): SessionOutcome | undefined {
+  return typeof value === "string" ? (valueMap.get(value) ?? LABEL_VOCABULARY.get(value)) : undefined;
+}
+
+/**
+ * The labels file for tune --sessions and compare --sessions (and any reader that matches labels
+ * to sessions), from parseLabelsFile. Flat keys name sessions as --label-key says; nested ones match
+ * by run folder and instance. A value that is no label is reported and left unlabelled.
+ */
+export function loadLabels(file: string, key: LabelKey = "id", valueMap: ReadonlyMap<string, SessionOutcome> = new Map()): Labels {
+  const { nested, entries } = parseLabelsFile(file);
+  // Null prototype: a session named __proto__ or constructor is a plain key here.
+  const byKey = new Map<string, SessionOutcome>();
+  const unknownValues: string[] = [];
+  for (const entry of entries) {
+    const mapped = outcomeOfLabel(entry.value, valueMap);
+    if (mapped !== undefined) byKey.set(entry.keys.join("/"), mapped);
+    else unknownValues.push(`${file}: ${entry.path}: ${jsonExcerpt(entry.value)} is not resolved or unresolved (nor ${[...LABEL_VOCABULARY.keys()].filter((w) => w !== "resolved" && w !== "unresolved").join(", ")}, which loopsim also reads; map it with --label-map VALUE=resolved|unresolved|unknown); left unlabelled`);
+  }
+  return { file, key, nested, byKey, unknownValues };
+}
+
+/**
+ * The key of the labels file a session matches, or undefined. Nested labels: the session's
+ * instance (its file's name without extensions, or its #id) under a run that is one of the folders
+ * of its path (the nearest one that has a label for it wins).
+ */
+export function labelKeyOf(id: string, labels: Labels): string | undefined {
+  if (!labels.nested) {
+    const k = keyOf(id, labels.key);
+    return labels.byKey.has(k) ? k : undefined;
+  }
+  const instance = instanceKey(id);
+  const folders = fileOfId(id).split(/[\\/]/).slice(0, -1);
+  for (let i = folders.length - 1; i >= 0; i--) {
+    const k = `${folders[i] as string}/${instance}`;
+    if (labels.byKey.has(k)) return k;
+  }
+  return undefined;
 }
 
 /** What reading the sessions found, beside the sessions themselves. */
@@ -143,7 +233,9 @@ export function addReads(parts: readonly ReadCounts[]): RecordedRead {
 
 /** A session's label by the labels file, or unlabelled. */
 export function labelOf(id: string, labels: Labels | undefined): SessionLabel {
-  return labels === undefined ? "unlabelled" : (labels.byKey.get(keyOf(id, labels.key)) ?? "unlabelled");
+  if (labels === undefined) return "unlabelled";
+  const k = labelKeyOf(id, labels);
+  return k === undefined ? "unlabelled" : (labels.byKey.get(k) ?? "unlabelled");
 }
 
 /**
@@ -161,10 +253,8 @@ export class ReadTally {
   session(id: string, label: SessionLabel): void {
     this.count++;
     this.byLabel[label] = (this.byLabel[label] ?? 0) + 1;
-    if (this.labels !== undefined && label !== "unlabelled") {
-      const key = keyOf(id, this.labels.key);
-      this.matched.set(key, (this.matched.get(key) ?? 0) + 1);
-    }
+    const key = this.labels === undefined || label === "unlabelled" ? undefined : labelKeyOf(id, this.labels);
+    if (key !== undefined) this.matched.set(key, (this.matched.get(key) ?? 0) + 1);
   }
 
   read(bad: readonly BadFile[]): RecordedRead {
@@ -197,7 +287,7 @@ export async function readSessionEvents(ref: string, span?: ElementSpan): Promis
  */
 export async function forEachRecordedSession(paths: readonly string[], options: ReadOptions, each: (session: RecordedSession, at: number) => void | Promise<void>): Promise<RecordedRead> {
   const { refs, bad } = await sessionRefs(paths, options.strict === true);
-  if (refs.length === 0 && bad.length === 0) throw new UserError(`${options.given ?? `--sessions ${paths.join(" ")}`}: no session files (.jsonl, .traj, .traj.json, .json) found`);
+  if (refs.length === 0 && bad.length === 0) throw new UserError(`${options.given ?? `--sessions ${paths.join(" ")}`}: no session files (.jsonl, .traj, .traj.json, .json, each also .gz) found`);
   const tally = new ReadTally(options.labels);
   for (const { ref: { ref, id, span }, at } of sliceOf(refs, options.slice)) {
     let events: ToolEvent[];
@@ -218,13 +308,13 @@ export async function forEachRecordedSession(paths: readonly string[], options: 
 }
 
 /** The lines a command prints on stderr about what it could not read or match. */
-export function readProblems(read: RecordedRead, labels: Labels | undefined): string[] {
+export function readProblems(read: RecordedRead, labels: Labels | undefined, inShard?: Shard): string[] {
   const lines: string[] = [];
   for (const b of read.bad) lines.push(`${b.file}: skipped: ${b.reason}`);
   if (labels !== undefined) {
     lines.push(...labels.unknownValues);
-    if (read.unmatchedLabels.length > 0) lines.push(`--labels ${labels.file}: ${read.unmatchedLabels.length} label${read.unmatchedLabels.length === 1 ? "" : "s"} matched no session by --label-key ${labels.key} (e.g. ${read.unmatchedLabels.slice(0, 3).map((k) => JSON.stringify(k)).join(", ")})`);
-    if (read.ambiguousLabels.length > 0) lines.push(`--labels ${labels.file}: ${read.ambiguousLabels.length} label${read.ambiguousLabels.length === 1 ? "" : "s"} matched several sessions by --label-key ${labels.key} (e.g. ${read.ambiguousLabels.slice(0, 3).map((k) => JSON.stringify(k)).join(", ")}); --label-key id names one session each`);
+    if (read.unmatchedLabels.length > 0) lines.push(`--labels ${labels.file}: ${read.unmatchedLabels.length} label${read.unmatchedLabels.length === 1 ? "" : "s"} matched no session${inShard === undefined ? "" : ` in this shard (${inShard.index}/${inShard.of}: it reads its slice of the sessions, and the other shards hold the rest)`} by ${labels.nested ? "run folder and instance" : `--label-key ${labels.key}`} (e.g. ${read.unmatchedLabels.slice(0, 3).map((k) => JSON.stringify(k)).join(", ")})`);
+    if (read.ambiguousLabels.length > 0) lines.push(`--labels ${labels.file}: ${read.ambiguousLabels.length} label${read.ambiguousLabels.length === 1 ? "" : "s"} matched several sessions by ${labels.nested ? "run folder and instance" : `--label-key ${labels.key}`} (e.g. ${read.ambiguousLabels.slice(0, 3).map((k) => JSON.stringify(k)).join(", ")})${labels.nested ? "" : "; --label-key id names one session each"}`);
   }
   return lines;
 }
@@ -239,8 +329,8 @@ export function refuseNoReadable(read: RecordedRead | undefined, given: string):
 }
 
 /** After the report is out: the problems on stderr, and exit 1 when a file was skipped. */
-export function failOnUnreadable(read: RecordedRead, labels?: Labels): void {
-  for (const line of readProblems(read, labels)) process.stderr.write(`loopsim: ${line}\n`);
+export function failOnUnreadable(read: RecordedRead, labels?: Labels, inShard?: Shard): void {
+  for (const line of readProblems(read, labels, inShard)) process.stderr.write(`loopsim: ${line}\n`);
   if (read.bad.length > 0) throw new CheckFailed(`${read.bad.length} unreadable file${read.bad.length === 1 ? "" : "s"} skipped; the report covers the other ${read.count} sessions (--strict stops at the first)`);
 }
 

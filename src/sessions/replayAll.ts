@@ -54,7 +54,7 @@ export async function replayRecorded(paths: readonly string[], options: ReadOpti
   if (workers <= 1 || !existsSync(workerFile)) return replayInProcess(paths, options, guards);
   const listed = await sessionRefs(paths, options.strict === true);
   const { bad } = listed;
-  if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`--sessions ${paths.join(" ")}: no session files (.jsonl, .traj, .traj.json, .json) found`);
+  if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`--sessions ${paths.join(" ")}: no session files (.jsonl, .traj, .traj.json, .json, each also .gz) found`);
   const refs = sliceOf(listed.refs, options.slice).map((s) => s.ref);
   const labels = options.labels;
   const count = Math.min(workers, availableParallelism(), Math.max(1, refs.length));

@@ -3,6 +3,8 @@
 import type { AgentBehaviour, Family, FamilyLabel } from "./behaviour.js";
 import { text } from "./behaviour.js";
 import { productiveStep, scriptedAgent, type Step } from "./scriptedAgent.js";
+import { CHANGING_ARGS_PARAMS, systemParams } from "./changingArgsParams.js";
+import { changingArgsCalls, drawLength, drawSystem, STOCK_LOOPS } from "./changingArgsLoop.js";
 
 const RUN = "run-1";
 
@@ -494,6 +496,31 @@ const textLoop: Family = {
   },
 };
 
+// Loops where the failure repeats while the args change (issue 35): the way real agents were seen
+// to loop in public runs (a different command or edit each time, the same error each time). Its
+// length, how much the args vary and how often the error recurs are fitted per system on the
+// stretches `loopsim loops` mines (src/sim/changingArgsParams.json, `loopsim fit-changing-args`);
+// each agent draws its system by the stretches each fit rests on. Opt-in, as text-loop: the
+// preset populations leave it out, so reports made before it keep their numbers; name it to run it.
+const changingArgsStuck: Family = {
+  name: "changing-args-stuck",
+  label: "stuck",
+  summary: "retries a failing attempt with different args every time and meets the same failure (its line number varying), with length, arg change and recurrence fitted per system on real stretches",
+  optIn: true,
+  create(world) {
+    const system = systemParams(drawSystem(CHANGING_ARGS_PARAMS.systems, world));
+    const loop = world.pick(STOCK_LOOPS);
+    const calls = changingArgsCalls(system, world, loop.words, loop.failure, drawLength(system, world));
+    return scriptedAgent(RUN, world, {
+      main(i) {
+        const c = calls[i];
+        if (c === undefined) return undefined;
+        return { tool: "exec", params: { command: c.command }, inLoop: true, respond: () => ({ result: text(c.failure, { status: "failed", exitCode: 1, aggregated: c.failure }) }) };
+      },
+    });
+  },
+};
+
 export const FAMILIES: readonly Family[] = [
   productive,
   pollerCompletes,
@@ -515,6 +542,7 @@ export const FAMILIES: readonly Family[] = [
   explorer,
   editBuildCycle,
   textLoop,
+  changingArgsStuck,
 ];
 
 export const FAMILY_NAMES: readonly string[] = FAMILIES.map((f) => f.name);

@@ -30,6 +30,7 @@ export class EngineSession implements TargetSession {
   }
 }
 
+/** The reference: loopsim's engine, the behaviour contract (SPEC) as written; what every check compares with. */
 export const REFERENCE_TARGET: Target = {
   name: "reference",
   summary: "loopsim's reference engine (models/): SPEC.md as written, incremental counts",

@@ -1,89 +1,125 @@
-// Names a user can pass to `--target`: the built-in targets, every shipped OpenClaw release
+// Loading what a target name names: the built-in targets, every shipped OpenClaw release
 // (`openclaw@VERSION`, `openclaw@latest`), a local OpenClaw build (`openclaw@PATH`), every runtime
-// that runs here (`gemini-cli@V` in-process; `qwen-code@V`, `opencode@V`, `kilo@V` driven through
-// their CLIs, whole traces only), and a path to a module of one's own that exports a target (see
-// examples/custom-target). Built-ins resolve without touching the disk or network.
+// that runs here (`gemini-cli@V` in-process; the driven CLIs, whole traces only), and a path to a
+// module of one's own that exports a target (see examples/custom-target). The name is parsed once,
+// by targetRef.ts; here each kind is loaded, in a switch on it. Built-ins resolve without touching
+// the disk or network.
 import { inputKind } from "../io/fsErrors.js";
-import { isAbsolute, resolve } from "node:path";
+import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { UserError } from "../io/errors.js";
 import { ORACLE_TARGET, REFERENCE_TARGET } from "./reference.js";
 import { CONFIG_FIELDS, type Target } from "./target.js";
 import { ZOO_TARGETS } from "./zoo/variants.js";
-import { parameterisedPeer, PEER_TARGETS } from "./peers/index.js";
+import { PEER_TARGETS, PEER_VARIANTS } from "./peers/index.js";
+import { gooseTarget } from "./peers/goose.js";
+import { candidateTarget } from "./candidates/index.js";
 import { readManifest } from "./openclaw/cache.js";
-import { isLocalBuildSpec } from "./openclaw/localBuildSpec.js";
 import { readRuntimeManifest } from "./runtimes/packageCache.js";
-import { DRIVEN_RUNTIME_NAMES, isDrivenRuntimeCached, isDrivenRuntimeName } from "./runtimes/drivenRuntimes.js";
+import { isDrivenRuntimeCached } from "./runtimes/drivenRuntimes.js";
+import { asTargetRef, parseTargetRef, printTargetRef, unknownTargetMessage, versionText, type TargetRef } from "./targetRef.js";
 
+/** The targets that load without the disk or the network: the reference, the oracle, the bug zoo and the peers' models. */
 export const BUILT_IN_TARGETS: readonly Target[] = [REFERENCE_TARGET, ORACLE_TARGET, ...ZOO_TARGETS, ...PEER_TARGETS];
 
+export { targetNamesHelp } from "./targetRef.js";
+
+/** The built-in target a reference names, or undefined when it names something to load. */
+export function builtInTargetOf(ref: TargetRef): Target | undefined {
+  switch (ref.kind) {
+    case "reference":
+      return REFERENCE_TARGET;
+    case "oracle":
+      return ORACLE_TARGET;
+    case "zoo":
+    case "peer": {
+      if (ref.kind === "peer" && ref.limit !== undefined) return gooseTarget(ref.limit);
+      const name = printTargetRef(ref);
+      return [...BUILT_IN_TARGETS, ...PEER_VARIANTS].find((t) => t.name === name);
+    }
+    case "candidate":
+      return candidateTarget(printTargetRef(ref));
+    case "release":
+    case "build":
+    case "inProcessRuntime":
+    case "drivenRuntime":
+    case "adapter":
+      return undefined;
+    default:
+      return unreachable(ref);
+  }
+}
+
+/** A built-in target by name (`goose:N` too); undefined for any other name, parsed or not. */
 export function findBuiltInTarget(name: string): Target | undefined {
-  return BUILT_IN_TARGETS.find((t) => t.name === name) ?? parameterisedPeer(name);
-}
-
-export function isReleaseName(name: string): boolean {
-  return name.startsWith("openclaw@");
-}
-
-/** `openclaw@PATH` or `openclaw@file:PATH`: a local build, never fetched, never cached. */
-export function isLocalBuildName(name: string): boolean {
-  return isReleaseName(name) && isLocalBuildSpec(name.slice("openclaw@".length));
-}
-
-export function isGeminiName(name: string): boolean {
-  return name.startsWith("gemini-cli@");
-}
-
-/** A runtime that runs here, by RUNTIME@VERSION: in-process or driven. */
-export function isRuntimeName(name: string): boolean {
-  return isGeminiName(name) || isDrivenRuntimeName(name);
-}
-
-export function isModulePath(name: string): boolean {
-  return name.startsWith(".") || isAbsolute(name) || /\.(m?js|cjs)$/.test(name);
-}
-
-/** Every name `--target` accepts, for help texts and error messages. */
-export function targetNamesHelp(): string {
-  return `${BUILT_IN_TARGETS.map((t) => t.name).join(", ")}, goose:N, qwen-code:heuristics, openclaw@VERSION, openclaw@latest, openclaw@./my-build, gemini-cli@VERSION, gemini-cli@latest, ${DRIVEN_RUNTIME_NAMES.map((r) => `${r}@VERSION`).join(", ")} (or @latest), or ./my-adapter.mjs`;
+  const parsed = parseTargetRef(name);
+  return parsed.ok ? builtInTargetOf(parsed.ref) : undefined;
 }
 
 /**
  * Whether loading the target would fetch something with npm first: a release or runtime that is
  * not in the cache, or `@latest` (which asks the registry which version that is).
  */
-export function needsFetch(name: string): boolean {
-  if (findBuiltInTarget(name) !== undefined) return false;
-  const version = name.slice(name.indexOf("@") + 1);
-  if (isLocalBuildName(name)) return false;
-  if (isReleaseName(name)) return version === "latest" || readManifest(version) === undefined;
-  if (isGeminiName(name)) return version === "latest" || readRuntimeManifest("gemini-cli", version) === undefined;
-  if (isDrivenRuntimeName(name)) return !isDrivenRuntimeCached(name);
-  return false;
+export function needsFetch(name: string | TargetRef): boolean {
+  const ref = asTargetRef(name);
+  switch (ref.kind) {
+    case "release":
+      return ref.version.kind === "latest" || readManifest(ref.version.version) === undefined;
+    case "inProcessRuntime":
+      return ref.version.kind === "latest" || readRuntimeManifest(ref.runtime, ref.version.version) === undefined;
+    case "drivenRuntime":
+      return !isDrivenRuntimeCached(printTargetRef(ref));
+    case "reference":
+    case "oracle":
+    case "zoo":
+    case "peer":
+    case "candidate":
+    case "build":
+    case "adapter":
+      return false;
+    default:
+      return unreachable(ref);
+  }
 }
 
-export async function resolveTarget(name: string): Promise<Target> {
-  const builtIn = findBuiltInTarget(name);
-  if (builtIn !== undefined) return builtIn;
-  if (isLocalBuildName(name)) {
-    const { loadLocalBuildTarget } = await import("./openclaw/localBuild.js");
-    return loadLocalBuildTarget(name.slice("openclaw@".length));
+/** Loads the target a name or reference names; an unknown name is a user error (exit 2) here, once. */
+export async function resolveTarget(name: string | TargetRef): Promise<Target> {
+  const ref = asTargetRef(name);
+  switch (ref.kind) {
+    case "reference":
+    case "oracle":
+    case "zoo":
+    case "peer":
+    case "candidate": {
+      const builtIn = builtInTargetOf(ref);
+      if (builtIn === undefined) throw new UserError(ref.kind === "candidate" ? `${printTargetRef(ref)}: the candidate guard rules are not in this build` : unknownTargetMessage(printTargetRef(ref)));
+      return builtIn;
+    }
+    case "build": {
+      const { loadLocalBuildTarget } = await import("./openclaw/localBuild.js");
+      return loadLocalBuildTarget(ref);
+    }
+    case "release": {
+      const { loadReleaseTarget } = await import("./openclaw/releaseTarget.js");
+      return loadReleaseTarget(versionText(ref.version));
+    }
+    case "inProcessRuntime": {
+      const { loadGeminiTarget } = await import("./runtimes/geminiCore.js");
+      return loadGeminiTarget(versionText(ref.version));
+    }
+    case "drivenRuntime": {
+      const { loadDrivenTarget } = await import("./runtimes/drivenRuntimes.js");
+      return loadDrivenTarget(printTargetRef(ref));
+    }
+    case "adapter":
+      return loadModuleTarget(ref.path);
+    default:
+      return unreachable(ref);
   }
-  if (isReleaseName(name)) {
-    const { loadReleaseTarget } = await import("./openclaw/releaseTarget.js");
-    return loadReleaseTarget(name.slice("openclaw@".length));
-  }
-  if (isGeminiName(name)) {
-    const { loadGeminiTarget } = await import("./runtimes/geminiCore.js");
-    return loadGeminiTarget(name.slice("gemini-cli@".length));
-  }
-  if (isDrivenRuntimeName(name)) {
-    const { loadDrivenTarget } = await import("./runtimes/drivenRuntimes.js");
-    return loadDrivenTarget(name);
-  }
-  if (isModulePath(name)) return loadModuleTarget(name);
-  throw new UserError(`unknown target "${name}" (known: ${targetNamesHelp()})`);
+}
+
+function unreachable(value: never): never {
+  throw new Error(`unhandled target reference ${JSON.stringify(value)}`);
 }
 
 /**
@@ -102,7 +138,8 @@ export async function resolveStepwiseTarget(name: string): Promise<Target> {
 /** A user's adapter: a module whose default export (or `target` export) is a Target. */
 async function loadModuleTarget(path: string): Promise<Target> {
   const file = resolve(path);
-  inputKind(file, "target ");
+  // A folder would reach Node's own ERR_UNSUPPORTED_DIR_IMPORT wording: say what to give instead.
+  if (inputKind(file, "target ") === "folder") throw new UserError(`target ${path}: is a folder; give the adapter module itself (a .mjs or .js file whose default or \`target\` export is a target; see examples/custom-target), or openclaw@${path} for an OpenClaw build`);
   let loaded: Record<string, unknown>;
   try {
     loaded = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
@@ -123,7 +160,8 @@ export function targetFromObject(candidate: unknown, label: string, loadedFrom?:
   return { ...t, summary: t.summary ?? `adapter ${label}`, notes: t.notes ?? [], breaks: t.breaks ?? [], ...(loadedFrom === undefined ? {} : { loadedFrom }) };
 }
 
-function checkTargetShape(t: Partial<Target> | undefined): string[] {
+/** What an object lacks to be a target (empty when it is one). */
+export function checkTargetShape(t: Partial<Target> | undefined): string[] {
   if (t === undefined || t === null || typeof t !== "object") return ["export a target object as `default` or `target`"];
   const problems: string[] = [];
   if (typeof t.name !== "string" || t.name === "") problems.push("name must be a non-empty string");

@@ -62,6 +62,7 @@ export interface StateSize {
 
 /** One session of a target: events in, outputs out, in input order. */
 export interface TargetSession {
+  /** Answers one event: the outputs it causes (a call's verdict, a warning...), in order. */
   step(event: ToolEvent): TargetOutput[];
   /** Present when capabilities.stateSize is true. */
   stateSize?(): StateSize;
@@ -81,6 +82,7 @@ export interface Target {
   readonly notes: readonly string[];
   /** SPEC IDs and upstream issues a known-broken target breaks (the bug zoo); empty otherwise. */
   readonly breaks: readonly string[];
+  /** A fresh session under a resolved config (from `resolveConfig`). */
   start(config: ResolvedConfig): TargetSession;
   /**
    * Present on a target that answers a whole trace at once: a runtime's own CLI, driven through

@@ -2,7 +2,7 @@
 // Every chart names the recommendations by their goal (strict, balanced, lenient), puts its
 // legend in a margin of its own so nothing is clipped, and ticks at round values; the caught
 // chart also ticks at the thresholds the grid tested.
-import { familyHeatmap } from "./familyHeatmap.js";
+import { familyHeatmap } from "../reportParts/familyHeatmap.js";
 import { errorBars, escapeXml as esc, fmt, roundAxis } from "../format/svgScale.js";
 import type { ConfigRow } from "../evaluation/evaluate.js";
 import type { TuneReport } from "./report.js";

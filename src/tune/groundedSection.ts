@@ -5,20 +5,13 @@ import { plural } from "../format/words.js";
 import type { ConfigRow } from "../evaluation/evaluate.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
 import { shareCell, wilson } from "../stats/interval.js";
-import { percent } from "./recommend.js";
+import { percentOneDecimal } from "../format/percent.js";
 import type { TuneReport } from "./report.js";
+import type { ReportSection, Table } from "../reportParts/section.js";
 import { rowLabel } from "./table.js";
 
-export interface Table {
-  readonly header: readonly string[];
-  readonly rows: readonly (readonly string[])[];
-}
-
-export interface GroundedSection {
-  readonly title: string;
-  readonly paragraphs: readonly string[];
-  readonly tables: readonly { readonly caption: string; readonly table: Table }[];
-}
+/** The tuning report's sections are report sections (src/reportParts/section.ts), drawn the same way in Markdown and HTML. */
+export type GroundedSection = ReportSection;
 
 /** The grounded numbers of a row: its main metrics when the report's population is real sessions. */
 export function groundedOf(report: TuneReport, row: ConfigRow): ConfigMetrics | undefined {
@@ -43,7 +36,7 @@ function aroundLoops(m: ConfigMetrics, shapes: readonly string[]): string {
 /** A shape's catch rate without its interval (the per-shape table has them), so the wide table stays readable. */
 function shapeCaught(m: ConfigMetrics, shape: string): string {
   const f = m.byFamily[`inject:${shape}`];
-  return f === undefined ? "-" : percent(f.caughtShare);
+  return f === undefined ? "-" : percentOneDecimal(f.caughtShare);
 }
 
 export function groundedSection(report: TuneReport): GroundedSection | undefined {
@@ -66,7 +59,7 @@ export function groundedSection(report: TuneReport): GroundedSection | undefined
       String(row.index),
       rowLabel(row),
       shareCell(m.progressing.stoppedWronglyShare, m.intervals.stoppedWronglyShare),
-      percent(m.progressing.warnedShare),
+      percentOneDecimal(m.progressing.warnedShare),
       ...(injected ? [shareCell(m.stuck.caughtShare, m.intervals.caughtShare), ...shapes.map((s) => shapeCaught(m, s)), String(m.stuck.wastedCalls.median), String(m.stuck.wastedTokens.median), aroundLoops(m, shapes)] : []),
     ];
   });
@@ -81,7 +74,7 @@ export function groundedSection(report: TuneReport): GroundedSection | undefined
           s,
           ...shown.map((r) => {
             const f = groundedOf(report, r)?.byFamily[`inject:${s}`];
-            return f === undefined ? "-" : `${shareCell(f.caughtShare, wilson(Math.round(f.caughtShare * f.agents), f.agents))} / ${f.medianWastedCalls} / ${f.medianWastedTokens} / ${percent(f.wronglyBlockedShare)}`;
+            return f === undefined ? "-" : `${shareCell(f.caughtShare, wilson(Math.round(f.caughtShare * f.agents), f.agents))} / ${f.medianWastedCalls} / ${f.medianWastedTokens} / ${percentOneDecimal(f.wronglyBlockedShare)}`;
           }),
         ]),
       },
@@ -103,7 +96,7 @@ export function disagreementSection(report: TuneReport): GroundedSection | undef
   ];
   const table: Table = {
     header: ["#", "config", "rank on simulated agents", "rank on real sessions", "simulated: caught / good work stopped", "real sessions: caught / good work stopped", "simulated work it stops most"],
-    rows: d.moved.map((m) => [String(m.index), m.label, String(m.simulatedRank), String(m.groundedRank), `${percent(m.simulated.caught)} / ${percent(m.simulated.goodStopped)}`, `${percent(m.grounded.caught)} / ${percent(m.grounded.goodStopped)}`, m.simulatedStopsMost === undefined ? "-" : `${m.simulatedStopsMost.family} (${percent(m.simulatedStopsMost.share)})`]),
+    rows: d.moved.map((m) => [String(m.index), m.label, String(m.simulatedRank), String(m.groundedRank), `${percentOneDecimal(m.simulated.caught)} / ${percentOneDecimal(m.simulated.goodStopped)}`, `${percentOneDecimal(m.grounded.caught)} / ${percentOneDecimal(m.grounded.goodStopped)}`, m.simulatedStopsMost === undefined ? "-" : `${m.simulatedStopsMost.family} (${percentOneDecimal(m.simulatedStopsMost.share)})`]),
   };
   return { title: "Where they disagree", paragraphs, tables: d.moved.length === 0 ? [] : [{ caption: "Configs whose rank changes", table }] };
 }

@@ -7,17 +7,9 @@
 import type { ConfigRow } from "../evaluation/evaluate.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
 import type { GroundedSummary } from "../grounded/groundedPopulation.js";
-import type { PointNumbers, ReactionGridSummary } from "../grounded/reactionGrid.js";
+import type { GridCost, PointNumbers, ReactionGridSummary } from "../grounded/reactionGrid.js";
 import { GOALS, pickAll, type Goal } from "./recommend.js";
 
-export interface GridCost {
-  /** Agent runs of the ordinary evaluation: agents x configs. */
-  readonly ordinaryRuns: number;
-  /** Runs the grid made beyond those; the rest of the grid's points reused a run already made. */
-  readonly extraRuns: number;
-  /** What running every point afresh would cost beyond the ordinary runs. */
-  readonly naiveExtraRuns: number;
-}
 
 export interface PickSensitivity {
   readonly goal: Goal;

@@ -10,6 +10,7 @@ import JSON5 from "json5";
 import type { ConfigRow } from "../evaluation/evaluate.js";
 import { round4 } from "../evaluation/metrics.js";
 import { findFamily } from "../sim/families.js";
+import { percentOneDecimal } from "../format/percent.js";
 import { overlaps, percentWithInterval, type Interval } from "../stats/interval.js";
 
 export type Goal = "strict" | "balanced" | "lenient";
@@ -155,8 +156,6 @@ function overlapNote(a: Interval, b: Interval): string {
   return overlaps(a, b) ? "intervals overlap: the difference may be noise" : "intervals do not overlap";
 }
 
-export const percent = (x: number): string => `${(Math.round(x * 1000) / 10).toFixed(1)}%`;
-
 export function snippet(block: Record<string, unknown>): string {
   return JSON5.stringify({ tools: { loopDetection: block } }, null, 2);
 }
@@ -169,7 +168,28 @@ const isStuckFamily = (family: string) => findFamily(family)?.label === "stuck" 
 export type Evidence = "simulated" | "grounded";
 const AGENTS_WORD: Readonly<Record<Evidence, string>> = { simulated: "simulated agents", grounded: "agents grounded in real sessions" };
 
-export function recommend(rows: readonly ConfigRow[], defaultsRow: ConfigRow, ignored: readonly string[] = [], kind: Evidence = "simulated"): Recommendation[] {
+/** Where the stuck agents of a grounded run come from: loops injected into the sessions, stretches mined from them, or both. */
+export interface GroundedLoops {
+  readonly injected: boolean;
+  readonly mined: boolean;
+}
+
+/** The stuck agents of a grounded run, in a few words, as the evidence line names them. */
+function stuckSource(loops: GroundedLoops): string {
+  if (loops.injected && loops.mined) return "real sessions with an injected loop, and stuck stretches mined from them";
+  if (loops.mined) return "stuck stretches mined from the real sessions (nothing injected)";
+  if (loops.injected) return "real sessions with an injected loop";
+  return "none: no loop was injected or mined";
+}
+
+/** What a grounded run's agents are: real work, and where its loops come from. */
+function groundedAgents(loops: GroundedLoops): string {
+  const loopsAre = loops.injected && loops.mined ? "the loops are injected or mined from the sessions" : loops.mined ? "the loops are the stuck stretches mined from them" : loops.injected ? "the loops are injected" : "no loop was injected, so nothing here measures catching a loop";
+  const copies = loops.injected ? ", or a copy of one with an injected loop" : "";
+  return `Every agent is a real recorded session replayed closed-loop (with the stated reaction model)${copies}: the backgrounds are real work, ${loopsAre}.`;
+}
+
+export function recommend(rows: readonly ConfigRow[], defaultsRow: ConfigRow, ignored: readonly string[] = [], kind: Evidence = "simulated", loops: GroundedLoops = { injected: true, mined: false }): Recommendation[] {
   // OpenClaw's defaults are a candidate too: where nothing on the front beats them, keep them.
   const candidates = rows;
   const picks = pickAll(candidates);
@@ -188,13 +208,13 @@ export function recommend(rows: readonly ConfigRow[], defaultsRow: ConfigRow, ig
       `catches ${percentWithInterval(m.stuck.caughtShare, mi.caughtShare)} of stuck agents (OpenClaw defaults: ${percentWithInterval(d.stuck.caughtShare, di.caughtShare)}; ${overlapNote(mi.caughtShare, di.caughtShare)}), ` +
       `wastes a mean ${meanTokens(m.stuck.wastedTokens.mean, mi.wastedTokensMean)} (defaults: ${meanTokens(d.stuck.wastedTokens.mean, di.wastedTokensMean)}; ${overlapNote(mi.wastedTokensMean, di.wastedTokensMean)}), ` +
       `stops ${percentWithInterval(m.overall.falsePositiveRate, mi.falsePositiveRate)} of ${kind === "grounded" ? "real sessions (as closed-loop agents) doing their own work" : "simulated agents doing real work"} (defaults: ${percentWithInterval(d.overall.falsePositiveRate, di.falsePositiveRate)}; ${overlapNote(mi.falsePositiveRate, di.falsePositiveRate)})` +
-      (sessionsStopped(row) === undefined ? "" : `, would have stopped ${percent(sessionsStopped(row) ?? 0)} of the recorded ${row.sessions?.byLabel.resolved !== undefined ? "resolved " : ""}sessions (defaults: ${percent(sessionsStopped(defaultsRow) ?? 0)})`) +
-      ` and warns ${percent(m.progressing.warnedShare)} of progressing agents (defaults: ${percent(d.progressing.warnedShare)}).`;
+      (sessionsStopped(row) === undefined ? "" : `, would have stopped ${percentOneDecimal(sessionsStopped(row) ?? 0)} of the recorded ${row.sessions?.byLabel.resolved !== undefined ? "resolved " : ""}sessions (defaults: ${percentOneDecimal(sessionsStopped(defaultsRow) ?? 0)})`) +
+      ` and warns ${percentOneDecimal(m.progressing.warnedShare)} of progressing agents (defaults: ${percentOneDecimal(d.progressing.warnedShare)}).`;
     const recorded = row.sessions;
     const evidence =
-      `Caught, waste, warnings and the ${kind === "grounded" ? "" : "simulated "}false-positive rate rest on ${m.overall.agents} ${AGENTS_WORD[kind]} (${m.stuck.agents} stuck${kind === "grounded" ? ": real sessions with an injected loop" : ""}, ${m.progressing.agents + m.recovering.agents} progressing or recovering). ` +
+      `Caught, waste, warnings and the ${kind === "grounded" ? "" : "simulated "}false-positive rate rest on ${m.overall.agents} ${AGENTS_WORD[kind]} (${m.stuck.agents} stuck${kind === "grounded" ? `: ${stuckSource(loops)}` : ""}, ${m.progressing.agents + m.recovering.agents} progressing or recovering). ` +
       (kind === "grounded"
-        ? "Every agent is a real recorded session replayed closed-loop (with the stated reaction model), or a copy of one with an injected loop: the backgrounds are real work, the loops are injected."
+        ? groundedAgents(loops)
         : recorded === undefined
         ? "No recorded sessions were given: nothing here is measured on real work."
         : `The recorded-sessions figure rests on ${recorded.sessions} real sessions replayed open-loop${recorded.byLabel.resolved !== undefined ? ` (${recorded.byLabel.resolved.sessions} labelled resolved)` : " (unlabelled: every stop counts as stopping good work)"}.`);

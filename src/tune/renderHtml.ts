@@ -1,28 +1,20 @@
 // report.html: self-contained (inline CSS and SVG, no scripts, no network), rendered from
 // report.json alone.
-import { familyList } from "./familyList.js";
+import { familyList } from "../reportParts/familyList.js";
+import { picksTable } from "./picksTable.js";
 import { caughtChart, familyChart, paretoChart, wasteChart, warnedChart } from "./charts.js";
-import { percent } from "./recommend.js";
+import { percentOneDecimal } from "../format/percent.js";
 import type { TuneReport } from "./report.js";
 import { goalGroups, populationLine } from "./renderMarkdown.js";
-import { disagreementSection, groundedSection, type GroundedSection } from "./groundedSection.js";
+import { disagreementSection, groundedSection } from "./groundedSection.js";
+import { escapeHtml, sectionHtml } from "../reportParts/section.js";
 import { realLoopsSection } from "./realLoopsSection.js";
-import { SENSITIVITY_CSS, sensitivityHtml, tuneSensitivitySection } from "./reactionGridView.js";
+import { realOutcomesHtml } from "../reportParts/realOutcomesSection.js";
+import { SENSITIVITY_CSS, sensitivityHtml } from "../reportParts/reactionGridView.js";
+import { tuneSensitivitySection } from "./sensitivitySection.js";
 import { SESSION_HEADER, rowCells, rowLabel, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
-/** A section of text and tables; `code` in the text becomes <code>. */
-function sectionHtml(section: GroundedSection): string {
-  const inline = (t: string) => esc(t).replace(/`([^`]+)`/g, "<code>$1</code>").replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
-  const items = section.paragraphs.filter((p) => p.startsWith("- "));
-  return [
-    `<h2>${esc(section.title)}</h2>`,
-    ...section.paragraphs.filter((p) => !p.startsWith("- ")).map((p) => `<p>${inline(p)}</p>`),
-    items.length === 0 ? "" : `<ul>${items.map((p) => `<li>${inline(p.slice(2))}</li>`).join("")}</ul>`,
-    ...section.tables.map(({ caption, table }) => `<div class="wide"><table><caption>${esc(caption)}</caption><thead><tr>${table.header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>\n${table.rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n")}\n</tbody></table></div>`),
-  ].join("\n");
-}
+const esc = escapeHtml;
 
 export function renderHtml(report: TuneReport): string {
   const fields = variedFields(report.rows);
@@ -43,17 +35,19 @@ export function renderHtml(report: TuneReport): string {
     .map((group) => {
       const r = group[0] as (typeof report.recommendations)[number];
       return `<section class="rec"><h3>${esc(group.map((g) => g.goal).join(" = "))}: ${esc(r.index === 0 ? "OpenClaw defaults" : r.label)}</h3>
-${group.map((g) => `<p>${group.length > 1 ? `As ${esc(g.goal)}: chosen` : "Chosen"} as ${esc(g.rule)}.</p>`).join("")}<p>It ${esc(r.tradeOff)}</p><p class="evidence">Evidence: ${esc(r.evidence)}</p>
+${group.map((g) => `<p>${group.length > 1 ? `As ${esc(g.goal)}: chosen` : "Chosen"} as ${esc(g.rule)}.</p>`).join("")}<p class="evidence">Evidence: ${esc(r.evidence)}</p>
 ${r.alternatives.length === 0 ? "" : `<p class="alternatives">Nearest alternatives on the front: ${esc(r.alternatives.map((a) => `#${a.index} (${a.label}): ${a.trades}`).join("; "))}.</p>`}
-<p>Stuck families it still misses: ${esc(r.stillMissed.length === 0 ? "none" : r.stillMissed.map((m) => `${m.family} (${percent(m.caughtShare)})`).join(", "))}.</p>
+<p>Stuck families it still misses: ${esc(r.stillMissed.length === 0 ? "none" : r.stillMissed.map((m) => `${m.family} (${percentOneDecimal(m.caughtShare)})`).join(", "))}.</p>
 <pre>${esc(r.snippet)}</pre>${r.ignoredFields.length === 0 ? "" : `<p>Left out of the snippet: ${esc(r.ignoredFields.join(", "))}, which ${esc(report.target ?? "the guard")} ignores.</p>`}</section>`;
     })
     .join("\n");
+  const picks = picksTable(report);
+  const picksHtml = `<div class="wide"><table class="picks"><caption>The picks beside OpenClaw's defaults (95% intervals in brackets)</caption><thead><tr>${picks.header.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>\n${picks.rows.map((r, k) => `<tr${k === 0 ? ' class="defaults"' : ""}>${r.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n")}\n</tbody></table></div>${picks.clearDifferences.length === 0 ? "" : `<ul>${picks.clearDifferences.map((d) => `<li>${esc(d)}.</li>`).join("")}</ul>`}`;
   const shown = [report.rows[0], ...report.recommendations.map((r) => report.rows.find((x) => x.index === r.index))].filter((r, i, all) => r !== undefined && all.indexOf(r) === i);
   const families = familyList(shown.map((r) => r?.metrics.byFamily ?? {}), true).map(
     (f) => `<tr><td>${esc(f.name)}</td><td>${f.label}</td>${shown.map((r) => {
       const n = r?.metrics.byFamily[f.name];
-      return `<td>${n === undefined ? "-" : `${percent(n.caughtShare)} / ${percent(n.warnedShare)} / ${percent(n.wronglyBlockedShare)}`}</td>`;
+      return `<td>${n === undefined ? "-" : `${percentOneDecimal(n.caughtShare)} / ${percentOneDecimal(n.warnedShare)} / ${percentOneDecimal(n.wronglyBlockedShare)}`}</td>`;
     }).join("")}</tr>`,
   ).join("\n");
   const definitions = Object.entries(report.definitions).map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("");
@@ -65,12 +59,14 @@ body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;paddi
 table{border-collapse:collapse;margin:1rem 0;font-size:13px}td,th{border:1px solid #ddd;padding:3px 7px;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}
 tr.defaults{background:#fef2f2}tr.group th{background:#f3f4f6;text-align:left}.evidence{color:#555;font-size:13px}th{position:sticky;top:0;background:#fff}pre{background:#f6f8fa;padding:.75rem;overflow:auto}.rec{border-left:4px solid #2563eb;padding-left:1rem;margin:1rem 0}
 .wide{overflow-x:auto}.wide td{white-space:nowrap}.wide td:nth-child(2){white-space:normal;min-width:14rem}caption{text-align:left;font-weight:600;padding:.25rem 0}
+table.picks td:first-child,table.picks th:first-child{text-align:left;font-weight:600}
 .charts{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:12px;color:#555}dt{font-weight:600}
 ${SENSITIVITY_CSS}
 </style></head><body>
 <h1>loopsim tuning report</h1>
 <p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${report.rows.length} configs, ${esc(populationLine(report).replace(/`/g, ""))}. Baseline: ${esc(report.baseline.source)}. Grid: <code>${esc(report.grid.spec)}</code>. Reproduce: <code>${esc(report.reproduce)}</code>.</p>${report.target === undefined ? "" : `<p>Guard under test: <code>${esc(report.target)}</code>${report.targetIgnores === undefined ? "." : `, which ignores ${esc(report.targetIgnores.join(", "))}: grid points that differ only in those fields give identical rows.`}</p>`}
 <h2>Recommendations</h2>
+${picksHtml}
 ${recs}
 <h2>Charts</h2>
 <div class="charts">
@@ -91,6 +87,7 @@ ${report.sessions === undefined ? "" : `<h2>Recorded sessions</h2>
 ${report.rows.map((r) => `<tr${r.index === 0 ? ' class="defaults"' : ""}>${sessionCells(r).map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("\n")}
 </tbody></table>`}
 ${[groundedSection(report), disagreementSection(report), realLoopsSection(report)].map((section) => (section === undefined ? "" : sectionHtml(section))).join("\n")}
+${realOutcomesHtml(report.realOutcomes, esc, "config")}
 ${report.reactionSensitivity === undefined ? "" : sensitivityHtml(tuneSensitivitySection(report.reactionSensitivity), report.reactionSensitivity.grid)}
 ${report.grounded?.primary === true ? "" : `<h2>By family (caught / warned / stopped wrongly)</h2>
 <table><thead><tr><th>family</th><th>kind</th>${shown.map((r) => `<th>${esc(r === undefined ? "" : rowLabel(r))}</th>`).join("")}</tr></thead><tbody>

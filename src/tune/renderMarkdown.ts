@@ -1,14 +1,18 @@
 // report.md: the tables a person reads first, rendered from report.json alone.
 import { plural } from "../format/words.js";
-import { familyList } from "./familyList.js";
-import { percent } from "./recommend.js";
+import { familyList } from "../reportParts/familyList.js";
+import { picksTable } from "./picksTable.js";
+import { markdownRow, sectionMarkdown } from "../reportParts/section.js";
+import { percentOneDecimal } from "../format/percent.js";
 import type { TuneReport } from "./report.js";
 import { disagreementSection, groundedSection } from "./groundedSection.js";
 import { realLoopsSection } from "./realLoopsSection.js";
-import { sensitivityMarkdown, tuneSensitivitySection } from "./reactionGridView.js";
+import { realOutcomesMarkdown } from "../reportParts/realOutcomesSection.js";
+import { sensitivityMarkdown } from "../reportParts/reactionGridView.js";
+import { tuneSensitivitySection } from "./sensitivitySection.js";
 import { SESSION_HEADER, rowCells, rowLabel, sampleSizes, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
 
-const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`;
+const line = markdownRow;
 
 /** Goals that picked the same config, together: written once, as "balanced = lenient". */
 export function goalGroups(report: TuneReport): (typeof report.recommendations)[number][][] {
@@ -31,14 +35,16 @@ export function renderMarkdown(report: TuneReport): string {
     out.push(`Guard under test: \`${report.target}\`${report.targetIgnores === undefined ? "." : `, which ignores ${report.targetIgnores.join(", ")}: grid points that differ only in those fields give identical rows, which is what this release does with them.`}`, "");
   }
   out.push("## Recommendations", "");
+  const picks = picksTable(report);
+  out.push(line(picks.header), line(picks.header.map(() => "---")), ...picks.rows.map(line), "");
+  if (picks.clearDifferences.length > 0) out.push(...picks.clearDifferences.map((d) => `- ${d}.`), "");
   for (const group of goalGroups(report)) {
     const r = group[0] as (typeof report.recommendations)[number];
     out.push(`### ${group.map((g) => g.goal).join(" = ")}: ${r.index === 0 ? "OpenClaw defaults" : r.label}`, "");
     for (const g of group) out.push(`${group.length > 1 ? `As ${g.goal}: chosen` : "Chosen"} as ${g.rule}.`, "");
-    out.push(`It ${r.tradeOff}`, "");
     out.push(`Evidence: ${r.evidence}`, "");
     if (r.alternatives.length > 0) out.push(`Nearest alternatives on the front: ${r.alternatives.map((a) => `#${a.index} (${a.label}): ${a.trades}`).join("; ")}.`, "");
-    out.push(`Stuck families it still misses (caught in under half the agents): ${r.stillMissed.length === 0 ? "none" : r.stillMissed.map((m) => `${m.family} (${percent(m.caughtShare)})`).join(", ")}.`, "");
+    out.push(`Stuck families it still misses (caught in under half the agents): ${r.stillMissed.length === 0 ? "none" : r.stillMissed.map((m) => `${m.family} (${percentOneDecimal(m.caughtShare)})`).join(", ")}.`, "");
     out.push("```json5", r.snippet, "```", "");
     if (r.ignoredFields.length > 0) out.push(`Left out of the snippet: ${r.ignoredFields.join(", ")}, which ${report.target ?? "the guard"} ignores (setting them would change nothing).`, "");
   }
@@ -61,12 +67,8 @@ export function renderMarkdown(report: TuneReport): string {
     for (const row of report.rows) out.push(line(sessionCells(row)));
     out.push("");
   }
-  for (const section of [groundedSection(report), disagreementSection(report), realLoopsSection(report)]) {
-    if (section === undefined) continue;
-    out.push(`## ${section.title}`, "", ...section.paragraphs.flatMap((p) => (p.startsWith("- ") ? [p] : [p, ""])));
-    if (section.paragraphs.at(-1)?.startsWith("- ") === true) out.push("");
-    for (const { caption, table } of section.tables) out.push(`**${caption}**`, "", line(table.header), line(table.header.map(() => "---")), ...table.rows.map(line), "");
-  }
+  for (const section of [groundedSection(report), disagreementSection(report), realLoopsSection(report)]) if (section !== undefined) out.push(...sectionMarkdown(section));
+  out.push(...realOutcomesMarkdown(report.realOutcomes, "config"));
   if (report.reactionSensitivity !== undefined) out.push(...sensitivityMarkdown(tuneSensitivitySection(report.reactionSensitivity)));
   if (report.grounded?.primary === true) return finish(out, report);
   out.push("## By family", "");
@@ -75,7 +77,7 @@ export function renderMarkdown(report: TuneReport): string {
   for (const family of familyList(shown.map((r) => r?.metrics.byFamily ?? {}), true)) {
     const cells = shown.map((r) => {
       const f = r?.metrics.byFamily[family.name];
-      return f === undefined ? "-" : `${percent(f.caughtShare)} / ${percent(f.warnedShare)} / ${percent(f.wronglyBlockedShare)}`;
+      return f === undefined ? "-" : `${percentOneDecimal(f.caughtShare)} / ${percentOneDecimal(f.warnedShare)} / ${percentOneDecimal(f.wronglyBlockedShare)}`;
     });
     out.push(line([family.name, family.label, ...cells]));
   }

@@ -8,8 +8,9 @@ import type { RecordedSummary } from "../sessions/recorded.js";
 import type { GroundedSummary } from "../grounded/groundedPopulation.js";
 import { disagreements, type Disagreements } from "./disagreements.js";
 import { tuneReactionSensitivity, withoutRowGrids, type TuneReactionSensitivity } from "./reactionSensitivity.js";
-import { paretoFront, recommend, type Recommendation } from "./recommend.js";
+import { paretoFront, recommend, type GroundedLoops, type Recommendation } from "./recommend.js";
 import { realVsInjected, type RealVsInjected } from "../grounded/realVsInjected.js";
+import type { RealOutcomes } from "../grounded/realOutcomes.js";
 
 export const REPORT_SCHEMA = "loopsim/tune-report@1";
 export const PARTIAL_SCHEMA = "loopsim/tune-partial@1";
@@ -32,6 +33,8 @@ export interface TuneInputs {
   readonly sessions?: RecordedSummary;
   /** Real sessions as closed-loop agents, with injected loops: the main numbers, or beside a simulated population's. */
   readonly grounded?: GroundedSummary;
+  /** With --loops real: every config replayed open-loop on the sessions, against their stuck stretches and outcome labels (src/grounded/realOutcomes.ts). */
+  readonly realOutcomes?: RealOutcomes;
   /** Every config of the sweep, by index: 0 is OpenClaw's defaults. */
   readonly configs: readonly { readonly index: number; readonly label: string; readonly block: Record<string, unknown> }[];
 }
@@ -65,7 +68,7 @@ export function finishReport(inputs: TuneInputs, gridRows: readonly ConfigRow[])
   if (defaults === undefined) throw new Error("the OpenClaw defaults row (index 0) is missing");
   const g = inputs.grounded;
   const real = g?.loops === undefined ? undefined : realVsInjected(sorted.flatMap((r) => ((g.primary ? r.metrics : r.grounded) === undefined ? [] : [{ name: r.index === 0 ? "OpenClaw defaults" : `#${r.index} ${r.label}`, metrics: (g.primary ? r.metrics : r.grounded) as ConfigRow["metrics"] }])), g.inject.shapes);
-  const recommendations = recommend(sorted, defaults, inputs.targetIgnores ?? [], inputs.grounded?.primary === true ? "grounded" : "simulated");
+  const recommendations = recommend(sorted, defaults, inputs.targetIgnores ?? [], inputs.grounded?.primary === true ? "grounded" : "simulated", groundedLoops(inputs.grounded));
   return {
     schema: REPORT_SCHEMA,
     ...inputs,
@@ -77,6 +80,11 @@ export function finishReport(inputs: TuneInputs, gridRows: readonly ConfigRow[])
     ...(real === undefined ? {} : { realLoops: real }),
     ...(sensitivity === undefined ? {} : { reactionSensitivity: sensitivity }),
   };
+}
+
+/** Where a grounded run's stuck agents came from (the evidence line says it). */
+export function groundedLoops(g: GroundedSummary | undefined): GroundedLoops {
+  return { injected: (g?.inject.shapes.length ?? 1) > 0, mined: g?.loops !== undefined };
 }
 
 export function reportJson(report: TuneReport): string {

@@ -3,7 +3,7 @@
 import { numberCell, shareCell } from "../stats/interval.js";
 import { unreadableNote } from "../format/unreadableNote.js";
 import type { ConfigRow } from "../evaluation/evaluate.js";
-import { percent } from "./recommend.js";
+import { percentOneDecimal } from "../format/percent.js";
 import type { TuneReport } from "./report.js";
 
 const METRIC_HEADER = [
@@ -72,12 +72,12 @@ export function rowCells(row: ConfigRow, pareto: readonly number[], fields: read
     named,
     ...fields.map((f) => (row.index === 0 ? "-" : fieldValue(row.block, f))),
     shareCell(m.stuck.caughtShare, m.intervals?.caughtShare),
-    percent(m.stuck.escapedShare),
+    percentOneDecimal(m.stuck.escapedShare),
     numberCell(m.stuck.wastedTokens.mean, m.intervals?.wastedTokensMean),
     String(m.stuck.wastedTokens.median),
     String(m.stuck.wastedTokens.p90),
     String(m.stuck.wastedCalls.median),
-    percent(m.progressing.warnedShare),
+    percentOneDecimal(m.progressing.warnedShare),
     shareCell(m.progressing.wronglyBlockedShare, m.intervals?.wronglyBlockedShare),
     shareCell(m.recovering.falseAbortShare, m.intervals?.falseAbortShare),
     m.overall.warningsPer100Calls.toFixed(2),
@@ -100,11 +100,11 @@ export function sessionCells(row: ConfigRow): string[] {
   return [
     String(row.index),
     rowLabel(row),
-    percent(s.warnedShare),
-    percent(s.blockedShare),
-    percent(s.abortedShare),
-    `${s.cutCalls} (${percent(s.cutCallsShare)})`,
-    `${s.cutTokens} (${percent(s.cutTokensShare)})`,
+    percentOneDecimal(s.warnedShare),
+    percentOneDecimal(s.blockedShare),
+    percentOneDecimal(s.abortedShare),
+    `${s.cutCalls} (${percentOneDecimal(s.cutCallsShare)})`,
+    `${s.cutTokens} (${percentOneDecimal(s.cutTokensShare)})`,
     ofLabel(row, "resolved"),
     ofLabel(row, "unresolved"),
     ofLabel(row, "unlabelled"),

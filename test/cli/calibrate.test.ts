@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { ksDistance, runStats } from "../../src/calibrate/runStats.js";
+import { FAMILIES } from "../../src/sim/families.js";
 import { loopsim, tempDir, tempFile } from "./run.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures", "sessions");
@@ -63,11 +64,22 @@ describe("loopsim calibrate --fit", () => {
     const md = loopsim(["calibrate", "--population", pop, "--agents", "160"], undefined, dir).stdout;
     expect(md).toMatch(/\*\*Every statistic is within 0.15\*\*|\*\*\d of 8 statistics are above 0.15\*\*/);
     expect(md).toContain("## Held-out check");
+    // On sessions it was not fitted to (another agent's): the distances are that agent's work, not
+    // sampling, and the held-out check is said to be the fit's own.
+    const other = JSON.parse(loopsim(["calibrate", join(FIXTURES, "claude-parallel.jsonl"), "--population", pop, "--agents", "160", "--json"]).stdout) as { aboveGoal: { why: string }[]; fittedToOther?: { paths: string[] } };
+    expect(other.fittedToOther?.paths).toHaveLength(1);
+    for (const a of other.aboveGoal) expect(a.why).toMatch(/fitted to other sessions/);
+    const otherMd = loopsim(["calibrate", join(FIXTURES, "claude-parallel.jsonl"), "--population", pop, "--agents", "160"]).stdout;
+    expect(otherMd).toContain("## Held-out check of the fit (on the sessions it was fitted to)");
+    expect(otherMd).not.toMatch(/off only by sampling/);
     // --stuck-share 0: the corpus's kind of work alone, so every agent is compared and both columns agree.
     const alone = join(dir, "alone.json");
     const onlyWork = JSON.parse(loopsim(["calibrate", FIXTURES, "--fit", "--stuck-share", "0", "--out", alone, "--agents", "160", "--json"]).stdout) as { rows: { distance: number; distanceProgressing: number }[] };
     expect(onlyWork.rows.every((r) => r.distance === r.distanceProgressing)).toBe(true);
-    expect((JSON.parse(readFileSync(alone, "utf8")) as { members: { family: string }[] }).members.every((m) => m.family === "fitted" || !/stuck|poller|loop|volatile|relapse|unknown/.test(m.family))).toBe(true);
+    // No stuck family at all: each member is the fitted one or a family labelled progressing (a
+    // poller whose build completes is work; its name alone says nothing about its label).
+    const members = (JSON.parse(readFileSync(alone, "utf8")) as { members: { family: string }[] }).members;
+    expect(members.filter((m) => m.family !== "fitted" && FAMILIES.find((f) => f.name === m.family)?.label !== "progressing")).toEqual([]);
     expect(loopsim(["calibrate", FIXTURES, "--fit", "--stuck-share", "1", "--out", alone, "--force"]).stderr).toMatch(/--stuck-share must be a number from 0 up to \(not including\) 1/);
     expect(loopsim(["calibrate", FIXTURES, "--fit", "--out", pop]).stderr).toMatch(/pop\.json exists; pass --force/);
     expect(loopsim(["calibrate", FIXTURES, "--fit"]).stderr).toMatch(/--fit needs --out FILE/);

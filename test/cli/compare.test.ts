@@ -64,7 +64,7 @@ describe("loopsim compare", () => {
       [["compare", "--labels", "x.json"], /^loopsim: --labels needs --sessions/],
       [["compare", "--targets", "none", "--sessions", FIXTURES, "--labels", join(FIXTURES, "missing.json")], /^loopsim: --labels .*: no such file/],
       [["compare", "--targets", ",", "--agents", "4"], /^loopsim: --targets: name at least one target/],
-      [["compare", "--targets", "none", "--sessions", FIXTURES, "--label-map", "a=maybe", "--labels", join(FIXTURES, "swe-agent-example.traj")], /^loopsim: --label-map a=maybe: each entry is VALUE=resolved or VALUE=unresolved/],
+      [["compare", "--targets", "none", "--sessions", FIXTURES, "--label-map", "a=maybe", "--labels", join(FIXTURES, "swe-agent-example.traj")], /^loopsim: --label-map a=maybe: each entry is VALUE=resolved, VALUE=unresolved or VALUE=unknown/],
     ];
     for (const [args, message] of cases) {
       const r = loopsim(args);

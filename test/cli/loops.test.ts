@@ -2,7 +2,8 @@
 // time, a failing install retried with other errors each time, progressing work), and
 // `compare`/`tune` with `--loops real` on them: the real stretches beside the injected shapes,
 // the same bytes for one worker thread or two.
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loopsim, tempDir } from "./run.js";
@@ -19,15 +20,15 @@ describe("loopsim loops", () => {
     const out = tempDir();
     const r = loopsim(["loops", FIXTURES, "--out", out, "--judgements", JUDGED]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("from 3 sessions with calls (29 calls; sessions without any are passed over): 2 stretches in 2 sessions");
-    expect(r.stdout).toContain("| `javac-loop.jsonl@3` | #3-#8 | 6 | repeat | `exec {\"command\":\"javac src/A.java\"}` | call and result | stuck: the same javac error six times |");
-    expect(r.stdout).toContain("| `failing-install.jsonl@1` | #1-#5 | 5 | failing | `exec {\"command\":\"pip install foo==#.#\"}` | call; every outcome failed | false-alarm:");
+    expect(r.stdout).toContain(`Regenerate with \`loopsim loops ${FIXTURES} --judgements ${JUDGED} --out ${out}\` (add --force to overwrite). Mined from 3 sessions with calls (29 calls; sessions without any are passed over): 2 stretches in 2 sessions, covering 11 calls (37.9% of all calls)`);
+    expect(r.stdout).toContain("| `javac-loop.jsonl@3` | #3-#8 | 6 | repeat | identical | `exec {\"command\":\"javac src/A.java\"}` | call and result | stuck: the same javac error six times |");
+    expect(r.stdout).toContain("| `failing-install.jsonl@1` | #1-#5 | 5 | failing | identical | `exec {\"command\":\"pip install foo==#.#\"}` | call; every outcome failed | false-alarm:");
     expect(r.stdout).toContain("first result: [10:00:10] bash: line 40: javac: error: cannot find symbol x");
-    expect(r.stdout).toContain("| progressing.jsonl | 1 | 12 | 0 | 0 |");
-    expect(r.stdout).toContain("1 stuck, 1 false alarm. Precision: 50.0% (9.5-90.6%, n=2)");
+    expect(r.stdout).toContain("| progressing.jsonl | 1 | 0 | 12 | 0 | 0 | 0.0% | 0.0% |");
+    expect(r.stdout).toContain("1 stuck, 1 false alarm of the 2 stretches found. Precision: 50.0% (9.5-90.6%, n=2)");
     expect(readFileSync(join(out, "real-loops.md"), "utf8")).toBe(r.stdout);
     const json = JSON.parse(readFileSync(join(out, "real-loops.json"), "utf8")) as { schema: string; stretches: { id: string; firstCall: number; lastCall: number }[] };
-    expect(json.schema).toBe("loopsim/real-loops@1");
+    expect(json.schema).toBe("loopsim/real-loops@2");
     expect(json.stretches.map((s) => `${s.id} ${s.firstCall}-${s.lastCall}`)).toEqual(["failing-install.jsonl@1 1-5", "javac-loop.jsonl@3 3-8"]);
   });
 
@@ -36,6 +37,36 @@ describe("loopsim loops", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("test/fixtures/real-loops-bad/broken.jsonl: skipped:");
     expect(r.stdout).toContain("## Unreadable files");
+  });
+
+  it("mines shards whose merge is byte for byte the whole run (the Markdown renders the same object), and refuses a part edited or missing", () => {
+    const parts = tempDir();
+    const sessions = [FIXTURES, "test/fixtures/real-loops-bad/progressing.jsonl"];
+    const whole = loopsim(["loops", ...sessions, "--json"]);
+    expect(whole.code).toBe(0);
+    for (const shard of ["1/2", "2/2"]) expect(loopsim(["loops", ...sessions, "--shard", shard, "--out", parts]).code).toBe(0);
+    const merged = loopsim(["loops", "--merge", parts, "--json"]);
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toBe(whole.stdout);
+    const one = join(parts, "loops-partial-1-of-2.json");
+    const only = tempDir();
+    writeFileSync(join(only, "loops-partial-1-of-2.json"), readFileSync(one, "utf8"));
+    expect(loopsim(["loops", "--merge", only]).stderr).toContain("missing shard 2/2");
+    writeFileSync(one, readFileSync(one, "utf8").replace('"at": 0', '"at": 1'));
+    expect(loopsim(["loops", "--merge", parts]).code).toBe(2);
+  });
+
+  it("exits 2 and writes nothing when no file is readable, or when --judgements is missing, without creating --out", () => {
+    const out = join(tempDir(), "not-yet");
+    const none = loopsim(["loops", "test/fixtures/real-loops-bad/broken.jsonl", "--out", out]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("no readable sessions");
+    expect(existsSync(out)).toBe(false);
+    const missing = loopsim(["loops", FIXTURES, "--judgements", join(out, "judgements.json"), "--out", out]);
+    expect(missing.code).toBe(2);
+    expect(existsSync(out)).toBe(false);
+    const fifo = join(tempDir(), "pipe.jsonl");
+    if (spawnSync("mkfifo", [fifo]).status === 0) expect(loopsim(["loops", fifo]).stderr).toContain("not a regular file (a FIFO, socket or device)");
   });
 
   it("refuses to overwrite without --force, a --min below 2, and a judgements file that is not one", async () => {

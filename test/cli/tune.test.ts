@@ -6,6 +6,9 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TuneReport } from "../../src/tune/report.js";
 import { rowCells, variedFields } from "../../src/tune/table.js";
+import { picksTable } from "../../src/tune/picksTable.js";
+import { shareCell } from "../../src/stats/interval.js";
+import { existsSync } from "node:fs";
 import { loopsim, tempDir } from "./run.js";
 
 const GRID = "warningThreshold=5,10;criticalThreshold=10,20;windowSize=2,3";
@@ -59,11 +62,27 @@ describe("loopsim tune", () => {
       expect(md).toContain(`| ${cells.join(" | ")} |`);
       expect(html).toContain(`<tr${row.index === 0 ? ' class="defaults"' : ""}>${cells.map((c) => `<td>${c}</td>`).join("")}</tr>`);
     }
+    // The picks at a glance: one table row per pick beside the defaults, the same cells in both.
+    const picks = picksTable(report);
+    for (const cells of picks.rows) {
+      expect(md).toContain(`| ${cells.join(" | ")} |`);
+      expect(html).toContain(`${cells.map((c) => `<td>${c}</td>`).join("")}</tr>`);
+    }
     for (const rec of report.recommendations) {
       expect(md).toContain(rec.snippet);
-      expect(md).toContain(rec.tradeOff);
-      expect(html).toContain(rec.tradeOff);
+      const row = report.rows.find((r) => r.index === rec.index);
+      expect(picks.rows.some((cells) => cells[1] === (rec.index === 0 ? "OpenClaw defaults" : `#${rec.index} ${rec.label}`) && cells[2] === shareCell(rec.numbers.caughtShare, row?.metrics.intervals.caughtShare))).toBe(true);
     }
+  });
+
+  it("--json without --out prints the report and writes nothing (twice in a row, so no reports/latest is left to refuse)", () => {
+    const cwd = tempDir();
+    for (let i = 0; i < 2; i++) {
+      const res = loopsim([...base, "--json", "--workers", "1"], undefined, cwd);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout).toBe(read(one, "report.json"));
+    }
+    expect(existsSync(join(cwd, "reports"))).toBe(false);
   });
 
   it("refuses to overwrite a report without --force", () => {

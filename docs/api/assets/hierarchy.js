@@ -1,1 +1,1 @@
-window.hierarchyData = "eJyrVirKzy8pVrKKjtVRKkpNy0lNLsnMzytWsqqurQUAmx4Kpg=="
+window.hierarchyData = "eJyNjr0KwjAUhd/lzLGCJKVkEx9BN+kQmlsbzI8kKQgl7y4ZlLplusM5537fhhhCTpB33ouRIdJsacom+AS5gfeiHq8cQeJq3GpVDc/xkcDwNF5DnkTPsEYLCeMzxVlNlI7Ga3p3/5Nuyc6CYbIqJUjkpA/1x+G3q+FirI7kq9MgmOBiLAx82JvcVk/NDt9yA70wCL4HXYJ7qdjO2vVbcKV8APAdgHg="

@@ -130,7 +130,10 @@ async function trialImport(dir: string, chunk: string): Promise<string | undefin
     const text = `${(error as { stderr?: string }).stderr ?? ""}`;
     const missing = /Cannot find (?:package|module) '([^']+)'/.exec(text);
     if (missing !== null && !(missing[1] as string).startsWith("/")) return (missing[1] as string).startsWith("@") ? (missing[1] as string).split("/").slice(0, 2).join("/") : (missing[1] as string).split("/")[0];
-    throw new UserError(`openclaw@${chunk}: the detector chunk does not import: ${text.trim().split("\n").slice(0, 3).join(" ")}`);
+    // The error's own line, not the stack: the stack names the fetch's scratch folder (a pid in
+    // its name), which would make every report that quotes this reason differ from run to run.
+    const errorLine = /^\w*Error\b.*$/m.exec(text)?.[0] ?? text.trim().split("\n")[0] ?? "";
+    throw new UserError(`openclaw@${chunk}: the detector chunk does not import: ${errorLine.split(pathToFileURL(dir).href).join("").split(dir).join("").trim()}`);
   }
 }
 

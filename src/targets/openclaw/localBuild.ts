@@ -17,7 +17,8 @@ import type { Target } from "../target.js";
 import { generationOfBuild, featuresOf } from "./buildGeneration.js";
 import { installImports } from "./fetch.js";
 import { codeFiles, importGraph, locateChunks } from "./locate.js";
-import { isTarball } from "./localBuildSpec.js";
+import { isTarballPath, printTargetRef, type TargetRef } from "../targetRef.js";
+import { killDescendants } from "../../io/childProcesses.js";
 import { targetFromDist } from "./releaseTarget.js";
 
 const run = promisify(execFile);
@@ -47,22 +48,22 @@ function share(path: string, found: FoundBuild): void {
 
 const loaded = new Map<string, Promise<Target>>();
 
-export function loadLocalBuildTarget(spec: string): Promise<Target> {
-  const path = resolve(spec.startsWith("file:") ? spec.slice("file:".length) : spec);
+/** A build by its parsed reference (`openclaw@PATH` or `openclaw@file:PATH`), loaded once per path. */
+export function loadLocalBuildTarget(ref: Extract<TargetRef, { kind: "build" }>): Promise<Target> {
+  const path = resolve(ref.path);
   let promise = loaded.get(path);
   if (promise === undefined) {
-    promise = load(spec, path);
+    promise = load(printTargetRef(ref), ref.path, path);
     loaded.set(path, promise);
   }
   return promise;
 }
 
-async function load(spec: string, path: string): Promise<Target> {
-  const name = `openclaw@${spec}`;
+async function load(name: string, spec: string, path: string): Promise<Target> {
   const known = sharedBuilds()[path];
   const found = known !== undefined && existsSync(join(known.dist, known.detectorChunk)) ? known : await find(name, path);
   if (known === undefined) share(path, found);
-  const pkg = readPackage(found.root);
+  const pkg = readPackage(name, found.root);
   const detectorSource = readFileSync(join(found.dist, found.detectorChunk), "utf8");
   const chosen = generationOfBuild(pkg.version, featuresOf(detectorSource, found.guardChunk !== null));
   return targetFromDist({
@@ -82,21 +83,29 @@ async function load(spec: string, path: string): Promise<Target> {
   });
 }
 
-function readPackage(root: string): { version?: string } {
+/**
+ * The build's package.json version. No package.json, or one without a version, is a build of no
+ * known version (its generation is read from its code); a package.json that is not JSON is the
+ * user's to fix, not "no version".
+ */
+function readPackage(name: string, root: string): { version?: string } {
   const file = join(root, "package.json");
   if (!existsSync(file)) return {};
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(readFileSync(file, "utf8")) as { version?: unknown };
-    return typeof parsed.version === "string" && parsed.version !== "" ? { version: parsed.version } : {};
-  } catch {
-    return {};
+    parsed = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new UserError(`${name}: ${file} is not valid JSON (${(error as Error).message.split("\n")[0]}); fix it, or remove it to load the build without a version`);
   }
+  const version = (parsed as { version?: unknown } | null)?.version;
+  if (version !== undefined && (typeof version !== "string" || version === "")) throw new UserError(`${name}: ${file}: "version" must be a non-empty string (got ${JSON.stringify(version)})`);
+  return version === undefined ? {} : { version };
 }
 
 async function find(name: string, path: string): Promise<FoundBuild> {
   const kind = inputKind(path, `${name}: `);
   if (kind === "file") {
-    if (!isTarball(path)) throw new UserError(`${name}: ${path} is a file but not a package tarball (.tgz, .tar.gz or .tar); give a built checkout, its dist/ folder, an unpacked package or an npm pack tarball`);
+    if (!isTarballPath(path)) throw new UserError(`${name}: ${path} is a file but not a package tarball (.tgz, .tar.gz or .tar); give a built checkout, its dist/ folder, an unpacked package or an npm pack tarball`);
     return unpack(name, path);
   }
   const { root, dist } = distOf(name, path);
@@ -140,15 +149,27 @@ async function unpack(name: string, tarball: string): Promise<FoundBuild> {
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
-/** The scratch folder goes when the process (or, in a worker, the thread) ends, also on Ctrl-C. */
+/**
+ * The scratch folder goes when the process (or, in a worker, the thread) ends, also on Ctrl-C or
+ * SIGTERM. On a signal, tar and npm may still be writing into it: they (and whatever they
+ * started) are stopped and waited for first, or the removal races them (ENOTEMPTY) and they go on
+ * filling a folder no one will remove.
+ */
 function removeAtExit(dir: string): void {
-  const remove = (): void => rmSync(dir, { recursive: true, force: true });
+  const remove = (): void => {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    } catch (error) {
+      process.stderr.write(`loopsim: could not remove the scratch folder ${dir}: ${(error as Error).message.split("\n")[0]}\n`);
+    }
+  };
   process.once("exit", remove);
   if (!isMainThread) return;
   for (const s of SIGNALS) {
     process.once(s, (signal: NodeJS.Signals) => {
+      killDescendants();
       remove();
-      process.exit(signal === "SIGINT" ? 130 : 143);
+      process.exit(signal === "SIGINT" ? 130 : signal === "SIGHUP" ? 129 : 143);
     });
   }
 }

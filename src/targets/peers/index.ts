@@ -32,13 +32,3 @@ export const PEER_TARGETS: readonly Target[] = [
 
 /** Peers set up otherwise than shipped (not in compare's default rows): `qwen-code:heuristics`. */
 export const PEER_VARIANTS: readonly Target[] = [QWEN_HEURISTICS_TARGET];
-
-/** `goose:N` (the one peer that takes a parameter) and the variants; undefined when the name is neither. */
-export function parameterisedPeer(name: string): Target | undefined {
-  const variant = PEER_VARIANTS.find((t) => t.name === name);
-  if (variant !== undefined) return variant;
-  const match = /^goose:(\d{1,6})$/.exec(name);
-  if (match === null) return undefined;
-  const limit = Number(match[1]);
-  return limit >= 1 ? gooseTarget(limit) : undefined;
-}

@@ -135,10 +135,6 @@ function kindOf(name: string): { kind: RuntimeKind; spec: string } | undefined {
   return kind === undefined ? undefined : { kind, spec: name.slice(at + 1) };
 }
 
-export function isDrivenRuntimeName(name: string): boolean {
-  return kindOf(name) !== undefined;
-}
-
 /** The pinned version of each driven runtime (what the committed report used). */
 export function pinnedDrivenRuntimes(): string[] {
   return KINDS.map((k) => `${k.runtime}@${k.pinned}`);

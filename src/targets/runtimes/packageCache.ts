@@ -7,7 +7,7 @@
 import { tmpdir } from "node:os";
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { UserError } from "../../io/errors.js";
 import { cacheRoot } from "../openclaw/cache.js";
@@ -160,6 +160,9 @@ export async function ensureRuntime(runtime: string, version: string, install: (
     rmSync(tmp, { recursive: true, force: true });
     // A first fetch that failed leaves no empty runtimes/NAME folder behind.
     if (readdirSync(parent).length === 0) rmSync(parent, { recursive: true, force: true });
+    // ... nor an empty runtimes/ folder, when it was the first runtime fetched.
+    const runtimes = dirname(parent);
+    if (existsSync(runtimes) && readdirSync(runtimes).length === 0) rmSync(runtimes, { recursive: true, force: true });
   }
 }
 

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Seeded, stratified choice of sessions for the issue-35 recall reading.
+
+Why: recall of the `loops` miner is measured on sessions a person read call by call; the sample
+must be reproducible (one seed) and lean on failed runs, where agents get stuck.
+Method: 16 sessions per dataset; in each, 11 failed runs (unresolved / unresolved_empty_patch /
+failure) and 5 successful ones (resolved / success); runs with no outcome (eval_error, no_eval) are
+left out. gpt-5-cam: 16 of its 19 labelled run configurations, one session each, the Python-call
+run cam-test3-output and the indented-fence run cam-mini-reasoning-low always among them; which
+of those runs gets a success is drawn too. deepseek: per label the runs are drawn round-robin so
+every labelled run is represented. Batch 2 (`--batch 2`, seed 36): 4 more per dataset (3 failed, 1 successful), none from batch 1;
+gpt-5-cam takes the 3 labelled runs batch 1 left out plus one more drawn run.
+Usage: sample.py DATASETS_ROOT [--batch 2] > sample.json
+"""
+import gzip, json, os, random, sys
+
+SEED = 35
+FAILED = {"unresolved", "unresolved_empty_patch", "failure"}
+OK = {"resolved", "success"}
+N_FAILED, N_OK = 11, 5
+
+
+def main(root: str) -> None:
+    rng = random.Random(SEED)
+    out = []
+    # gemini-3-pro: instance -> label
+    d = "mini-swe-agent-gemini-3-pro"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    for want, n in ((FAILED, N_FAILED), (OK, N_OK)):
+        pool = sorted(i for i, l in labels.items() if l in want and os.path.exists(os.path.join(root, d, "trajs", i + ".traj.json.gz")))
+        for i in rng.sample(pool, n):
+            out.append({"ref": f"{d}/trajs/{i}.traj.json.gz", "dataset": d, "label": labels[i]})
+    # gpt-5-cam: one session from each of 16 runs
+    d = "mini-swe-agent-gpt-5-cam"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    runs = sorted(r for r, m in labels.items() if any(l in FAILED | OK for l in m.values()))
+    forced = ["cam-test3-output", "cam-mini-reasoning-low"]
+    others = [r for r in runs if r not in forced]
+    chosen = forced + rng.sample(others, 16 - len(forced))
+    ok_runs = set(rng.sample(chosen, N_OK))
+    for r in chosen:
+        want = OK if r in ok_runs else FAILED
+        pool = sorted(i for i, l in labels[r].items() if l in want and os.path.exists(os.path.join(root, d, "run_results", r, i, i + ".traj.json.gz")))
+        i = rng.choice(pool)
+        out.append({"ref": f"{d}/run_results/{r}/{i}/{i}.traj.json.gz", "dataset": d, "label": labels[r][i]})
+    # deepseek tool calls: run -> instance -> label; round-robin over runs per label
+    d = "mini-swe-agent-deepseek-tool-calls"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    for want, n in ((FAILED, N_FAILED), (OK, N_OK)):
+        runs = sorted(r for r, m in labels.items() if any(l in want for l in m.values()))
+        rng.shuffle(runs)
+        pools = {r: sorted(i for i, l in labels[r].items() if l in want and os.path.exists(os.path.join(root, d, "output", r, i, i + ".traj.json.gz"))) for r in runs}
+        for r in runs:
+            rng.shuffle(pools[r])
+        k = 0
+        while k < n:
+            r = runs[k % len(runs)] if k < len(runs) else rng.choice(runs)
+            i = pools[r].pop()
+            out.append({"ref": f"{d}/output/{r}/{i}/{i}.traj.json.gz", "dataset": d, "label": labels[r][i]})
+            k += 1
+    # tau-bench airline: "<task>/trial<k>" -> success / failure
+    d = "tau-bench-airline"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    for want, n in ((FAILED, N_FAILED), (OK, N_OK)):
+        pool = sorted((k for k, l in labels.items() if l in want), key=lambda k: (int(k.split("/")[0]), k))
+        for k in rng.sample(pool, n):
+            out.append({"ref": f"{d}/historical_trajectories/gpt-4o-airline.json.gz#{k}", "dataset": d, "label": labels[k]})
+    json.dump({"seed": SEED, "sessions": out}, sys.stdout, indent=1)
+    print()
+
+
+def batch2(root: str) -> None:
+    first = {x["ref"] for x in json.load(open("/work/coord/recall-sample.json"))["sessions"]}
+    first_runs = {r.split("/")[2] for r in first if r.startswith("mini-swe-agent-gpt-5-cam/")}
+    rng = random.Random(SEED + 1)
+    out = []
+
+    def take(pool, n):
+        pool = [p for p in pool if p[0] not in first]
+        return rng.sample(pool, n)
+
+    d = "mini-swe-agent-gemini-3-pro"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    for want, n in ((FAILED, 3), (OK, 1)):
+        pool = sorted((f"{d}/trajs/{i}.traj.json.gz", l) for i, l in labels.items() if l in want)
+        out += [{"ref": r, "dataset": d, "label": l} for r, l in take(pool, n)]
+    d = "mini-swe-agent-gpt-5-cam"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    runs = sorted(r for r, m in labels.items() if any(l in FAILED | OK for l in m.values()))
+    left = [r for r in runs if r not in first_runs]
+    chosen = left + rng.sample([r for r in runs if r in first_runs], 4 - len(left))
+    ok_run = rng.choice(chosen)
+    for r in chosen:
+        want = OK if r == ok_run else FAILED
+        pool = sorted((f"{d}/run_results/{r}/{i}/{i}.traj.json.gz", l) for i, l in labels[r].items() if l in want and os.path.exists(os.path.join(root, d, "run_results", r, i, i + ".traj.json.gz")))
+        out += [{"ref": ref, "dataset": d, "label": l} for ref, l in take(pool, 1)]
+    d = "mini-swe-agent-deepseek-tool-calls"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    for want, n in ((FAILED, 3), (OK, 1)):
+        pool = sorted((f"{d}/output/{r}/{i}/{i}.traj.json.gz", l) for r, m in labels.items() for i, l in m.items() if l in want and os.path.exists(os.path.join(root, d, "output", r, i, i + ".traj.json.gz")))
+        out += [{"ref": r, "dataset": d, "label": l} for r, l in take(pool, n)]
+    d = "tau-bench-airline"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    for want, n in ((FAILED, 3), (OK, 1)):
+        pool = sorted(((f"{d}/historical_trajectories/gpt-4o-airline.json.gz#{k}", l) for k, l in labels.items() if l in want), key=lambda p: (int(p[0].split("#")[1].split("/")[0]), p[0]))
+        out += [{"ref": r, "dataset": d, "label": l} for r, l in take(pool, n)]
+    json.dump({"seed": SEED + 1, "batch": 2, "sessions": out}, sys.stdout, indent=1)
+    print()
+
+
+if __name__ == "__main__":
+    args = [a for a in sys.argv[1:] if a != "--batch" and a != "2"]
+    root = args[0] if args else "/work/shared/datasets"
+    if "--batch" in sys.argv:
+        batch2(root)
+    else:
+        main(root)

@@ -1,0 +1,292 @@
+// Every guard on real loops with real outcomes: each recorded session replayed open-loop under
+// each guard (the recorded agent never saw a verdict, so this is what the guard would have done
+// to the run as it really went), and read against two facts that need no model of the agent:
+// the stuck stretches the miner finds in it (src/realLoops/mine.ts), split into identical repeats
+// and repeats whose args change, and the run's outcome label (resolved or not). From them:
+//   - the share of stretches caught (a block or a stop on one of the stretch's calls), by the
+//     miner's kind: identical calls again, or changing args that get nowhere,
+//   - the stretch calls and tokens saved (those at or after the run's first block or stop: what a
+//     guard that ends the loop there spares; a stop before the stretch spares it all),
+//   - the share of RESOLVED runs the guard blocked or stopped before they finished: work that went
+//     well and would have been cut short, which is what a guard really costs.
+// Every share carries its n and 95% Wilson interval; the per-stretch savings a seeded bootstrap.
+import type { ResolvedConfig } from "../../models/config.js";
+import type { ToolEvent } from "../../models/events.js";
+import { minedCalls, stretchesOf, type StretchKind } from "../realLoops/mine.js";
+import { forEachRecordedSession, type ReadOptions, type RecordedSession, type SessionLabel } from "../sessions/recorded.js";
+import { labelFor, outcomeOf, type DatasetLabels } from "../realLoops/labels.js";
+import { eventTokens } from "../sim/tokens.js";
+import { bootstrap, wilson, type Interval } from "../stats/interval.js";
+import { runTarget, type Target, type TargetOutput } from "../targets/target.js";
+
+export type { StretchKind };
+export const STRETCH_KINDS: readonly StretchKind[] = ["identical", "changing-args"];
+
+/** A stretch as the replay needs it: its kind, and each call's event positions. */
+export interface KnownStretch {
+  readonly kind: StretchKind;
+  readonly firstEvent: number;
+  readonly lastEvent: number;
+  /** Per call of the stretch: the position of its call event, and its tokens (args and answer). */
+  readonly calls: readonly { readonly at: number; readonly tokens: number }[];
+}
+
+/** The stretches of a session, mined once and shared by every guard. */
+export function knownStretches(events: readonly ToolEvent[]): KnownStretch[] {
+  const calls = minedCalls(events);
+  return stretchesOf(calls).map((s) => {
+    const inside = calls.slice(s.firstCall, s.lastCall + 1);
+    return {
+      kind: s.kind,
+      firstEvent: s.firstEvent,
+      lastEvent: s.lastEvent,
+      calls: inside.map((c) => ({ at: c.events[0] as number, tokens: c.events.reduce((sum, p) => sum + eventTokens(events[p] as ToolEvent), 0) })),
+    };
+  });
+}
+
+/** One stretch under one guard. */
+export interface StretchUnderGuard {
+  readonly kind: StretchKind;
+  readonly caught: boolean;
+  readonly calls: number;
+  readonly savedCalls: number;
+  readonly tokens: number;
+  readonly savedTokens: number;
+}
+
+export interface SessionUnderGuard {
+  readonly label: SessionLabel;
+  /** The guard blocked or stopped a call of the run (the run as recorded could not have finished). */
+  readonly stopped: boolean;
+  readonly stretches: readonly StretchUnderGuard[];
+}
+
+/** Whether an output ends the run as recorded: a block (the call does not run), a cut-off response, or a stop. */
+const cuts = (o: TargetOutput): boolean => o.kind === "abort" || ((o.kind === "call" || o.kind === "text") && o.verdict === "critical");
+
+/** The event positions of the run's blocks and stops, in order (empty when the guard let it all run). */
+export function cutsOf(outputs: readonly TargetOutput[]): number[] {
+  return [...new Set(outputs.filter(cuts).map((o) => o.index))].sort((a, b) => a - b);
+}
+
+/**
+ * A session's stretches and its outcome under a guard, from the positions of its blocks and stops.
+ * A stretch is caught when one of them falls on its calls (a block earlier in the run does not end
+ * it: the guard goes on judging); the calls saved are those at or after the run's first block or
+ * stop, the open-loop reading of a cut (a stop before the stretch spares it all, and is no catch).
+ */
+export function judgeSession(label: SessionLabel, stretches: readonly KnownStretch[], cutAt: readonly number[]): SessionUnderGuard {
+  const first = cutAt[0];
+  return {
+    label,
+    stopped: first !== undefined,
+    stretches: stretches.map((s) => {
+      const saved = first === undefined ? [] : s.calls.filter((c) => c.at >= first);
+      const tokens = s.calls.reduce((sum, c) => sum + c.tokens, 0);
+      return {
+        kind: s.kind,
+        caught: cutAt.some((c) => c >= s.firstEvent && c <= s.lastEvent),
+        calls: s.calls.length,
+        savedCalls: saved.length,
+        tokens,
+        savedTokens: saved.reduce((sum, c) => sum + c.tokens, 0),
+      };
+    }),
+  };
+}
+
+export function sessionUnderGuard(events: readonly ToolEvent[], label: SessionLabel, stretches: readonly KnownStretch[], target: Target, config: ResolvedConfig): SessionUnderGuard {
+  return judgeSession(label, stretches, cutsOf(runTarget(target, config, events)));
+}
+
+export interface Share {
+  readonly k: number;
+  readonly n: number;
+  readonly share: number;
+  readonly interval: Interval;
+}
+
+const shareOf = (k: number, n: number): Share => ({ k, n, share: n === 0 ? 0 : Math.round((k / n) * 10_000) / 10_000, interval: wilson(k, n) });
+
+export interface Saving {
+  /** Stretch calls (or tokens) the guard spared, over all stretches. */
+  readonly saved: number;
+  readonly of: number;
+  /** The mean spared per stretch, with its seeded bootstrap interval over stretches. */
+  readonly perStretch: number;
+  readonly interval: Interval;
+  /**
+   * saved / of (the share of stuck calls or tokens spared), with a seeded bootstrap interval that
+   * resamples stretches, not calls: the calls of one stretch stand or fall together, so a Wilson
+   * interval over calls would be too narrow.
+   */
+  readonly share: number;
+  readonly shareInterval: Interval;
+}
+
+/** One guard's figures on real loops with real outcomes. */
+export interface RealOutcomeRow {
+  readonly name: string;
+  /** A guard some runtime ships (or OpenClaw's reference); false for the candidate rules. */
+  readonly shipped: boolean;
+  readonly caught: Share;
+  readonly byKind: Readonly<Record<StretchKind, Share>>;
+  readonly callsSaved: Saving;
+  readonly tokensSaved: Saving;
+  readonly resolvedStopped: Share;
+  readonly unresolvedStopped: Share;
+}
+
+/** What one guard saw, session after session, until it is measured. */
+export class RealOutcomeTally {
+  private readonly stretches: StretchUnderGuard[] = [];
+  private readonly stopped: Record<"resolved" | "unresolved", { k: number; n: number }> = { resolved: { k: 0, n: 0 }, unresolved: { k: 0, n: 0 } };
+
+  constructor(readonly name: string, readonly shipped: boolean) {}
+
+  add(session: SessionUnderGuard): void {
+    this.stretches.push(...session.stretches);
+    if (session.label !== "resolved" && session.label !== "unresolved") return;
+    this.stopped[session.label].n++;
+    if (session.stopped) this.stopped[session.label].k++;
+  }
+
+  finish(): RealOutcomeRow {
+    const all = this.stretches;
+    const kindShare = (kind: StretchKind) => {
+      const mine = all.filter((s) => s.kind === kind);
+      return shareOf(mine.filter((s) => s.caught).length, mine.length);
+    };
+    const mean = (xs: readonly number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+    const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
+    const saving = (saved: (s: StretchUnderGuard) => number, of: (s: StretchUnderGuard) => number, what: string): Saving => {
+      const total = all.reduce((sum, s) => sum + saved(s), 0);
+      const whole = all.reduce((sum, s) => sum + of(s), 0);
+      // Resample stretches by index: the statistic sums the drawn stretches' spared and total calls.
+      const ratio = (picked: readonly number[]) => {
+        let a = 0;
+        let b = 0;
+        for (const k of picked) {
+          a += saved(all[k] as StretchUnderGuard);
+          b += of(all[k] as StretchUnderGuard);
+        }
+        return b === 0 ? 0 : a / b;
+      };
+      return {
+        saved: total,
+        of: whole,
+        perStretch: Math.round(mean(all.map(saved)) * 10) / 10,
+        interval: bootstrap(all.map(saved), mean, `real-outcomes/${this.name}/${what}`),
+        share: whole === 0 ? 0 : r4(total / whole),
+        shareInterval: bootstrap(all.map((_, k) => k), ratio, `real-outcomes/${this.name}/${what}-share`, r4),
+      };
+    };
+    return {
+      name: this.name,
+      shipped: this.shipped,
+      caught: shareOf(all.filter((s) => s.caught).length, all.length),
+      byKind: { identical: kindShare("identical"), "changing-args": kindShare("changing-args") },
+      callsSaved: saving((s) => s.savedCalls, (s) => s.calls, "calls"),
+      tokensSaved: saving((s) => s.savedTokens, (s) => s.tokens, "tokens"),
+      resolvedStopped: shareOf(this.stopped.resolved.k, this.stopped.resolved.n),
+      unresolvedStopped: shareOf(this.stopped.unresolved.k, this.stopped.unresolved.n),
+    };
+  }
+}
+
+/** How much a resolved run stopped weighs against a stretch caught: the tuning report's own weight for good work stopped. */
+export const RESOLVED_WEIGHT = 4;
+
+export const BEST_RULE = `the best guard catches the largest share of real stuck stretches minus ${RESOLVED_WEIGHT} times the share of resolved runs it stops (the weight the tuning report gives good work stopped); without labels, the largest catch rate; \`none\` is no guard and is never named`;
+
+/** The score the best guard maximises; ties go to the earlier row. */
+export function outcomeScore(r: RealOutcomeRow): number {
+  return r.caught.share - (r.resolvedStopped.n === 0 ? 0 : RESOLVED_WEIGHT * r.resolvedStopped.share);
+}
+
+/** The rows no other row beats on both catch rate (higher) and resolved runs stopped (lower). */
+export function paretoFront(rows: readonly RealOutcomeRow[]): string[] {
+  const beats = (a: RealOutcomeRow, b: RealOutcomeRow) =>
+    a.caught.share >= b.caught.share && a.resolvedStopped.share <= b.resolvedStopped.share && (a.caught.share > b.caught.share || a.resolvedStopped.share < b.resolvedStopped.share);
+  return rows.filter((r) => !rows.some((o) => beats(o, r))).map((r) => r.name);
+}
+
+export function bestOf(rows: readonly RealOutcomeRow[], shipped: boolean): RealOutcomeRow | undefined {
+  let best: RealOutcomeRow | undefined;
+  for (const r of rows) {
+    if (r.shipped !== shipped || r.name === "none") continue;
+    if (best === undefined || outcomeScore(r) > outcomeScore(best)) best = r;
+  }
+  return best;
+}
+
+export const REAL_OUTCOME_DEFINITIONS: Readonly<Record<string, string>> = {
+  replay: "each recorded session replayed open-loop under the guard: the run as it really went, with the guard's verdicts beside it (the agent never saw them)",
+  caught: "stuck stretches (mined by `loopsim loops`) with a block or a stop on one of their calls, over all stretches (a block earlier in the run does not end it; a stop before the stretch is no catch)",
+  identical: "stretches of the same masked call again (the miner's repeat, failing and alternation rules)",
+  "changing-args": "stretches whose calls differ while the failure, the refusal or the answer repeats (the miner's same-failure, same-rejection and no-effect rules)",
+  callsSaved: "stretch calls at or after the run's first block or stop (a block spares its own call; a stop after an answer spares the calls after it), over all stretch calls (the share of stuck calls caught), with a seeded bootstrap interval that resamples stretches; and the mean per stretch, likewise",
+  tokensSaved: "tokens (args and answer, about 4 characters a token) of those calls",
+  resolvedStopped: "runs labelled resolved that the guard blocked or stopped anywhere (inside a stuck stretch too): a run that went well and would not have finished as it did",
+  unresolvedStopped: "the same over runs labelled unresolved, for contrast",
+};
+
+export interface RealOutcomes {
+  readonly definitions: Readonly<Record<string, string>>;
+  /** Sessions by outcome label: unknown is a label saying the outcome was not established (an evaluation error). */
+  readonly sessions: { readonly n: number; readonly resolved: number; readonly unresolved: number; readonly unknown: number; readonly unlabelled: number };
+  readonly stretches: { readonly n: number } & Readonly<Record<StretchKind, number>>;
+  readonly rows: readonly RealOutcomeRow[];
+  readonly best: { readonly rule: string; readonly shipped?: string; readonly candidate?: string; readonly front: readonly string[] };
+}
+
+/** The figures of every guard, in the order given, over sessions fed one at a time. */
+export class RealOutcomesRun {
+  private readonly tallies: RealOutcomeTally[];
+  private readonly labels = { n: 0, resolved: 0, unresolved: 0, unknown: 0, unlabelled: 0 };
+  private readonly kinds: Record<StretchKind, number> = { identical: 0, "changing-args": 0 };
+
+  constructor(private readonly guards: readonly { readonly name: string; readonly shipped: boolean; readonly target: Target; readonly config: ResolvedConfig }[]) {
+    this.tallies = guards.map((g) => new RealOutcomeTally(g.name, g.shipped));
+  }
+
+  session(events: readonly ToolEvent[], label: SessionLabel): void {
+    const stretches = knownStretches(events);
+    this.labels.n++;
+    this.labels[label]++;
+    for (const s of stretches) this.kinds[s.kind]++;
+    this.guards.forEach((g, k) => (this.tallies[k] as RealOutcomeTally).add(sessionUnderGuard(events, label, stretches, g.target, g.config)));
+  }
+
+  finish(): RealOutcomes {
+    const rows = this.tallies.map((t) => t.finish());
+    const shipped = bestOf(rows, true);
+    const candidate = bestOf(rows, false);
+    return {
+      definitions: REAL_OUTCOME_DEFINITIONS,
+      sessions: { ...this.labels },
+      stretches: { n: this.kinds.identical + this.kinds["changing-args"], ...this.kinds },
+      rows,
+      best: { rule: BEST_RULE, ...(shipped === undefined ? {} : { shipped: shipped.name }), ...(candidate === undefined ? {} : { candidate: candidate.name }), front: paretoFront(rows) },
+    };
+  }
+}
+
+/**
+ * Every guard on the sessions under `paths`, read one at a time. A session's outcome is its label
+ * from `options` (--labels), or, with `outcomeFiles` (the datasets' own labels.json files, as
+ * published: `loopsim loops --labels` reads them the same), the label those give it: resolved,
+ * failed (unresolved), anything else (an evaluation error) unknown; no label, unlabelled.
+ */
+export async function measureRealOutcomes(paths: readonly string[], options: ReadOptions, guards: ConstructorParameters<typeof RealOutcomesRun>[0], outcomeFiles: readonly DatasetLabels[] = []): Promise<RealOutcomes> {
+  const run = new RealOutcomesRun(guards);
+  const labelOf = (session: RecordedSession): SessionLabel => {
+    if (outcomeFiles.length === 0) return session.label;
+    const value = labelFor(session.file, outcomeFiles);
+    const outcome = value === undefined ? undefined : outcomeOf(value);
+    return outcome === undefined ? "unlabelled" : outcome === "resolved" ? "resolved" : outcome === "failed" ? "unresolved" : "unknown";
+  };
+  await forEachRecordedSession(paths, options, (session) => run.session(session.events, labelOf(session)));
+  return run.finish();
+}

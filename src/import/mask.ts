@@ -1,0 +1,158 @@
+// What "the same call" and "the same result" mean for mining real loops: text with everything a
+// retry changes without the agent learning anything masked out. Timestamps, UUIDs and other hex
+// ids, temporary paths and every run of digits (line numbers, pids, counters, durations, ports)
+// are replaced by placeholders, so a `javac` re-run whose output differs only by a bash line
+// number, or a poll whose only change is a clock, reads as the same text. Pure and deterministic.
+// It sits with the importers, below the targets, because two layers need it: the miner of real
+// loops (src/realLoops) and the candidate guard rules (src/targets/candidates), which key a
+// failure by its masked text.
+import type { CallEvent, OutcomeEvent } from "../../models/events.js";
+
+/** A run of six or more hex characters is an id when it holds a digit and a letter (checked on the match: lookaheads at every word boundary cost more than the rest of the masking). */
+const hexId = (run: string): string => {
+  const body = run.replace(/^0x/i, "");
+  return /\d/.test(body) && /[a-f]/i.test(body) ? "<id>" : run;
+};
+
+/** Placeholder patterns, applied in this order (a timestamp before its digits, a UUID before its hex). */
+const MASKS: readonly (readonly [RegExp, string | ((match: string) => string)])[] = [
+  // ISO dates and times, with or without a zone: 2026-12-03T10:00:01.123Z, 2026-12-03 10:00:01
+  [/\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g, "<time>"],
+  // clock times on their own: 10:00:01, 10:00:01.5
+  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, "<time>"],
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<id>"],
+  // temporary files and folders: /tmp/..., /var/folders/..., tmpab12_x
+  [/(?:\/tmp|\/var\/folders|\/private\/var\/folders|\/var\/tmp)(?:\/[\w.@+-]+)*/g, "<tmp>"],
+  [/\btmp[\w-]{4,}\b/g, "<tmp>"],
+  // hex ids of six or more characters with at least one digit and one letter (commit hashes, object addresses)
+  [/\b(?:0x)?[0-9a-f]{6,}\b/gi, hexId],
+  [/\d+/g, "#"],
+];
+
+export function maskText(text: string): string {
+  let out = text;
+  for (const [pattern, placeholder] of MASKS) out = typeof placeholder === "string" ? out.replace(pattern, placeholder) : out.replace(pattern, placeholder);
+  return out;
+}
+
+/** A call's masked shape: its tool and its args as JSON, masked. */
+export function maskedCall(call: Pick<CallEvent, "tool" | "params">): string {
+  return `${call.tool} ${maskText(JSON.stringify(call.params ?? null) ?? "null")}`;
+}
+
+/** The text of an outcome: a result's text blocks joined, or its JSON; an error as text. With details (an exit code, a status) unless told otherwise. */
+export function outcomeText(outcome: Pick<OutcomeEvent, "result" | "error"> | undefined, withDetails = true): string {
+  if (outcome === undefined) return "";
+  if (outcome.error !== undefined) return typeof outcome.error === "string" ? outcome.error : (JSON.stringify(outcome.error) ?? "");
+  const result = outcome.result;
+  if (typeof result === "string") return result;
+  if (result === undefined || result === null) return "";
+  const content = (result as { content?: unknown }).content;
+  const details = (result as { details?: unknown }).details;
+  if (Array.isArray(content)) {
+    const text = content.map((c) => (typeof (c as { text?: unknown })?.text === "string" ? (c as { text: string }).text : JSON.stringify(c))).join("\n");
+    // Details (an exit code, a status) are part of what the agent learns.
+    return details === undefined || !withDetails ? text : `${text}\n${JSON.stringify(details)}`;
+  }
+  return JSON.stringify(result) ?? "";
+}
+
+/**
+ * What varies in an error without the agent learning anything new, masked beyond maskText: paths
+ * (a/b.py, /usr/bin/x, file.py: where a failure happened, not what it is), quoted tokens the call
+ * itself holds (`&&' in "syntax error near unexpected token `&&'", a file name the command named),
+ * and the first word of each line of the command (`bash: line 3: Let: command not found` for a line
+ * of prose sent as a command is the same failure whatever its first word). A quoted token the call
+ * did not hold stays: "No module named 'pytz'" after "No module named 'asgiref'" is news.
+ */
+const QUOTED = /`([^`'\n]{0,200})'|`([^`\n]{0,200})`|'([^'\n]{0,200})'|"([^"\n]{0,200})"/g;
+const PATH = /(?:[\w.~-]*\/[\w./~-]+|\b[\w-]+\.(?:py|js|ts|tsx|json|txt|md|c|h|cpp|java|rs|go|rb|sh|cfg|ini|toml|yaml|yml|html|css|rst|pyx|pyi))\b/g;
+const WORD = /[A-Za-z_][\w.-]*/g;
+
+/** A file named with its extension, with or without folders (a sed script's s/a/b/ is no file). */
+const FILE = /(?:[\w.~-]*\/)*[\w-]+\.(?:py|js|ts|tsx|json|txt|md|c|h|cpp|java|rs|go|rb|sh|cfg|ini|toml|yaml|yml|html|css|rst|pyx|pyi|sty|tex)\b/g;
+
+/** The files a call's args name, sorted and once each: what a call acts on or runs. */
+export function pathsIn(args: string): string {
+  return [...new Set(args.match(FILE) ?? [])].sort().join(" ");
+}
+
+/** The first word of each line of a call's args: what a shell would have tried to run. */
+function leadingWords(args: string): Set<string> {
+  const words = new Set<string>();
+  for (const line of args.split(/\n|\\n/)) {
+    // The args come as JSON: the command's first line follows its key ({"command":"Let me ...).
+    const m = /^\s*(?:\{?"[\w-]+"\s*:\s*")?\s*([A-Za-z_][\w.-]*)/.exec(line);
+    if (m !== null) words.add(m[1] as string);
+  }
+  return words;
+}
+
+/** The non-blank lines of a tool's answer, without the tags a harness wraps output in. */
+export function answerLines(message: string): string[] {
+  return message
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !/^<\/?(?:output|output_head|output_tail|warning|returncode)>$/.test(l));
+}
+
+/**
+ * A line that reports a failure: an error, an exception, something not found, refused, invalid,
+ * timed out. A tool's report about its input (a linter's coded findings, a build's "finished with
+ * problems, 3 warnings", a score, a test run's tally) is not one, nor is a warning: the tool ran
+ * and answered, and running it on other inputs is a way of learning about them.
+ */
+const FAILURE_WORDS = /error|exception|traceback|not found|no such|cannot|can't|could not|couldn't|unable to|invalid|denied|not allowed|not permitted|fatal|failed|unexpected|unrecognized|unknown|missing|not available|not enough|timed out|refused|abort|not defined|does not exist|doesn't exist|no module|killed|segmentation fault|not a (?:file|directory)|is a directory/i;
+const WARNING = /^\W*warn/i;
+/** A test run's tally ("3 failed, 12 passed in 0.4s"): the same for any failing test; the failure is the line naming the test. */
+const TALLY = /\b\d+ (?:passed|failed|errors?|skipped|xfailed|deselected)\b.*\bin \d+(?:\.\d+)?s\b|^=+ .* =+$/;
+/** A linter's coded finding about its input ("a.py:3:0: C0114: Missing module docstring"): a report, not a failure of the call. */
+const FINDING = /^\S+:\d+:\d+: [A-Z]+\d+\b/;
+/** How far up from the end of an answer its failure line is looked for (a traceback names it last; bash complains last). */
+const FAILURE_LINE_DEPTH = 5;
+
+/**
+ * The failure an outcome reports, as one masked line, or undefined when the answer names none: the
+ * last of its last few non-blank lines that reports a failure (where a traceback names its
+ * exception, bash its complaint, a compiler its error; a harness's reminder or a tool's closing
+ * "All Finished" after it is passed over), with what the call put into it masked, so that
+ * different commands failing for one reason give one signature. The exit code stays (127 not
+ * found, 2 usage, 1 anything): it is part of what the agent was told. An empty answer (grep
+ * finding nothing) has no signature: greps for different things that find nothing are a search.
+ */
+export function failureSignature(message: string, args: string, exitCode: number | undefined): string | undefined {
+  const line = answerLines(message)
+    .slice(-FAILURE_LINE_DEPTH)
+    .reverse()
+    .find((l) => FAILURE_WORDS.test(l) && !WARNING.test(l) && !TALLY.test(l) && !FINDING.test(l));
+  if (line === undefined) return undefined;
+  const words = leadingWords(args);
+  const quoted = line.replace(QUOTED, (whole, ...groups: unknown[]) => {
+    const inner = groups.slice(0, 4).find((g) => typeof g === "string") as string | undefined;
+    return inner !== undefined && inner !== "" && args.includes(inner) ? "<q>" : whole;
+  });
+  const masked = maskText(quoted.replace(PATH, "<path>")).replace(WORD, (w) => (words.has(w) ? "<arg>" : w));
+  return `${exitCode === undefined ? "" : `exit ${exitCode}: `}${masked.replace(/\s+/g, " ")}`;
+}
+
+/**
+ * The environment refused the action without running it: an edit a linter or a syntax check
+ * turned back, a patch that did not apply, a tool input the runtime rejected, a command a policy
+ * does not allow. Each pattern is the wording of one harness (named beside it); the answer says
+ * nothing happened, whatever exit status the format records.
+ */
+const REJECTIONS: readonly (readonly [string, RegExp])[] = [
+  ["edit rejected by the linter", /Your proposed edit has introduced new syntax error|Your changes have NOT been applied|edit(?:ing)? (?:was|has been) (?:rejected|reverted)/i], // SWE-agent
+  ["replacement not performed", /No replacement was performed|did not appear verbatim|String to replace not found|old_str .{0,40}(?:not found|is not unique)/i], // OpenHands, Claude Code, str_replace editors
+  ["patch did not apply", /apply_patch verification failed|Failed to find expected lines|patch does not apply|Invalid patch/i], // Codex, git
+  ["tool input rejected", /<tool_use_error>|InputValidationError|Invalid (?:tool|function) (?:call|arguments)|Unknown tool|Tool .{0,60} (?:does not exist|not found)/i], // Claude Code, chat runtimes
+  ["action not allowed", /\b(?:command|action|operation|tool) (?:is )?not (?:allowed|permitted)\b|blocked by (?:policy|the sandbox)|requires approval/i], // sandboxes, policies
+];
+
+/** The kind of refusal an outcome's text reports, or undefined when the action ran. */
+export function rejectionOf(rawResult: string): string | undefined {
+  // Only the head of the answer: a refusal says so first, and a long output that quotes such words deep inside ran.
+  const head = rawResult.slice(0, 600);
+  for (const [kind, pattern] of REJECTIONS) if (pattern.test(head)) return kind;
+  return undefined;
+}

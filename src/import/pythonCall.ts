@@ -1,0 +1,349 @@
+// Actions written as Python calls, as some mini-swe-agent harnesses ask for (the CaM runs:
+// `return exec_bash_cmd('grep ...')`, `print_code_context('a.py', (1, 140))`, inside a decorated
+// `def`). The statement-level calls are found and their argument lists parsed as Python literals
+// (strings with every prefix and quote, numbers, tuples, lists, dicts, True/False/None, nested
+// calls, keyword arguments); an argument that is no literal (a variable, an expression) is kept
+// as its source text, {expr: "..."}, so two calls with the same text still compare equal.
+// This is a reader of literals, not a Python interpreter: nothing is evaluated.
+
+export type PyValue = string | number | boolean | null | PyValue[] | { readonly [key: string]: PyValue };
+
+export interface PythonCall {
+  readonly name: string;
+  readonly args: readonly PyValue[];
+  readonly kwargs: Readonly<Record<string, PyValue>>;
+}
+
+const KEYWORDS: ReadonlySet<string> = new Set(["def", "class", "if", "elif", "else", "while", "for", "with", "try", "except", "finally", "import", "from", "raise", "assert", "del", "pass", "lambda", "not", "and", "or", "in", "is", "yield", "global", "nonlocal", "async"]);
+const IDENT = /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/y;
+const STRING_START = /([rRbBuUfF]{0,2})('''|"""|'|")/y;
+const NUMBER = /-?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][+-]?\d+)?)/y;
+
+class Reader {
+  constructor(
+    readonly text: string,
+    public at = 0,
+  ) {}
+
+  peek(): string {
+    return this.text[this.at] ?? "";
+  }
+
+  /** Skips spaces, and inside brackets newlines, line continuations and comments too. */
+  space(inBrackets: boolean): void {
+    for (;;) {
+      const c = this.peek();
+      if (c === " " || c === "\t" || c === "\r" || c === "\f") this.at++;
+      else if (c === "\\" && this.text[this.at + 1] === "\n") this.at += 2;
+      else if (inBrackets && c === "\n") this.at++;
+      else if (inBrackets && c === "#") {
+        const end = this.text.indexOf("\n", this.at);
+        this.at = end < 0 ? this.text.length : end;
+      } else return;
+    }
+  }
+
+  match(re: RegExp): RegExpExecArray | null {
+    re.lastIndex = this.at;
+    const m = re.exec(this.text);
+    if (m !== null) this.at = re.lastIndex;
+    return m;
+  }
+}
+
+const ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", "0": "\0", a: "\x07", b: "\b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "\n": "" };
+
+/** One string literal's value at the reader, or undefined when there is none (or it is unclosed). */
+function stringLiteral(r: Reader): string | undefined {
+  const start = r.at;
+  const m = r.match(STRING_START);
+  if (m === null) return undefined;
+  const raw = /[rR]/.test(m[1] as string);
+  const quote = m[2] as string;
+  let value = "";
+  for (;;) {
+    if (r.at >= r.text.length) {
+      r.at = start;
+      return undefined;
+    }
+    if (r.text.startsWith(quote, r.at)) {
+      r.at += quote.length;
+      return value;
+    }
+    const c = r.text[r.at] as string;
+    if (c === "\n" && quote.length === 1) {
+      r.at = start;
+      return undefined;
+    }
+    if (c === "\\") {
+      const next = r.text[r.at + 1] ?? "";
+      if (raw) {
+        value += c + next;
+        r.at += 2;
+        continue;
+      }
+      const hex = next === "x" ? /^[0-9a-fA-F]{2}/.exec(r.text.slice(r.at + 2, r.at + 4)) : next === "u" ? /^[0-9a-fA-F]{4}/.exec(r.text.slice(r.at + 2, r.at + 6)) : null;
+      if (hex !== null) {
+        value += String.fromCharCode(parseInt(hex[0], 16));
+        r.at += 2 + hex[0].length;
+        continue;
+      }
+      const known = ESCAPES[next];
+      value += known ?? c + next; // an unknown escape keeps its backslash, as Python does
+      r.at += 2;
+      continue;
+    }
+    value += c;
+    r.at++;
+  }
+}
+
+/** One literal or call at the reader; undefined (reader unmoved) when it is not one. */
+function value(r: Reader, depth: number): PyValue | undefined {
+  const start = r.at;
+  r.space(depth > 0);
+  const c = r.peek();
+  if (/[rRbBuUfF'"]/.test(c)) {
+    let text = stringLiteral(r);
+    if (text !== undefined) {
+      // Adjacent literals are one string ('a' 'b', also across lines inside brackets).
+      for (;;) {
+        const before = r.at;
+        r.space(depth > 0);
+        const more = stringLiteral(r);
+        if (more === undefined) {
+          r.at = before;
+          break;
+        }
+        text += more;
+      }
+      return text;
+    }
+  }
+  if (c === "(" || c === "[" || c === "{") {
+    r.at++;
+    const close = c === "(" ? ")" : c === "[" ? "]" : "}";
+    const items: PyValue[] = [];
+    const entries: [string, PyValue][] = [];
+    let trailingComma = false;
+    for (;;) {
+      r.space(true);
+      if (r.peek() === close) {
+        r.at++;
+        break;
+      }
+      const item = value(r, depth + 1);
+      if (item === undefined) {
+        r.at = start;
+        return undefined;
+      }
+      r.space(true);
+      if (c === "{" && r.peek() === ":") {
+        r.at++;
+        const v = value(r, depth + 1);
+        if (v === undefined) {
+          r.at = start;
+          return undefined;
+        }
+        entries.push([typeof item === "string" ? item : JSON.stringify(item), v]);
+        r.space(true);
+      } else items.push(item);
+      trailingComma = false;
+      if (r.peek() === ",") {
+        r.at++;
+        trailingComma = true;
+      } else if (r.peek() !== close) {
+        r.at = start;
+        return undefined;
+      }
+    }
+    if (c === "{" && entries.length > 0) return Object.fromEntries(entries);
+    if (c === "(" && items.length === 1 && !trailingComma) return items[0] as PyValue;
+    return items;
+  }
+  const number = r.match(NUMBER);
+  if (number !== null && number[0] !== "-" && number[0] !== "") {
+    const n = Number(number[0].replace(/_/g, ""));
+    if (Number.isFinite(n)) return n;
+    r.at = start;
+    return undefined;
+  }
+  const ident = r.match(IDENT);
+  if (ident !== null) {
+    const name = ident[0];
+    if (name === "True") return true;
+    if (name === "False") return false;
+    if (name === "None") return null;
+    const after = r.at;
+    r.space(depth > 0);
+    if (r.peek() === "(") {
+      const call = argumentList(r, name, depth);
+      if (call !== undefined) return { call: call.name, args: [...call.args], kwargs: { ...call.kwargs } };
+    }
+    r.at = after;
+    return { expr: name };
+  }
+  r.at = start;
+  return undefined;
+}
+
+/** The end of an argument that is no literal: the next comma or closing bracket at its level. */
+function rawArgumentEnd(r: Reader): number {
+  let depth = 0;
+  let i = r.at;
+  while (i < r.text.length) {
+    const c = r.text[i] as string;
+    if (c === "'" || c === '"') {
+      const sub = new Reader(r.text, i);
+      if (stringLiteral(sub) !== undefined) {
+        i = sub.at;
+        continue;
+      }
+    }
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") {
+      if (depth === 0) return i;
+      depth--;
+    } else if (c === "," && depth === 0) return i;
+    i++;
+  }
+  return i;
+}
+
+/** The argument list after `name` (the reader at its `(`), or undefined when it is not closed. */
+function argumentList(r: Reader, name: string, depth: number): PythonCall | undefined {
+  const start = r.at;
+  r.at++; // (
+  const args: PyValue[] = [];
+  const kwargs: Record<string, PyValue> = {};
+  for (;;) {
+    r.space(true);
+    if (r.at >= r.text.length) {
+      r.at = start;
+      return undefined;
+    }
+    if (r.peek() === ")") {
+      r.at++;
+      return { name, args, kwargs };
+    }
+    const keyword = /([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)/y;
+    keyword.lastIndex = r.at;
+    const kw = keyword.exec(r.text);
+    if (kw !== null) r.at = keyword.lastIndex;
+    const argStart = r.at;
+    let v = value(r, depth + 1);
+    r.space(true);
+    if (v === undefined || (r.peek() !== "," && r.peek() !== ")")) {
+      r.at = argStart;
+      const end = rawArgumentEnd(r);
+      v = { expr: r.text.slice(argStart, end).trim() };
+      r.at = end;
+    }
+    if (kw !== null) kwargs[kw[1] as string] = v;
+    else args.push(v);
+    r.space(true);
+    if (r.peek() === ",") r.at++;
+    else if (r.peek() !== ")") {
+      r.at = start;
+      return undefined;
+    }
+  }
+}
+
+/**
+ * The calls made at the start of a statement, in order: `f(...)`, `return f(...)`, `x = f(...)`,
+ * `await f(...)`. `def` and `class` headers, decorators and comments are not calls; neither is a
+ * call nested inside another call's arguments (it is part of that call's args). `print(f(...))`
+ * is f's call: print only shows what the tool returned.
+ */
+export function pythonCalls(code: string): PythonCall[] {
+  const calls: PythonCall[] = [];
+  const r = new Reader(code.replace(/\r\n/g, "\n"));
+  let depth = 0;
+  let atStatement = true;
+  while (r.at < r.text.length) {
+    if (atStatement) {
+      atStatement = false;
+      r.space(false);
+      const statement = r.at;
+      if (r.peek() === "@" || r.peek() === "#") continue;
+      r.match(/(?:return|await|yield)\s+/y) ?? r.match(/[A-Za-z_][A-Za-z0-9_]*(?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*\s*(?::\s*[^=\n]+)?=(?!=)\s*/y);
+      const ident = r.match(IDENT);
+      if (ident !== null && !KEYWORDS.has(ident[0])) {
+        r.space(false);
+        if (r.peek() === "(") {
+          const call = argumentList(r, ident[0], 0);
+          if (call !== undefined) {
+            const inner = call.name === "print" && call.args.length === 1 && Object.keys(call.kwargs).length === 0 ? nestedCall(call.args[0]) : undefined;
+            calls.push(inner ?? call);
+            continue;
+          }
+        }
+      }
+      r.at = Math.max(statement, r.at);
+      if (ident !== null && KEYWORDS.has(ident[0])) continue;
+    }
+    const c = r.peek();
+    if (c === "'" || c === '"' || ((c === "r" || c === "b" || c === "f" || c === "u" || c === "R" || c === "B" || c === "F" || c === "U") && /['"]/.test(r.text[r.at + 1] ?? ""))) {
+      if (stringLiteral(r) !== undefined) continue;
+    }
+    if (c === "#") {
+      const end = r.text.indexOf("\n", r.at);
+      r.at = end < 0 ? r.text.length : end;
+      continue;
+    }
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth = Math.max(0, depth - 1);
+    else if (c === "\\" && r.text[r.at + 1] === "\n") {
+      r.at += 2;
+      continue;
+    } else if (c === "\\" && r.text[r.at + 1] === "n" && depth === 0) {
+      // Some models write a whole body on one line with escaped newlines (`x = 1\n    f()`);
+      // the harness ran it as lines, so an escaped newline between statements ends one.
+      r.at += 2;
+      atStatement = true;
+      continue;
+    } else if ((c === "\n" || c === ";") && depth === 0) atStatement = true;
+    r.at++;
+  }
+  return calls;
+}
+
+function nestedCall(v: PyValue | undefined): PythonCall | undefined {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
+  const o = v as { call?: unknown; args?: unknown; kwargs?: unknown };
+  if (typeof o.call !== "string" || !Array.isArray(o.args)) return undefined;
+  return { name: o.call, args: o.args as PyValue[], kwargs: (o.kwargs ?? {}) as Record<string, PyValue> };
+}
+
+/**
+ * The tools a harness declares in its system prompt, as numbered signatures
+ * (`2. print_code_context(file_path: str, lines:Tuple): ...`): each tool's parameter names, in order.
+ */
+export function declaredSignatures(systemPrompt: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of systemPrompt.matchAll(/^\s*\d+\.\s*([A-Za-z_]\w*)\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s*:/gm)) {
+    const params = splitTopLevel(m[2] as string)
+      .map((p) => (/^\s*\**([A-Za-z_]\w*)/.exec(p)?.[1] ?? ""))
+      .filter((p) => p !== "");
+    if (!out.has(m[1] as string)) out.set(m[1] as string, params);
+  }
+  return out;
+}
+
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "[" || c === "(") depth++;
+    else if (c === "]" || c === ")") depth--;
+    else if (c === "," && depth === 0) {
+      parts.push(text.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(text.slice(from));
+  return parts;
+}

@@ -1,0 +1,149 @@
+// Reading an input that may be gzip-compressed, as published datasets are (`x.traj.json.gz`,
+// `x.jsonl.gz`): the one place files are opened for their content, so every command that takes a
+// session path reads `.gz` transparently. A file is gzip when its content starts with the gzip
+// magic bytes (1f 8b) or its name ends in `.gz` (then it must be gzip: a `.gz` file that is not
+// is refused, not read as text). Compressed content is streamed through node:zlib, never unpacked
+// to disk; a corrupt or cut-short gzip is a user error that names the file.
+import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { Readable } from "node:stream";
+import { constants, createGunzip, gunzipSync } from "node:zlib";
+import { UserError } from "./errors.js";
+import { withFsErrors } from "./fsErrors.js";
+
+const GZIP_MAGIC_0 = 0x1f;
+const GZIP_MAGIC_1 = 0x8b;
+
+/** A file's name without a trailing `.gz`: what the content is (`x.traj.json.gz` -> `x.traj.json`). */
+export function plainName(path: string): string {
+  return path.endsWith(".gz") ? path.slice(0, -3) : path;
+}
+
+function startsWithGzipMagic(path: string): boolean {
+  const fd = openSync(path, "r");
+  try {
+    const magic = Buffer.alloc(2);
+    const n = readSync(fd, magic, 0, 2, 0);
+    return n === 2 && magic[0] === GZIP_MAGIC_0 && magic[1] === GZIP_MAGIC_1;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether the file's content is to be gunzipped. */
+export function isGzip(path: string): boolean {
+  if (path.endsWith(".gz")) return true;
+  return withFsErrors(path, "read it", () => startsWithGzipMagic(path));
+}
+
+/** The user error for a gzip stream node:zlib could not inflate. */
+export function gzipError(path: string, error: unknown): UserError {
+  const why = error instanceof Error ? error.message : String(error);
+  return new UserError(`${path}: not a valid gzip file (${why}); a .gz input must be whole gzip-compressed data`);
+}
+
+const isZlibError = (error: unknown): boolean => error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string" && /^Z_|^ERR_(?:ZLIB|BUFFER_TOO_LARGE)/.test((error as NodeJS.ErrnoException).code as string);
+
+/**
+ * The file's content, decompressed when it is gzip, chunk by chunk. File-system errors come
+ * through as they are (callers name them with fsErrors.ts); an inflate error is a user error.
+ */
+export async function* contentChunks(path: string): AsyncGenerator<Buffer> {
+  if (!isGzip(path)) {
+    yield* createReadStream(path) as AsyncIterable<Buffer>;
+    return;
+  }
+  const source = createReadStream(path);
+  const gunzip = createGunzip();
+  source.on("error", (error) => gunzip.destroy(error));
+  source.pipe(gunzip);
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) yield chunk;
+  } catch (error) {
+    if (isZlibError(error)) throw gzipError(path, error);
+    throw error;
+  } finally {
+    source.destroy();
+  }
+}
+
+/** contentChunks as a byte stream, for stream parsers (stream-json). */
+export function contentStream(path: string): Readable {
+  return Readable.from(contentChunks(path), { objectMode: false });
+}
+
+/**
+ * Up to `max` bytes from the start of the content (decompressed when gzip), read synchronously:
+ * format detection looks at a file's head. Only as much of a compressed file is inflated as the
+ * head needs: a growing prefix is inflated with a sync flush, which yields what a partial stream
+ * holds without calling it cut short.
+ */
+let headCache: { path: string; mtimeMs: number; size: number; inflated: Buffer; whole: boolean } | undefined;
+
+export function contentHead(path: string, max: number): Buffer {
+  return withFsErrors(path, "read it", () => {
+    // Listing a file asks for its head three times (empty? binary? which format?): a compressed
+    // head is inflated once for all three.
+    const stats = statSync(path);
+    const cached = headCache;
+    if (cached !== undefined && cached.path === path && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size && (cached.whole || cached.inflated.length >= max)) return cached.inflated.subarray(0, max);
+    const fd = openSync(path, "r");
+    try {
+      if (!isGzip(path)) {
+        const buffer = Buffer.alloc(max);
+        const n = readSync(fd, buffer, 0, max, 0);
+        return buffer.subarray(0, n);
+      }
+      const size = stats.size;
+      let want = Math.min(size, 64 * 1024);
+      for (;;) {
+        const compressed = Buffer.alloc(want);
+        const n = readSync(fd, compressed, 0, want, 0);
+        let inflated: Buffer;
+        try {
+          inflated = gunzipSync(compressed.subarray(0, n), { finishFlush: constants.Z_SYNC_FLUSH });
+        } catch (error) {
+          throw gzipError(path, error);
+        }
+        if (inflated.length >= max || want >= size) {
+          headCache = { path, mtimeMs: stats.mtimeMs, size, inflated, whole: want >= size };
+          return inflated.subarray(0, max);
+        }
+        want = Math.min(size, want * 4);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+/**
+ * The whole content, decompressed when gzip (for small documents: labels, configs, a session
+ * parsed whole). With `max`, content that inflates past it is an error (a RangeError, not a user
+ * error: the caller falls back to streaming), so a small file cannot inflate without bound.
+ */
+export function contentWhole(path: string, max?: number): Buffer {
+  const bytes = readFileSync(path);
+  if (!(path.endsWith(".gz") || (bytes.length >= 2 && bytes[0] === GZIP_MAGIC_0 && bytes[1] === GZIP_MAGIC_1))) return bytes;
+  try {
+    return max === undefined ? gunzipSync(bytes) : gunzipSync(bytes, { maxOutputLength: max });
+  } catch (error) {
+    if (max !== undefined && error instanceof RangeError) throw error;
+    throw gzipError(path, error);
+  }
+}
+
+/**
+ * A byte range of the content. A plain file is read at its place; a gzip file cannot be sought
+ * in, so its content is inflated once and kept for the next range of the same file (a file of
+ * many sessions is read session by session, in order).
+ */
+let inflatedCache: { path: string; mtimeMs: number; size: number; content: Buffer } | undefined;
+
+export function contentRange(path: string, start: number, end: number): Buffer | undefined {
+  if (!isGzip(path)) return undefined;
+  const stats = statSync(path);
+  if (inflatedCache === undefined || inflatedCache.path !== path || inflatedCache.mtimeMs !== stats.mtimeMs || inflatedCache.size !== stats.size) {
+    inflatedCache = { path, mtimeMs: stats.mtimeMs, size: stats.size, content: contentWhole(path) };
+  }
+  return end <= inflatedCache.content.length ? inflatedCache.content.subarray(start, end) : Buffer.alloc(0);
+}

@@ -1,0 +1,136 @@
+// Committed outputs are what a run makes today (issue 36, item 8). Two kinds are in the repo:
+// - docs/api, typedoc's pages for the shipped declarations. Running typedoc here would take about a
+//   minute on two cores, so the check reads the shipped .d.ts (dist/, which tsc builds before the
+//   suite) with the TypeScript compiler instead: every export has its page and no page outlives its
+//   export, and every field, parameter and union member named in the declarations is on its page.
+//   When it fails, `npm run docs:api` makes the pages again.
+// - the committed comparison reports, rendered again from their compare.json.
+// - reports/example and reports/example-sessions, the tune reports the guides point to. Their
+//   rendering and everything derived from their rows (picks, wording, charts) is made again from
+//   their own report.json and must be byte-identical; reports/example's command (its `reproduce`
+//   line) is planned again and one shard of its configs run again, whose rows must be the
+//   committed rows. When it fails, the command in the report's header makes it again.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { finishReport, reportJson, type TuneInputs, type TuneReport } from "../src/tune/report.js";
+import { renderMarkdown } from "../src/tune/renderMarkdown.js";
+import { renderHtml } from "../src/tune/renderHtml.js";
+import { planTune, runTune, type TuneArgs } from "../src/commands/tune.js";
+import type { ConfigRow } from "../src/evaluation/evaluate.js";
+import type { CompareReport } from "../src/compare/report.js";
+import { renderCompareMarkdown } from "../src/compare/renderMarkdown.js";
+import { renderCompareHtml } from "../src/compare/renderHtml.js";
+
+const ROOT = join(import.meta.dirname, "..");
+const read = (...parts: string[]) => readFileSync(join(ROOT, ...parts), "utf8");
+
+/** typedoc's folder for each kind of export. */
+function folderOf(declaration: ts.Declaration): string | undefined {
+  if (ts.isFunctionDeclaration(declaration)) return "functions";
+  if (ts.isInterfaceDeclaration(declaration) || ts.isClassDeclaration(declaration)) return "interfaces";
+  if (ts.isTypeAliasDeclaration(declaration)) return "types";
+  if (ts.isVariableDeclaration(declaration)) return "variables";
+  return undefined;
+}
+
+/**
+ * What a page must show, as the markup typedoc gives it: each parameter of a function (as a
+ * parameter), each field of an interface or type literal and each named member of a union (as an
+ * element's whole text).
+ */
+function marksIn(declaration: ts.Declaration): { readonly name: string; readonly mark: RegExp }[] {
+  const out: { name: string; mark: RegExp }[] = [];
+  const element = (name: string) => out.push({ name, mark: new RegExp(`>${name}<`) });
+  const members = (list: ts.NodeArray<ts.TypeElement>) => {
+    for (const m of list) if (m.name !== undefined && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name))) element(m.name.text);
+  };
+  if (ts.isInterfaceDeclaration(declaration)) members(declaration.members);
+  if (ts.isFunctionDeclaration(declaration)) for (const p of declaration.parameters) if (ts.isIdentifier(p.name)) out.push({ name: p.name.text, mark: new RegExp(`tsd-kind-parameter">${p.name.text}<`) });
+  if (ts.isTypeAliasDeclaration(declaration)) {
+    const type = declaration.type;
+    if (ts.isTypeLiteralNode(type)) members(type.members);
+    if (ts.isUnionTypeNode(type)) for (const t of type.types) if (ts.isTypeReferenceNode(t) && ts.isIdentifier(t.typeName)) element(t.typeName.text);
+  }
+  return out;
+}
+
+describe("docs/api matches the shipped declarations", () => {
+  const entries = [
+    { module: "index", file: join(ROOT, "dist", "src", "api", "index.d.ts") },
+    { module: "vitest", file: join(ROOT, "dist", "src", "api", "vitest.d.ts") },
+  ];
+  const built = entries.every((e) => existsSync(e.file));
+  it.skipIf(!built)("every export has its page, no page outlives its export, and each page names every field and parameter", () => {
+    const program = ts.createProgram(entries.map((e) => e.file), { skipLibCheck: true, noEmit: true });
+    const checker = program.getTypeChecker();
+    const expected = new Set<string>();
+    const missing: string[] = [];
+    for (const entry of entries) {
+      const source = program.getSourceFile(entry.file);
+      const symbol = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+      if (symbol === undefined) throw new Error(`${entry.file}: no module symbol`);
+      for (const exported of checker.getExportsOfModule(symbol)) {
+        const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+        for (const declaration of target.declarations ?? []) {
+          const folder = folderOf(declaration);
+          if (folder === undefined) continue;
+          const page = join(folder, `${entry.module}.${exported.name}.html`);
+          expected.add(page);
+          const file = join(ROOT, "docs", "api", page);
+          if (!existsSync(file)) {
+            missing.push(`${page}: no page (exported by ${entry.module})`);
+            continue;
+          }
+          const html = readFileSync(file, "utf8");
+          for (const { name, mark } of marksIn(declaration)) if (!mark.test(html)) missing.push(`${page}: ${name} is declared but not on the page`);
+        }
+      }
+    }
+    const pages = ["functions", "interfaces", "types", "variables"].flatMap((folder) => (existsSync(join(ROOT, "docs", "api", folder)) ? readdirSync(join(ROOT, "docs", "api", folder)).map((f) => join(folder, f)) : []));
+    const stale = pages.filter((p) => !expected.has(p)).map((p) => `${p}: a page for nothing exported`);
+    expect([...missing, ...stale], "docs/api is stale: run `npm run docs:api`").toEqual([]);
+  });
+  if (!built) it("SKIPPED: dist/src/api/*.d.ts is not built (run npx tsc -p tsconfig.json first)", () => undefined);
+});
+
+describe("the committed tuning reports are what loopsim makes of them today", () => {
+  for (const dir of ["reports/example", "reports/example-sessions"]) {
+    it(`${dir}: its picks and wording from its own rows, and its Markdown and HTML from its JSON, byte for byte`, () => {
+      const text = read(dir, "report.json");
+      const report = JSON.parse(text) as TuneReport;
+      const { schema: _s, definitions: _d, rows, pareto: _p, recommendations: _r, disagreements: _g, realLoops: _l, reactionSensitivity: _x, ...inputs } = report;
+      // A report with a reaction grid keeps only its summary: the rows' grids are gone, so its sensitivity section is taken as written.
+      const again = finishReport(inputs as TuneInputs, rows);
+      const made = report.reactionSensitivity === undefined ? again : { ...again, reactionSensitivity: report.reactionSensitivity };
+      expect(reportJson(made), `${dir}/report.json: regenerate it with its reproduce line`).toBe(text);
+      expect(renderMarkdown(report), `${dir}/report.md`).toBe(read(dir, "report.md"));
+      expect(renderHtml(report), `${dir}/report.html`).toBe(read(dir, "report.html"));
+    });
+  }
+
+  it("reports/example: its reproduce line plans the same inputs, and one shard of its configs runs to the committed rows", async () => {
+    const report = JSON.parse(read("reports", "example", "report.json")) as TuneReport;
+    const args: TuneArgs = { population: report.population.name, agents: report.agents, seed: report.seed, grid: report.grid.spec, json: true, workers: 1 };
+    const plan = await planTune({ ...args, shard: "1/24" });
+    expect(plan.inputs.reproduce).toBe(report.reproduce);
+    const { schema: _s, definitions: _d, rows, pareto: _p, recommendations: _r, ...inputs } = report;
+    expect(plan.inputs).toEqual(inputs);
+    const run = await runTune(plan);
+    if (run.kind !== "partial" || !("rows" in run.partial)) throw new Error("expected a shard's rows");
+    const mine = run.partial.rows as readonly ConfigRow[];
+    expect(mine.map((r) => r.index)).toEqual(rows.filter((r) => r.index % 24 === 0).map((r) => r.index));
+    expect(mine).toEqual(rows.filter((r) => r.index % 24 === 0));
+  });
+});
+
+describe("the committed comparison reports are rendered as loopsim renders them today", () => {
+  for (const dir of ["reports/compare", "reports/compare-sessions", "reports/real-loops/compare"]) {
+    it.skipIf(!existsSync(join(ROOT, dir, "compare.json")))(`${dir}: its Markdown and HTML from its JSON, byte for byte`, () => {
+      const report = JSON.parse(read(dir, "compare.json")) as CompareReport;
+      expect(renderCompareMarkdown(report), `${dir}/compare.md: regenerate it with its reproduce line`).toBe(read(dir, "compare.md"));
+      expect(renderCompareHtml(report), `${dir}/compare.html`).toBe(read(dir, "compare.html"));
+    });
+  }
+});

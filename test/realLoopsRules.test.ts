@@ -1,0 +1,162 @@
+// The miner's changing-args rules on tiny sessions built here (a few calls each): the same failure
+// whatever the args (prose sent to the shell, a heredoc fighting its quoting, a tool's errors
+// taking turns), the same refusal (a linter turning edits back), no effect (the same file content
+// after different edits), and the false alarms they must not raise (an edit, then the test failing
+// the same way; greps that find nothing; a linter's findings on different inputs; short answers).
+// Also the reading side: recall of stuck calls from whole-session readings, precision by rule,
+// unknown judged ids, and the datasets' labels files as published (flat, nested, run ids).
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { ToolEvent } from "../models/events.js";
+import { failureSignature, rejectionOf } from "../src/realLoops/mask.js";
+import { kindOfRule, mineStretches } from "../src/realLoops/mine.js";
+import { CatalogueBuilder, sessionRow } from "../src/realLoops/catalogue.js";
+import { DEFAULT_MINE_PARAMETERS } from "../src/realLoops/mine.js";
+import { loadJudgements, recallOf } from "../src/realLoops/judgements.js";
+import { labelFor, loadDatasetLabels, outcomeOf } from "../src/realLoops/labels.js";
+
+/** One bash call answered as mini-swe-agent's importer answers it: text plus {status, exitCode}. */
+const bash = (i: number, command: string, output: string, exitCode = 0): ToolEvent[] => [
+  { type: "call", runId: "r", callId: `c${i}`, tool: "bash", params: { command } },
+  { type: "outcome", runId: "r", callId: `c${i}`, tool: "bash", params: { command }, result: { content: [{ type: "text", text: output }], details: { status: exitCode === 0 ? "completed" : "failed", exitCode } } },
+];
+const session = (calls: [string, string, number?][]): ToolEvent[] => calls.flatMap(([c, o, code], i) => bash(i, c, o, code ?? 0));
+const rules = (events: ToolEvent[]) => mineStretches(events).map((s) => `${s.rule} ${s.firstCall}-${s.lastCall} ${s.kind}`);
+
+describe("changing-args rules", () => {
+  it("finds prose sent to the shell, worded differently each time, each 'command not found'", () => {
+    const events = session([
+      ["ls", "a.py b.py"],
+      ["Let me look at the file first", "bash: line 1: Let: command not found", 127],
+      ["I will now fix the bug", "bash: line 1: I: command not found", 127],
+      ["Now we check the output\nthen submit", "bash: line 1: Now: command not found\nbash: line 2: then: command not found", 127],
+      ["cat a.py", "print(1)"],
+    ]);
+    expect(rules(events)).toEqual(["same-failure 1-3 changing-args"]);
+    expect(failureSignature("bash: line 1: Let: command not found", JSON.stringify({ command: "Let me look" }), 127)).toBe("exit 127: bash: line #: <arg>: command not found");
+  });
+
+  it("finds a heredoc fighting its quoting: two errors taking turns (A B A) and a different failure between two of the same (A X A)", () => {
+    const heredoc = (n: number) => `python - <<'PY'\nprint("${["alpha", "beta", "gamma", "delta", "epsilon"][n - 1]}")\nPY && pytest -q`;
+    const syntax = 'File "<stdin>", line 9\n    PY && pytest -q\n        ^\nSyntaxError: invalid syntax';
+    const bashErr = "bash: -c: line 4: syntax error near unexpected token `&&'\nbash: -c: line 4: `PY && pytest -q'";
+    const events = session([
+      ["grep -n foo x.py", "3: foo()"],
+      [heredoc(1), syntax, 1],
+      [heredoc(2), bashErr, 2],
+      [heredoc(3), syntax, 1],
+      [heredoc(4), "ModuleNotFoundError: No module named 'yaml'", 1],
+      [heredoc(5), syntax, 1],
+      ["sed -n 1,5p x.py", "def foo():\n    pass"],
+    ]);
+    expect(rules(events)).toEqual(["same-failure 1-5 changing-args"]);
+  });
+
+  it("counts a sighting just before the chain toward the three, and never chains across a call that succeeded (edit, then the test failing the same way)", () => {
+    const fail = "FAILED tests/test_a.py::test_x - AssertionError: assert 1 == 2\n1 failed, 3 passed in 0.2s";
+    const sighting = session([
+      ["pytest -q tests/test_a.py", fail, 1],
+      ["sed -n 1,20p a.py", "def x():\n    return 1"],
+      ["pytest -q tests/test_a.py -x", fail, 1],
+      ["pytest tests/test_a.py -k x", fail, 1],
+    ]);
+    expect(rules(sighting)).toEqual(["same-failure 2-3 changing-args"]);
+    const editThenTest = session([
+      ["pytest -q tests/test_a.py", fail, 1],
+      ["sed -i s/1/2/ a.py", ""],
+      ["pytest -q tests/test_a.py", fail, 1],
+      ["sed -i s/2/3/ a.py", ""],
+      ["pytest -q tests/test_a.py", fail, 1],
+    ]);
+    expect(rules(editThenTest)).toEqual([]);
+  });
+
+  it("does not take greps that find nothing, a linter's findings on other inputs, warnings or a test tally for the same failure", () => {
+    expect(rules(session([["grep -n foo a.py", "", 1], ["grep -n bar a.py", "", 1], ["grep -rn baz .", "", 1]]))).toEqual([]);
+    const lint = (f: string) => `${f}:1:0: C0114: Missing module docstring (missing-module-docstring)\n----\nYour code has been rated at 0.00/10`;
+    expect(rules(session([["pylint a.py", lint("a.py"), 16], ["pylint b.py", lint("b.py"), 16], ["pylint c.py", lint("c.py"), 16]]))).toEqual([]);
+    expect(failureSignature("WARNING: toctree contains reference to nonexisting document\nbuild finished with problems, 3 warnings.", "{}", 1)).toBeUndefined();
+    expect(failureSignature("..F\n2 failed, 10 passed in 0.31s", "{}", 1)).toBeUndefined();
+  });
+
+  it("finds the same refusal: edits a linter turns back, each different", () => {
+    const refusal = "Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\nERRORS:\n- E999 IndentationError: unexpected indent";
+    const events: ToolEvent[] = [0, 1, 2].flatMap((i) => [
+      { type: "call", runId: "r", callId: `e${i}`, tool: "edit", params: { start: 10 + i, end: 12, text: `  ${["first", "second", "third"][i]} = value` } } as ToolEvent,
+      { type: "outcome", runId: "r", callId: `e${i}`, tool: "edit", params: {}, result: refusal } as ToolEvent,
+    ]);
+    expect(rejectionOf(refusal)).toBe("edit rejected by the linter");
+    expect(rules(events)).toEqual(["same-rejection 0-2 changing-args"]);
+  });
+
+  it("finds calls with no effect (the same file content after each different edit), but not the same short answer to different questions, nor one verdict from different experiments", () => {
+    const content = "  120\tdef resolve(self, name):\n  121\t    return self.cache[name]\n  122\t";
+    expect(rules(session([["perl -pi -e s/a/b/ f.py && nl f.py", content], ["perl -pi -e s/c/d/ f.py && nl f.py", content], ["sed -i s/e/f/ f.py && nl f.py", content]]))).toEqual(["no-effect 0-2 changing-args"]);
+    expect(rules(session([["python -c 'print(1+1)'", "2.0"], ["python -c 'print(4-2)'", "2.0"], ["python -c 'print(8/4)'", "2.0"]]))).toEqual([]);
+    // Three new experiments (other files) giving the same verdict are findings, not edits without effect.
+    const verdict = "Caught expected ImproperlyConfigured: settings.FIXTURE_DIRS contains duplicates.";
+    expect(rules(session([["cat > repro_a.py <<EOF\nx\nEOF\npython repro_a.py", verdict], ["cat > repro_b.py <<EOF\ny\nEOF\npython repro_b.py", verdict], ["cat > repro_c.py <<EOF\nz\nEOF\npython repro_c.py", verdict]]))).toEqual([]);
+  });
+
+  it("gives each rule its kind", () => {
+    expect(["repeat", "failing", "alternation"].map((r) => kindOfRule(r as "repeat"))).toEqual(["identical", "identical", "identical"]);
+    expect(["same-failure", "same-rejection", "no-effect"].map((r) => kindOfRule(r as "no-effect"))).toEqual(["changing-args", "changing-args", "changing-args"]);
+  });
+});
+
+describe("reading the catalogue", () => {
+  const dir = mkdtempSync(join(tmpdir(), "loops-rules-"));
+  const prose = session([
+    ["ls", "a.py"],
+    ["Let me look", "bash: line 1: Let: command not found", 127],
+    ["I will fix", "bash: line 1: I: command not found", 127],
+    ["Now check", "bash: line 1: Now: command not found", 127],
+    ["cat a.py", "x"],
+    ["cat a.py", "x"],
+  ]);
+
+  it("computes recall of stuck calls over sessions read whole, and precision by rule, naming judged ids it did not find", () => {
+    const file = join(dir, "judgements.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        criteria: ["fixture"],
+        judgements: { "s.jsonl@1": { verdict: "stuck", reason: "prose" }, "gone.jsonl@4": { verdict: "false-alarm", reason: "an earlier definition's" } },
+        sessions: { "s.jsonl": { calls: 6, stuck: [{ from: 1, to: 5, reason: "prose, then a re-read" }] }, "other.jsonl": { calls: 2, stuck: [] } },
+      }),
+    );
+    const j = loadJudgements(file);
+    const builder = new CatalogueBuilder({ command: "loopsim loops x", paths: ["x"], parameters: DEFAULT_MINE_PARAMETERS }, j);
+    builder.addRow(sessionRow(0, "s.jsonl", "trace", prose, DEFAULT_MINE_PARAMETERS));
+    const c = builder.finish([], []);
+    expect(c.recall).toMatchObject({ sessions: 1, stuckRead: 5, covered: 3, recall: 0.6, notMined: ["other.jsonl"], flaggedNotRead: 0, byRule: { "same-failure": 3 } });
+    expect(c.recall?.interval.n).toBe(5);
+    expect(c.judged).toMatchObject({ judged: 1, stuck: 1, notFound: ["gone.jsonl@4"] });
+    expect(c.judged?.byRule["same-failure"]).toMatchObject({ judged: 1, precision: 1 });
+    expect(c.stretches[0]).toMatchObject({ kind: "changing-args", dataset: "s.jsonl", model: "(not recorded)", label: "unlabelled", signature: "exit 127: bash: line #: <arg>: command not found" });
+    expect(recallOf(new Map([["s.jsonl", { calls: 7, stuck: [] }]]), new Map([["s.jsonl", { calls: 6, flagged: new Set<number>() }]])).miscounted).toEqual([{ session: "s.jsonl", read: 7, mined: 6 }]);
+  });
+
+  it("refuses a reading whose ranges fall outside the session, naming the JSON path", () => {
+    const file = join(dir, "bad.json");
+    writeFileSync(file, JSON.stringify({ criteria: [], judgements: {}, sessions: { "s.jsonl": { calls: 3, stuck: [{ from: 2, to: 5, reason: "x" }] } } }));
+    expect(() => loadJudgements(file)).toThrow('$.sessions["s.jsonl"].stuck[0]: calls 2-5: must satisfy 0 <= from <= to < calls (3)');
+  });
+
+  it("reads the datasets' labels files as published: flat, nested run -> instance, and run ids", () => {
+    const root = mkdtempSync(join(tmpdir(), "loops-labels-"));
+    const write = (path: string, value: unknown) => writeFileSync(join(root, path), JSON.stringify(value));
+    for (const d of ["flat/trajs", "nested/runs/r1/i1", "tau/h"]) mkdirSync(join(root, d), { recursive: true });
+    write("flat/labels.json", { i1: "resolved", i2: "unresolved" });
+    write("nested/labels.json", { r1: { i1: "unresolved_empty_patch" }, r2: { i1: "resolved" } });
+    write("tau/labels.json", { "12/trial3": "failure" });
+    const files = ["flat", "nested", "tau"].map((d) => loadDatasetLabels(join(root, d, "labels.json")));
+    expect(labelFor(join(root, "flat/trajs/i1.traj.json.gz"), files)).toBe("resolved");
+    expect(labelFor(join(root, "nested/runs/r1/i1/i1.traj.json.gz"), files)).toBe("unresolved_empty_patch");
+    expect(labelFor(`${join(root, "tau/h/gpt-4o-airline.json.gz")}#12/trial3`, files)).toBe("failure");
+    expect(labelFor(join(root, "flat/trajs/i9.traj.json.gz"), files)).toBeUndefined();
+    expect(["resolved", "success", "unresolved_empty_patch", "failure", "eval_error"].map(outcomeOf)).toEqual(["resolved", "resolved", "failed", "failed", "other"]);
+  });
+});
