@@ -10,7 +10,10 @@ run cam-test3-output and the indented-fence run cam-mini-reasoning-low always am
 of those runs gets a success is drawn too. deepseek: per label the runs are drawn round-robin so
 every labelled run is represented. Batch 2 (`--batch 2`, seed 36): 4 more per dataset (3 failed, 1 successful), none from batch 1;
 gpt-5-cam takes the 3 labelled runs batch 1 left out plus one more drawn run.
-Usage: sample.py DATASETS_ROOT [--batch 2] > sample.json
+Batch 3 (`--batch 3`, seed 37): the held-out sample, read after the miner's changing-args rules
+were tuned on batches 1 and 2, so recall measured on it is not fitted: 12 more per dataset (9
+failed, 3 successful), none from batches 1 or 2, drawn from each dataset's whole labelled pool.
+Usage: sample.py DATASETS_ROOT [--batch 2|3] > sample.json
 """
 import gzip, json, os, random, sys
 
@@ -70,7 +73,7 @@ def main(root: str) -> None:
 
 
 def batch2(root: str) -> None:
-    first = {x["ref"] for x in json.load(open("/work/coord/recall-sample.json"))["sessions"]}
+    first = {x["ref"] for x in json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample-batch1.json")))["sessions"]}
     first_runs = {r.split("/")[2] for r in first if r.startswith("mini-swe-agent-gpt-5-cam/")}
     rng = random.Random(SEED + 1)
     out = []
@@ -108,10 +111,40 @@ def batch2(root: str) -> None:
     print()
 
 
+def batch3(root: str) -> None:
+    here = os.path.dirname(os.path.abspath(__file__))
+    read = set()
+    for name in ("sample-batch1.json", "sample-batch2.json"):
+        read |= {x["ref"] for x in json.load(open(os.path.join(here, name)))["sessions"]}
+    rng = random.Random(SEED + 2)
+    out = []
+
+    def take(pool, n):
+        return rng.sample([p for p in pool if p[0] not in read], n)
+
+    def labelled(d, pairs):
+        for want, n in ((FAILED, 9), (OK, 3)):
+            pool = sorted(((r, l) for r, l in pairs if l in want and os.path.exists(os.path.join(root, r.split("#")[0]))), key=lambda p: p[0])
+            out.extend({"ref": r, "dataset": d, "label": l} for r, l in take(pool, n))
+
+    d = "mini-swe-agent-gemini-3-pro"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    labelled(d, [(f"{d}/trajs/{i}.traj.json.gz", l) for i, l in labels.items()])
+    d = "mini-swe-agent-gpt-5-cam"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    labelled(d, [(f"{d}/run_results/{r}/{i}/{i}.traj.json.gz", l) for r, m in labels.items() for i, l in m.items()])
+    d = "mini-swe-agent-deepseek-tool-calls"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    labelled(d, [(f"{d}/output/{r}/{i}/{i}.traj.json.gz", l) for r, m in labels.items() for i, l in m.items()])
+    d = "tau-bench-airline"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    labelled(d, [(f"{d}/historical_trajectories/gpt-4o-airline.json.gz#{k}", l) for k, l in labels.items()])
+    json.dump({"seed": SEED + 2, "batch": 3, "sessions": out}, sys.stdout, indent=1)
+    print()
+
+
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if a != "--batch" and a != "2"]
+    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3")]
     root = args[0] if args else "/work/shared/datasets"
-    if "--batch" in sys.argv:
-        batch2(root)
-    else:
-        main(root)
+    batch = sys.argv[sys.argv.index("--batch") + 1] if "--batch" in sys.argv else "1"
+    {"1": main, "2": batch2, "3": batch3}[batch](root)
