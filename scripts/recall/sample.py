@@ -145,6 +145,6 @@ def batch3(root: str) -> None:
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3")]
-    root = args[0] if args else "/work/shared/datasets"
+    root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "datasets")
     batch = sys.argv[sys.argv.index("--batch") + 1] if "--batch" in sys.argv else "1"
     {"1": main, "2": batch2, "3": batch3}[batch](root)
