@@ -125,7 +125,8 @@ export function registerSimulationCommands(program: Command): void {
       .command("compare")
       .description("several loop guards (OpenClaw and other runtimes) on the same simulated agents and recorded sessions (json, md, html)")
       .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also candidates (candidate rules no runtime ships), openclaw@VERSION, zoo:NAME, goose:N, candidate:failure-signature:N, ./adapter.mjs", "all")
-      .option("--merge <parts...>", "join the partials of --shard I/N into the whole report (no guard is run)"),
+      .option("--merge <parts...>", "join the partials of --shard I/N into the whole report (no guard is run)")
+      .option("--whole-trace-sample <n>", "with --loops real: a runtime's own CLI (e.g. qwen-code@0.24.4) runs on every session holding a stuck stretch and on a seeded sample of this many labelled sessions, on which its runs stopped rest (default 100)", nonNegativeInt("--whole-trace-sample")),
     "compare",
   ).action(async (opts: CompareArgs & { merge?: string[] }, command: Command) => {
     refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);
