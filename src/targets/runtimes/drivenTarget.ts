@@ -28,7 +28,10 @@ function driveInChild(runtime: string, events: readonly ToolEvent[]): ReturnType
   try {
     text = execFileSync(process.execPath, [CHILD, runtime], { input: JSON.stringify(plan.script), encoding: "utf8", maxBuffer: 256 * 1024 * 1024, timeout: MS_PER_RESPONSE * (responses + 1), killSignal: "SIGTERM", stdio: ["pipe", "pipe", "inherit"] });
   } catch (error) {
-    const e = error as { signal?: string; status?: number | null; message?: string };
+    const e = error as { signal?: string; status?: number | null; message?: string; code?: string };
+    // The child stopped on Ctrl-C or SIGTERM (its handlers exit 130 or 143 once the CLI is killed
+    // and its folder gone): the user interrupted loopsim, which stops as interrupted, not as an error.
+    if (e.code !== "ETIMEDOUT" && (e.status === 130 || e.status === 143)) process.exit(e.status);
     throw new UserError(`${runtime}: the driven run did not finish (${e.signal !== undefined && e.signal !== null ? `killed by ${e.signal} after its timeout` : `exit ${e.status ?? "?"}`})`);
   }
   return { ...plan, observed: JSON.parse(text) as DrivenObservation };
