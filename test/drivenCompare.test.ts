@@ -39,12 +39,25 @@ const loop = () => [...work(2), ...Array.from({ length: 6 }, (_, k) => pair(2 + 
 /** A whole-trace stand-in for a runtime's CLI: Goose's verdicts, each trace it answers counted. */
 function wholeTrace(seen: number[]): Target {
   const goose = findBuiltInTarget("goose:5") as Target;
-  return { ...goose, name: "cli", start: () => { throw new Error("whole traces only"); }, wholeTrace: (config, events) => (seen.push(events.length), runTarget(goose, config, events)) };
+  return {
+    ...goose,
+    name: "cli",
+    start: () => {
+      throw new Error("whole traces only");
+    },
+    wholeTrace: (config, events) => (seen.push(events.length), runTarget(goose, config, events)),
+    // Shorter traces answer later: the runs finish out of the order they started in.
+    wholeTraceAsync: async (config, events) => {
+      await new Promise((r) => setTimeout(r, 30 - events.length));
+      seen.push(events.length);
+      return runTarget(goose, config, events);
+    },
+  };
 }
 
 describe("a whole-trace row's sessions", () => {
   const sessions = Array.from({ length: 12 }, (_, k) => ({ id: `s${k}`, events: k % 4 === 0 ? loop() : work(3 + (k % 3)), label: (k % 2 === 0 ? "resolved" : "unresolved") as "resolved" | "unresolved" }));
-  const measure = (order: typeof sessions, size: number, seen: number[] = []): RealOutcomes => {
+  const runOf = (order: typeof sessions, size: number, seen: number[] = []): RealOutcomesRun => {
     const goose = findBuiltInTarget("goose:5") as Target;
     const run = new RealOutcomesRun(
       [
@@ -54,8 +67,9 @@ describe("a whole-trace row's sessions", () => {
       { size, seed: 7 },
     );
     for (const s of order) run.session(s.events, s.label, s.id);
-    return run.finish();
+    return run;
   };
+  const measure = (order: typeof sessions, size: number, seen: number[] = []): RealOutcomes => runOf(order, size, seen).finish();
 
   it("runs every session holding a stretch and the sample; its stopped shares rest on the sample alone; it agrees with its model", () => {
     const seen: number[] = [];
@@ -74,7 +88,7 @@ describe("a whole-trace row's sessions", () => {
     expect(model?.wholeTrace).toBeUndefined();
   });
 
-  it("draws the same sample whatever order the sessions stream in, and the same figures from the same seed", () => {
+  it("draws the same sample whatever order the sessions stream in, and the same figures from the same seed, one run at a time or several", async () => {
     const drawn = (order: typeof sessions) => {
       const sample = new WholeTraceSample<unknown>({ size: 5, seed: 3 });
       order.forEach((s, at) => sample.offer({ at, id: s.id, label: s.label, events: s.events, stretches: [] }));
@@ -84,6 +98,9 @@ describe("a whole-trace row's sessions", () => {
     expect(drawn([...sessions].reverse())).toEqual(drawn(sessions));
     expect(drawn(sessions)).toHaveLength(5);
     expect(JSON.stringify(measure(sessions, 4))).toBe(JSON.stringify(measure(sessions, 4)));
+    // Several runs at once (a target that answers without blocking, finishing out of order) tally in the same order: the same bytes.
+    const slow = runOf(sessions, 4);
+    expect(JSON.stringify(await slow.finishAsync(3))).toBe(JSON.stringify(measure(sessions, 4)));
     // A sample of none: only the sessions holding a stretch run, and no stopped share is claimed.
     const none = measure(sessions, 0).rows[0];
     expect(none?.resolvedStopped.n).toBe(0);

@@ -19,6 +19,7 @@ import type { Target } from "../targets/target.js";
 import { resolveStepwiseTarget } from "../targets/registry.js";
 import { parseTargetRef } from "../targets/targetRef.js";
 import { configFrom } from "../../models/configResolution.js";
+import { defaultDrivenParallel } from "../agreement/agreement.js";
 import { evaluateAll } from "../evaluation/parallel.js";
 import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
@@ -193,19 +194,19 @@ export async function runCompare(plan: ComparePlan, progress?: OutcomeProgress):
   const whole = compareWithEvidence(base, withNotes, about, mine.map(({ index }) => index), simulatedRows, run, replayed);
   if (shard !== undefined) return { kind: "partial", shard, partial: { schema: COMPARE_PARTIAL_SCHEMA, shard, inputs: whole.inputs, rows: whole.rows }, ...found, bySessions: false, summary: `shard ${shard.index}/${shard.of} (${whole.rows.length} of ${rows.length} guards)` };
   // Real loops with real outcomes: every guard replayed open-loop on the same sessions (one whole run only: its figures rest on every session).
-  const outcomes = grounding?.loops === "real" ? await realOutcomesOf(grounding.paths, readOptions, resolvedRows.rows, targets, (options.outcomeLabels ?? []).map(loadDatasetLabels), { size: plan.wholeTraceSample, seed: options.seed }, progress) : undefined;
+  const outcomes = grounding?.loops === "real" ? await realOutcomesOf(grounding.paths, readOptions, resolvedRows.rows, targets, (options.outcomeLabels ?? []).map(loadDatasetLabels), { size: plan.wholeTraceSample, seed: options.seed }, progress, defaultDrivenParallel(g.workers)) : undefined;
   return { kind: "report", report: finishCompare({ ...whole.inputs, ...(outcomes === undefined ? {} : { realOutcomes: outcomes }) }, whole.rows), ...found };
 }
 
 /** Every guard on the sessions' real stuck stretches and outcome labels (src/grounded/realOutcomes.ts). */
-async function realOutcomesOf(paths: readonly string[], readOptions: ReadOptions, rows: readonly CompareRow[], targets: ReadonlyMap<string, Target>, outcomeFiles: readonly DatasetLabels[], sampling: { size: number; seed: number }, progress: OutcomeProgress | undefined): Promise<RealOutcomes> {
+async function realOutcomesOf(paths: readonly string[], readOptions: ReadOptions, rows: readonly CompareRow[], targets: ReadonlyMap<string, Target>, outcomeFiles: readonly DatasetLabels[], sampling: { size: number; seed: number }, progress: OutcomeProgress | undefined, parallel: number): Promise<RealOutcomes> {
   const guards: OutcomeGuard[] = [];
   for (const row of rows) {
     const target = targets.get(row.target) ?? REFERENCE_TARGET;
     const model = target.wholeTrace === undefined ? undefined : await modelOf(row.target, targets);
     guards.push({ name: row.name, shipped: !isCandidateName(row.target), target, config: configFrom(row.block), ...(model === undefined ? {} : { model }) });
   }
-  return measureRealOutcomes(paths, readOptions, guards, outcomeFiles, sampling, progress);
+  return measureRealOutcomes(paths, readOptions, guards, outcomeFiles, sampling, progress, parallel);
 }
 
 /** The model loopsim ships of a driven runtime (`qwen-code` for `qwen-code@0.24.4`), if it has one; none for a user's whole-trace adapter. */

@@ -285,6 +285,18 @@ export interface OutcomeGuard {
   readonly model?: { readonly name: string; readonly target: Target };
 }
 
+/** Why a whole-trace target could not run a session: a user error (its CLI failed or timed out) is that session's; anything else is a bug, and thrown. */
+function whyNotRun(error: unknown): string {
+  if (!(error instanceof UserError)) throw error;
+  return error.message;
+}
+
+/** One whole-trace target on one kept session. */
+interface WholeTraceJob {
+  readonly guard: number;
+  readonly session: KeptSession<KnownStretch>;
+}
+
 /** What a long run says while whole-trace targets run (a line each); nothing by default. */
 export type OutcomeProgress = (line: string) => void;
 
@@ -319,45 +331,53 @@ export class RealOutcomesRun {
     this.sample?.offer({ at, id: id ?? `#${at}`, label, events, stretches });
   }
 
-  /** Each whole-trace target on the kept sessions, in stream order, so its stretches line up with the others'. */
-  private runWholeTrace(): Map<number, WholeTraceEvidence> {
-    const evidence = new Map<number, WholeTraceEvidence>();
-    if (this.sample === undefined) return evidence;
-    const { sessions, sampled, labelled } = this.sample.finish();
-    const stretchSessions = sessions.filter((s) => s.stretches.length > 0).length;
+  /** The whole-trace jobs: each such guard on each kept session, guard by guard, sessions in stream order. */
+  private wholeTraceJobs(): { jobs: WholeTraceJob[]; kept: ReturnType<WholeTraceSample<KnownStretch>["finish"]> } | undefined {
+    if (this.sample === undefined) return undefined;
+    const kept = this.sample.finish();
+    const stretchSessions = kept.sessions.filter((s) => s.stretches.length > 0).length;
+    const jobs: WholeTraceJob[] = [];
     this.guards.forEach((g, k) => {
       if (g.target.wholeTrace === undefined) return;
-      this.progress(`${g.name}: running ${sessions.length} sessions through the runtime (${stretchSessions} holding a stuck stretch, and a seeded sample of ${sampled.size} of the ${labelled} labelled)`);
+      this.progress(`${g.name}: running ${kept.sessions.length} sessions through the runtime (${stretchSessions} holding a stuck stretch, and a seeded sample of ${kept.sampled.size} of the ${kept.labelled} labelled)`);
+      for (const session of kept.sessions) jobs.push({ guard: k, session });
+    });
+    return { jobs, kept };
+  }
+
+  /** The jobs' results tallied in job order (whatever order they finished in), with each row's evidence. */
+  private tallyWholeTrace(jobs: readonly WholeTraceJob[], results: readonly (number[] | string)[], kept: ReturnType<WholeTraceSample<KnownStretch>["finish"]>): Map<number, WholeTraceEvidence> {
+    const evidence = new Map<number, WholeTraceEvidence>();
+    const stretchSessions = kept.sessions.filter((s) => s.stretches.length > 0).length;
+    this.guards.forEach((g, k) => {
+      if (g.target.wholeTrace === undefined) return;
       const failed = { sessions: 0, stretches: 0, reasons: [] as string[] };
       const agree = { neitherStopped: 0, sameCall: 0, differentCalls: 0, onlyRuntime: 0, onlyModel: 0 };
-      sessions.forEach((s: KeptSession<KnownStretch>, done) => {
-        let cutAt: number[];
-        try {
-          cutAt = cutsOf(runTarget(g.target, g.config, s.events));
-        } catch (error) {
-          if (!(error instanceof UserError)) throw error;
+      jobs.forEach((job, j) => {
+        if (job.guard !== k) return;
+        const s = job.session;
+        const cutAt = results[j] as number[] | string;
+        if (typeof cutAt === "string") {
           failed.sessions++;
           failed.stretches += s.stretches.length;
-          if (failed.reasons.length < 3) failed.reasons.push(`${s.id}: ${error.message}`);
+          if (failed.reasons.length < 3) failed.reasons.push(`${s.id}: ${cutAt}`);
           return;
         }
-        (this.tallies[k] as RealOutcomeTally).add(judgeSession(s.label, s.stretches, cutAt), sampled.has(s.at));
-        if (g.model !== undefined) {
-          const mine = cutAt[0];
-          const theirs = cutsOf(runTarget(g.model.target, g.config, s.events))[0];
-          if (mine === undefined && theirs === undefined) agree.neitherStopped++;
-          else if (mine === theirs) agree.sameCall++;
-          else if (theirs === undefined) agree.onlyRuntime++;
-          else if (mine === undefined) agree.onlyModel++;
-          else agree.differentCalls++;
-        }
-        if ((done + 1) % 25 === 0) this.progress(`${g.name}: ${done + 1} of ${sessions.length} sessions`);
+        (this.tallies[k] as RealOutcomeTally).add(judgeSession(s.label, s.stretches, cutAt), kept.sampled.has(s.at));
+        if (g.model === undefined) return;
+        const mine = cutAt[0];
+        const theirs = cutsOf(runTarget(g.model.target, g.config, s.events))[0];
+        if (mine === undefined && theirs === undefined) agree.neitherStopped++;
+        else if (mine === theirs) agree.sameCall++;
+        else if (theirs === undefined) agree.onlyRuntime++;
+        else if (mine === undefined) agree.onlyModel++;
+        else agree.differentCalls++;
       });
-      const ran = sessions.length - failed.sessions;
+      const ran = kept.sessions.length - failed.sessions;
       evidence.set(k, {
         sessions: ran,
         stretchSessions,
-        sample: { n: sampled.size, of: labelled, seed: this.sampling.seed },
+        sample: { n: kept.sampled.size, of: kept.labelled, seed: this.sampling.seed },
         failed,
         ...(g.model === undefined ? {} : { model: { name: g.model.name, sameFirstStop: shareOf(agree.neitherStopped + agree.sameCall, ran), ...agree } }),
       });
@@ -365,8 +385,59 @@ export class RealOutcomesRun {
     return evidence;
   }
 
+  /** The figures, whole-trace targets run one session after another. */
   finish(): RealOutcomes {
-    const evidence = this.runWholeTrace();
+    const planned = this.wholeTraceJobs();
+    if (planned === undefined) return this.measured(new Map());
+    const results = planned.jobs.map((job, j) => {
+      const g = this.guards[job.guard] as OutcomeGuard;
+      try {
+        return cutsOf(runTarget(g.target, g.config, job.session.events));
+      } catch (error) {
+        return whyNotRun(error);
+      } finally {
+        this.tick(planned.jobs, j);
+      }
+    });
+    return this.measured(this.tallyWholeTrace(planned.jobs, results, planned.kept));
+  }
+
+  /**
+   * The same figures, up to `parallel` whole-trace runs at once where the target can run without
+   * blocking (a runtime's CLI is mostly waiting on its start-up and its model); the results are
+   * tallied in the same order, so the report is the same bytes for any `parallel`.
+   */
+  async finishAsync(parallel: number): Promise<RealOutcomes> {
+    const planned = this.wholeTraceJobs();
+    if (planned === undefined) return this.measured(new Map());
+    const { jobs } = planned;
+    const results = new Array<number[] | string>(jobs.length);
+    let next = 0;
+    let done = 0;
+    const worker = async (): Promise<void> => {
+      while (next < jobs.length) {
+        const j = next++;
+        const job = jobs[j] as WholeTraceJob;
+        const g = this.guards[job.guard] as OutcomeGuard;
+        const whole = g.target.wholeTraceAsync;
+        try {
+          results[j] = cutsOf(whole === undefined ? runTarget(g.target, g.config, job.session.events) : await whole(g.config, job.session.events));
+        } catch (error) {
+          results[j] = whyNotRun(error);
+        }
+        this.tick(jobs, done++);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, jobs.length)) }, worker));
+    return this.measured(this.tallyWholeTrace(jobs, results, planned.kept));
+  }
+
+  /** A line every 25 sessions of a whole-trace run, and at its end. */
+  private tick(jobs: readonly WholeTraceJob[], j: number): void {
+    if ((j + 1) % 25 === 0 || j + 1 === jobs.length) this.progress(`whole-trace runs: ${j + 1} of ${jobs.length} done`);
+  }
+
+  private measured(evidence: ReadonlyMap<number, WholeTraceEvidence>): RealOutcomes {
     const rows = this.tallies.map((t, k) => {
       const row = t.finish();
       const whole = evidence.get(k);
@@ -390,7 +461,7 @@ export class RealOutcomesRun {
  * published: `loopsim loops --labels` reads them the same), the label those give it: resolved,
  * failed (unresolved), anything else (an evaluation error) unknown; no label, unlabelled.
  */
-export async function measureRealOutcomes(paths: readonly string[], options: ReadOptions, guards: readonly OutcomeGuard[], outcomeFiles: readonly DatasetLabels[] = [], sampling?: WholeTraceSampling, progress?: OutcomeProgress): Promise<RealOutcomes> {
+export async function measureRealOutcomes(paths: readonly string[], options: ReadOptions, guards: readonly OutcomeGuard[], outcomeFiles: readonly DatasetLabels[] = [], sampling?: WholeTraceSampling, progress?: OutcomeProgress, parallel = 1): Promise<RealOutcomes> {
   const run = new RealOutcomesRun(guards, sampling, progress);
   const labelOf = (session: RecordedSession): SessionLabel => {
     if (outcomeFiles.length === 0) return session.label;
@@ -399,5 +470,5 @@ export async function measureRealOutcomes(paths: readonly string[], options: Rea
     return outcome === undefined ? "unlabelled" : outcome === "resolved" ? "resolved" : outcome === "failed" ? "unresolved" : "unknown";
   };
   await forEachRecordedSession(paths, options, (session) => run.session(session.events, labelOf(session), session.id));
-  return run.finish();
+  return run.finishAsync(parallel);
 }
