@@ -128,6 +128,8 @@ describe("compare --loops real with a whole-trace row", () => {
     const md = readFileSync(join(outs[0] as string, "compare.md"), "utf8");
     expect(md).toMatch(/measured on a seeded sample of 1 of 3 \|/);
     expect(md).toContain("The closed-loop sections of this report (real sessions as agents, real stuck stretches, by family) leave them out");
+    expect(md).toContain("is a runtime's own CLI: it is in the section **Real loops, real outcomes** only");
+    expect(readFileSync(join(outs[0] as string, "compare.html"), "utf8")).toContain("measured on a seeded sample of 1 of 3");
   });
 
   it("refuses, with one message and exit 2, what a whole-trace row cannot join", () => {

@@ -45,6 +45,13 @@ export function guardSentence(row: RealOutcomeRow): string {
   return `\`${row.name}\` catches ${interval(row.caught)} of the real stuck stretches (identical repeats ${interval(row.byKind.identical)}; changing args ${interval(row.byKind["changing-args"])}), saves ${row.callsSaved.saved} of the ${row.callsSaved.of} stuck calls (${pct(row.callsSaved.share)} [${pct(row.callsSaved.shareInterval.low)}-${pct(row.callsSaved.shareInterval.high)}]), and stops ${interval(row.resolvedStopped)} of the resolved runs${sampleNote(row)}`;
 }
 
+/** At the top of a comparison: where rows run by a runtime's own CLI are, and are not (undefined when there are none). */
+export function wholeTraceRowsNote(r: RealOutcomes | undefined): string | undefined {
+  const rows = (r?.rows ?? []).filter((row) => row.wholeTrace !== undefined);
+  if (rows.length === 0) return undefined;
+  return `${rows.map((row) => `\`${row.name}\``).join(", ")} ${rows.length === 1 ? "is a runtime's own CLI: it is" : "are runtimes' own CLIs: they are"} in the section **Real loops, real outcomes** only, run open-loop on the recorded sessions; the closed-loop sections leave ${rows.length === 1 ? "it" : "them"} out (an agent there needs a verdict before its next call, and a CLI cannot be paused between calls).`;
+}
+
 /**
  * How rows run by a runtime's own CLI were measured, and whether the model row (run on every
  * session, and in the closed-loop sections) stands for the CLI: how often the two first blocked
