@@ -46,7 +46,16 @@ function driveInChild(runtime: string, events: readonly ToolEvent[]): Driven {
     const e = error as { signal?: string | null; status?: number | null; code?: string };
     throw childFailed(runtime, { timedOut: e.code === "ETIMEDOUT", status: e.status ?? null, signal: e.signal ?? null });
   }
-  return { ...plan, observed: JSON.parse(text) as DrivenObservation };
+  return { ...plan, observed: observationOf(text) };
+}
+
+/** The child's report; a child that died mid-write is this run's failure, not loopsim's. */
+function observationOf(text: string): DrivenObservation {
+  try {
+    return JSON.parse(text) as DrivenObservation;
+  } catch {
+    return { ok: false, error: `the driven run's report is not JSON (${text.length} bytes)` };
+  }
 }
 
 /** The same without blocking: several sessions' CLIs can run at once. */
@@ -73,7 +82,7 @@ function driveInChildAsync(runtime: string, events: readonly ToolEvent[]): Promi
       clearTimeout(timer);
       if (status !== 0 || timedOut) return reject(childFailed(runtime, { timedOut, status, signal }));
       if (size > MAX_OUTPUT) return reject(new UserError(`${runtime}: the driven run's report is over ${MAX_OUTPUT} bytes`));
-      resolve({ ...plan, observed: JSON.parse(Buffer.concat(chunks).toString("utf8")) as DrivenObservation });
+      resolve({ ...plan, observed: observationOf(Buffer.concat(chunks).toString("utf8")) });
     });
     // A child that ends before reading its script closes the pipe: its exit says why, not this.
     child.stdin.on("error", () => undefined);
