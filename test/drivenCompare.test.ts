@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configFrom } from "../models/configResolution.js";
 import type { ToolEvent } from "../models/events.js";
+import { planCompare, runCompare, type CompareArgs } from "../src/commands/compare.js";
 import { RealOutcomesRun, type RealOutcomes } from "../src/grounded/realOutcomes.js";
 import { WholeTraceSample } from "../src/grounded/wholeTraceSample.js";
 import { cacheRoot } from "../src/targets/openclaw/cache.js";
@@ -132,22 +133,22 @@ describe("compare --loops real with a whole-trace row", () => {
     expect(readFileSync(join(outs[0] as string, "compare.html"), "utf8")).toContain("measured on a seeded sample of 1 of 3");
   });
 
-  it("refuses, with one message and exit 2, what a whole-trace row cannot join", () => {
-    const cases: [string[], string][] = [
-      [["--targets", `none,${FAKE}`], "--population sessions:PATH --loops real --reaction-grid none"],
-      [[...FIXTURE, "--targets", `none,${FAKE}`], "add --reaction-grid none"],
-      [[...FIXTURE, "--targets", `none,${FAKE}`, "--reaction-grid", "none", "--inject", "default"], "leave --inject out"],
-      [[...FIXTURE, "--targets", FAKE, "--reaction-grid", "none"], "every row is a runtime's own CLI"],
-      [[...FIXTURE, "--targets", "none", "--reaction-grid", "none", "--whole-trace-sample", "3"], "no row of --targets is one"],
-      // A runtime's CLI is refused by its name, before anything is loaded or fetched.
-      [["--targets", "none,qwen-code@0.24.4", "--agents", "3"], "here use the runtime's model instead (qwen-code)"],
+  it("refuses, with one message and exit 2, what a whole-trace row cannot join", async () => {
+    const base: CompareArgs = { targets: `none,${FAKE}`, population: "sessions:test/fixtures/real-loops", agents: 480, seed: 1, loops: "real", labels: "test/fixtures/real-loops-labels.json", reactionGrid: "none" };
+    const cases: [CompareArgs, string][] = [
+      [{ ...base, population: "default", loops: undefined, labels: undefined, reactionGrid: undefined }, "--population sessions:PATH --loops real --reaction-grid none"],
+      [{ ...base, reactionGrid: undefined }, "add --reaction-grid none"],
+      [{ ...base, inject: "default" }, "leave --inject out"],
+      [{ ...base, targets: FAKE }, "every row is a runtime's own CLI"],
+      [{ ...base, targets: "none", wholeTraceSample: 3 }, "no row of --targets is one"],
+      [{ ...base, wholeTraceSample: -1 }, "--whole-trace-sample must be a whole number from 0"],
     ];
-    for (const [args, says] of cases) {
-      const r = loopsim(["compare", ...args]);
-      expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toContain(says);
-      expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    }
+    for (const [args, says] of cases) await expect((async () => runCompare(await planCompare(args)))(), says).rejects.toThrow(says);
+    // A runtime's CLI is refused by its name, before anything is loaded or fetched; on the command line, one line and exit 2.
+    await expect(planCompare({ ...base, targets: "none,qwen-code@0.24.4", population: "default", loops: undefined, labels: undefined })).rejects.toThrow("here use the runtime's model instead (qwen-code)");
+    const r = loopsim(["compare", "--targets", "none,qwen-code@0.24.4", "--agents", "3"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
   });
 });
 
