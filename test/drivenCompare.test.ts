@@ -14,6 +14,8 @@ import { planCompare, runCompare, type CompareArgs } from "../src/commands/compa
 import { RealOutcomesRun, type RealOutcomes } from "../src/grounded/realOutcomes.js";
 import { WholeTraceSample } from "../src/grounded/wholeTraceSample.js";
 import { cacheRoot } from "../src/targets/openclaw/cache.js";
+import { UserError } from "../src/io/errors.js";
+import { realOutcomesMarkdown } from "../src/reportParts/realOutcomesSection.js";
 import { findBuiltInTarget } from "../src/targets/registry.js";
 import { isDrivenRuntimeCached } from "../src/targets/runtimes/drivenRuntimes.js";
 import { runTarget, type Target } from "../src/targets/target.js";
@@ -102,6 +104,21 @@ describe("a whole-trace row's sessions", () => {
     // Several runs at once (a target that answers without blocking, finishing out of order) tally in the same order: the same bytes.
     const slow = runOf(sessions, 4);
     expect(JSON.stringify(await slow.finishAsync(3))).toBe(JSON.stringify(measure(sessions, 4)));
+    // A session the CLI cannot run (a user error: it failed or timed out) is left out of its row and named; the others stand.
+    const goose = findBuiltInTarget("goose:5") as Target;
+    const flaky: Target = { ...wholeTrace([]), wholeTrace: (config, events) => {
+      if (events.length === loop().length) throw new UserError("the driven run did not finish (exit 1)");
+      return runTarget(goose, config, events);
+    } };
+    const run = new RealOutcomesRun([{ name: "cli", shipped: true, target: flaky, config: configFrom({ enabled: true }) }], { size: 12, seed: 7 });
+    for (const s of sessions) run.session(s.events, s.label, s.id);
+    const withFailures = run.finish();
+    const failed = withFailures.rows[0];
+    expect(realOutcomesMarkdown(withFailures).join("\n")).toContain("`cli`: 3 sessions (holding 3 stretches) could not be run by the CLI and are left out of its row");
+    expect(failed?.wholeTrace?.failed).toMatchObject({ sessions: 3, stretches: 3 });
+    expect(failed?.wholeTrace?.failed.reasons[0]).toMatch(/^s0: the driven run did not finish/);
+    expect(failed?.caught.n).toBe(0);
+    expect((failed?.resolvedStopped.n ?? 0) + (failed?.unresolvedStopped.n ?? 0)).toBe(9);
     // A sample of none: only the sessions holding a stretch run, and no stopped share is claimed.
     const none = measure(sessions, 0).rows[0];
     expect(none?.resolvedStopped.n).toBe(0);
