@@ -124,7 +124,7 @@ export function registerSimulationCommands(program: Command): void {
     program
       .command("compare")
       .description("several loop guards (OpenClaw and other runtimes) on the same simulated agents and recorded sessions (json, md, html)")
-      .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also candidates (candidate rules no runtime ships), openclaw@VERSION, zoo:NAME, goose:N, candidate:failure-signature:N, ./adapter.mjs", "all")
+      .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also candidates (candidate rules no runtime ships), openclaw@VERSION, zoo:NAME, goose:N, candidate:failure-signature:N, ./adapter.mjs; a runtime's own CLI (qwen-code@V, opencode@V, kilo@V, cline@V) with --loops real only", "all")
       .option("--merge <parts...>", "join the partials of --shard I/N into the whole report (no guard is run)")
       .option("--whole-trace-sample <n>", "with --loops real: a runtime's own CLI (e.g. qwen-code@0.24.4) runs on every session holding a stuck stretch and on a seeded sample of this many labelled sessions, on which its runs stopped rest (default 100)", nonNegativeInt("--whole-trace-sample")),
     "compare",
