@@ -285,6 +285,8 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
   return found.sort((a, b) => a.firstCall - b.firstCall);
 }
 
+/** A failure that names a test (pytest's node id, file::test): the failing test of a run, not a failure of the call. */
+const TEST_FAILURE = /::/;
 /** How many calls before a chain of failures an earlier sighting of its failure counts toward the threshold. */
 const SIGHTING_WINDOW = 3;
 
@@ -312,11 +314,18 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], n
     let j = i;
     const meets = (k: number) => free(k) && (calls[k] as MinedCall).signature !== undefined && recent.slice(-2).includes((calls[k] as MinedCall).signature as string);
     for (;;) {
-      if (meets(j + 1)) j += 1;
-      else if (free(j + 1) && failedAt(j + 1) && meets(j + 2)) j += 2;
+      // A X A: the failed call between two of the same counts too (three failed calls, nothing
+      // succeeded between them: a fix attempt that itself failed, like a pip install that timed
+      // out between two runs stopped by the same missing module).
+      let step: number;
+      if (meets(j + 1)) step = 1;
+      else if (free(j + 1) && failedAt(j + 1) && meets(j + 2)) step = 2;
       else break;
+      j += step;
       recent.push((calls[j] as MinedCall).signature as string);
-      failures++;
+      // ... unless the chain's failure is a test's (a pytest node id): a test failing the same way
+      // around another failed call is a test run around an edit attempt, which is work.
+      failures += step === 2 && TEST_FAILURE.test(start.signature) ? 1 : step;
     }
     let sighted = false;
     for (let k = Math.max(0, i - SIGHTING_WINDOW); k < i; k++) if ((calls[k] as MinedCall).signature === start.signature) sighted = true;
