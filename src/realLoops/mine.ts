@@ -49,6 +49,8 @@ export interface MineParameters {
   readonly alternation: number;
   /** Consecutive failed or refused calls, with changing args, each failing as one of the two before did. */
   readonly sameFailure: number;
+  /** Consecutive calls that each re-check an earlier call with nothing written between (the re-checked call counts when it comes just before). */
+  readonly recheck: number;
   /** Consecutive calls with changing args that all get the same non-empty masked answer. */
   readonly noEffect: number;
 }
@@ -61,9 +63,9 @@ export interface MineParameters {
  * refused twice. An alternation needs three full turns (six calls) before it is told apart from
  * an agent that checks two things, edits, and checks them again.
  */
-export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, noEffect: 3 };
+export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3 };
 
-export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "no-effect"] as const;
+export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect"] as const;
 export type StretchRule = (typeof STRETCH_RULES)[number];
 
 /** Whether the stretch's calls are the same call again, or different calls that all got nowhere (what a guard keyed on the call can see, or not). */
@@ -77,6 +79,7 @@ export function kindOfRule(rule: StretchRule): StretchKind {
       return "identical";
     case "same-failure":
     case "same-rejection":
+    case "unchanged-recheck":
     case "no-effect":
       return "changing-args";
     default: {
@@ -98,6 +101,8 @@ export function minimumLength(rule: StretchRule, p: MineParameters): number {
     case "same-failure":
     case "same-rejection":
       return p.sameFailure;
+    case "unchanged-recheck":
+      return p.recheck;
     case "no-effect":
       return p.noEffect;
     default: {
@@ -269,6 +274,11 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     found.push(stretch(calls, first, last, refused ? "same-rejection" : "same-failure", refused ? "refused, every call, for the same reason" : "the same failure, masked, with changing args"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
+  // Unchanged re-checks, on the calls left: re-reading, re-running, re-asking with nothing written between.
+  for (const [first, last] of recheckRuns(calls, taken, parameters.recheck)) {
+    found.push(stretch(calls, first, last, "unchanged-recheck", "an earlier call's answer again, nothing written between"));
+    for (let k = first; k <= last; k++) taken[k] = true;
+  }
   // How often each answer comes in the session: an answer given all along (a harness's "Process
   // running with session ID 4711", the same passing test run) is an acknowledgement, not a sign
   // that the calls of one run had no effect.
@@ -346,6 +356,118 @@ function noEffectLink(chain: readonly MinedCall[], next: MinedCall): boolean {
   const before = chain[chain.length - 1] as MinedCall;
   const ok = (c: MinedCall) => c.outcome !== undefined && !c.failed && c.rejected === undefined && c.substantial;
   return ok(before) && ok(next) && next.call.tool === before.call.tool && next.result === before.result && pathsIn(next.rawArgs) === pathsIn(before.rawArgs);
+}
+
+/** How many calls back a call may re-check an earlier one. */
+const RECHECK_WINDOW = 8;
+
+/**
+ * Calls that may change what a later call sees: an editing tool, a state-changing tool of a
+ * chat runtime (update_*, book_*, cancel_*), or a shell command that writes (sed -i, perl -i, a
+ * redirection into a file, tee, mv, cp, rm, touch, patch, git apply/checkout/stash/reset, an
+ * install, a Python script body that writes a file). Running a script (python fix.py) is not one:
+ * what it changed shows in the answers after it, and the same answers after it say it changed
+ * nothing.
+ */
+const WRITING_TOOL = /edit|write|replace|create|insert|patch|apply|update|delete|remove|undo|book|cancel|send|exchange|return|modify|transfer|set_|save|move|rename|append/i;
+const WRITING_COMMAND = /\bsed\s+(?:-\w+\s+)*-[a-zA-Z]*i|\bperl\s+(?:-\w+\s+)*-\w*i|(?<![\d&>])>>?(?!&)\s*(?!\/dev\/null)[\w./~"'$-]|\btee\b|(?:^|[;&|(]\s*|"command":"\s*)(?:mv|cp|rm|touch|mkdir|patch|ln|chmod|truncate)\s|\bgit\s+(?:apply|checkout|stash|reset|restore|am|cherry-pick|commit|merge|rebase|rm|mv)\b|\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv)\s+(?:\w+\s+)*(?:install|add|remove|uninstall)\b|\.write(?:_text|_bytes)?\(|open\([^)]{0,200}['"][wa]\+?b?['"]|\bsetup\.py\s+(?:develop|install)/;
+
+/**
+ * Whether a call may have changed what a later call sees (see WRITING_COMMAND). A write that names
+ * only files no earlier call named (a new scratch script, cat > test_issue.py the first time)
+ * changes nothing an earlier call looked at, so it does not part a re-check from what it re-checks.
+ */
+function writes(c: MinedCall, named: ReadonlySet<string>): boolean {
+  const isWrite = c.call.tool === "bash" || c.call.tool === "exec" || c.call.tool === "shell" ? WRITING_COMMAND.test(c.rawArgs) : WRITING_TOOL.test(c.call.tool) || WRITING_COMMAND.test(c.rawArgs);
+  if (!isWrite) return false;
+  const files = filesOf(c);
+  return files.length === 0 || files.some((f) => named.has(f));
+}
+
+const filesOf = (c: MinedCall): string[] => (pathsIn(c.rawArgs) === "" ? [] : pathsIn(c.rawArgs).split(" "));
+
+/** A command as the agent means it: without a leading cd into the work folder and a stderr redirection. */
+const commandOf = (c: MinedCall): string =>
+  `${c.call.tool} ${c.rawArgs
+    .replace(/^\{"command":"cd [^\s&;]+ && /, '{"command":"')
+    .replace(/\s*2>&1/g, "")
+    .replace(/\s+/g, " ")}`;
+
+/** The quoted terms of a call's args (what a grep looks for), sorted: two wordings of one search share them. */
+const quotedTerms = (c: MinedCall): string => [...new Set([...c.rawArgs.matchAll(/\\"([^"\\]{3,80})\\"|'([^'\n]{3,80})'/g)].map((m) => (m[1] ?? m[2]) as string))].sort().join("\u0000");
+
+/** A masked result without the details line the importer appended ({"status":..., "exitCode":...}). */
+const answerBody = (result: string): string => result.replace(/\n\{[^\n]*\}$/, "");
+const sameDetails = (i: MinedCall, j: MinedCall): boolean => i.result.slice(answerBody(i.result).length) === j.result.slice(answerBody(j.result).length);
+
+/**
+ * Whether call j re-checks call i: j asks again what i asked and hears what i heard. Either the
+ * same command (as the agent means it) with the same masked answer; or the same tool on the same
+ * files with the same masked answer, or one contained in i's (a sub-range of a region read), when
+ * the answer is substantial; or the same tool on the same files for the same quoted terms with the
+ * same answer, empty included (grep "def __ne__" a.py, then cat a.py | grep "def __ne__": nothing,
+ * twice). Different searches that find nothing, or different regions of one file, are not re-checks.
+ */
+function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
+  if (i.outcome === undefined || j.outcome === undefined) return undefined;
+  if (commandOf(i) === commandOf(j)) return i.result === j.result ? "same" : undefined;
+  if (i.call.tool !== j.call.tool) return undefined;
+  const files = pathsIn(j.rawArgs);
+  if (files === "" || files !== pathsIn(i.rawArgs)) return undefined;
+  if (j.substantial && i.result === j.result) return "same";
+  if (j.substantial && sameDetails(i, j) && i.result.includes(answerBody(j.result))) return "within";
+  const terms = quotedTerms(j);
+  return terms !== "" && terms === quotedTerms(i) && i.result === j.result ? "same" : undefined;
+}
+
+/**
+ * Runs of calls that each re-check one of the few calls before them with no write between (see
+ * rechecks and writes), not yet taken: nothing was changed, so nothing new could be heard, and the
+ * answer was the same. A run starts one call earlier when that call is the one its first call
+ * re-checks (the read, then the same read again). An identical re-run AFTER an edit is never one:
+ * the edit parts them, and running the reproduce script after each change is work.
+ */
+function recheckRuns(calls: readonly MinedCall[], taken: readonly boolean[], need: number): [number, number][] {
+  const named = new Set<string>();
+  const wrote: boolean[] = [];
+  const source: (number | undefined)[] = [];
+  const same: boolean[] = [];
+  for (const c of calls) {
+    wrote.push(writes(c, named));
+    let from: number | undefined;
+    let exact = false;
+    if (!wrote[c.index]) {
+      for (let i = c.index - 1; i >= Math.max(0, c.index - RECHECK_WINDOW); i--) {
+        if (wrote[i] === true) break;
+        const how = rechecks(calls[i] as MinedCall, c);
+        if (how === undefined) continue;
+        from ??= i;
+        if (how === "same") {
+          from = i;
+          exact = true;
+          break;
+        }
+      }
+    }
+    source.push(from);
+    same.push(exact);
+    for (const f of filesOf(c)) named.add(f);
+  }
+  const out: [number, number][] = [];
+  let k = 0;
+  while (k < calls.length) {
+    if (source[k] === undefined || taken[k] === true) {
+      k++;
+      continue;
+    }
+    let last = k;
+    while (last + 1 < calls.length && source[last + 1] !== undefined && taken[last + 1] !== true) last++;
+    const first = source[k] === k - 1 && taken[k - 1] !== true ? k - 1 : k;
+    // A narrower read of what was just read is how agents zoom in: a run needs an answer heard whole before.
+    if (last - first + 1 >= need && same.slice(k, last + 1).some((x) => x)) out.push([first, last]);
+    k = last + 1;
+  }
+  return out;
 }
 
 /**
