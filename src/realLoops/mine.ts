@@ -378,12 +378,15 @@ const WRITING_COMMAND = /\bsed\s+(?:-\w+\s+)*-[a-zA-Z]*i|\bperl\s+(?:-\w+\s+)*-\
  * changes nothing an earlier call looked at, so it does not part a re-check from what it re-checks.
  */
 function writes(c: MinedCall, named: ReadonlySet<string>): boolean {
+  // A command the record names only by a variable (exec_bash_cmd(cmd)): what ran is not known, so it may have written.
+  if (UNKNOWN_COMMAND.test(c.rawArgs)) return true;
   const isWrite = c.call.tool === "bash" || c.call.tool === "exec" || c.call.tool === "shell" ? WRITING_COMMAND.test(c.rawArgs) : WRITING_TOOL.test(c.call.tool) || WRITING_COMMAND.test(c.rawArgs);
   if (!isWrite) return false;
   const files = filesOf(c);
   return files.length === 0 || files.some((f) => named.has(f));
 }
 
+const UNKNOWN_COMMAND = /^\{"command":\{"expr":/;
 const filesOf = (c: MinedCall): string[] => (pathsIn(c.rawArgs) === "" ? [] : pathsIn(c.rawArgs).split(" "));
 
 /** A command as the agent means it: without a leading cd into the work folder and a stderr redirection. */
@@ -396,6 +399,9 @@ const commandOf = (c: MinedCall): string =>
 /** The quoted terms of a call's args (what a grep looks for), sorted: two wordings of one search share them. */
 const quotedTerms = (c: MinedCall): string => [...new Set([...c.rawArgs.matchAll(/\\"([^"\\]{3,80})\\"|'([^'\n]{3,80})'/g)].map((m) => (m[1] ?? m[2]) as string))].sort().join("\u0000");
 
+/** The last lines of a masked answer: where a test run, a script or a build says how it ended. */
+const verdictOf = (result: string): string => answerLines(result).slice(-VERDICT_LINES).join("\n");
+const VERDICT_LINES = 5;
 /** A masked result without the details line the importer appended ({"status":..., "exitCode":...}). */
 const answerBody = (result: string): string => result.replace(/\n\{[^\n]*\}$/, "");
 const sameDetails = (i: MinedCall, j: MinedCall): boolean => i.result.slice(answerBody(i.result).length) === j.result.slice(answerBody(j.result).length);
@@ -410,7 +416,9 @@ const sameDetails = (i: MinedCall, j: MinedCall): boolean => i.result.slice(answ
  */
 function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
   if (i.outcome === undefined || j.outcome === undefined) return undefined;
-  if (commandOf(i) === commandOf(j)) return i.result === j.result ? "same" : undefined;
+  // The same command with nothing written between: the same verdict (the answer's last lines,
+  // masked) is the same answer, since a long output is elided at a point that moves with a clock.
+  if (commandOf(i) === commandOf(j)) return i.result === j.result || verdictOf(i.result) === verdictOf(j.result) ? "same" : undefined;
   if (i.call.tool !== j.call.tool) return undefined;
   const files = pathsIn(j.rawArgs);
   if (files === "" || files !== pathsIn(i.rawArgs)) return undefined;
@@ -427,7 +435,7 @@ function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
  * re-checks (the read, then the same read again). An identical re-run AFTER an edit is never one:
  * the edit parts them, and running the reproduce script after each change is work.
  */
-function recheckRuns(calls: readonly MinedCall[], taken: readonly boolean[], need: number): [number, number][] {
+export function recheckSources(calls: readonly MinedCall[]): { wrote: boolean[]; source: (number | undefined)[]; same: boolean[] } {
   const named = new Set<string>();
   const wrote: boolean[] = [];
   const source: (number | undefined)[] = [];
@@ -453,6 +461,11 @@ function recheckRuns(calls: readonly MinedCall[], taken: readonly boolean[], nee
     same.push(exact);
     for (const f of filesOf(c)) named.add(f);
   }
+  return { wrote, source, same };
+}
+
+function recheckRuns(calls: readonly MinedCall[], taken: readonly boolean[], need: number): [number, number][] {
+  const { source, same } = recheckSources(calls);
   const out: [number, number][] = [];
   let k = 0;
   while (k < calls.length) {
