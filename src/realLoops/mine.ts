@@ -269,7 +269,8 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     } else i++;
   }
   // Changing args, on the calls no identical rule took: the same failure or refusal, then no effect.
-  for (const [first, last] of failureChains(calls, taken, parameters.sameFailure)) {
+  const wrote = writesOf(calls);
+  for (const [first, last] of failureChains(calls, taken, wrote, parameters.sameFailure)) {
     const refused = calls.slice(first, last + 1).every((c) => c.rejected !== undefined);
     found.push(stretch(calls, first, last, refused ? "same-rejection" : "same-failure", refused ? "refused, every call, for the same reason" : "the same failure, masked, with changing args"));
     for (let k = first; k <= last; k++) taken[k] = true;
@@ -308,7 +309,7 @@ const SIGHTING_WINDOW = 3;
  * failures, plus an earlier sighting of its first failure in the few calls before it (the agent
  * looked at the code, then failed the same way twice more), number `need` or more.
  */
-function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], need: number): [number, number][] {
+function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], wrote: readonly boolean[], need: number): [number, number][] {
   const out: [number, number][] = [];
   const free = (k: number) => k < calls.length && taken[k] !== true;
   const failedAt = (k: number) => (calls[k] as MinedCall).failed || (calls[k] as MinedCall).rejected !== undefined;
@@ -330,7 +331,19 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], n
       let step: number;
       if (meets(j + 1)) step = 1;
       else if (free(j + 1) && failedAt(j + 1) && meets(j + 2)) step = 2;
+      else if (free(j + 1) && !failedAt(j + 1) && wrote[j + 1] !== true && !SHELL_TOOLS.has((calls[j + 1] as MinedCall).call.tool) && meets(j + 2)) step = -2;
       else break;
+      // A r A: one call between that succeeded but wrote nothing (a search, a read) changed
+      // nothing the failing call depends on, so the same failure after it is the same lesson;
+      // it is inside the stretch but not counted toward the threshold. An edit between is work.
+      // Only a named tool's call (search_direct_flight, get_reservation_details) is known to
+      // write nothing: a shell command between (python fix.py) may well be the fix attempt.
+      if (step === -2) {
+        j += 2;
+        recent.push((calls[j] as MinedCall).signature as string);
+        failures += 1;
+        continue;
+      }
       j += step;
       recent.push((calls[j] as MinedCall).signature as string);
       // ... unless the chain's failure is a test's (a pytest node id): a test failing the same way
@@ -377,10 +390,13 @@ const WRITING_COMMAND = /\bsed\s+(?:-\w+\s+)*-[a-zA-Z]*i|\bperl\s+(?:-\w+\s+)*-\
  * only files no earlier call named (a new scratch script, cat > test_issue.py the first time)
  * changes nothing an earlier call looked at, so it does not part a re-check from what it re-checks.
  */
+/** Tools that run a shell command: what they change is read from the command. */
+const SHELL_TOOLS: ReadonlySet<string> = new Set(["bash", "exec", "shell", "run_command", "execute_bash"]);
+
 function writes(c: MinedCall, named: ReadonlySet<string>): boolean {
   // A command the record names only by a variable (exec_bash_cmd(cmd)): what ran is not known, so it may have written.
   if (UNKNOWN_COMMAND.test(c.rawArgs)) return true;
-  const isWrite = c.call.tool === "bash" || c.call.tool === "exec" || c.call.tool === "shell" ? WRITING_COMMAND.test(c.rawArgs) : WRITING_TOOL.test(c.call.tool) || WRITING_COMMAND.test(c.rawArgs);
+  const isWrite = SHELL_TOOLS.has(c.call.tool) ? WRITING_COMMAND.test(c.rawArgs) : WRITING_TOOL.test(c.call.tool) || WRITING_COMMAND.test(c.rawArgs);
   if (!isWrite) return false;
   const files = filesOf(c);
   return files.length === 0 || files.some((f) => named.has(f));
@@ -435,13 +451,21 @@ function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
  * re-checks (the read, then the same read again). An identical re-run AFTER an edit is never one:
  * the edit parts them, and running the reproduce script after each change is work.
  */
-export function recheckSources(calls: readonly MinedCall[]): { wrote: boolean[]; source: (number | undefined)[]; same: boolean[] } {
+/** For each call, whether it may have changed what a later call sees (see writes). */
+function writesOf(calls: readonly MinedCall[]): boolean[] {
   const named = new Set<string>();
-  const wrote: boolean[] = [];
+  return calls.map((c) => {
+    const w = writes(c, named);
+    for (const f of filesOf(c)) named.add(f);
+    return w;
+  });
+}
+
+export function recheckSources(calls: readonly MinedCall[]): { wrote: boolean[]; source: (number | undefined)[]; same: boolean[] } {
+  const wrote = writesOf(calls);
   const source: (number | undefined)[] = [];
   const same: boolean[] = [];
   for (const c of calls) {
-    wrote.push(writes(c, named));
     let from: number | undefined;
     let exact = false;
     if (!wrote[c.index]) {
@@ -459,7 +483,6 @@ export function recheckSources(calls: readonly MinedCall[]): { wrote: boolean[];
     }
     source.push(from);
     same.push(exact);
-    for (const f of filesOf(c)) named.add(f);
   }
   return { wrote, source, same };
 }
