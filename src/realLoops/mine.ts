@@ -396,12 +396,16 @@ const SHELL_TOOLS: ReadonlySet<string> = new Set(["bash", "exec", "shell", "run_
 function writes(c: MinedCall, named: ReadonlySet<string>): boolean {
   // A command the record names only by a variable (exec_bash_cmd(cmd)): what ran is not known, so it may have written.
   if (UNKNOWN_COMMAND.test(c.rawArgs)) return true;
+  // cat > file <<EOF ... EOF writes that file and nothing else (what the body says is its content, not run).
+  const created = FILE_CREATION.exec(c.rawArgs)?.[1];
+  if (created !== undefined) return named.has(created);
   const isWrite = SHELL_TOOLS.has(c.call.tool) ? WRITING_COMMAND.test(c.rawArgs) : WRITING_TOOL.test(c.call.tool) || WRITING_COMMAND.test(c.rawArgs);
   if (!isWrite) return false;
   const files = filesOf(c);
   return files.length === 0 || files.some((f) => named.has(f));
 }
 
+const FILE_CREATION = /^\{"command":"(?:cd [^\s&;]+ && )?cat\s*(?:<<-?\s*\\?['"]?\w+\\?['"]?\s*)?>\s*([\w./~-]+)/;
 const UNKNOWN_COMMAND = /^\{"command":\{"expr":/;
 const filesOf = (c: MinedCall): string[] => (pathsIn(c.rawArgs) === "" ? [] : pathsIn(c.rawArgs).split(" "));
 
@@ -415,6 +419,14 @@ const commandOf = (c: MinedCall): string =>
 /** The quoted terms of a call's args (what a grep looks for), sorted: two wordings of one search share them. */
 const quotedTerms = (c: MinedCall): string => [...new Set([...c.rawArgs.matchAll(/\\"([^"\\]{3,80})\\"|'([^'\n]{3,80})'/g)].map((m) => (m[1] ?? m[2]) as string))].sort().join("\u0000");
 
+/** A line of a file as a view prints it, without the line number grep -n, nl or a code viewer puts before it. */
+const codeLine = (line: string): string => line.replace(/^#(?::|-|\s)\s*/, "").trim();
+/** Every line of answer a (as code lines) is a line of answer b: a narrower view of what b showed. */
+function linesWithin(a: string, b: string): boolean {
+  const seen = new Set(answerLines(answerBody(b)).map(codeLine));
+  const lines = answerLines(answerBody(a)).map(codeLine).filter((l) => l !== "");
+  return lines.length > 0 && lines.every((l) => seen.has(l));
+}
 /** The last lines of a masked answer: where a test run, a script or a build says how it ended. */
 const verdictOf = (result: string): string => answerLines(result).slice(-VERDICT_LINES).join("\n");
 const VERDICT_LINES = 5;
@@ -439,7 +451,7 @@ function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
   const files = pathsIn(j.rawArgs);
   if (files === "" || files !== pathsIn(i.rawArgs)) return undefined;
   if (j.substantial && i.result === j.result) return "same";
-  if (j.substantial && sameDetails(i, j) && i.result.includes(answerBody(j.result))) return "within";
+  if (j.substantial && sameDetails(i, j) && linesWithin(j.result, i.result)) return "within";
   const terms = quotedTerms(j);
   return terms !== "" && terms === quotedTerms(i) && i.result === j.result ? "same" : undefined;
 }
@@ -498,7 +510,8 @@ function recheckRuns(calls: readonly MinedCall[], taken: readonly boolean[], nee
     }
     let last = k;
     while (last + 1 < calls.length && source[last + 1] !== undefined && taken[last + 1] !== true) last++;
-    const first = source[k] === k - 1 && taken[k - 1] !== true ? k - 1 : k;
+    // The call just before the run joins it when the run re-checks it (the read, then the same read again).
+    const first = k > 0 && taken[k - 1] !== true && source.slice(k, last + 1).includes(k - 1) ? k - 1 : k;
     // A narrower read of what was just read is how agents zoom in: a run needs an answer heard whole before.
     if (last - first + 1 >= need && same.slice(k, last + 1).some((x) => x)) out.push([first, last]);
     k = last + 1;
