@@ -397,7 +397,7 @@ function writes(c: MinedCall, named: ReadonlySet<string>): boolean {
   // A command the record names only by a variable (exec_bash_cmd(cmd)): what ran is not known, so it may have written.
   if (UNKNOWN_COMMAND.test(c.rawArgs)) return true;
   // cat > file <<EOF ... EOF writes that file and nothing else (what the body says is its content, not run).
-  const created = FILE_CREATION.exec(c.rawArgs)?.[1];
+  const created = createdFile(c);
   if (created !== undefined) return named.has(created);
   const isWrite = SHELL_TOOLS.has(c.call.tool) ? WRITING_COMMAND.test(c.rawArgs) : WRITING_TOOL.test(c.call.tool) || WRITING_COMMAND.test(c.rawArgs);
   if (!isWrite) return false;
@@ -406,6 +406,13 @@ function writes(c: MinedCall, named: ReadonlySet<string>): boolean {
 }
 
 const FILE_CREATION = /^\{"command":"(?:cd [^\s&;]+ && )?cat\s*(?:<<-?\s*\\?['"]?\w+\\?['"]?\s*)?>\s*([\w./~-]+)/;
+/** The file a command only creates (cat > file <<EOF ... EOF and nothing after the terminator), or undefined. */
+function createdFile(c: MinedCall): string | undefined {
+  const m = FILE_CREATION.exec(c.rawArgs);
+  if (m === null) return undefined;
+  const terminator = /<<-?\s*\\?['"]?(\w+)/.exec(c.rawArgs)?.[1];
+  return terminator !== undefined && c.rawArgs.endsWith(`\\n${terminator}"}`) ? m[1] : undefined;
+}
 const UNKNOWN_COMMAND = /^\{"command":\{"expr":/;
 const filesOf = (c: MinedCall): string[] => (pathsIn(c.rawArgs) === "" ? [] : pathsIn(c.rawArgs).split(" "));
 
@@ -425,8 +432,10 @@ const codeLine = (line: string): string => line.replace(/^#(?::|-|\s)\s*/, "").t
 function linesWithin(a: string, b: string): boolean {
   const seen = new Set(answerLines(answerBody(b)).map(codeLine));
   const lines = answerLines(answerBody(a)).map(codeLine).filter((l) => l !== "");
-  return lines.length > 0 && lines.every((l) => seen.has(l));
+  // A line or two (grep finding the def just read) is a pointer into what was read, not a re-read.
+  return lines.length >= WITHIN_MIN_LINES && lines.every((l) => seen.has(l));
 }
+const WITHIN_MIN_LINES = 3;
 /** The last lines of a masked answer: where a test run, a script or a build says how it ended. */
 const verdictOf = (result: string): string => answerLines(result).slice(-VERDICT_LINES).join("\n");
 const VERDICT_LINES = 5;
@@ -444,6 +453,8 @@ const sameDetails = (i: MinedCall, j: MinedCall): boolean => i.result.slice(answ
  */
 function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
   if (i.outcome === undefined || j.outcome === undefined) return undefined;
+  // Writing a new file (cat > fix2.patch <<EOF) asks nothing: its empty answer is no answer heard again.
+  if (createdFile(j) !== undefined) return undefined;
   // The same command with nothing written between: the same verdict (the answer's last lines,
   // masked) is the same answer, since a long output is elided at a point that moves with a clock.
   if (commandOf(i) === commandOf(j)) return i.result === j.result || verdictOf(i.result) === verdictOf(j.result) ? "same" : undefined;
@@ -513,7 +524,9 @@ function recheckRuns(calls: readonly MinedCall[], taken: readonly boolean[], nee
     // The call just before the run joins it when the run re-checks it (the read, then the same read again).
     const first = k > 0 && taken[k - 1] !== true && source.slice(k, last + 1).includes(k - 1) ? k - 1 : k;
     // A narrower read of what was just read is how agents zoom in: a run needs an answer heard whole before.
-    if (last - first + 1 >= need && same.slice(k, last + 1).some((x) => x)) out.push([first, last]);
+    // ... and at least as many answers heard whole again as narrower views.
+    const whole = same.slice(k, last + 1).filter((x) => x).length;
+    if (last - first + 1 >= need && whole > 0 && whole >= last - k + 1 - whole) out.push([first, last]);
     k = last + 1;
   }
   return out;
