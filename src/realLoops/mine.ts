@@ -16,9 +16,20 @@
 //   - the same rejection: consecutive calls the environment refused without running them (a
 //     linter's or a syntax check's refusal of an edit, a patch that did not apply, a tool input
 //     rejected, a command not allowed: mask.ts rejectionOf), refused for the same reason;
+//   - an unchanged re-check: consecutive calls that each ask again what one of the few calls
+//     before asked (the same command, the same files, the same search terms) and hear the same
+//     answer, with no write between (recheckRuns, writes). Nothing was changed, so nothing new
+//     could be heard: the same region re-read, the same test re-run, a fix script that changed
+//     nothing re-run. Not flagged: the same re-run AFTER an edit (the reproduce script after
+//     each change is work), zooming into what was just read, different searches finding
+//     nothing, A/B checks with a revert between, searches for different legs or fares;
 //   - no effect: consecutive calls with different args that all get the same, non-empty masked
 //     answer, as if none of them had been sent (the same file content after each edit, the same
 //     listing).
+// In a same-failure chain, A X A counts the failed X toward the threshold (nothing succeeded
+// between: a pip install that timed out between two runs stopped by one missing module), except
+// for a test's failure; A r A lets one named tool's call that wrote nothing (a search, a think)
+// sit between two of the same failure (the same update rejected after a search), uncounted.
 // Why consecutive: a failure followed by a call that succeeds may have been fixed by it (an edit,
 // then the test again: work, even when the test fails the same way, since the files changed; the
 // brief's false alarm). So a chain of failures ends at the first call that neither failed nor was
