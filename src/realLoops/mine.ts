@@ -276,6 +276,8 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     const length = j - i + 1;
     if (length >= parameters.alternation && taken[j] !== true) {
       found.push(stretch(calls, i, j, "alternation", "call and result, taking turns"));
+      // Taken, so that no later rule's stretch overlaps it.
+      for (let k = i; k <= j; k++) taken[k] = true;
       i = j + 1;
     } else i++;
   }
