@@ -49,6 +49,7 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { outcomeFailed } from "../import/failure.js";
 import { callUnits } from "../scenario/eventPairs.js";
+import { SHELL_TOOLS, createdFileOf, writeOf } from "../import/writes.js";
 import { answerLines, failureSignature, maskedCall, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
 
 export interface MineParameters {
@@ -388,45 +389,32 @@ function noEffectLink(chain: readonly MinedCall[], next: MinedCall): boolean {
 const RECHECK_WINDOW = 8;
 
 /**
- * Calls that may change what a later call sees: an editing tool, a state-changing tool of a
- * chat runtime (update_*, book_*, cancel_*), or a shell command that writes (sed -i, perl -i, a
- * redirection into a file, tee, mv, cp, rm, touch, patch, git apply/checkout/stash/reset, an
- * install, a Python script body that writes a file). Running a script (python fix.py) is not one:
- * what it changed shows in the answers after it, and the same answers after it say it changed
- * nothing.
+ * Whether a call may have changed what a later call sees (src/import/writes.ts: an editing or
+ * state-changing tool, a shell command that writes, a command known only by a variable). A write
+ * that names only files no earlier call named (a new scratch script, cat > test_issue.py the
+ * first time) changes nothing an earlier call looked at, so it does not part a re-check from what
+ * it re-checks.
  */
-const WRITING_TOOL = /edit|write|replace|create|insert|patch|apply|update|delete|remove|undo|book|cancel|send|exchange|return|modify|transfer|set_|save|move|rename|append/i;
-const WRITING_COMMAND = /\bsed\s+(?:-\w+\s+)*-[a-zA-Z]*i|\bperl\s+(?:-\w+\s+)*-\w*i|(?<![\d&>])>>?(?!&)\s*(?!\/dev\/null)[\w./~"'$-]|\btee\b|(?:^|[;&|(]\s*|"command":"\s*)(?:mv|cp|rm|touch|mkdir|patch|ln|chmod|truncate)\s|\bgit\s+(?:apply|checkout|stash|reset|restore|am|cherry-pick|commit|merge|rebase|rm|mv)\b|\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv)\s+(?:\w+\s+)*(?:install|add|remove|uninstall)\b|\.write(?:_text|_bytes)?\(|open\([^)]{0,200}['"][wa]\+?b?['"]|\bsetup\.py\s+(?:develop|install)/;
-
-/**
- * Whether a call may have changed what a later call sees (see WRITING_COMMAND). A write that names
- * only files no earlier call named (a new scratch script, cat > test_issue.py the first time)
- * changes nothing an earlier call looked at, so it does not part a re-check from what it re-checks.
- */
-/** Tools that run a shell command: what they change is read from the command. */
-const SHELL_TOOLS: ReadonlySet<string> = new Set(["bash", "exec", "shell", "run_command", "execute_bash"]);
-
 function writes(c: MinedCall, named: ReadonlySet<string>): boolean {
-  // A command the record names only by a variable (exec_bash_cmd(cmd)): what ran is not known, so it may have written.
-  if (UNKNOWN_COMMAND.test(c.rawArgs)) return true;
-  // cat > file <<EOF ... EOF writes that file and nothing else (what the body says is its content, not run).
-  const created = createdFile(c);
-  if (created !== undefined) return named.has(created);
-  const isWrite = SHELL_TOOLS.has(c.call.tool) ? WRITING_COMMAND.test(c.rawArgs) : WRITING_TOOL.test(c.call.tool) || WRITING_COMMAND.test(c.rawArgs);
-  if (!isWrite) return false;
-  const files = filesOf(c);
-  return files.length === 0 || files.some((f) => named.has(f));
+  const w = writeOf(c.call.tool, c.rawArgs);
+  switch (w.kind) {
+    case "none":
+      return false;
+    case "unknown":
+      return true;
+    case "creates":
+      return named.has(w.file);
+    case "writes": {
+      const files = filesOf(c);
+      return files.length === 0 || files.some((f) => named.has(f));
+    }
+    default: {
+      const never: never = w;
+      return never;
+    }
+  }
 }
 
-const FILE_CREATION = /^\{"command":"(?:cd [^\s&;]+ && )?cat\s*(?:<<-?\s*\\?['"]?\w+\\?['"]?\s*)?>\s*([\w./~-]+)/;
-/** The file a command only creates (cat > file <<EOF ... EOF and nothing after the terminator), or undefined. */
-function createdFile(c: MinedCall): string | undefined {
-  const m = FILE_CREATION.exec(c.rawArgs);
-  if (m === null) return undefined;
-  const terminator = /<<-?\s*\\?['"]?(\w+)/.exec(c.rawArgs)?.[1];
-  return terminator !== undefined && c.rawArgs.endsWith(`\\n${terminator}"}`) ? m[1] : undefined;
-}
-const UNKNOWN_COMMAND = /^\{"command":\{"expr":/;
 const filesOf = (c: MinedCall): string[] => (pathsIn(c.rawArgs) === "" ? [] : pathsIn(c.rawArgs).split(" "));
 
 /** A command as the agent means it: without a leading cd into the work folder and a stderr redirection. */
@@ -467,7 +455,7 @@ const sameDetails = (i: MinedCall, j: MinedCall): boolean => i.result.slice(answ
 function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
   if (i.outcome === undefined || j.outcome === undefined) return undefined;
   // Writing a new file (cat > fix2.patch <<EOF) asks nothing: its empty answer is no answer heard again.
-  if (createdFile(j) !== undefined) return undefined;
+  if (createdFileOf(j.rawArgs) !== undefined) return undefined;
   // The same command with nothing written between: the same verdict (the answer's last lines,
   // masked) is the same answer, since a long output is elided at a point that moves with a clock.
   if (commandOf(i) === commandOf(j)) return i.result === j.result || verdictOf(i.result) === verdictOf(j.result) ? "same" : undefined;
