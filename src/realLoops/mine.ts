@@ -446,9 +446,9 @@ const sameDetails = (i: MinedCall, j: MinedCall): boolean => i.result.slice(answ
 
 /**
  * Whether call j re-checks call i: j asks again what i asked and hears what i heard. Either the
- * same command (as the agent means it) with the same masked answer; or the same tool on the same
- * files with the same masked answer, or one contained in i's (a sub-range of a region read), when
- * the answer is substantial; or the same tool on the same files for the same quoted terms with the
+ * same command (as the agent means it) with the same masked answer (or the same last lines); or
+ * the same tool on the same files with the same substantial masked answer ("same"), or with a
+ * substantial answer whose 3 or more lines are all lines of i's ("within": a narrower view); or the same tool on the same files for the same quoted terms with the
  * same answer, empty included (grep "def __ne__" a.py, then cat a.py | grep "def __ne__": nothing,
  * twice). Different searches that find nothing, or different regions of one file, are not re-checks.
  */
@@ -468,13 +468,6 @@ function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
   return terms !== "" && terms === quotedTerms(i) && i.result === j.result ? "same" : undefined;
 }
 
-/**
- * Runs of calls that each re-check one of the few calls before them with no write between (see
- * rechecks and writes), not yet taken: nothing was changed, so nothing new could be heard, and the
- * answer was the same. A run starts one call earlier when that call is the one its first call
- * re-checks (the read, then the same read again). An identical re-run AFTER an edit is never one:
- * the edit parts them, and running the reproduce script after each change is work.
- */
 /** For each call, whether it may have changed what a later call sees (see writes). */
 function writesOf(calls: readonly MinedCall[]): boolean[] {
   const named = new Set<string>();
@@ -485,6 +478,11 @@ function writesOf(calls: readonly MinedCall[]): boolean[] {
   });
 }
 
+/**
+ * For each call, whether it wrote, and the call it re-checks (the nearest that it hears whole
+ * again, else the nearest it shows a narrower view of) among the RECHECK_WINDOW calls before it,
+ * looking back no further than the last write. Exported for inspection.
+ */
 export function recheckSources(calls: readonly MinedCall[]): { wrote: boolean[]; source: (number | undefined)[]; same: boolean[] } {
   const wrote = writesOf(calls);
   const source: (number | undefined)[] = [];
@@ -511,6 +509,13 @@ export function recheckSources(calls: readonly MinedCall[]): { wrote: boolean[];
   return { wrote, source, same };
 }
 
+/**
+ * Runs of calls that each re-check one of the few calls before them with no write between (see
+ * rechecks and writes), not yet taken: nothing was changed, so nothing new could be heard, and the
+ * answer was the same. A run starts one call earlier when that call is one the run
+ * re-checks (the read, then the same read again). An identical re-run AFTER an edit is never one:
+ * the edit parts them, and running the reproduce script after each change is work.
+ */
 function recheckRuns(calls: readonly MinedCall[], taken: readonly boolean[], need: number): [number, number][] {
   const { source, same } = recheckSources(calls);
   const out: [number, number][] = [];
