@@ -101,17 +101,27 @@ describe("changing-args rules", () => {
     expect(rules(session([["cat > repro_a.py <<EOF\nx\nEOF\npython repro_a.py", verdict], ["cat > repro_b.py <<EOF\ny\nEOF\npython repro_b.py", verdict], ["cat > repro_c.py <<EOF\nz\nEOF\npython repro_c.py", verdict]]))).toEqual([]);
   });
 
-  it("finds unchanged re-checks: a region re-read, a search re-worded, a test and a script re-run, with nothing written between", () => {
+  it("finds unchanged re-checks: the same region read three times over with nothing written between", () => {
     const region = "def _contour_args(self, args):\n    if self.filled:\n        fn = 'contourf'\n    else:\n        fn = 'contour'";
     const reread = session([
       ["grep -n 'def _contour_args' lib/contour.py", "1443: def _contour_args(self, args):"],
-      ["sed -n '1443,1470p' lib/contour.py", region],
-      ["sed -n '1443,1465p' lib/contour.py", region.split("\n").slice(0, 4).join("\n")],
-      ["sed -n '1443,1470p' lib/contour.py", region],
+      ["sed -n '1443,1447p' lib/contour.py", region],
+      ["sed -n '1443,1447p' lib/contour.py", region],
+      ["awk 'NR>=1443 && NR<=1447' lib/contour.py", region],
       ["cat > update.py <<'EOF'\nprint(1)\nEOF", ""],
     ]);
     expect(rules(reread)).toEqual(["unchanged-recheck 1-3 changing-args"]);
-    const rerun = session([
+  });
+
+  it("needs two calls that hear the stretch's own answer again: one re-read after a narrower view, or re-runs of calls from before the stretch, are not enough", () => {
+    const region = "def _contour_args(self, args):\n    if self.filled:\n        fn = 'contourf'\n    else:\n        fn = 'contour'";
+    const narrowerThenSame = session([
+      ["sed -n '1443,1470p' lib/contour.py", region],
+      ["sed -n '1443,1465p' lib/contour.py", region.split("\n").slice(0, 4).join("\n")],
+      ["sed -n '1443,1470p' lib/contour.py", region],
+    ]);
+    expect(rules(narrowerThenSame)).toEqual([]);
+    const rerunsOfEarlier = session([
       ["bin/test tests/test_basic.py", "tests finished: 99 passed, 9 exceptions, in 2.71 seconds", 1],
       ["cat > check.py <<'EOF'\nprint(1 == 1)\nEOF", ""],
       ["python3 check.py", "a == b: False"],
@@ -120,7 +130,7 @@ describe("changing-args rules", () => {
       ["bin/test tests/test_basic.py", "tests finished: 99 passed, 9 exceptions, in 3.65 seconds", 1],
       ["python3 check.py", "a == b: False"],
     ]);
-    expect(rules(rerun)).toEqual(["unchanged-recheck 3-6 changing-args"]);
+    expect(rules(rerunsOfEarlier)).toEqual([]);
   });
 
   it("does not take a re-run after an edit, zooming into what was just read, or different searches finding nothing for re-checks", () => {
@@ -150,7 +160,7 @@ describe("changing-args rules", () => {
     expect(rules(searches)).toEqual([]);
   });
 
-  it("counts a failed fix between two of the same failure (A X A: a pip install that timed out), but not around a test's failure", () => {
+  it("does not count a failed call between two of the same failure (A X A) toward the three: a pip install between two runs is a change", () => {
     const missing = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'asgiref'";
     const events = session([
       ["python test_constraint.py", missing, 1],
@@ -158,7 +168,7 @@ describe("changing-args rules", () => {
       ["python -c 'import django.db'", missing, 1],
       ["grep -n 'class Model' django/db/models/base.py", "404:class Model(metaclass=ModelBase):"],
     ]);
-    expect(rules(events)).toEqual(["same-failure 0-2 changing-args"]);
+    expect(rules(events)).toEqual([]);
     const testFail = "FAILED tests/test_a.py::test_x - AssertionError: assert 1 == 2";
     const aroundEdit = session([
       ["pytest -q tests/test_a.py", testFail, 1],
@@ -168,7 +178,7 @@ describe("changing-args rules", () => {
     expect(rules(aroundEdit)).toEqual([]);
   });
 
-  it("lets a named tool's call that wrote nothing sit between two of the same rejection (A r A), but not a shell command", () => {
+  it("lets a named tool's call that wrote nothing sit between the same call rejected again (A r A), but not a shell command nor another payment", () => {
     const tool = (i: number, name: string, params: Record<string, unknown>, text: string, failed: boolean): ToolEvent[] => [
       { type: "call", runId: "r", callId: `t${i}`, tool: name, params },
       { type: "outcome", runId: "r", callId: `t${i}`, tool: name, params, result: { content: [{ type: "text", text }], details: failed ? { status: "failed" } : { status: "completed" } } },
@@ -176,6 +186,8 @@ describe("changing-args rules", () => {
     const update = (i: number, leg: string) => tool(i, "update_reservation_flights", { reservation_id: "X1", flights: ["HAT030", leg] }, "Error: flight HAT030 not available on date 2024-05-13", true);
     const events = [...update(0, "HAT102"), ...tool(1, "search_onestop_flight", { origin: "LAX", destination: "ORD" }, "[]", false), ...update(2, "HAT102"), ...update(3, "HAT124")];
     expect(rules(events)).toEqual(["same-failure 0-3 changing-args"]);
+    const otherPayment = [...update(0, "HAT102"), ...tool(1, "think", { thought: "try the other card" }, "", false), ...update(2, "HAT124")];
+    expect(rules(otherPayment)).toEqual([]);
     const shellBetween = session([
       ["python run.py", "ValueError: bad", 1],
       ["python fix.py", "done"],

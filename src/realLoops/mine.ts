@@ -26,10 +26,12 @@
 //   - no effect: consecutive calls with different args that all get the same, non-empty masked
 //     answer, as if none of them had been sent (the same file content after each edit, the same
 //     listing).
-// In a same-failure chain, A X A counts the failed X toward the threshold (nothing succeeded
-// between: a pip install that timed out between two runs stopped by one missing module), except
-// for a test's failure; A r A lets one named tool's call that wrote nothing (a search, a think)
-// sit between two of the same failure (the same update rejected after a search), uncounted.
+// An unchanged re-check stretch needs 2 calls that hear an answer of the stretch itself whole
+// again: the precision reading judged stretches resting on one re-read, on narrower views, or on
+// repeats of calls from before the stretch false alarms. In a same-failure chain, A r A lets one
+// named tool's call that wrote nothing (a search, a think) sit between the same recorded call
+// failing the same way twice (the same update rejected after a search), uncounted; counting the
+// failed X of A X A was tried and judged a false alarm (a pip install between two runs is a change).
 // Why consecutive: a failure followed by a call that succeeds may have been fixed by it (an edit,
 // then the test again: work, even when the test fails the same way, since the files changed; the
 // brief's false alarm). So a chain of failures ends at the first call that neither failed nor was
@@ -310,8 +312,11 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
   return found.sort((a, b) => a.firstCall - b.firstCall);
 }
 
-/** A failure that names a test (pytest's node id, file::test): the failing test of a run, not a failure of the call. */
-const TEST_FAILURE = /::/;
+/** Calls a and b are the same recorded call (tool and args as recorded). */
+function sameRecordedCall(calls: readonly MinedCall[], a: number, b: number): boolean {
+  return (calls[b] as MinedCall).rawArgs === (calls[a] as MinedCall).rawArgs && (calls[b] as MinedCall).call.tool === (calls[a] as MinedCall).call.tool;
+}
+
 /** How many calls before a chain of failures an earlier sighting of its failure counts toward the threshold. */
 const SIGHTING_WINDOW = 3;
 
@@ -339,19 +344,18 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
     let j = i;
     const meets = (k: number) => free(k) && (calls[k] as MinedCall).signature !== undefined && recent.slice(-2).includes((calls[k] as MinedCall).signature as string);
     for (;;) {
-      // A X A: the failed call between two of the same counts too (three failed calls, nothing
-      // succeeded between them: a fix attempt that itself failed, like a pip install that timed
-      // out between two runs stopped by the same missing module).
       let step: number;
       if (meets(j + 1)) step = 1;
       else if (free(j + 1) && failedAt(j + 1) && meets(j + 2)) step = 2;
-      else if (free(j + 1) && !failedAt(j + 1) && wrote[j + 1] !== true && !SHELL_TOOLS.has((calls[j + 1] as MinedCall).call.tool) && meets(j + 2)) step = -2;
+      else if (free(j + 1) && !failedAt(j + 1) && wrote[j + 1] !== true && !SHELL_TOOLS.has((calls[j + 1] as MinedCall).call.tool) && meets(j + 2) && sameRecordedCall(calls, j, j + 2)) step = -2;
       else break;
       // A r A: one call between that succeeded but wrote nothing (a search, a read) changed
       // nothing the failing call depends on, so the same failure after it is the same lesson;
       // it is inside the stretch but not counted toward the threshold. An edit between is work.
       // Only a named tool's call (search_direct_flight, get_reservation_details) is known to
-      // write nothing: a shell command between (python fix.py) may well be the fix attempt.
+      // write nothing: a shell command between (python fix.py) may well be the fix attempt. And
+      // only the same call, as recorded, again: another payment id answered by the same error
+      // text is news about that payment (the precision reading judged it a false alarm).
       if (step === -2) {
         j += 2;
         recent.push((calls[j] as MinedCall).signature as string);
@@ -360,9 +364,9 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
       }
       j += step;
       recent.push((calls[j] as MinedCall).signature as string);
-      // ... unless the chain's failure is a test's (a pytest node id): a test failing the same way
-      // around another failed call is a test run around an edit attempt, which is work.
-      failures += step === 2 && TEST_FAILURE.test(start.signature) ? 1 : step;
+      // The failed call between two of the same (A X A) does not count: the precision reading
+      // judged chains that counted it false alarms (a pip install between two runs is a change).
+      failures += 1;
     }
     let sighted = false;
     for (let k = Math.max(0, i - SIGHTING_WINDOW); k < i; k++) if ((calls[k] as MinedCall).signature === start.signature) sighted = true;
@@ -437,6 +441,8 @@ function linesWithin(a: string, b: string): boolean {
   return lines.length >= WITHIN_MIN_LINES && lines.every((l) => seen.has(l));
 }
 const WITHIN_MIN_LINES = 3;
+/** Re-checks of the run's own answers a run needs (see recheckRuns). */
+const RECHECKS_INSIDE = 2;
 /** The last lines of a masked answer: where a test run, a script or a build says how it ended. */
 const verdictOf = (result: string): string => answerLines(result).slice(-VERDICT_LINES).join("\n");
 const VERDICT_LINES = 5;
@@ -530,9 +536,18 @@ function recheckRuns(calls: readonly MinedCall[], taken: readonly boolean[], nee
     // The call just before the run joins it when the run re-checks it (the read, then the same read again).
     const first = k > 0 && taken[k - 1] !== true && source.slice(k, last + 1).includes(k - 1) ? k - 1 : k;
     // A narrower read of what was just read is how agents zoom in: a run needs an answer heard whole before.
-    // ... and at least as many answers heard whole again as narrower views.
-    const whole = same.slice(k, last + 1).filter((x) => x).length;
-    if (last - first + 1 >= need && whole > 0 && whole >= last - k + 1 - whole) out.push([first, last]);
+    // ... and at least RECHECKS_INSIDE calls that hear an answer of the run itself whole again
+    // (the precision reading: two calls after the first that add nothing; a call that repeats
+    // something from before the run is a check after work, not a re-check inside it), and at
+    // least as many of those as narrower views.
+    let whole = 0;
+    let narrower = 0;
+    for (let c = k; c <= last; c++) {
+      const from = source[c] as number;
+      if (same[c] === true && from >= first) whole++;
+      else narrower++;
+    }
+    if (last - first + 1 >= need && whole >= RECHECKS_INSIDE && whole >= narrower) out.push([first, last]);
     k = last + 1;
   }
   return out;
