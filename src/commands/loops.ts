@@ -56,7 +56,7 @@ interface LoopsInputs {
 export function mineParameters(min: number | undefined): MineParameters {
   if (min === undefined) return DEFAULT_MINE_PARAMETERS;
   if (min < 2) throw new UserError(`--min ${min}: a stretch repeats something, so it needs at least 2 calls`);
-  return { repeat: min, failing: min, alternation: 2 * min, sameFailure: min, noEffect: min };
+  return { repeat: min, failing: min, alternation: 2 * min, sameFailure: min, recheck: min, noEffect: min };
 }
 
 const quote = (arg: string) => (/^[\w./@:=+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`);

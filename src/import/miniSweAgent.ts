@@ -71,6 +71,12 @@ export function parseObservation(text: string): Observation {
   let output = text;
   if (whole !== null) output = whole[1] as string;
   else if (headStart >= 0) output = tailEnd > headStart ? text.slice(headStart, tailEnd + "</output_tail>".length) : text.slice(headStart);
+  // mini-swe-agent-1.1 reports a command the harness killed or could not run in an <exception>
+  // block before <returncode>-1</returncode> and an empty <output> ("... timed out after 60
+  // seconds"): that notice is all the agent was told, so it is the output (dropping it made every
+  // timed-out pip install an empty success-less answer that no failure rule could read).
+  const exception = /<exception>([\s\S]*?)<\/exception>/.exec(text)?.[1]?.trim();
+  if (exception !== undefined && exception !== "") output = output.trim() === "" ? exception : `${exception}\n${output}`;
   return { exitCode: code === null ? undefined : Number(code[1]), output, timedOut: code === null && TIMEOUT.test(text) };
 }
 
