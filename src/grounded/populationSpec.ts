@@ -43,7 +43,7 @@ export function parsePopulationArg(given: string | readonly string[]): Populatio
     refuseOverlappingRoots(paths, sessionsFlag);
     return { kind: "sessions", paths };
   }
-  if (specs.length > 1) throw new UserError(`--population ${other}: given with ${specs.filter((s) => s !== other).map((s) => `--population ${s}`).join(" ")}; only sessions:PATH repeats (one per folder of real sessions); a preset or population file is given alone${other.startsWith(SESSIONS_PREFIX) ? "" : " (tune's --sessions PATH puts real sessions beside a simulated population)"}`);
+  if (specs.length > 1) throw new UserError(`--population ${other}: given with ${specs.filter((s) => s !== other).map((s) => `--population ${s}`).join(" ")}; only sessions:PATH repeats (one per folder of real sessions); a preset or population file is given alone (tune's --sessions PATH puts real sessions beside a simulated population)`);
   return { kind: "named", spec: first };
 }
 
