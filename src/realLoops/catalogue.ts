@@ -12,7 +12,7 @@ import { nearestRank } from "../evaluation/metrics.js";
 import { eventTokens } from "../sim/tokens.js";
 import { percentWithInterval, wilson, type Interval } from "../stats/interval.js";
 import { OUTCOMES, outcomeOf } from "./labels.js";
-import { precisionAgreementOf, precisionOf, recallOf, stretchId, type Judgements, type Precision, type PrecisionAgreement, type Recall, type SessionReading, type Verdict } from "./judgements.js";
+import { precisionAgreementOf, precisionOf, recallOf, stretchId, type Judgements, type Precision, type PrecisionAgreement, type ReadingAgreement, type Recall, type SessionReading, type Verdict, readingAgreementOf } from "./judgements.js";
 import { kindOfRule, minedCalls, STRETCH_RULES, stretchesOf, type MinedCall, type MineParameters, type Stretch, type StretchKind, type StretchRule } from "./mine.js";
 
 export const CATALOGUE_SCHEMA = "loopsim/real-loops@2";
@@ -121,7 +121,13 @@ export interface Catalogue {
   /** Recall by the second reader's reading of its (smaller) sample. */
   readonly recallBySecondReader?: { readonly protocol: readonly string[] } & Recall;
   /** Recall on sessions read after the rules were set and never used to shape them. */
-  readonly recallHeldOut?: { readonly protocol: readonly string[]; readonly byRule: Readonly<Record<string, number>>; readonly byDataset: Readonly<Record<string, Recall>> } & Recall;
+  readonly recallHeldOut?: {
+    readonly protocol: readonly string[];
+    readonly byRule: Readonly<Record<string, number>>;
+    readonly byDataset: Readonly<Record<string, Recall>>;
+    /** How a second, blind reader's reading of some of these sessions agrees with the first. */
+    readonly agreement?: ReadingAgreement;
+  } & Recall;
   /** A blind second reading of a sample of the judged stretches against the first reading. */
   readonly precisionAgreement?: PrecisionAgreement;
   readonly stretches: readonly CatalogueStretch[];
@@ -351,7 +357,15 @@ export class CatalogueBuilder {
       ...(j?.secondReader === undefined || j.secondReader.sessions.size === 0 ? {} : { recallBySecondReader: { protocol: j.secondReader.protocol, ...recallOf(j.secondReader.sessions, this.mined) } }),
       ...(j?.heldOut === undefined || j.heldOut.sessions.size === 0
         ? {}
-        : { recallHeldOut: { protocol: j.heldOut.protocol, ...recallOf(j.heldOut.sessions, this.mined), byRule: this.recallByRule(j.heldOut.sessions), byDataset: this.recallByDataset(j.heldOut.sessions) } }),
+        : {
+            recallHeldOut: {
+              protocol: j.heldOut.protocol,
+              ...recallOf(j.heldOut.sessions, this.mined),
+              byRule: this.recallByRule(j.heldOut.sessions),
+              byDataset: this.recallByDataset(j.heldOut.sessions),
+              ...(j.heldOut.secondReader === undefined ? {} : { agreement: readingAgreementOf(j.heldOut.sessions, j.heldOut.secondReader) }),
+            },
+          }),
       ...(j === undefined || precisionAgreementOf(j) === undefined ? {} : { precisionAgreement: precisionAgreementOf(j) as PrecisionAgreement }),
       stretches: this.stretches,
       unreadable: [...listingBad, ...this.unreadable],
@@ -504,6 +518,14 @@ export function catalogueMarkdown(c: Catalogue): string {
     );
     if (h.notMined.length > 0) lines.push(`Read but not mined by this run, left out: ${h.notMined.map((x) => `\`${cell(x)}\``).join(", ")}.`, "");
     if (h.miscounted.length > 0) lines.push(`Read with another call count than the miner's, left out: ${h.miscounted.map((m) => `\`${cell(m.session)}\` (read ${m.read}, mined ${m.mined})`).join(", ")}.`, "");
+    if (h.agreement !== undefined) {
+      const g = h.agreement;
+      lines.push(
+        `A second reader, blind to the first readings, read ${g.sessions.n} of these sessions again: they agree on whether a session holds a stuck stretch in ${g.sessions.agree} of ${g.sessions.n} (Cohen's kappa ${g.sessions.kappa === null ? "undefined: every answer was the same" : g.sessions.kappa.toFixed(2)}); of the stuck calls, ${g.callsBoth} were marked by both, ${g.callsFirstOnly} by the first reader only and ${g.callsSecondOnly} by the second only.`,
+        "",
+      );
+      if (g.protocol.length > 0) lines.push("How the second reading was made:", "", ...g.protocol.map((x) => `- ${x}`), "");
+    }
     if (h.protocol.length > 0) lines.push("How the held-out sessions were chosen and read:", "", ...h.protocol.map((x) => `- ${x}`), "");
   }
   lines.push("## Stretches", "");

@@ -51,7 +51,12 @@ export interface Judgements {
    * never used to shape a rule: the recall a user can expect on sessions the rules were not fitted
    * to (the `sessions` section shaped the rules, so its recall is optimistic).
    */
-  readonly heldOut?: { readonly protocol: readonly string[]; readonly sessions: ReadonlyMap<string, SessionReading> };
+  readonly heldOut?: {
+    readonly protocol: readonly string[];
+    readonly sessions: ReadonlyMap<string, SessionReading>;
+    /** An independent reading of some held-out sessions, blind to the first: the readers' agreement. */
+    readonly secondReader?: { readonly protocol: readonly string[]; readonly sessions: ReadonlyMap<string, SessionReading> };
+  };
   /** A second, blind reading of a sample of the judged stretches, for the precision's agreement. */
   readonly precisionSecondReader?: { readonly protocol: readonly string[]; readonly byId: ReadonlyMap<string, Judgement> };
 }
@@ -109,7 +114,23 @@ export function loadJudgements(file: string): Judgements {
   let heldOut: Judgements["heldOut"];
   if (raw.heldOut !== undefined) {
     if (!isPlainObject(raw.heldOut)) problems.push(`${file}: $.heldOut: {protocol: [...], sessions: {REF: {calls, stuck}}}`);
-    else heldOut = { protocol: lines(raw.heldOut.protocol, "$.heldOut.protocol"), sessions: readings(raw.heldOut.sessions, "$.heldOut.sessions") };
+    else {
+      const sessionsHeldOut = readings(raw.heldOut.sessions, "$.heldOut.sessions");
+      const second = raw.heldOut.secondReader;
+      let secondHeldOut: { protocol: readonly string[]; sessions: ReadonlyMap<string, SessionReading> } | undefined;
+      if (second !== undefined) {
+        if (!isPlainObject(second)) problems.push(`${file}: $.heldOut.secondReader: {protocol: [...], sessions: {REF: {calls, stuck}}}`);
+        else {
+          secondHeldOut = { protocol: lines(second.protocol, "$.heldOut.secondReader.protocol"), sessions: readings(second.sessions, "$.heldOut.secondReader.sessions") };
+          for (const [ref, r] of secondHeldOut.sessions) {
+            const firstReading = sessionsHeldOut.get(ref);
+            if (firstReading === undefined) problems.push(`${file}: $.heldOut.secondReader.sessions[${JSON.stringify(ref)}]: a second reading of a session the first reading does not hold`);
+            else if (firstReading.calls !== r.calls) problems.push(`${file}: $.heldOut.secondReader.sessions[${JSON.stringify(ref)}].calls: ${r.calls}, but the first reading counted ${firstReading.calls}`);
+          }
+        }
+      }
+      heldOut = { protocol: lines(raw.heldOut.protocol, "$.heldOut.protocol"), sessions: sessionsHeldOut, ...(secondHeldOut === undefined ? {} : { secondReader: secondHeldOut }) };
+    }
   }
   let precisionSecondReader: Judgements["precisionSecondReader"];
   if (raw.precisionSecondReader !== undefined) {
@@ -254,4 +275,34 @@ export function precisionAgreementOf(j: Judgements): PrecisionAgreement | undefi
     secondInterval: wilson(agreement.secondYes, agreement.n),
     disagreements: pairs.filter((p) => p.first.verdict !== p.second.verdict),
   };
+}
+
+/** Two whole readings of the same sessions: do they agree on which sessions hold a stretch, and on which calls are stuck? */
+export interface ReadingAgreement {
+  readonly protocol: readonly string[];
+  /** Per session: holds a stuck stretch or not, by each reader. */
+  readonly sessions: RaterAgreement;
+  /** Stuck calls marked by both readers, by the first only, by the second only. */
+  readonly callsBoth: number;
+  readonly callsFirstOnly: number;
+  readonly callsSecondOnly: number;
+}
+
+export function readingAgreementOf(first: ReadonlyMap<string, SessionReading>, second: { readonly protocol: readonly string[]; readonly sessions: ReadonlyMap<string, SessionReading> }): ReadingAgreement {
+  const refs = [...second.sessions.keys()].filter((ref) => first.has(ref)).sort();
+  let callsBoth = 0;
+  let callsFirstOnly = 0;
+  let callsSecondOnly = 0;
+  const a: boolean[] = [];
+  const b: boolean[] = [];
+  for (const ref of refs) {
+    const one = stuckCalls(first.get(ref) as SessionReading);
+    const two = stuckCalls(second.sessions.get(ref) as SessionReading);
+    a.push(one.size > 0);
+    b.push(two.size > 0);
+    for (const c of one) if (two.has(c)) callsBoth++;
+    else callsFirstOnly++;
+    for (const c of two) if (!one.has(c)) callsSecondOnly++;
+  }
+  return { protocol: second.protocol, sessions: raterAgreement({ first: a, second: b }), callsBoth, callsFirstOnly, callsSecondOnly };
 }

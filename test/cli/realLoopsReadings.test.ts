@@ -48,6 +48,35 @@ describe("held-out recall and the blind second reading", () => {
     expect(md).toContain("| javac | 1 | 10 | 7 | 6 | 85.7% (48.7-97.4%, n=7) | 0 |");
   });
 
+  it("reports how a blind second reading of held-out sessions agrees, per session and per call, and refuses one whose call count differs", () => {
+    const heldOut = {
+      protocol: ["fixture"],
+      sessions: {
+        "javac-loop.jsonl": { calls: 10, stuck: [{ from: 3, to: 8, reason: "javac" }] },
+        "progressing.jsonl": { calls: 12, stuck: [] },
+        "failing-install.jsonl": { calls: 7, stuck: [] },
+      },
+    };
+    const second = {
+      protocol: ["fixture: second reader"],
+      sessions: {
+        "javac-loop.jsonl": { calls: 10, stuck: [{ from: 4, to: 9, reason: "javac" }] },
+        "progressing.jsonl": { calls: 12, stuck: [] },
+        "failing-install.jsonl": { calls: 7, stuck: [{ from: 1, to: 3, reason: "install" }] },
+      },
+    };
+    const r = loopsim(["loops", FIXTURES, "--judgements", judgements({ heldOut: { ...heldOut, secondReader: second } }), "--json"]);
+    expect(r.code).toBe(0);
+    const c = JSON.parse(r.stdout) as { recallHeldOut: { agreement: { sessions: { n: number; agree: number; kappa: number | null }; callsBoth: number; callsFirstOnly: number; callsSecondOnly: number } } };
+    expect(c.recallHeldOut.agreement).toMatchObject({ sessions: { n: 3, agree: 2 }, callsBoth: 5, callsFirstOnly: 1, callsSecondOnly: 4 });
+    // first: yes no no; second: yes no yes -> po 2/3, pe 1/3*2/3 + 2/3*1/3 = 4/9, kappa (6/9-4/9)/(5/9) = 0.4
+    expect(c.recallHeldOut.agreement.sessions.kappa).toBe(0.4);
+    const bad = { ...second, sessions: { ...second.sessions, "progressing.jsonl": { calls: 11, stuck: [] } } };
+    const refused = loopsim(["loops", FIXTURES, "--judgements", judgements({ heldOut: { ...heldOut, secondReader: bad } })]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('$.heldOut.secondReader.sessions["progressing.jsonl"].calls: 11, but the first reading counted 12');
+  });
+
   it("prints the agreement of a blind second reading, its kappa and each disagreement", () => {
     const file = judgements({
       precisionSecondReader: {
