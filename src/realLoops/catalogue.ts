@@ -367,7 +367,7 @@ export class CatalogueBuilder {
               ...(j.heldOut.secondReader === undefined ? {} : { agreement: readingAgreementOf(j.heldOut.sessions, j.heldOut.secondReader) }),
             },
           }),
-      ...(j === undefined || precisionAgreementOf(j) === undefined ? {} : { precisionAgreement: precisionAgreementOf(j) as PrecisionAgreement }),
+      ...(j === undefined || precisionAgreementOf(j, found) === undefined ? {} : { precisionAgreement: precisionAgreementOf(j, found) as PrecisionAgreement }),
       stretches: this.stretches,
       unreadable: [...listingBad, ...this.unreadable],
       passedOver,
@@ -476,7 +476,7 @@ export function catalogueMarkdown(c: Catalogue): string {
     lines.push(
       "### A blind second reading",
       "",
-      `A second reader, who saw neither the first reader's verdicts nor their reasons, judged ${plural(a.n, "stretch", "stretches")} of a seeded sample: the two agree on ${a.agree} of ${a.n} (${pct(a.observed)}; Cohen's kappa ${a.kappa === null ? "undefined: every answer was the same" : a.kappa.toFixed(2)}). By the second reader alone, precision on the sample is ${percentWithInterval(a.secondPrecision, a.secondInterval)} (the first reader: ${a.firstYes} of ${a.n} stuck).`,
+      `A second reader, who saw neither the first reader's verdicts nor their reasons, judged ${plural(a.n, "stretch", "stretches")} of a seeded sample: the two agree on ${a.agree} of ${a.n} (${pct(a.observed)}; Cohen's kappa ${a.kappa === null ? "undefined: every answer was the same" : a.kappa.toFixed(2)}). The first reader found ${a.firstYes} of the ${a.n} stuck, the second ${a.secondYes}. ${a.found === 0 ? "None of the sample is found by this run." : `On the ${plural(a.found, "stretch", "stretches")} of the sample this run finds, precision by the second reader alone is ${percentWithInterval(a.secondPrecision, a.secondInterval)}.`}`,
       "",
     );
     if (a.disagreements.length > 0) {
