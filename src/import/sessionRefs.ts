@@ -8,7 +8,7 @@ import { relative } from "node:path";
 import { adpEntries } from "./adp.js";
 import { openaiChatEntries } from "./openaiChat.js";
 import type { ElementSpan } from "./jsonDocument.js";
-import { detectFormat } from "./detect.js";
+import { detectFormat, type DetectedFormat } from "./detect.js";
 import { contentHead, plainName } from "../io/compressed.js";
 import { filesUnder } from "../io/filesUnder.js";
 import { inputKind } from "../io/fsErrors.js";
@@ -21,6 +21,8 @@ export interface SessionRef {
   readonly id: string;
   /** In a multi-session file, where its bytes lie, so that reading it never re-reads the file. */
   readonly span?: ElementSpan;
+  /** The format the listing detected from the file's content: the reader need not detect it again. */
+  readonly format?: DetectedFormat;
 }
 
 export interface BadFile {
@@ -38,30 +40,50 @@ export function reasonOf(error: unknown, file?: string): string {
   return file !== undefined && first.startsWith(`${file}: `) ? first.slice(file.length + 2) : first;
 }
 
-/** Refs and bad files, in a stable order; `strict` turns the first bad file into the error. */
-export async function sessionRefs(paths: readonly string[], strict = false): Promise<{ refs: SessionRef[]; bad: BadFile[]; ignored: string[] }> {
-  const refs: SessionRef[] = [];
-  const bad: BadFile[] = [];
-  /** Plain .json files found in a folder whose content is no session (a labels file): not inputs. */
-  const ignored: string[] = [];
+/** One file of a listing: its sessions (none: a plain .json file that is no session, passed over), or why it cannot be read. */
+export type ListedFile = { readonly file: string; readonly refs: readonly SessionRef[] } | { readonly file: string; readonly bad: BadFile };
+
+/**
+ * The files under the paths, listed one at a time in a stable order, so a reader can read each
+ * file's sessions while its content is still at hand (src/io/compressed.ts keeps the last file's
+ * inflated head: a small .gz file is then inflated once, not once to list it and again to read
+ * it). `strict` turns the first bad file into the error.
+ */
+export async function* listedFiles(paths: readonly string[], strict = false): AsyncGenerator<ListedFile> {
   for (const path of paths) {
     if (path === "-") {
-      refs.push({ ref: "-", id: "<stdin>" });
+      yield { file: "-", refs: [{ ref: "-", id: "<stdin>" }] };
       continue;
     }
     const isFolder = inputKind(path) === "folder";
     const files = filesUnder([path], (_p, name) => SESSION_NAME.test(name) && !plainName(name).endsWith(".trajectory.jsonl"));
     for (const file of files) {
       const id = isFolder ? relative(path, file) : file;
+      let listed: SessionRef[];
       try {
-        const listed = await listFile(file, id, !isFolder);
-        if (listed.length === 0) ignored.push(file);
-        refs.push(...listed);
+        listed = await listFile(file, id, !isFolder);
       } catch (error) {
         const problem = { file, reason: reasonOf(error, file) };
         if (strict) throw new UserError(`${problem.file}: ${problem.reason} (--strict stops at the first unreadable file)`);
-        bad.push(problem);
+        yield { file, bad: problem };
+        continue;
       }
+      yield { file, refs: listed };
+    }
+  }
+}
+
+/** Refs and bad files, in a stable order; `strict` turns the first bad file into the error. */
+export async function sessionRefs(paths: readonly string[], strict = false): Promise<{ refs: SessionRef[]; bad: BadFile[]; ignored: string[] }> {
+  const refs: SessionRef[] = [];
+  const bad: BadFile[] = [];
+  /** Plain .json files found in a folder whose content is no session (a labels file): not inputs. */
+  const ignored: string[] = [];
+  for await (const listed of listedFiles(paths, strict)) {
+    if ("bad" in listed) bad.push(listed.bad);
+    else {
+      if (listed.refs.length === 0) ignored.push(listed.file);
+      refs.push(...listed.refs);
     }
   }
   return { refs, bad, ignored };
@@ -112,8 +134,8 @@ async function listFile(file: string, id: string, named: boolean): Promise<Sessi
   if (format === undefined && nonSessionKind(file) !== "other") throw new UserError(`a ${nonSessionKind(file)}, not a session (sessions are ${"openclaw, claude-code, codex, swe-agent, mini-swe-agent, adp, openai-chat"} files or loopsim traces)`);
   if (format === undefined) throw new UserError("not a session format loopsim reads (openclaw, claude-code, codex, swe-agent, mini-swe-agent, adp, openai-chat) nor a loopsim trace");
   const entries = format === "adp" ? await adpEntries(file) : format === "openai-chat" ? await openaiChatEntries(file) : undefined;
-  if (entries === undefined) return [{ ref: file, id }];
-  return entries.map((trajectory) => ({ ref: ownCopy(`${file}#${trajectory.id}`), id: ownCopy(`${id}#${trajectory.id}`), span: trajectory.span }));
+  if (entries === undefined) return [{ ref: file, id, format }];
+  return entries.map((trajectory) => ({ ref: ownCopy(`${file}#${trajectory.id}`), id: ownCopy(`${id}#${trajectory.id}`), span: trajectory.span, format }));
 }
 
 /**

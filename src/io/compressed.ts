@@ -77,7 +77,7 @@ export function contentStream(path: string): Readable {
  * head needs: a growing prefix is inflated with a sync flush, which yields what a partial stream
  * holds without calling it cut short.
  */
-let headCache: { path: string; mtimeMs: number; size: number; inflated: Buffer; whole: boolean } | undefined;
+let headCache: { path: string; mtimeMs: number; size: number; inflated: Buffer; whole: boolean; complete: boolean } | undefined;
 
 export function contentHead(path: string, max: number): Buffer {
   return withFsErrors(path, "read it", () => {
@@ -98,14 +98,26 @@ export function contentHead(path: string, max: number): Buffer {
       for (;;) {
         const compressed = Buffer.alloc(want);
         const n = readSync(fd, compressed, 0, want, 0);
-        let inflated: Buffer;
+        let inflated: Buffer | undefined;
+        // The whole file: inflated as contentWhole inflates it, so that the read which follows the
+        // listing takes it from here (a small .gz file is then inflated once). One that is cut
+        // short or corrupt still gives its head, as a partial stream does.
+        let complete = false;
+        if (want >= size) {
+          try {
+            inflated = gunzipSync(compressed.subarray(0, n));
+            complete = true;
+          } catch {
+            inflated = undefined;
+          }
+        }
         try {
-          inflated = gunzipSync(compressed.subarray(0, n), { finishFlush: constants.Z_SYNC_FLUSH });
+          inflated ??= gunzipSync(compressed.subarray(0, n), { finishFlush: constants.Z_SYNC_FLUSH });
         } catch (error) {
           throw gzipError(path, error);
         }
         if (inflated.length >= max || want >= size) {
-          headCache = { path, mtimeMs: stats.mtimeMs, size, inflated, whole: want >= size };
+          headCache = { path, mtimeMs: stats.mtimeMs, size, inflated, whole: want >= size, complete };
           return inflated.subarray(0, max);
         }
         want = Math.min(size, want * 4);
@@ -122,6 +134,12 @@ export function contentHead(path: string, max: number): Buffer {
  * error: the caller falls back to streaming), so a small file cannot inflate without bound.
  */
 export function contentWhole(path: string, max?: number): Buffer {
+  const cached = headCache;
+  if (cached !== undefined && cached.complete && cached.path === path && (max === undefined || cached.inflated.length <= max)) {
+    // The head of this file was the whole of it, inflated and checked in full: no second inflation.
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (stats !== undefined && stats.mtimeMs === cached.mtimeMs && stats.size === cached.size) return cached.inflated;
+  }
   const bytes = readFileSync(path);
   if (!(path.endsWith(".gz") || (bytes.length >= 2 && bytes[0] === GZIP_MAGIC_0 && bytes[1] === GZIP_MAGIC_1))) return bytes;
   try {
