@@ -35,9 +35,26 @@ function head(file: string): string {
   return withFsErrors(file, "read it", () => contentHead(file, HEAD_BYTES).toString("utf8"));
 }
 
+/** The first line with something on it (a head of 256 KiB is not split into all its lines for it). */
+function firstNonBlankLine(text: string): string | undefined {
+  for (let start = 0; start <= text.length; ) {
+    const end = text.indexOf("\n", start);
+    const line = end === -1 ? text.slice(start) : text.slice(start, end);
+    if (line.trim() !== "") return line;
+    if (end === -1) return undefined;
+    start = end + 1;
+  }
+  return undefined;
+}
+
 function firstObject(text: string): Record<string, unknown> | undefined {
-  const line = text.split("\n").find((l) => l.trim() !== "");
+  const line = firstNonBlankLine(text);
   if (line === undefined) return undefined;
+  // Only a line that reads {...} once trimmed can parse to an object (JSON's white space is part
+  // of what trim removes): a pretty-printed document's "{", or a head cut inside its first line, is
+  // not handed to JSON.parse to fail.
+  const trimmed = line.trim();
+  if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) return undefined;
   try {
     const value = JSON.parse(line) as unknown;
     return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

@@ -14,24 +14,37 @@ const hexId = (run: string): string => {
   return /\d/.test(body) && /[a-f]/i.test(body) ? "<id>" : run;
 };
 
-/** Placeholder patterns, applied in this order (a timestamp before its digits, a UUID before its hex). */
-const MASKS: readonly (readonly [RegExp, string | ((match: string) => string)])[] = [
+const UUID_MIDDLE = /-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-/i;
+const DIGIT_BESIDE_HEX_LETTER = /[0-9][a-f]|[a-f][0-9]/i;
+
+/**
+ * Placeholder patterns, applied in this order (a timestamp before its digits, a UUID before its
+ * hex), each with an optional cheap test that any text the pattern would change passes (a
+ * necessary condition, never a sufficient one): most texts fail it, and the costly scan is skipped
+ * for them with the same result (a run of 40 MB of answers masks in about half the time).
+ */
+const MASKS: readonly (readonly [RegExp, string | ((match: string) => string), ((text: string) => boolean)?])[] = [
   // ISO dates and times, with or without a zone: 2026-12-03T10:00:01.123Z, 2026-12-03 10:00:01
   [/\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g, "<time>"],
   // clock times on their own: 10:00:01, 10:00:01.5
   [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, "<time>"],
-  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<id>"],
+  // a UUID's middle, -xxxx-xxxx-xxxx-, starts with a dash, which the scan finds fast
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<id>", (text) => UUID_MIDDLE.test(text)],
   // temporary files and folders: /tmp/..., /var/folders/..., tmpab12_x
-  [/(?:\/tmp|\/var\/folders|\/private\/var\/folders|\/var\/tmp)(?:\/[\w.@+-]+)*/g, "<tmp>"],
-  [/\btmp[\w-]{4,}\b/g, "<tmp>"],
-  // hex ids of six or more characters with at least one digit and one letter (commit hashes, object addresses)
-  [/\b(?:0x)?[0-9a-f]{6,}\b/gi, hexId],
+  [/(?:\/tmp|\/var\/folders|\/private\/var\/folders|\/var\/tmp)(?:\/[\w.@+-]+)*/g, "<tmp>", (text) => text.includes("/tmp") || text.includes("/var/")],
+  [/\btmp[\w-]{4,}\b/g, "<tmp>", (text) => text.includes("tmp")],
+  // hex ids of six or more characters with at least one digit and one letter (commit hashes,
+  // object addresses); hexId leaves every other run as it is, and a run with both has a digit
+  // next to a letter somewhere
+  [/\b(?:0x)?[0-9a-f]{6,}\b/gi, hexId, (text) => DIGIT_BESIDE_HEX_LETTER.test(text)],
   [/\d+/g, "#"],
 ];
-
 export function maskText(text: string): string {
   let out = text;
-  for (const [pattern, placeholder] of MASKS) out = typeof placeholder === "string" ? out.replace(pattern, placeholder) : out.replace(pattern, placeholder);
+  for (const [pattern, placeholder, mayMatch] of MASKS) {
+    if (mayMatch !== undefined && !mayMatch(out)) continue;
+    out = typeof placeholder === "string" ? out.replace(pattern, placeholder) : out.replace(pattern, placeholder);
+  }
   return out;
 }
 
