@@ -10,7 +10,7 @@ import { pick } from "stream-json/filters/pick.js";
 import { streamArray } from "stream-json/streamers/stream-array.js";
 import { streamValues } from "stream-json/streamers/stream-values.js";
 import { contentChunks, contentRange, contentStream, contentWhole } from "../io/compressed.js";
-import { utf8Decoder } from "../io/textFile.js";
+import { decodeUtf8 } from "../io/textFile.js";
 import { UserError } from "../io/errors.js";
 
 export async function* arrayElements(file: string, key: string): AsyncGenerator<{ index: number; value: unknown }> {
@@ -88,7 +88,7 @@ function wholeDocument(file: string): { doc: unknown } | undefined {
   if (stats.size > WHOLE_DOCUMENT_LIMIT) return undefined;
   let doc: unknown;
   try {
-    doc = JSON.parse(utf8Decoder().decode(contentWhole(file, WHOLE_DOCUMENT_LIMIT)));
+    doc = JSON.parse(decodeUtf8(contentWhole(file, WHOLE_DOCUMENT_LIMIT)));
   } catch {
     return undefined;
   }

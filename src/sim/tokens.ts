@@ -17,11 +17,18 @@ const MAX_DEPTH = 64;
 let lastString = "";
 let lastStringLength = 2;
 
-/** A string's JSON length: without building it when nothing needs escaping, else measured once for a string met twice in a row. */
+/** Characters JSON.stringify writes as \u escapes (control characters without a short escape, lone surrogates): rare, measured by stringifying. */
+const LONG_ESCAPE = /[\u0000-\u0007\u000b\u000e-\u001f\ud800-\udfff]/;
+/** Characters JSON.stringify writes as two: \" \\ \n \r \t \b \f. */
+const SHORT_ESCAPES = ['"', "\\", "\n", "\r", "\t", "\b", "\f"];
+
+/** A string's JSON length without building the JSON (counting what it escapes), measured once for a string met twice in a row. */
 function stringJsonLength(text: string): number {
   if (!NEEDS_ESCAPE.test(text)) return text.length + 2;
   if (text === lastString) return lastStringLength;
-  const length = JSON.stringify(text).length;
+  let length = text.length + 2;
+  if (LONG_ESCAPE.test(text)) length = JSON.stringify(text).length;
+  else for (const escaped of SHORT_ESCAPES) for (let at = text.indexOf(escaped); at !== -1; at = text.indexOf(escaped, at + 1)) length++;
   if (text.length > 256) {
     lastString = text;
     lastStringLength = length;
