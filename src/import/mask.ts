@@ -101,12 +101,26 @@ function leadingWords(args: string): Set<string> {
   return words;
 }
 
+const HARNESS_TAG = /^<\/?(?:output|output_head|output_tail|warning|returncode)>$/;
+
 /** The non-blank lines of a tool's answer, without the tags a harness wraps output in. */
 export function answerLines(message: string): string[] {
   return message
     .split("\n")
     .map((l) => l.trim())
-    .filter((l) => l !== "" && !/^<\/?(?:output|output_head|output_tail|warning|returncode)>$/.test(l));
+    .filter((l) => l !== "" && !HARNESS_TAG.test(l));
+}
+
+/** Whether the answer has any line answerLines keeps, found without splitting the whole answer (outputs run to megabytes). */
+export function hasAnswerLine(message: string): boolean {
+  for (let start = 0; start <= message.length; ) {
+    const end = message.indexOf("\n", start);
+    const line = (end === -1 ? message.slice(start) : message.slice(start, end)).trim();
+    if (line !== "" && !HARNESS_TAG.test(line)) return true;
+    if (end === -1) return false;
+    start = end + 1;
+  }
+  return false;
 }
 
 /**
