@@ -2,7 +2,7 @@
 // JSON document), not from its name; a loopsim trace is recognised too. A gzip-compressed file is
 // detected from its decompressed head (`x.traj.json.gz` is what `x.traj.json` would be).
 import { closeSync, openSync, readSync } from "node:fs";
-import { contentHead, plainName } from "../io/compressed.js";
+import { contentHeadText, plainName } from "../io/compressed.js";
 import { UserError } from "../io/errors.js";
 import { MAX_LINE_CHARS } from "../io/lines.js";
 import { inputKind, withFsErrors } from "../io/fsErrors.js";
@@ -32,7 +32,7 @@ const HEAD_BYTES = 256 * 1024;
 function head(file: string): string {
   // A folder, a missing file or one without permission names its path (never ": is a directory").
   if (inputKind(file) === "folder") throw new UserError(`${file}: is a directory, expected a trace or session file (scan and import take folders)`);
-  return withFsErrors(file, "read it", () => contentHead(file, HEAD_BYTES).toString("utf8"));
+  return withFsErrors(file, "read it", () => contentHeadText(file, HEAD_BYTES));
 }
 
 /** The first line with something on it (a head of 256 KiB is not split into all its lines for it). */

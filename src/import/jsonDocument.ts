@@ -9,7 +9,7 @@ import { parser } from "stream-json";
 import { pick } from "stream-json/filters/pick.js";
 import { streamArray } from "stream-json/streamers/stream-array.js";
 import { streamValues } from "stream-json/streamers/stream-values.js";
-import { contentChunks, contentRange, contentStream, contentWhole } from "../io/compressed.js";
+import { contentChunks, contentRange, contentStream, contentWhole, heldText } from "../io/compressed.js";
 import { decodeUtf8 } from "../io/textFile.js";
 import { UserError } from "../io/errors.js";
 
@@ -88,7 +88,8 @@ function wholeDocument(file: string): { doc: unknown } | undefined {
   if (stats.size > WHOLE_DOCUMENT_LIMIT) return undefined;
   let doc: unknown;
   try {
-    doc = JSON.parse(decodeUtf8(contentWhole(file, WHOLE_DOCUMENT_LIMIT)));
+    const bytes = contentWhole(file, WHOLE_DOCUMENT_LIMIT);
+    doc = JSON.parse(decodeUtf8(bytes, heldText(bytes)));
   } catch {
     return undefined;
   }

@@ -77,7 +77,7 @@ export function contentStream(path: string): Readable {
  * head needs: a growing prefix is inflated with a sync flush, which yields what a partial stream
  * holds without calling it cut short.
  */
-let headCache: { path: string; mtimeMs: number; size: number; inflated: Buffer; whole: boolean; complete: boolean } | undefined;
+let headCache: { path: string; mtimeMs: number; size: number; inflated: Buffer; whole: boolean; complete: boolean; text?: { max: number; value: string } } | undefined;
 
 export function contentHead(path: string, max: number): Buffer {
   return withFsErrors(path, "read it", () => {
@@ -126,6 +126,28 @@ export function contentHead(path: string, max: number): Buffer {
       closeSync(fd);
     }
   });
+}
+
+/**
+ * contentHead(path, max) as UTF-8 text (what format detection reads). The text of a compressed
+ * head is kept with it: when the head was the whole file, the reader of the whole document takes
+ * the text from here (heldText) instead of decoding the same bytes again.
+ */
+export function contentHeadText(path: string, max: number): string {
+  const bytes = contentHead(path, max);
+  const cached = headCache;
+  const ofCached = cached !== undefined && cached.path === path && bytes.buffer === cached.inflated.buffer && bytes.byteOffset === cached.inflated.byteOffset;
+  if (ofCached && cached.text !== undefined && cached.text.max === max) return cached.text.value;
+  const value = bytes.toString("utf8");
+  if (ofCached) cached.text = { max, value };
+  return value;
+}
+
+/** Buffer#toString of all of `bytes`, when they are the held head of the last file and its text was made from all of them; else undefined. */
+export function heldText(bytes: Buffer): string | undefined {
+  const cached = headCache;
+  if (cached === undefined || bytes !== cached.inflated || cached.text === undefined || cached.text.max < bytes.length) return undefined;
+  return cached.text.value;
 }
 
 /**

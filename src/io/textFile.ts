@@ -16,9 +16,11 @@ export const utf8Decoder = (): TextDecoder => new TextDecoder("utf-8", { fatal: 
  * Buffer#toString, which skips the fatal decoder's slow path (a 10 MB dataset's sessions took
  * 0.4 s of decoding through TextDecoder).
  */
-export function decodeUtf8(bytes: Uint8Array): string {
+export function decodeUtf8(bytes: Uint8Array, asText?: string): string {
   if (!isUtf8(bytes)) return utf8Decoder().decode(bytes);
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  // `asText`: Buffer#toString of all of the bytes, made already (src/io/compressed.ts heldText).
+  if (asText !== undefined && !bom) return asText;
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8", bom ? 3 : 0);
 }
 
