@@ -120,9 +120,10 @@ export function ignoredNote(ignored: readonly string[]): string | undefined {
 
 async function listFile(file: string, id: string, named: boolean): Promise<SessionRef[]> {
   if (!existsSync(file)) throw new UserError("no such file");
+  const stats = statSync(file);
   // A FIFO, socket or device has no size to speak of: it is not an empty file, it is no session file (issue 36).
-  if (!statSync(file).isFile()) throw new UserError("not a regular file (a FIFO, socket or device): name a session file");
-  if (statSync(file).size === 0 || contentHead(file, 1).length === 0) throw new UserError("empty file: no session in it");
+  if (!stats.isFile()) throw new UserError("not a regular file (a FIFO, socket or device): name a session file");
+  if (stats.size === 0 || contentHead(file, 1).length === 0) throw new UserError("empty file: no session in it");
   if (looksBinary(file)) throw new UserError("binary content (NUL bytes in its first 4 KiB), not a text session");
   const format = detectFormat(file);
   const name = plainName(file);
