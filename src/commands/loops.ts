@@ -97,7 +97,7 @@ export async function loopsCommand(paths: readonly string[], options: LoopsOptio
   // With --strict, a listing problem is the error even after a session that could not be read
   // (the listing came first): the reading problem waits for the listing to finish.
   let unreadable: unknown;
-  for await (const file of listedFiles(paths, strict)) {
+  for await (const file of listedFiles(paths, strict, true)) {
     if ("bad" in file) {
       listingBad.push(file.bad);
       continue;

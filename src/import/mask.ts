@@ -14,9 +14,8 @@ const hexId = (run: string): string => {
   return /\d/.test(body) && /[a-f]/i.test(body) ? "<id>" : run;
 };
 
-/** What the date, the clock time and the UUID each hold in their middle, led by a character the scan finds fast. */
+/** What a date and a UUID each hold in their middle, led by a character the scan finds fast. */
 const DATE_MIDDLE = /-\d\d-/;
-const CLOCK_MIDDLE = /:\d\d:/;
 const UUID_MIDDLE = /-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-/i;
 const DIGIT_BESIDE_HEX_LETTER = /[0-9][a-f]|[a-f][0-9]/i;
 
@@ -30,7 +29,7 @@ const MASKS: readonly (readonly [RegExp, string | ((match: string) => string), (
   // ISO dates and times, with or without a zone: 2026-12-03T10:00:01.123Z, 2026-12-03 10:00:01
   [/\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g, "<time>", (text) => DATE_MIDDLE.test(text)],
   // clock times on their own: 10:00:01, 10:00:01.5
-  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, "<time>", (text) => CLOCK_MIDDLE.test(text)],
+  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, "<time>"],
   // a UUID's middle, -xxxx-xxxx-xxxx-, starts with a dash, which the scan finds fast
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<id>", (text) => UUID_MIDDLE.test(text)],
   // temporary files and folders: /tmp/..., /var/folders/..., tmpab12_x

@@ -129,6 +129,28 @@ export function contentHead(path: string, max: number): Buffer {
 }
 
 /**
+ * Inflates a whole .gz file at once and keeps it as the last file's head, whole and checked, when
+ * it inflates within `max` bytes: for a reader that looks at a file's head and then reads all of
+ * it (loops lists each file and reads it straight after), the file is inflated once, where
+ * inflating a head first inflated the first 64 KiB of a large file twice. A file that is not
+ * whole gzip, or too large, is left to the ordinary reads, which say what is wrong with it.
+ */
+export function holdWhole(path: string, max: number): void {
+  if (!path.endsWith(".gz")) return;
+  try {
+    const stats = statSync(path);
+    if (!stats.isFile() || stats.size > max) return;
+    const cached = headCache;
+    if (cached !== undefined && cached.complete && cached.path === path && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) return;
+    const compressed = readFileSync(path);
+    if (compressed.length !== stats.size) return; // changed while it was read: the ordinary reads see it
+    headCache = { path, mtimeMs: stats.mtimeMs, size: stats.size, inflated: gunzipSync(compressed, { maxOutputLength: max }), whole: true, complete: true };
+  } catch {
+    // cut short, corrupt, too large once inflated, unreadable: nothing held
+  }
+}
+
+/**
  * contentHead(path, max) as UTF-8 text (what format detection reads). The text of a compressed
  * head is kept with it: when the head was the whole file, the reader of the whole document takes
  * the text from here (heldText) instead of decoding the same bytes again.
