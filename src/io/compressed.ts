@@ -5,6 +5,7 @@
 // is refused, not read as text). Compressed content is streamed through node:zlib, never unpacked
 // to disk; a corrupt or cut-short gzip is a user error that names the file.
 import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { isAscii } from "node:buffer";
 import { Readable } from "node:stream";
 import { constants, createGunzip, gunzipSync } from "node:zlib";
 import { UserError } from "./errors.js";
@@ -77,7 +78,7 @@ export function contentStream(path: string): Readable {
  * head needs: a growing prefix is inflated with a sync flush, which yields what a partial stream
  * holds without calling it cut short.
  */
-let headCache: { path: string; mtimeMs: number; size: number; inflated: Buffer; whole: boolean; complete: boolean; text?: { max: number; value: string } } | undefined;
+let headCache: { path: string; mtimeMs: number; size: number; inflated: Buffer; whole: boolean; complete: boolean; text?: { max: number; value: string }; wholeText?: string; held?: boolean } | undefined;
 
 export function contentHead(path: string, max: number): Buffer {
   return withFsErrors(path, "read it", () => {
@@ -144,7 +145,7 @@ export function holdWhole(path: string, max: number): void {
     if (cached !== undefined && cached.complete && cached.path === path && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) return;
     const compressed = readFileSync(path);
     if (compressed.length !== stats.size) return; // changed while it was read: the ordinary reads see it
-    headCache = { path, mtimeMs: stats.mtimeMs, size: stats.size, inflated: gunzipSync(compressed, { maxOutputLength: max }), whole: true, complete: true };
+    headCache = { path, mtimeMs: stats.mtimeMs, size: stats.size, inflated: gunzipSync(compressed, { maxOutputLength: max }), whole: true, complete: true, held: true };
   } catch {
     // cut short, corrupt, too large once inflated, unreadable: nothing held
   }
@@ -160,15 +161,23 @@ export function contentHeadText(path: string, max: number): string {
   const cached = headCache;
   const ofCached = cached !== undefined && cached.path === path && bytes.buffer === cached.inflated.buffer && bytes.byteOffset === cached.inflated.byteOffset;
   if (ofCached && cached.text !== undefined && cached.text.max === max) return cached.text.value;
-  const value = bytes.toString("utf8");
+  let value: string;
+  if (ofCached && cached.held === true && bytes.length < cached.inflated.length && isAscii(bytes)) {
+    // A whole file held for its reader (holdWhole): its text is made once, and an ASCII head,
+    // one character a byte, is the start of it.
+    cached.wholeText ??= cached.inflated.toString("utf8");
+    value = cached.wholeText.slice(0, bytes.length);
+  } else value = bytes.toString("utf8");
   if (ofCached) cached.text = { max, value };
   return value;
 }
 
-/** Buffer#toString of all of `bytes`, when they are the held head of the last file and its text was made from all of them; else undefined. */
+/** Buffer#toString of all of `bytes`, when they are the held content of the last file and its text was made already; else undefined. */
 export function heldText(bytes: Buffer): string | undefined {
   const cached = headCache;
-  if (cached === undefined || bytes !== cached.inflated || cached.text === undefined || cached.text.max < bytes.length) return undefined;
+  if (cached === undefined || bytes !== cached.inflated) return undefined;
+  if (cached.wholeText !== undefined) return cached.wholeText;
+  if (cached.text === undefined || cached.text.max < bytes.length) return undefined;
   return cached.text.value;
 }
 
