@@ -1,0 +1,128 @@
+// The shortcuts that make `loopsim loops` fast (issue 35, bench row "loops") give what the plain
+// computations they replace give, byte for byte: the catalogue must not change by a character.
+// Each law compares a shortcut with the plain computation written out here, on generated inputs
+// built from the characters the shortcut looks for. Each failure prints its seed and a replay.
+import fc from "fast-check";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { SEED } from "../properties/support.js";
+import { answerLines, hasAnswerLine, maskText } from "../src/import/mask.js";
+import { pythonCalls } from "../src/import/pythonCall.js";
+import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from "../src/io/compressed.js";
+import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
+import { tokensOf } from "../src/sim/tokens.js";
+
+const FILE = "test/loopsFastPaths.test.ts";
+
+function check<T>(law: string, input: fc.Arbitrary<T>, body: (value: T) => void, numRuns = 300): void {
+  const out = fc.check(fc.property(input, body), { seed: SEED, numRuns, ...(process.env.FC_PATH === undefined ? {} : { path: process.env.FC_PATH }) });
+  if (!out.failed) return;
+  const why = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
+  throw new Error(`${law}: failed with seed ${out.seed}, path ${out.counterexamplePath}\nreplay: FC_SEED=${out.seed} FC_PATH=${out.counterexamplePath} npx vitest run ${FILE}\ncounterexample: ${JSON.stringify(out.counterexample)}\n${why}`);
+}
+
+/** Text from the characters the masks, the escapes and the line scans look for. */
+const piece = fc.constantFrom("a", "f", "x", "0x", "tmp", "/tmp/", "/var/", "0", "7", "12", "2026", "-", ":", ".", " ", "\n", "\r", "\t", '"', "\\", "\b", "\u0001", "\ud800", "\ud83d\ude00", "é", "<output>", "</output>", "deadbeef1", "-1a2b-", "T");
+const text = fc.array(piece, { maxLength: 60 }).map((parts) => parts.join(""));
+
+/** The masks applied one after another with no shortcut: what maskText computed before its prechecks. */
+function plainMask(input: string): string {
+  const hexId = (run: string) => {
+    const body = run.replace(/^0x/i, "");
+    return /\d/.test(body) && /[a-f]/i.test(body) ? "<id>" : run;
+  };
+  return input
+    .replace(/\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g, "<time>")
+    .replace(/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, "<time>")
+    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<id>")
+    .replace(/(?:\/tmp|\/var\/folders|\/private\/var\/folders|\/var\/tmp)(?:\/[\w.@+-]+)*/g, "<tmp>")
+    .replace(/\btmp[\w-]{4,}\b/g, "<tmp>")
+    .replace(/\b(?:0x)?[0-9a-f]{6,}\b/gi, hexId)
+    .replace(/\d+/g, "#");
+}
+
+describe("loops' shortcuts give the plain result", () => {
+  it("maskText with its prechecks masks as the masks applied one by one", () => {
+    for (const sample of ["2026-12-03T10:00:01.123Z", "at 10:00:01.5 ok", "550e8400-e29b-41d4-a716-446655440000", "/tmp/x/y and /var/folders/a/b", "tmpab12_x", "0xdeadbeef12 faceed 1234567"]) expect(maskText(sample)).toBe(plainMask(sample));
+    check("maskText", text, (t) => {
+      expect(maskText(t)).toBe(plainMask(t));
+    });
+  });
+
+  it("hasAnswerLine is whether answerLines keeps a line", () => {
+    check("hasAnswerLine", text, (t) => {
+      expect(hasAnswerLine(t)).toBe(answerLines(t).length > 0);
+    });
+  });
+
+  it("tokensOf counts JSON.stringify's length without building the JSON", () => {
+    const plain = (value: unknown) => 12 + Math.ceil((value === undefined ? "" : (JSON.stringify(value) ?? "")).length / 4);
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: "small" }, text, fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.array(tie("value"), { maxLength: 4 }), fc.dictionary(text, tie("value"), { maxKeys: 4 })),
+    })).value;
+    check("tokensOf", json, (v) => {
+      expect(tokensOf(v)).toBe(plain(v));
+    });
+    // The same long string twice in a row (a result's text and its `aggregated` copy), and values it hands to JSON.stringify.
+    const long = `${"line \"quoted\"\n".repeat(40)}\u0002`;
+    for (const v of [long, long, { content: [{ type: "text", text: long }], details: { aggregated: long } }, new Date(0), { at: new Date(0) }, [undefined, () => 1]]) expect(tokensOf(v)).toBe(plain(v));
+  });
+
+  it("decodeUtf8 decodes as the fatal decoder does (a BOM dropped, invalid UTF-8 refused)", () => {
+    const decodeBoth = (bytes: Uint8Array) => {
+      const run = (f: () => string) => {
+        try {
+          return f();
+        } catch (error) {
+          return `threw ${(error as Error).constructor.name}`;
+        }
+      };
+      return [run(() => utf8Decoder().decode(bytes)), run(() => decodeUtf8(bytes))];
+    };
+    check("decodeUtf8", fc.tuple(fc.uint8Array({ maxLength: 40 }), fc.boolean(), fc.nat(3)), ([bytes, bom, from]) => {
+      const all = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(bytes)]);
+      const [fatal, fast] = decodeBoth(all.subarray(Math.min(from, all.length)));
+      expect(fast).toBe(fatal);
+    });
+    check("decodeUtf8 on text", text, (t) => {
+      const [fatal, fast] = decodeBoth(Buffer.from(`\ufeff${t}`));
+      expect(fast).toBe(fatal);
+    });
+  });
+
+  it("a string literal of a Python call keeps every character and escape", () => {
+    expect(pythonCalls(`f('a\\tb\\'c' "x\\"y", '\'\'l1\n'l2'\n\'\'', r'\\n', u='\\x41\\u0042\\q')`)).toEqual([{ name: "f", args: ["a\tb'c" + 'x"y', "l1\n'l2'\n", "\\n"], kwargs: { u: "AB\\q" } }]);
+    // A line ends a one-quote string and a bracket ends the call before a quote closes: each is kept as its text.
+    expect(pythonCalls("g('abc\n')")).toEqual([{ name: "g", args: [{ expr: "'abc\n'" }], kwargs: {} }]);
+    expect(pythonCalls("h('abc)")).toEqual([{ name: "h", args: [{ expr: "'abc" }], kwargs: {} }]);
+  });
+});
+
+describe("a .gz file held whole for its reader", () => {
+  const dir = mkdtempSync(join(tmpdir(), "loopsim-fast-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("serves its head, its text and its whole content as the ordinary reads give them", () => {
+    const content = Buffer.from(`{"a": "${"x".repeat(300_000)}", "é": 1}`);
+    const file = join(dir, "big.json.gz");
+    writeFileSync(file, gzipSync(content));
+    holdWhole(file, 64 * 1024 * 1024);
+    expect(contentHead(file, 1000).equals(content.subarray(0, 1000))).toBe(true);
+    expect(contentHeadText(file, 256 * 1024)).toBe(content.subarray(0, 256 * 1024).toString("utf8"));
+    const whole = contentWhole(file);
+    expect(whole.equals(content)).toBe(true);
+    expect(heldText(whole)).toBe(content.toString("utf8"));
+  });
+
+  it("a cut-short .gz is never held: reading it whole is still refused, naming the file", () => {
+    const file = join(dir, "cut.json.gz");
+    const gz = gzipSync(Buffer.from(`{"a": "${"y".repeat(2000)}"}`));
+    writeFileSync(file, gz.subarray(0, gz.length - 6));
+    holdWhole(file, 64 * 1024 * 1024);
+    expect(contentHead(file, 10).toString()).toBe('{"a": "yyy');
+    expect(() => contentWhole(file)).toThrow(/cut\.json\.gz: not a valid gzip file/);
+  });
+});
