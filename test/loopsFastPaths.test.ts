@@ -10,6 +10,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
 import { answerLines, hasAnswerLine, maskText } from "../src/import/mask.js";
+import { parseObservation } from "../src/import/miniSweAgent.js";
 import { pythonCalls } from "../src/import/pythonCall.js";
 import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from "../src/io/compressed.js";
 import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
@@ -90,6 +91,21 @@ describe("loops' shortcuts give the plain result", () => {
     check("decodeUtf8 on text", text, (t) => {
       const [fatal, fast] = decodeBoth(Buffer.from(`\ufeff${t}`));
       expect(fast).toBe(fatal);
+    });
+  });
+
+  it("an observation's output is what the <output> regex captured", () => {
+    const plainOutput = (t: string) => {
+      const whole = /<output>\n?([\s\S]*?)<\/output>/.exec(t);
+      const headStart = t.indexOf("<output_head>");
+      const tailEnd = t.indexOf("</output_tail>");
+      if (whole !== null) return whole[1];
+      if (headStart >= 0) return tailEnd > headStart ? t.slice(headStart, tailEnd + "</output_tail>".length) : t.slice(headStart);
+      return t;
+    };
+    const tagged = fc.array(fc.constantFrom("<output>", "</output>", "<output_head>", "</output_tail>", "\n", "x", " "), { maxLength: 12 }).map((parts) => parts.join(""));
+    check("parseObservation", tagged, (t) => {
+      expect(parseObservation(t).output).toBe(plainOutput(t));
     });
   });
 

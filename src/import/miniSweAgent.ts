@@ -63,13 +63,27 @@ export interface Observation {
 }
 
 /** The reply to a command: its return code, its whole output, and whether it timed out. */
+/**
+ * What /<output>\n?([\s\S]*?)<\/output>/ captures, found with indexOf (outputs run to megabytes,
+ * and the lazy scan tests every character): from the first <output> and the newline after it, if
+ * any, to the first </output> after that; none when no </output> follows the first <output>.
+ */
+function wrappedOutput(text: string): string | undefined {
+  const open = text.indexOf("<output>");
+  if (open === -1) return undefined;
+  let from = open + "<output>".length;
+  if (text[from] === "\n") from++;
+  const close = text.indexOf("</output>", from);
+  return close === -1 ? undefined : text.slice(from, close);
+}
+
 export function parseObservation(text: string): Observation {
   const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(text);
-  const whole = /<output>\n?([\s\S]*?)<\/output>/.exec(text);
+  const whole = wrappedOutput(text);
   const headStart = text.indexOf("<output_head>");
   const tailEnd = text.indexOf("</output_tail>");
   let output = text;
-  if (whole !== null) output = whole[1] as string;
+  if (whole !== undefined) output = whole;
   else if (headStart >= 0) output = tailEnd > headStart ? text.slice(headStart, tailEnd + "</output_tail>".length) : text.slice(headStart);
   return { exitCode: code === null ? undefined : Number(code[1]), output, timedOut: code === null && TIMEOUT.test(text) };
 }
