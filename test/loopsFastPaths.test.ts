@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
-import { answerLines, hasAnswerLine, maskText } from "../src/import/mask.js";
+import { answerLines, hasAnswerLine, maskText, REJECTIONS, rejectionOf } from "../src/import/mask.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import { pythonCalls } from "../src/import/pythonCall.js";
 import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from "../src/io/compressed.js";
@@ -50,6 +50,14 @@ describe("loops' shortcuts give the plain result", () => {
     for (const sample of ["2026-12-03T10:00:01.123Z", "at 10:00:01.5 ok", "550e8400-e29b-41d4-a716-446655440000", "/tmp/x/y and /var/folders/a/b", "tmpab12_x", "0xdeadbeef12 faceed 1234567"]) expect(maskText(sample)).toBe(plainMask(sample));
     check("maskText", text, (t) => {
       expect(maskText(t)).toBe(plainMask(t));
+    });
+  });
+
+  it("rejectionOf, its one alternation tested first, names the refusal the patterns name one by one", () => {
+    const plain = (t: string) => REJECTIONS.find(([, pattern]) => pattern.test(t.slice(0, 600)))?.[0];
+    const phrase = fc.constantFrom("Your changes have NOT been applied", "editing was reverted", "No replacement was performed", "old_str x not found", "patch does not apply", "<tool_use_error>", "Unknown tool", "Tool foo does not exist", "command is not allowed", "blocked by policy", "requires approval", "x", " ", "\n", "tool", "not ");
+    check("rejectionOf", fc.array(phrase, { maxLength: 8 }).map((parts) => parts.join("")), (t) => {
+      expect(rejectionOf(t)).toBe(plain(t));
     });
   });
 

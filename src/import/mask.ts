@@ -170,7 +170,7 @@ export function failureSignature(message: string, args: string, exitCode: number
  * does not allow. Each pattern is the wording of one harness (named beside it); the answer says
  * nothing happened, whatever exit status the format records.
  */
-const REJECTIONS: readonly (readonly [string, RegExp])[] = [
+export const REJECTIONS: readonly (readonly [string, RegExp])[] = [
   ["edit rejected by the linter", /Your proposed edit has introduced new syntax error|Your changes have NOT been applied|edit(?:ing)? (?:was|has been) (?:rejected|reverted)/i], // SWE-agent
   ["replacement not performed", /No replacement was performed|did not appear verbatim|String to replace not found|old_str .{0,40}(?:not found|is not unique)/i], // OpenHands, Claude Code, str_replace editors
   ["patch did not apply", /apply_patch verification failed|Failed to find expected lines|patch does not apply|Invalid patch/i], // Codex, git
@@ -178,10 +178,18 @@ const REJECTIONS: readonly (readonly [string, RegExp])[] = [
   ["action not allowed", /\b(?:command|action|operation|tool) (?:is )?not (?:allowed|permitted)\b|blocked by (?:policy|the sandbox)|requires approval/i], // sandboxes, policies
 ];
 
+/**
+ * All the refusals as one alternation, tested first: most answers are no refusal, and one scan
+ * of the head costs half of five. Built only when the patterns can be joined as they are (the same
+ * flags, no back-references or named groups, which joining would renumber).
+ */
+const ANY_REJECTION = REJECTIONS.every(([, p]) => p.flags === "i" && !/\\[1-9]|\\k<|\(\?<[^=!]/.test(p.source)) ? new RegExp(REJECTIONS.map(([, p]) => `(?:${p.source})`).join("|"), "i") : undefined;
+
 /** The kind of refusal an outcome's text reports, or undefined when the action ran. */
 export function rejectionOf(rawResult: string): string | undefined {
   // Only the head of the answer: a refusal says so first, and a long output that quotes such words deep inside ran.
   const head = rawResult.slice(0, 600);
+  if (ANY_REJECTION !== undefined && !ANY_REJECTION.test(head)) return undefined;
   for (const [kind, pattern] of REJECTIONS) if (pattern.test(head)) return kind;
   return undefined;
 }
