@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
-import { answerLines, hasAnswerLine, maskText, REJECTIONS, rejectionOf } from "../src/import/mask.js";
+import { answerLines, hasAnswerLine, lastAnswerLines, maskText, REJECTIONS, rejectionOf } from "../src/import/mask.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import { pythonCalls } from "../src/import/pythonCall.js";
 import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from "../src/io/compressed.js";
@@ -61,9 +61,12 @@ describe("loops' shortcuts give the plain result", () => {
     });
   });
 
-  it("hasAnswerLine is whether answerLines keeps a line", () => {
+  it("hasAnswerLine is whether answerLines keeps a line; lastAnswerLines is its last lines", () => {
     check("hasAnswerLine", text, (t) => {
       expect(hasAnswerLine(t)).toBe(answerLines(t).length > 0);
+    });
+    check("lastAnswerLines", fc.tuple(text, fc.nat(6)), ([t, n]) => {
+      expect(lastAnswerLines(t, n)).toEqual(n === 0 ? [] : answerLines(t).slice(-n));
     });
   });
 

@@ -113,6 +113,19 @@ export function answerLines(message: string): string[] {
     .filter((l) => l !== "" && !HARNESS_TAG.test(l));
 }
 
+/** answerLines(message).slice(-count), read from the end of the answer (a failed build's output can run to megabytes). */
+export function lastAnswerLines(message: string, count: number): string[] {
+  const lines: string[] = [];
+  for (let end = message.length; lines.length < count; ) {
+    const newline = end === 0 ? -1 : message.lastIndexOf("\n", end - 1);
+    const line = message.slice(newline + 1, end).trim();
+    if (line !== "" && !HARNESS_TAG.test(line)) lines.unshift(line);
+    if (newline === -1) break;
+    end = newline;
+  }
+  return lines;
+}
+
 /** Whether the answer has any line answerLines keeps, found without splitting the whole answer (outputs run to megabytes). */
 export function hasAnswerLine(message: string): boolean {
   for (let start = 0; start <= message.length; ) {
@@ -150,8 +163,7 @@ const FAILURE_LINE_DEPTH = 5;
  * finding nothing) has no signature: greps for different things that find nothing are a search.
  */
 export function failureSignature(message: string, args: string, exitCode: number | undefined): string | undefined {
-  const line = answerLines(message)
-    .slice(-FAILURE_LINE_DEPTH)
+  const line = lastAnswerLines(message, FAILURE_LINE_DEPTH)
     .reverse()
     .find((l) => FAILURE_WORDS.test(l) && !WARNING.test(l) && !TALLY.test(l) && !FINDING.test(l));
   if (line === undefined) return undefined;
