@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
 import { answerLines, hasAnswerLine, lastAnswerLines, maskText, REJECTIONS, rejectionOf } from "../src/import/mask.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
+import { answerKey } from "../src/import/orphans.js";
 import { pythonCalls } from "../src/import/pythonCall.js";
 import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from "../src/io/compressed.js";
 import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
@@ -117,6 +118,15 @@ describe("loops' shortcuts give the plain result", () => {
     const tagged = fc.array(fc.constantFrom("<output>", "</output>", "<output_head>", "</output_tail>", "\n", "x", " "), { maxLength: 12 }).map((parts) => parts.join(""));
     check("parseObservation", tagged, (t) => {
       expect(parseObservation(t).output).toBe(plainOutput(t));
+    });
+  });
+
+  it("answerKey tells two events apart exactly when the JSON key of their run, kind and name does", () => {
+    const jsonKey = (e: { runId?: string; callId?: string; tool: string }) => JSON.stringify([(e.runId ?? "").trim(), e.callId === undefined ? "tool" : "id", e.callId ?? e.tool]);
+    const word = fc.array(fc.constantFrom("a", "1", ":", " ", "id", "tool", "2:"), { maxLength: 4 }).map((parts) => parts.join(""));
+    const event = fc.record({ runId: fc.option(word, { nil: undefined }), callId: fc.option(word, { nil: undefined }), tool: word }).map((e) => ({ type: "call" as const, tool: e.tool, ...(e.runId === undefined ? {} : { runId: e.runId }), ...(e.callId === undefined ? {} : { callId: e.callId }) }));
+    check("answerKey", fc.tuple(event, event), ([a, b]) => {
+      expect(answerKey(a) === answerKey(b)).toBe(jsonKey(a) === jsonKey(b));
     });
   });
 
