@@ -138,7 +138,12 @@ function toolCallOf(call: PythonCall, signatures: ReadonlyMap<string, readonly s
 /** The action of an assistant message: its one fenced command, else its Python calls. */
 export function actionOf(text: string, regex: RegExp, signatures: ReadonlyMap<string, readonly string[]>): Action | undefined {
   const fenced = [...text.matchAll(regex)];
-  if (fenced.length === 1) return { tool: "bash", params: { command: findallValue(fenced[0] as RegExpMatchArray).trim() }, thought: text.replace(regex, "").trim() };
+  if (fenced.length === 1) {
+    // The thought is the text without its one match (what text.replace(regex, "") gives, without scanning the text again).
+    const only = fenced[0] as RegExpMatchArray;
+    const at = only.index ?? 0;
+    return { tool: "bash", params: { command: findallValue(only).trim() }, thought: (text.slice(0, at) + text.slice(at + only[0].length)).trim() };
+  }
   if (fenced.length > 1) return undefined;
   const all = pythonCalls(text);
   // The harness's tools, when the body also calls plain Python (open, Path, re.sub ...) around them.
