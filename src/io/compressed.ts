@@ -168,7 +168,11 @@ export function contentHeadText(path: string, max: number): string {
     cached.wholeText ??= cached.inflated.toString("utf8");
     value = cached.wholeText.slice(0, bytes.length);
   } else value = bytes.toString("utf8");
-  if (ofCached) cached.text = { max, value };
+  if (ofCached) {
+    cached.text = { max, value };
+    // A head that is the whole content is its whole text too (for the next, shorter head and the reader).
+    if (bytes.length === cached.inflated.length) cached.wholeText ??= value;
+  }
   return value;
 }
 
