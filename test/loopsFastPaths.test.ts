@@ -10,6 +10,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
 import { answerLines, hasAnswerLine, lastAnswerLines, maskText, REJECTIONS, rejectionOf } from "../src/import/mask.js";
+import { detectFormat } from "../src/import/detect.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import { answerKey } from "../src/import/orphans.js";
 import { pythonCalls } from "../src/import/pythonCall.js";
@@ -152,6 +153,20 @@ describe("a .gz file held whole for its reader", () => {
     const whole = contentWhole(file);
     expect(whole.equals(content)).toBe(true);
     expect(heldText(whole)).toBe(content.toString("utf8"));
+  });
+
+  it("a mini-swe-agent document is told by its trajectory_format wherever it is, the last one tried first", () => {
+    let n = 0;
+    const doc = (body: string) => {
+      const file = join(dir, `doc${n++}.json`);
+      writeFileSync(file, body);
+      return detectFormat(file);
+    };
+    expect(doc('{"info": {}, "messages": [], "trajectory_format": "mini-swe-agent-1"}')).toBe("mini-swe-agent");
+    expect(doc('{"trajectory_format" : "mini-swe-agent-1.1", "x": 1}')).toBe("mini-swe-agent");
+    // A later key that does not match does not hide an earlier one that does.
+    expect(doc('{"trajectory_format": "mini-swe-agent-1", "x": {"trajectory_format": 5}}')).toBe("mini-swe-agent");
+    expect(doc('{"trajectory_format": "other", "x": 1}')).toBeUndefined();
   });
 
   it("a cut-short .gz is never held: reading it whole is still refused, naming the file", () => {

@@ -96,6 +96,21 @@ function wholeFirstLine(file: string, text: string): string {
   });
 }
 
+const MINI_SWE_AGENT_FORMAT = /"trajectory_format"\s*:\s*"mini-swe-agent/;
+const MINI_SWE_AGENT_FORMAT_AT = /"trajectory_format"\s*:\s*"mini-swe-agent/y;
+
+/**
+ * Whether the text has MINI_SWE_AGENT_FORMAT anywhere. mini-swe-agent writes the key last, so its
+ * last occurrence is tried first (a search from the end that stops there, where a search from the
+ * start reads the whole head); when it does not match, the whole text is searched as before.
+ */
+function namesMiniSweAgentFormat(text: string): boolean {
+  const last = text.lastIndexOf('"trajectory_format"');
+  if (last === -1) return false;
+  MINI_SWE_AGENT_FORMAT_AT.lastIndex = last;
+  return MINI_SWE_AGENT_FORMAT_AT.test(text) || MINI_SWE_AGENT_FORMAT.test(text);
+}
+
 export function detectFormat(ref: string): DetectedFormat | undefined {
   const file = splitAdpRef(ref).file;
   const text = head(file).replace(/^\uFEFF/, "");
@@ -110,7 +125,7 @@ export function detectFormat(ref: string): DetectedFormat | undefined {
     if ("sessionId" in first || "parentUuid" in first || "uuid" in first || ["summary", "file-history-snapshot", "queue-operation", "user", "assistant", "system"].includes(String(type))) return "claude-code";
   }
   if (text.trimStart().startsWith("{")) {
-    if (/"trajectory_format"\s*:\s*"mini-swe-agent/.test(text)) return "mini-swe-agent";
+    if (namesMiniSweAgentFormat(text)) return "mini-swe-agent";
     // An OpenAI chat transcript {messages: [...]}: chat messages, none of mini-swe-agent's keys.
     if (/^\{\s*"messages"\s*:\s*\[\s*\{\s*"(?:role|content)"/.test(text.trimStart()) && !/"info"\s*:/.test(text) && !name.endsWith(".traj.json")) return "openai-chat";
     // SWE-agent 1.x keeps each step's `messages` beside `info`, so its own `trajectory` list
