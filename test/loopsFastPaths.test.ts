@@ -28,7 +28,7 @@ function check<T>(law: string, input: fc.Arbitrary<T>, body: (value: T) => void,
 }
 
 /** Text from the characters the masks, the escapes and the line scans look for. */
-const piece = fc.constantFrom("a", "f", "x", "0x", "tmp", "/tmp/", "/var/", "0", "7", "12", "2026", "-", ":", ".", " ", "\n", "\r", "\t", '"', "\\", "\b", "\u0001", "\ud800", "\ud83d\ude00", "é", "<output>", "</output>", "deadbeef1", "-1a2b-", "T");
+const piece = fc.constantFrom("a", "f", "x", "0x", "tmp", "/tmp/", "/var/", "0", "7", "12", "2026", "-", ":", ".", " ", "\n", "\r", "\t", '"', "\\", "\b", "\u0001", "\ud800", "\ud83d\ude00", "é", "<output>", "</output>", "deadbeef1", "-1a2b-", "T", "_", "g", "B2", "0X", "abcdef");
 const text = fc.array(piece, { maxLength: 60 }).map((parts) => parts.join(""));
 
 /** The masks applied one after another with no shortcut: what maskText computed before its prechecks. */
