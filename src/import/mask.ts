@@ -14,8 +14,7 @@ const hexId = (run: string): string => {
   return /\d/.test(body) && /[a-f]/i.test(body) ? "<id>" : run;
 };
 
-/** What a date and a UUID each hold in their middle, led by a character the scan finds fast. */
-const DATE_MIDDLE = /-\d\d-/;
+/** What a UUID holds in its middle, led by a character the scan finds fast. */
 const UUID_MIDDLE = /-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-/i;
 const DIGIT_BESIDE_HEX_LETTER = /[0-9][a-f]|[a-f][0-9]/i;
 const HEX_RUN = /\b(?:0x)?[0-9a-f]{6,}\b/gi;
@@ -28,7 +27,7 @@ const HEX_RUN = /\b(?:0x)?[0-9a-f]{6,}\b/gi;
  */
 const MASKS: readonly (readonly [RegExp, string | ((match: string) => string), ((text: string) => boolean)?])[] = [
   // ISO dates and times, with or without a zone: 2026-12-03T10:00:01.123Z, 2026-12-03 10:00:01
-  [/\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g, "<time>", (text) => DATE_MIDDLE.test(text)],
+  [/\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g, "<time>"],
   // clock times on their own: 10:00:01, 10:00:01.5
   [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, "<time>"],
   // a UUID's middle, -xxxx-xxxx-xxxx-, starts with a dash, which the scan finds fast
