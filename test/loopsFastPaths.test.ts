@@ -15,6 +15,7 @@ import { parseObservation } from "../src/import/miniSweAgent.js";
 import { answerKey } from "../src/import/orphans.js";
 import { pythonCalls } from "../src/import/pythonCall.js";
 import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from "../src/io/compressed.js";
+import { nestsDeeperThan } from "../src/io/eventSchema.js";
 import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
 import { tokensOf } from "../src/sim/tokens.js";
 
@@ -128,6 +129,38 @@ describe("loops' shortcuts give the plain result", () => {
     const event = fc.record({ runId: fc.option(word, { nil: undefined }), callId: fc.option(word, { nil: undefined }), tool: word }).map((e) => ({ type: "call" as const, tool: e.tool, ...(e.runId === undefined ? {} : { runId: e.runId }), ...(e.callId === undefined ? {} : { callId: e.callId }) }));
     check("answerKey", fc.tuple(event, event), ([a, b]) => {
       expect(answerKey(a) === answerKey(b)).toBe(jsonKey(a) === jsonKey(b));
+    });
+  });
+
+  it("nestsDeeperThan answers as the stack of every child did, shared and cyclic values too", () => {
+    const plain = (value: unknown, max: number): boolean => {
+      const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+      const seen = new Set<object>();
+      while (stack.length > 0) {
+        const { value: v, depth } = stack.pop() as { value: unknown; depth: number };
+        if (v === null || typeof v !== "object" || seen.has(v)) continue;
+        if (depth >= max) return true;
+        seen.add(v);
+        for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) stack.push({ value: child, depth: depth + 1 });
+      }
+      return false;
+    };
+    const tree = fc.letrec((tie) => ({ node: fc.oneof({ depthSize: "small" }, fc.nat(3), fc.constant(null), fc.array(tie("node"), { maxLength: 3 }), fc.dictionary(fc.constantFrom("a", "b", "c"), tie("node"), { maxKeys: 3 })) })).node;
+    check("nestsDeeperThan", fc.tuple(tree, fc.array(fc.tuple(fc.nat(20), fc.nat(20)), { maxLength: 4 }), fc.nat(8)), ([root, links, max]) => {
+      // Links between the value's own objects: shared parts and cycles.
+      const objects: object[] = [];
+      const collect = (v: unknown) => {
+        if (v === null || typeof v !== "object" || objects.includes(v)) return;
+        objects.push(v);
+        for (const child of Object.values(v)) collect(child);
+      };
+      collect(root);
+      for (const [from, to] of links) {
+        const a = objects[from % Math.max(1, objects.length)];
+        const b = objects[to % Math.max(1, objects.length)];
+        if (a !== undefined && b !== undefined && !Array.isArray(a)) (a as Record<string, unknown>)[`link${from}`] = b;
+      }
+      expect(nestsDeeperThan(root, max)).toBe(plain(root, max));
     });
   });
 
