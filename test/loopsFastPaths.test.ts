@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
-import { answerLines, hasAnswerLine, lastAnswerLines, maskText, REJECTIONS, rejectionOf } from "../src/import/mask.js";
+import { answerLines, lastAnswerLines, maskText, REJECTIONS, rejectionOf } from "../src/import/mask.js";
 import { detectFormat } from "../src/import/detect.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import { answerKey } from "../src/import/orphans.js";
@@ -64,9 +64,14 @@ describe("loops' shortcuts give the plain result", () => {
     });
   });
 
-  it("hasAnswerLine is whether answerLines keeps a line; lastAnswerLines is its last lines", () => {
-    check("hasAnswerLine", text, (t) => {
-      expect(hasAnswerLine(t)).toBe(answerLines(t).length > 0);
+  it("answerLines keeps the non-blank lines that are no harness tag; lastAnswerLines is its last lines", () => {
+    check("answerLines", text, (t) => {
+      expect(answerLines(t)).toEqual(
+        t
+          .split("\n")
+          .map((l) => l.trim())
+          .filter((l) => l !== "" && !/^<\/?(?:output|output_head|output_tail|warning|returncode)>$/.test(l)),
+      );
     });
     check("lastAnswerLines", fc.tuple(text, fc.nat(6)), ([t, n]) => {
       expect(lastAnswerLines(t, n)).toEqual(n === 0 ? [] : answerLines(t).slice(-n));

@@ -139,10 +139,15 @@ const HARNESS_TAG = /^<\/?(?:output|output_head|output_tail|warning|returncode)>
 
 /** The non-blank lines of a tool's answer, without the tags a harness wraps output in. */
 export function answerLines(message: string): string[] {
-  return message
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l !== "" && !HARNESS_TAG.test(l));
+  // What split, trim and filter give, in one pass over the answer (outputs run to megabytes).
+  const lines: string[] = [];
+  for (let start = 0; ; ) {
+    const end = message.indexOf("\n", start);
+    const line = (end === -1 ? message.slice(start) : message.slice(start, end)).trim();
+    if (line !== "" && !HARNESS_TAG.test(line)) lines.push(line);
+    if (end === -1) return lines;
+    start = end + 1;
+  }
 }
 
 /** answerLines(message).slice(-count), read from the end of the answer (a failed build's output can run to megabytes). */
@@ -156,18 +161,6 @@ export function lastAnswerLines(message: string, count: number): string[] {
     end = newline;
   }
   return lines;
-}
-
-/** Whether the answer has any line answerLines keeps, found without splitting the whole answer (outputs run to megabytes). */
-export function hasAnswerLine(message: string): boolean {
-  for (let start = 0; start <= message.length; ) {
-    const end = message.indexOf("\n", start);
-    const line = (end === -1 ? message.slice(start) : message.slice(start, end)).trim();
-    if (line !== "" && !HARNESS_TAG.test(line)) return true;
-    if (end === -1) return false;
-    start = end + 1;
-  }
-  return false;
 }
 
 /**

@@ -38,7 +38,7 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { outcomeFailed } from "../import/failure.js";
 import { callUnits } from "../scenario/eventPairs.js";
-import { failureSignature, hasAnswerLine, maskedCall, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
+import { answerLines, failureSignature, maskedCall, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
 
 export interface MineParameters {
   /** Calls in a row, same masked call and result, that make a repeat. */
@@ -173,7 +173,7 @@ export function minedCalls(events: readonly ToolEvent[]): MinedCall[] {
       rawArgs,
       rawResult: details === "" ? message : `${message}\n${details}`,
       failed,
-      silent: !hasAnswerLine(message),
+      silent: answerLines(message).length === 0,
       substantial: substantial(maskedMessage),
       ...(rejected === undefined ? {} : { rejected }),
       ...(signature === undefined ? {} : { signature }),
