@@ -16,7 +16,6 @@ const hexId = (run: string): string => {
 
 /** What a UUID holds in its middle, led by a character the scan finds fast. */
 const UUID_MIDDLE = /-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-/i;
-const DIGIT_BESIDE_HEX_LETTER = /[0-9][a-f]|[a-f][0-9]/i;
 const HEX_RUN = /\b(?:0x)?[0-9a-f]{6,}\b/gi;
 
 /**
@@ -37,8 +36,9 @@ const MASKS: readonly (readonly [RegExp, string | ((match: string) => string), (
   [/\btmp[\w-]{4,}\b/g, "<tmp>", (text) => text.includes("tmp")],
   // hex ids of six or more characters with at least one digit and one letter (commit hashes,
   // object addresses); hexId leaves every other run as it is, and a run with both has a digit
-  // next to a letter somewhere (applied by hexIdsMasked, which gives what this replace gives)
-  [HEX_RUN, hexId, (text) => DIGIT_BESIDE_HEX_LETTER.test(text)],
+  // next to a letter somewhere (applied by hexIdsMasked, which gives what this replace gives
+  // and looks only around such pairs: a text without one is passed over in one scan)
+  [HEX_RUN, hexId],
   [/\d+/g, "#"],
 ];
 export function maskText(text: string): string {
