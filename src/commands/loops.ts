@@ -109,8 +109,9 @@ export async function loopsCommand(paths: readonly string[], options: LoopsOptio
       if (unreadable !== undefined) continue;
       try {
         // The span found by the listing: a session of a multi-session file is read from its bytes alone.
-        const read = await readSessionEvents(ref, span, format);
+        // The model from the file's head first, while its text is at hand: the reader then takes that text and lets it go.
         const model = sessionModel(ref);
+        const read = await readSessionEvents(ref, span, format);
         const label = labelFor(ref, labels);
         rows.push(sessionRow(at, id, read.format, read.events, parameters, { ...(model === undefined ? {} : { model }), ...(label === undefined ? {} : { label }) }));
       } catch (error) {

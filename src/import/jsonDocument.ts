@@ -21,6 +21,9 @@ export async function* arrayElements(file: string, key: string): AsyncGenerator<
     const array = (doc as Record<string, unknown>)[key];
     if (Array.isArray(array)) {
       for (let index = 0; index < array.length; index++) yield { index, value: array[index] };
+      // The array is read last (every importer reads a member such as info first): the document
+      // is let go now, not kept until the next file's, while the session it held is mined.
+      if (lastWhole?.doc === doc) lastWhole = undefined;
       return;
     }
     // Not an array: the stream says what is wrong, with its place.

@@ -176,13 +176,18 @@ export function contentHeadText(path: string, max: number): string {
   return value;
 }
 
-/** Buffer#toString of all of `bytes`, when they are the held content of the last file and its text was made already; else undefined. */
+/**
+ * Buffer#toString of all of `bytes`, when they are the held content of the last file and its text
+ * was made already; else undefined. The reader takes the text: it is no longer kept here (a
+ * document's text held while its sessions are mined only grows the heap).
+ */
 export function heldText(bytes: Buffer): string | undefined {
   const cached = headCache;
   if (cached === undefined || bytes !== cached.inflated) return undefined;
-  if (cached.wholeText !== undefined) return cached.wholeText;
-  if (cached.text === undefined || cached.text.max < bytes.length) return undefined;
-  return cached.text.value;
+  const text = cached.wholeText ?? (cached.text !== undefined && cached.text.max >= bytes.length ? cached.text.value : undefined);
+  cached.wholeText = undefined;
+  cached.text = undefined;
+  return text;
 }
 
 /**
