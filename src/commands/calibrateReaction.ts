@@ -6,7 +6,6 @@ import { UserError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { ensureWritableDir } from "../io/writable.js";
-import { SESSIONS_PREFIX } from "../grounded/groundedPopulation.js";
 import { fitReaction, fittedReaction, reactionFitMarkdown } from "../grounded/reactionFit.js";
 import { reactionSpec } from "../grounded/reaction.js";
 
@@ -27,12 +26,11 @@ export async function fitReactionCommand(paths: readonly string[], options: { re
 }
 
 /**
- * `--reaction fitted`: the odds fitted to the sessions the population runs (sessions:PATH, or
- * tune's --sessions), as a --reaction spec; other values pass through. Too few interventions: a user error.
+ * `--reaction fitted`: the odds fitted to the sessions the population runs (the roots of
+ * sessions:PATH, or tune's --sessions), as a --reaction spec; other values pass through. Too few interventions: a user error.
  */
-export async function resolveFittedReaction(reaction: string | undefined, population: string, sessions: readonly string[] | undefined): Promise<string | undefined> {
+export async function resolveFittedReaction(reaction: string | undefined, paths: readonly string[]): Promise<string | undefined> {
   if (reaction !== "fitted") return reaction;
-  const paths = population.startsWith(SESSIONS_PREFIX) ? [population.slice(SESSIONS_PREFIX.length)] : (sessions ?? []);
-  if (paths.length === 0 || paths[0] === "") throw new UserError("--reaction fitted: fits the odds to the real sessions run as agents: use --population sessions:PATH (or tune's --sessions PATH with --inject)");
+  if (paths.length === 0) throw new UserError("--reaction fitted: fits the odds to the real sessions run as agents: use --population sessions:PATH (or tune's --sessions PATH with --inject)");
   return reactionSpec(fittedReaction(await fitReaction(paths)));
 }

@@ -26,7 +26,7 @@ import type { ConfigMetrics } from "../evaluation/metrics.js";
 import { groundedSummary, type GroundedEvaluation, type GroundedPopulation } from "../grounded/groundedPopulation.js";
 import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
 import { rowGrids } from "../grounded/reactionGrid.js";
-import { groundingFlags, refuseGroundingFlags, refuseReactionGrid, resolvePopulation, type AnyPopulation } from "../grounded/populationSpec.js";
+import { groundingFlags, populationWords, refuseGroundingFlags, refuseReactionGrid, resolvePopulation, sessionsFlag, type AnyPopulation, type PopulationSpec } from "../grounded/populationSpec.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import type { Shard } from "../io/shardSpec.js";
 import { mergeEvidence, readCounts, type SessionEvidence } from "../grounded/sessionShards.js";
@@ -75,7 +75,7 @@ export async function planCompare(args: CompareArgs): Promise<ComparePlan> {
   const names = rowNames(resolved.targets);
   const flags = groundingFlags(resolved);
   // The reaction grid runs by default wherever real sessions run as agents.
-  const chosen = resolvePopulation(resolved.population, { ...flags, reactionGrid: resolved.reactionGrid ?? "default" });
+  const chosen = resolvePopulation(grounding.population, { ...flags, reactionGrid: resolved.reactionGrid ?? "default" });
   if (chosen.kind === "simulated") {
     refuseGroundingFlags(flags);
     if (resolved.reactionGrid !== "none") refuseReactionGrid(resolved.reactionGrid);
@@ -130,13 +130,13 @@ export interface ComparePartial {
   readonly rows: readonly CompareRowResult[];
 }
 
-function reproduceLine(o: CompareArgs): string {
+function reproduceLine(o: CompareArgs, given: PopulationSpec): string {
   return [
     "loopsim compare",
     `--targets ${o.targets}`,
     `--seed ${o.seed}`,
-    ...(o.population.startsWith("sessions:") ? [] : [`--agents ${o.agents}`]),
-    ...(o.population === "default" ? [] : [`--population ${o.population}`]),
+    ...(given.kind === "sessions" ? [] : [`--agents ${o.agents}`]),
+    ...populationWords(given),
     ...sharedReproduceWords(o),
     ...(o.wholeTraceSample === undefined ? [] : [`--whole-trace-sample ${o.wholeTraceSample}`]),
   ].join(" ");
@@ -172,7 +172,7 @@ export async function runCompare(plan: ComparePlan, progress?: OutcomeProgress):
   // Recorded sessions stream: each is read, replayed under every guard of this shard, and dropped.
   const guards = sessionGuards.map(({ row }) => ({ target: targets.get(row.target) ?? REFERENCE_TARGET, block: row.block }));
   const replayed = options.sessions === undefined ? undefined : await replayRecorded(options.sessions, readOptions, guards, g.workers);
-  const base: CompareInputs = { loopsimVersion: VERSION, seed: options.seed, agents: options.agents, population, rowNames: names, reproduce: reproduceLine(options) };
+  const base: CompareInputs = { loopsimVersion: VERSION, seed: options.seed, agents: options.agents, population, rowNames: names, reproduce: reproduceLine(options, g.population) };
   const about: CompareAbout = { ...(grounding === undefined ? {} : { grounding }), ...(options.sessions === undefined ? {} : { sessions: options.sessions }), ...(labels === undefined ? {} : { labels: { file: labels.file, key: labels.key } }) };
   const simulatedRows: CompareSimulated[] = mine.map(({ row }, k) => ({ name: row.name, ...(simulated[k] === undefined ? {} : { metrics: (simulated[k] as { metrics: ConfigMetrics }).metrics }) }));
   const withNotes = rows.map((row) => {
@@ -180,7 +180,7 @@ export async function runCompare(plan: ComparePlan, progress?: OutcomeProgress):
     return { ...row, notes: target.notes, ...(target.capabilities.readsText === true ? { readsText: true as const } : {}) };
   });
   // A shard by session may hold no readable session of its own; the whole run may not.
-  if (slice === undefined && grounding !== undefined) refuseNoReadable(run?.read, `--population sessions:${grounding.paths.join(" ")}`);
+  if (slice === undefined && grounding !== undefined) refuseNoReadable(run?.read, grounding.paths.map(sessionsFlag).join(" "));
   if (slice === undefined && options.sessions !== undefined) refuseNoReadable(replayed?.read, `--sessions ${options.sessions.join(" ")}`);
   const read = replayed?.read ?? run?.read;
   const found = { ...(read === undefined ? {} : { read }), ...(labels === undefined ? {} : { labels }) };

@@ -9,13 +9,13 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { CheckFailed, UserError } from "../io/errors.js";
-import { badFileLines, ignoredNote, reasonOf, sessionRefs, type BadFile } from "../import/sessionRefs.js";
+import { badFileLines, ignoredNote, listedFiles, reasonOf, type BadFile } from "../import/sessionRefs.js";
 import { writeFileAtomic } from "../io/atomicWrite.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { partsIn, readShardParts, type ShardLayout } from "../io/shardParts.js";
 import type { Shard } from "../io/shardSpec.js";
 import { checkOutputDir } from "../io/writable.js";
-import { readSessionEvents, sliceOf } from "../sessions/recorded.js";
+import { readSessionEvents } from "../sessions/recorded.js";
 import { CatalogueBuilder, catalogueJson, catalogueMarkdown, sessionRow, type Catalogue, type SessionRow } from "../realLoops/catalogue.js";
 import { loadJudgements, type Judgements } from "../realLoops/judgements.js";
 import { labelFor, loadDatasetLabels } from "../realLoops/labels.js";
@@ -56,7 +56,7 @@ interface LoopsInputs {
 export function mineParameters(min: number | undefined): MineParameters {
   if (min === undefined) return DEFAULT_MINE_PARAMETERS;
   if (min < 2) throw new UserError(`--min ${min}: a stretch repeats something, so it needs at least 2 calls`);
-  return { repeat: min, failing: min, alternation: 2 * min, sameFailure: min, noEffect: min };
+  return { repeat: min, failing: min, alternation: 2 * min, sameFailure: min, recheck: min, noEffect: min };
 }
 
 const quote = (arg: string) => (/^[\w./@:=+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`);
@@ -86,26 +86,47 @@ export async function loopsCommand(paths: readonly string[], options: LoopsOptio
     checkOutputDir(options.out);
     refuseOverwrite(options.out, options.shard === undefined ? CATALOGUE_FILES : [`${PARTIAL_PREFIX}-${options.shard.index}-of-${options.shard.of}.json`], options.force === true);
   }
-  const listed = await sessionRefs(paths, options.strict === true);
-  const passedOver = listed.ignored;
-  const note = ignoredNote(passedOver);
-  if (note !== undefined) process.stderr.write(`loopsim: ${note}\n`);
-  if (listed.refs.length === 0 && listed.bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json, each also .gz) under ${paths.join(", ")}`);
+  // Each file is read as soon as it is listed, while its inflated content is still at hand
+  // (src/import/sessionRefs.ts listedFiles): the rows, the listing and its positions are those of
+  // listing every file first and reading after (as a shard of the listing needs), in the same order.
+  const strict = options.strict === true;
   const rows: SessionRow[] = [];
-  for (const { ref: { ref, id, span }, at } of sliceOf(listed.refs, options.shard)) {
-    try {
-      // The span found by the listing: a session of a multi-session file is read from its bytes alone.
-      const read = await readSessionEvents(ref, span);
-      const model = sessionModel(ref);
-      const label = labelFor(ref, labels);
-      rows.push(sessionRow(at, id, read.format, read.events, parameters, { ...(model === undefined ? {} : { model }), ...(label === undefined ? {} : { label }) }));
-    } catch (error) {
-      // A file that fails while it is read is reported and skipped, as scan does.
-      if (options.strict === true || !(error instanceof UserError)) throw error;
-      rows.push({ at, id: ref, unreadable: reasonOf(error, ref) });
+  const listingBad: BadFile[] = [];
+  const passedOver: string[] = [];
+  let listedCount = 0;
+  // With --strict, a listing problem is the error even after a session that could not be read
+  // (the listing came first): the reading problem waits for the listing to finish.
+  let unreadable: unknown;
+  for await (const file of listedFiles(paths, strict, true)) {
+    if ("bad" in file) {
+      listingBad.push(file.bad);
+      continue;
+    }
+    if (file.refs.length === 0) passedOver.push(file.file);
+    for (const { ref, id, span, format } of file.refs) {
+      const at = listedCount++;
+      if (options.shard !== undefined && at % options.shard.of !== options.shard.index - 1) continue;
+      if (unreadable !== undefined) continue;
+      try {
+        // The span found by the listing: a session of a multi-session file is read from its bytes alone.
+        // The model from the file's head first, while its text is at hand: the reader then takes that text and lets it go.
+        const model = sessionModel(ref);
+        const read = await readSessionEvents(ref, span, format);
+        const label = labelFor(ref, labels);
+        rows.push(sessionRow(at, id, read.format, read.events, parameters, { ...(model === undefined ? {} : { model }), ...(label === undefined ? {} : { label }) }));
+      } catch (error) {
+        // A file that fails while it is read is reported and skipped, as scan does.
+        if (!(error instanceof UserError)) throw error;
+        if (strict) unreadable = error;
+        else rows.push({ at, id: ref, unreadable: reasonOf(error, ref) });
+      }
     }
   }
-  const inputs: LoopsInputs = { paths, min: options.min ?? null, labels: options.labels ?? [], parameters, listed: listed.refs.length, listingBad: listed.bad, passedOver };
+  const note = ignoredNote(passedOver);
+  if (note !== undefined) process.stderr.write(`loopsim: ${note}\n`);
+  if (listedCount === 0 && listingBad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json, each also .gz) under ${paths.join(", ")}`);
+  if (unreadable !== undefined) throw unreadable;
+  const inputs: LoopsInputs = { paths, min: options.min ?? null, labels: options.labels ?? [], parameters, listed: listedCount, listingBad, passedOver };
   if (options.shard !== undefined) return writePartial(options, options.shard, inputs, rows);
   finish(inputs, rows, judged, options);
 }
