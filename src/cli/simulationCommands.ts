@@ -1,4 +1,5 @@
 // The commands built on the simulator: simulate, replay, tune, merge.
+import { STRETCHES_HELP } from "../grounded/stretchSource.js";
 import { InvalidArgumentError, type Command } from "commander";
 import { isModelPreset, type ModelPreset } from "../sim/agentModel.js";
 import { FAMILY_NAMES } from "../sim/families.js";
@@ -93,6 +94,7 @@ const SHARED_OPTIONS: { readonly [K in keyof Required<SimulationArgs>]: OptionSp
   reaction: { flags: "--reaction <spec>", help: () => REACTION_HELP },
   loops: { flags: "--loops <kind>", help: () => LOOPS_HELP },
   outcomeLabels: { flags: "--outcome-labels <files...>", help: () => "with --loops real: the datasets' own labels.json files, as published (flat or nested; `loops --labels` reads them the same), for the real-outcomes figures (resolved runs stopped)" },
+  stretches: { flags: "--stretches <source>", help: () => STRETCHES_HELP },
   reactionGrid: { flags: "--reaction-grid <spec>", help: () => REACTION_GRID_HELP },
 };
 

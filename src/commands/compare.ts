@@ -3,6 +3,7 @@
 // option once; `runCompare` returns the report and writes nothing (src/cli/simulationOutput.ts
 // writes compare.{json,md,html} or prints). `--shard I/N` computes the rows with index = I-1
 // (mod N) into a partial; `mergeCompare` joins them.
+import type { StretchSource } from "../grounded/stretchSource.js";
 import { partsIn, readShardParts, schemaOf, type ShardLayout } from "../io/shardParts.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../io/errors.js";
@@ -195,19 +196,19 @@ export async function runCompare(plan: ComparePlan, progress?: OutcomeProgress):
   const whole = compareWithEvidence(base, withNotes, about, mine.map(({ index }) => index), simulatedRows, run, replayed);
   if (shard !== undefined) return { kind: "partial", shard, partial: { schema: COMPARE_PARTIAL_SCHEMA, shard, inputs: whole.inputs, rows: whole.rows }, ...found, bySessions: false, summary: `shard ${shard.index}/${shard.of} (${whole.rows.length} of ${rows.length} guards)` };
   // Real loops with real outcomes: every guard replayed open-loop on the same sessions (one whole run only: its figures rest on every session).
-  const outcomes = grounding?.loops === "real" ? await realOutcomesOf(grounding.paths, readOptions, resolvedRows.rows, targets, (options.outcomeLabels ?? []).map(loadDatasetLabels), { size: plan.wholeTraceSample, seed: options.seed }, progress, defaultDrivenParallel(g.workers)) : undefined;
+  const outcomes = grounding?.loops === "real" ? await realOutcomesOf(grounding.paths, readOptions, resolvedRows.rows, targets, (options.outcomeLabels ?? []).map(loadDatasetLabels), { size: plan.wholeTraceSample, seed: options.seed }, progress, defaultDrivenParallel(g.workers), g.stretchSource) : undefined;
   return { kind: "report", report: finishCompare({ ...whole.inputs, ...(outcomes === undefined ? {} : { realOutcomes: outcomes }) }, whole.rows), ...found };
 }
 
 /** Every guard on the sessions' real stuck stretches and outcome labels (src/grounded/realOutcomes.ts). */
-async function realOutcomesOf(paths: readonly string[], readOptions: ReadOptions, rows: readonly CompareRow[], targets: ReadonlyMap<string, Target>, outcomeFiles: readonly DatasetLabels[], sampling: { size: number; seed: number }, progress: OutcomeProgress | undefined, parallel: number): Promise<RealOutcomes> {
+async function realOutcomesOf(paths: readonly string[], readOptions: ReadOptions, rows: readonly CompareRow[], targets: ReadonlyMap<string, Target>, outcomeFiles: readonly DatasetLabels[], sampling: { size: number; seed: number }, progress: OutcomeProgress | undefined, parallel: number, source: StretchSource): Promise<RealOutcomes> {
   const guards: OutcomeGuard[] = [];
   for (const row of rows) {
     const target = targets.get(row.target) ?? REFERENCE_TARGET;
     const model = target.wholeTrace === undefined ? undefined : await modelOf(row.target, targets);
     guards.push({ name: row.name, shipped: !isCandidateName(row.target), target, config: configFrom(row.block), ...(model === undefined ? {} : { model }) });
   }
-  return measureRealOutcomes(paths, readOptions, guards, outcomeFiles, sampling, progress, parallel);
+  return measureRealOutcomes(paths, readOptions, guards, outcomeFiles, sampling, progress, parallel, source);
 }
 
 /** The model loopsim ships of a driven runtime (`qwen-code` for `qwen-code@0.24.4`), if it has one; none for a user's whole-trace adapter. */

@@ -3,6 +3,7 @@
 // parsed from them once: labels read, the shard and what it slices, a fitted reaction resolved,
 // and the output folder checked. `planTune` and `planCompare` build on it, so a library caller
 // gets every check the command line makes.
+import { parseStretchSource, type StretchSource } from "../grounded/stretchSource.js";
 import { availableParallelism } from "node:os";
 import { UserError } from "../io/errors.js";
 import { MAX_AGENTS, MAX_WORKERS } from "../io/limits.js";
@@ -48,6 +49,8 @@ export interface SimulationArgs {
   readonly loops?: string;
   /** The datasets' own labels files (as published), for the real-outcomes figures of --loops real. */
   readonly outcomeLabels?: readonly string[];
+  /** Where the real-outcomes figures take their stretches from: mined (default) or read:FILE (src/grounded/stretchSource.ts). */
+  readonly stretches?: string;
   /** Reaction models the picks and rankings are recomputed under (src/grounded/reactionGrid.ts): default, none, HEEDxSKIP. */
   readonly reactionGrid?: string;
   /** Output folder; without it, tune --json and compare print instead of writing. */
@@ -65,6 +68,8 @@ export interface GroundingPlan {
   /** --population, parsed (several sessions:PATH merged into one list of roots). */
   readonly population: PopulationSpec;
   readonly labels?: Labels;
+  /** --stretches, parsed: the miner's stretches (the default) or those people read. */
+  readonly stretchSource: StretchSource;
   readonly shard?: Shard;
   /** The shard slices the sessions (`--by sessions`), not the rows. */
   readonly bySessions: boolean;
@@ -99,6 +104,7 @@ export async function planGrounding(args: SimulationArgs, rows: RowsWord, output
   if (args.sessions !== undefined) refuseOverlappingRoots(args.sessions, (p) => `--sessions ${p}`);
   if (args.labels !== undefined && args.sessions === undefined && population.kind !== "sessions") throw new UserError("--labels needs --sessions PATH... or --population sessions:PATH");
   if (args.outcomeLabels !== undefined && args.loops !== "real") throw new UserError("--outcome-labels labels the real-outcomes figures of --loops real; add --loops real");
+  if (args.stretches !== undefined && args.loops !== "real") throw new UserError("--stretches chooses the stuck stretches of the real-outcomes figures of --loops real; add --loops real");
   if (args.by !== undefined && args.by !== rows && args.by !== "sessions") throw new UserError(`--by ${args.by}: expected ${rows} or sessions`);
   const shard = args.shard === undefined ? undefined : parseShard(args.shard);
   if (args.by === "sessions" && shard === undefined) throw new UserError("--by sessions goes with --shard I/N (or auto)");
@@ -107,12 +113,14 @@ export async function planGrounding(args: SimulationArgs, rows: RowsWord, output
     checkOutputDir(args.out);
     refuseOverwrite(args.out, outputs(shard), args.force === true);
   }
+  const stretchSource = parseStretchSource(args.stretches);
   const reaction = await resolveFittedReaction(args.reaction, population.kind === "sessions" ? population.paths : (fitFrom ?? []));
   const labels = args.labels === undefined ? undefined : loadLabels(args.labels, args.labelKey ?? "id", parseLabelMap(args.labelMap));
   return {
     args: { ...args, ...(reaction === undefined ? {} : { reaction }) },
     population,
     ...(labels === undefined ? {} : { labels }),
+    stretchSource,
     ...(shard === undefined ? {} : { shard }),
     bySessions: args.by === "sessions",
     workers: args.workers ?? availableParallelism(),
@@ -140,6 +148,7 @@ export function sharedReproduceWords(a: SimulationArgs): string[] {
     ...(a.reaction === undefined ? [] : [`--reaction ${a.reaction}`]),
     ...(a.loops === undefined ? [] : [`--loops ${a.loops}`]),
     ...(a.outcomeLabels === undefined ? [] : [`--outcome-labels ${a.outcomeLabels.join(" ")}`]),
+    ...(a.stretches === undefined ? [] : [`--stretches ${a.stretches}`]),
     ...(a.reactionGrid === undefined ? [] : [`--reaction-grid ${a.reactionGrid}`]),
   ];
 }

@@ -211,7 +211,7 @@ export async function runTune(plan: TunePlan, progress?: Progress): Promise<Tune
   // Real loops with real outcomes (--loops real): every config replayed open-loop on the sessions, against their stretches and labels.
   const outcomes =
     grounding?.loops === "real"
-      ? await measureRealOutcomes(grounding.paths, readOptions, inputs.configs.map((c) => ({ name: c.index === 0 ? "OpenClaw defaults" : `#${c.index} ${c.label}`, shipped: !isCandidateName(guard.name), target: guard, config: configFrom(c.block) })), (options.outcomeLabels ?? []).map(loadDatasetLabels))
+      ? await measureRealOutcomes(grounding.paths, readOptions, inputs.configs.map((c) => ({ name: c.index === 0 ? "OpenClaw defaults" : `#${c.index} ${c.label}`, shipped: !isCandidateName(guard.name), target: guard, config: configFrom(c.block) })), (options.outcomeLabels ?? []).map(loadDatasetLabels), undefined, undefined, 1, g.stretchSource)
       : undefined;
   const report = finishReport({ ...whole.inputs, ...(outcomes === undefined ? {} : { realOutcomes: outcomes }) }, whole.rows);
   return { kind: "report", report, ...found, summary: `${whole.rows.length} configs x ${chosen.primary.kind === "simulated" ? `${agents.length} agents` : `${plural(whole.inputs.grounded?.sessions ?? 0, "session")} as agents`}` };

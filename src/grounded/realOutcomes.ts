@@ -23,6 +23,7 @@ import { bootstrap, wilson, type Interval } from "../stats/interval.js";
 import { runTarget, type Target, type TargetOutput } from "../targets/target.js";
 import { WholeTraceSample, type KeptSession, type WholeTraceSampling } from "./wholeTraceSample.js";
 import { UserError } from "../io/errors.js";
+import { readStretches, type StretchSource } from "./stretchSource.js";
 
 export type { StretchKind };
 export const STRETCH_KINDS: readonly StretchKind[] = ["identical", "changing-args"];
@@ -266,6 +267,13 @@ export const REAL_OUTCOME_DEFINITIONS: Readonly<Record<string, string>> = {
   unresolvedStopped: "the same over runs labelled unresolved, for contrast",
 };
 
+/** With --stretches read:FILE, the stretches are people's, not the miner's. */
+const READ_DEFINITIONS: Readonly<Record<string, string>> = {
+  caught: "stuck stretches marked by people reading whole sessions (--stretches read:FILE) with a block or a stop on one of their calls, over all such stretches (a block earlier in the run does not end it; a stop before the stretch is no catch)",
+  identical: "read stretches whose calls all have the same masked call shape",
+  "changing-args": "read stretches whose calls differ in masked shape",
+};
+
 export interface RealOutcomes {
   readonly definitions: Readonly<Record<string, string>>;
   /** Sessions by outcome label: unknown is a label saying the outcome was not established (an evaluation error). */
@@ -273,6 +281,21 @@ export interface RealOutcomes {
   readonly stretches: { readonly n: number } & Readonly<Record<StretchKind, number>>;
   readonly rows: readonly RealOutcomeRow[];
   readonly best: { readonly rule: string; readonly shipped?: string; readonly candidate?: string; readonly front: readonly string[] };
+  /** With --stretches read:FILE: the stretches are those people marked reading whole sessions, and only those sessions ran (absent: the miner's, on every session). */
+  readonly stretchSource?: ReadStretchSource;
+}
+
+/** The read stretches the figures rest on, and the read sessions left out (with why). */
+export interface ReadStretchSource {
+  readonly from: "read";
+  readonly file: string;
+  /** Sessions the file reads whole. */
+  readonly read: number;
+  /** Of them, those run: found among the sessions with the miner's call count. */
+  readonly sessions: number;
+  readonly stretches: number;
+  /** Read sessions left out: their call count differs from the miner's numbering, or no session of the population has that reference. */
+  readonly leftOut: readonly { readonly session: string; readonly why: string }[];
 }
 
 /** A guard as the figures run it. */
@@ -319,8 +342,7 @@ export class RealOutcomesRun {
   }
 
   /** `id`: the session's reference, which draws the sample (its position in the stream without it). */
-  session(events: readonly ToolEvent[], label: SessionLabel, id?: string): void {
-    const stretches = knownStretches(events);
+  session(events: readonly ToolEvent[], label: SessionLabel, id?: string, stretches: readonly KnownStretch[] = knownStretches(events)): void {
     const at = this.seen++;
     this.labels.n++;
     this.labels[label]++;
@@ -461,7 +483,7 @@ export class RealOutcomesRun {
  * published: `loopsim loops --labels` reads them the same), the label those give it: resolved,
  * failed (unresolved), anything else (an evaluation error) unknown; no label, unlabelled.
  */
-export async function measureRealOutcomes(paths: readonly string[], options: ReadOptions, guards: readonly OutcomeGuard[], outcomeFiles: readonly DatasetLabels[] = [], sampling?: WholeTraceSampling, progress?: OutcomeProgress, parallel = 1): Promise<RealOutcomes> {
+export async function measureRealOutcomes(paths: readonly string[], options: ReadOptions, guards: readonly OutcomeGuard[], outcomeFiles: readonly DatasetLabels[] = [], sampling?: WholeTraceSampling, progress?: OutcomeProgress, parallel = 1, source: StretchSource = { kind: "mined" }): Promise<RealOutcomes> {
   const run = new RealOutcomesRun(guards, sampling, progress);
   const labelOf = (session: RecordedSession): SessionLabel => {
     if (outcomeFiles.length === 0) return session.label;
@@ -469,6 +491,28 @@ export async function measureRealOutcomes(paths: readonly string[], options: Rea
     const outcome = value === undefined ? undefined : outcomeOf(value);
     return outcome === undefined ? "unlabelled" : outcome === "resolved" ? "resolved" : outcome === "failed" ? "unresolved" : "unknown";
   };
-  await forEachRecordedSession(paths, options, (session) => run.session(session.events, labelOf(session), session.id));
-  return run.finishAsync(parallel);
+  if (source.kind === "mined") {
+    await forEachRecordedSession(paths, options, (session) => run.session(session.events, labelOf(session), session.id));
+    return run.finishAsync(parallel);
+  }
+  // Read stretches: only the sessions read run (every one, stuck or not: the resolved give the cost).
+  const leftOut: { session: string; why: string }[] = [];
+  const seen = new Set<string>();
+  let sessions = 0;
+  let stretches = 0;
+  await forEachRecordedSession(paths, options, (session) => {
+    const reading = source.sessions.get(session.id);
+    if (reading === undefined) return;
+    seen.add(session.id);
+    const read = readStretches(session.events, reading);
+    if (read === undefined) return void leftOut.push({ session: session.id, why: `read as ${reading.calls} calls, the miner numbers ${minedCalls(session.events).length}` });
+    sessions++;
+    stretches += read.length;
+    run.session(session.events, labelOf(session), session.id, read);
+  });
+  for (const ref of [...source.sessions.keys()].sort()) if (!seen.has(ref)) leftOut.push({ session: ref, why: "no session of the population has this reference" });
+  leftOut.sort((a, b) => (a.session < b.session ? -1 : a.session > b.session ? 1 : 0));
+  const measured = await run.finishAsync(parallel);
+  const definitions = { ...measured.definitions, ...READ_DEFINITIONS };
+  return { ...measured, definitions, stretchSource: { from: "read", file: source.file, read: source.sessions.size, sessions, stretches, leftOut } };
 }

@@ -74,12 +74,22 @@ export function wholeTraceParagraphs(r: RealOutcomes, kind: RowKind): string[] {
   return lines;
 }
 
+/** Where the stretches come from, when people read them (--stretches read:FILE); undefined for the miner's. */
+export function stretchSourceNote(r: RealOutcomes | undefined): string | undefined {
+  const src = r?.stretchSource;
+  if (src === undefined) return undefined;
+  const left = src.leftOut.length === 0 ? "" : ` Left out (${src.leftOut.length}): ${src.leftOut.map((l) => `\`${l.session}\` (${l.why})`).join("; ")}.`;
+  return `**The stuck stretches of the real-outcomes figures were read by people, not mined:** ${src.stretches} stretch${src.stretches === 1 ? "" : "es"} marked stuck reading ${src.sessions} session${src.sessions === 1 ? "" : "s"} whole (of ${src.read} read in \`${src.file}\`: its \`sessions\` and \`heldOut.sessions\`), and only those sessions run, stuck or not (the resolved ones give the cost).${left}`;
+}
+
 export function realOutcomesParagraphs(r: RealOutcomes, kind: RowKind = "guard"): string[] {
   const byName = new Map(r.rows.map((row) => [row.name, row]));
   const shipped = r.best.shipped === undefined ? undefined : byName.get(r.best.shipped);
   const candidate = r.best.candidate === undefined ? undefined : byName.get(r.best.candidate);
   const s = r.sessions;
+  const source = stretchSourceNote(r);
   const lines = [
+    ...(source === undefined ? [] : [source]),
     `${r.stretches.n} real stuck stretch${r.stretches.n === 1 ? "" : "es"} (${r.stretches.identical} identical repeats, ${r.stretches["changing-args"]} with changing args) in ${s.n} sessions (${s.resolved} resolved, ${s.unresolved} unresolved, ${s.unknown} whose label says the outcome is unknown, ${s.unlabelled} unlabelled). Each session is replayed open-loop under each guard: the run as it really went, with the guard's verdicts beside it. A stretch is caught when a block or a stop falls on one of its calls; a run is stopped when the guard blocked or stopped any of its calls, so a resolved run stopped is work that went well and would have been cut short. Brackets: 95% Wilson intervals (calls saved per stretch: a seeded bootstrap), with k/n.`,
     ...(kind === "guard" || candidate !== undefined ? [CANDIDATE_NOTE] : []),
     ...wholeTraceParagraphs(r, kind),
