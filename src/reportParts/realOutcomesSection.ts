@@ -125,7 +125,7 @@ export function realOutcomesHtml(r: RealOutcomes | undefined, esc: (s: string) =
   const t = realOutcomesTable(r, kind);
   const cells = (tag: string, xs: readonly string[]) => xs.map((x) => `<${tag}>${esc(x)}</${tag}>`).join("");
   return `<h2>Real loops, real outcomes: what each ${kind} catches and what it costs</h2>
-${realOutcomesParagraphs(r, kind).map((l) => `<p>${esc(l.replace(/`/g, ""))}</p>`).join("\n")}
+${realOutcomesParagraphs(r, kind).map((l) => `<p>${esc(l.replace(/`|\*\*/g, ""))}</p>`).join("\n")}
 <figure>${realOutcomesChart(r, "stretches")}<figcaption>Each ${kind}: real stuck stretches caught (up is better) against resolved runs it would have stopped (left is better). Filled dots: shipped guards (red: OpenClaw); hollow diamonds: candidate rules no runtime ships. Bars: 95% Wilson intervals.</figcaption></figure>
 <figure>${realOutcomesChart(r, "calls")}<figcaption>Each ${kind}: the share of stuck calls it would have saved (those at or after its first block or stop; up is better) against resolved runs it would have stopped (left is better). Bars: 95% intervals (a bootstrap over stretches for the calls, Wilson for the runs).</figcaption></figure>
 <table><thead><tr>${cells("th", t.header)}</tr></thead><tbody>${t.rows.map((row) => `<tr>${cells("td", row)}</tr>`).join("\n")}</tbody></table>
