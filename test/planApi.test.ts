@@ -60,7 +60,7 @@ describe("the options tune and compare share", () => {
     const flags = (name: string) => new Set(program.commands.find((c) => c.name() === name)?.options.map((o) => o.long) ?? []);
     const tuneFlags = flags("tune");
     const compareFlags = flags("compare");
-    const shared = ["--population", "--agents", "--seed", "--sessions", "--labels", "--label-key", "--label-map", "--strict", "--out", "--workers", "--shard", "--by", "--force", "--json", "--inject", "--reaction", "--loops", "--outcome-labels", "--reaction-grid"];
+    const shared = ["--population", "--agents", "--seed", "--sessions", "--labels", "--label-key", "--label-map", "--strict", "--out", "--workers", "--shard", "--by", "--force", "--json", "--inject", "--reaction", "--loops", "--outcome-labels", "--stretches", "--reaction-grid"];
     for (const flag of shared) {
       expect(tuneFlags.has(flag), `tune ${flag}`).toBe(true);
       expect(compareFlags.has(flag), `compare ${flag}`).toBe(true);
