@@ -15,7 +15,7 @@ import { checkOutputDir } from "../io/writable.js";
 import { findBuiltInTarget } from "../targets/registry.js";
 import { loadDrivenRuntime } from "../targets/runtimes/drivenRuntimes.js";
 import { closest } from "../format/didYouMean.js";
-import { drivenRuntimeNames, IN_PROCESS_RUNTIMES, parseTargetRef, printTargetRef, runtimeNamesHelp, versionText, type TargetRef } from "../targets/targetRef.js";
+import { drivenRuntimeNames, IN_PROCESS_RUNTIMES, parseTargetRef, printTargetRef, runtimeFamilyOf, runtimeNamesHelp, versionText, type TargetRef } from "../targets/targetRef.js";
 
 export interface AgreementOptions {
   readonly against: readonly string[];
@@ -38,7 +38,7 @@ export function againstRef(name: string): RuntimeRef {
   const runtimes: readonly string[] = [...IN_PROCESS_RUNTIMES, ...drivenRuntimeNames()];
   // A runtime's model name (qwen-code) without a version: suggest its @latest, which does run.
   if (parsed.ok && runtimes.includes(printTargetRef(parsed.ref))) throw new UserError(`--against ${name}: name a version of the runtime, e.g. ${name}@latest or a version from \`loopsim targets\``);
-  if (!parsed.ok && runtimes.some((r) => name.startsWith(`${r}@`))) throw new UserError(`--against ${parsed.problem}`);
+  if (!parsed.ok && runtimes.includes(runtimeFamilyOf(name) ?? "")) throw new UserError(`--against ${parsed.problem}`);
   const guess = closest(name, runtimes);
   throw new UserError(`--against ${name}: not a real runtime loopsim can run (${guess === undefined ? "" : `did you mean "${guess}@latest"? `}known: ${runtimeNamesHelp()})`);
 }
@@ -50,7 +50,7 @@ async function subjectFor(ref: RuntimeRef, note: (line: string) => void, paralle
       return inProcessSubject(await loadGeminiTarget(versionText(ref.version), note), { toolCall: geminiToolCall });
     }
     case "drivenRuntime":
-      return drivenSubject(await loadDrivenRuntime(printTargetRef(ref), note), parallel);
+      return drivenSubject(await loadDrivenRuntime(ref, note), parallel);
     default: {
       const unhandled: never = ref;
       throw new Error(`unhandled ${JSON.stringify(unhandled)}`);

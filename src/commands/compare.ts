@@ -14,7 +14,7 @@ import { replayRecorded } from "../sessions/replayAll.js";
 import { refuseNoReadable, recordedSummary, type LabelKey, type Labels, type ReadOptions, type RecordedRead } from "../sessions/recorded.js";
 import { measureRealOutcomes, type RealOutcomes } from "../grounded/realOutcomes.js";
 import { loadDatasetLabels, type DatasetLabels } from "../realLoops/labels.js";
-import { isCandidateName } from "../targets/candidates/index.js";
+import { isRefKind } from "../targets/targetRef.js";
 import type { Target } from "../targets/target.js";
 import { configFrom } from "../../models/configResolution.js";
 import { evaluateAll } from "../evaluation/parallel.js";
@@ -142,7 +142,7 @@ export async function runCompare(plan: ComparePlan): Promise<CompareRun> {
 
 /** Every guard on the sessions' real stuck stretches and outcome labels (src/grounded/realOutcomes.ts). */
 function realOutcomesOf(paths: readonly string[], readOptions: ReadOptions, rows: readonly CompareRow[], targets: ReadonlyMap<string, Target>, outcomeFiles: readonly DatasetLabels[]): Promise<RealOutcomes> {
-  return measureRealOutcomes(paths, readOptions, rows.map((row) => ({ name: row.name, shipped: !isCandidateName(row.target), target: targets.get(row.target) ?? REFERENCE_TARGET, config: configFrom(row.block) })), outcomeFiles);
+  return measureRealOutcomes(paths, readOptions, rows.map((row) => ({ name: row.name, shipped: !isRefKind(row.target, "candidate"), target: targets.get(row.target) ?? REFERENCE_TARGET, config: configFrom(row.block) })), outcomeFiles);
 }
 
 /** A guard's simulated metrics (absent when the population is real sessions, or in another shard by session). */

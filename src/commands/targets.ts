@@ -51,7 +51,7 @@ export async function targetsFetchCommand(names: readonly string[]): Promise<voi
       }
       case "drivenRuntime": {
         const { fetchDrivenRuntime } = await import("../targets/runtimes/drivenRuntimes.js");
-        process.stdout.write(`${await fetchDrivenRuntime(printTargetRef(ref), note)}: ready\n`);
+        process.stdout.write(`${await fetchDrivenRuntime(ref, note)}: ready\n`);
         break;
       }
       case "release": {

@@ -16,8 +16,9 @@ const CHILD = fileURLToPath(new URL("./driveTraceMain.js", import.meta.url));
 /** Per response the CLI is given, and once more for starting each prompt. */
 const MS_PER_RESPONSE = 60_000;
 
-export function closedLoopRefusal(name: string): string {
-  return `${name} is a runtime's own CLI, driven a whole trace at a time: it cannot answer one call at a time, as a closed-loop agent needs (simulate, tune, compare's agents). Use it with trace, scan, replay, scenario record or conform --against; or use its model (${name.split("@")[0]}) here`;
+/** Why `name` (a driven runtime's name with its version) cannot serve a closed-loop agent; `model`: the peer model to use instead. */
+export function closedLoopRefusal(name: string, model: string): string {
+  return `${name} is a runtime's own CLI, driven a whole trace at a time: it cannot answer one call at a time, as a closed-loop agent needs (simulate, tune, compare's agents). Use it with trace, scan, replay, scenario record or conform --against; or use its model (${model}) here`;
 }
 
 /** Drives the CLI with the script in a child process and waits; the CLI's observations, or why not. */
@@ -34,7 +35,8 @@ function driveInChild(runtime: string, events: readonly ToolEvent[]): ReturnType
   return { ...plan, observed: JSON.parse(text) as DrivenObservation };
 }
 
-export function drivenTarget(runtime: string, summary: string, notes: readonly string[]): Target {
+/** `runtime`: the name with its version, as it ran; `model`: the runtime without it (its peer model's name). */
+export function drivenTarget(runtime: string, model: string, summary: string, notes: readonly string[]): Target {
   return {
     name: runtime,
     summary,
@@ -47,7 +49,7 @@ export function drivenTarget(runtime: string, summary: string, notes: readonly s
     ],
     breaks: [],
     start: () => {
-      throw new UserError(closedLoopRefusal(runtime));
+      throw new UserError(closedLoopRefusal(runtime, model));
     },
     wholeTrace: (_config, events) => {
       if (events.length === 0) return [];
