@@ -19,7 +19,8 @@ import { resolveTarget } from "../targets/registry.js";
 import { sliceOf } from "../sessions/recorded.js";
 import { checkCiOutputs, type CiOutputs } from "../ci/emit.js";
 import type { JUnitCase } from "../ci/junit.js";
-import { placeOf, scanCase, type Place } from "../ci/scanCases.js";
+import { placeOf, scanCase, withJsonLine, type Place } from "../ci/scanCases.js";
+import { jsonPathLines } from "../ci/jsonPathLine.js";
 
 export interface ScanOptions {
   /** Stop at the first unreadable file instead of skipping and reporting it. */
@@ -131,6 +132,7 @@ export async function runScan(paths: readonly string[], options: ScanOptions, si
   if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json, each also .gz) under ${paths.join(", ")}`);
   sink.progress?.start(refs.length);
   const cases: ScanCase[] = [];
+  const jsonLines = jsonPathLines();
   const sessions = await withScratchDir("scan", async (scratch) => {
     const writer = new ScanReportWriter(scratch, options.target.name, options.configLabel);
     try {
@@ -139,7 +141,7 @@ export async function runScan(paths: readonly string[], options: ScanOptions, si
           const scanned = await scanSession(ref, options.config, options.target, id, options.format ?? "auto", span);
           writer.add(scanned);
           if (options.ci !== undefined) {
-            const at = placeOf(scanned.firstBlock?.at ?? scanned.firstAbort?.at);
+            const at = withJsonLine(placeOf(scanned.firstBlock?.at ?? scanned.firstAbort?.at), jsonLines);
             cases.push({ case: scanCase(scanned, options.target.name, options.traceArgs ?? ""), place: at.file === undefined ? { file: scanned.file } : at, file: scanned.file });
           }
         } catch (error) {
