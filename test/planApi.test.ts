@@ -2,8 +2,13 @@
 // make every check the command line makes, before anything runs, so a library caller meets the
 // same refusals; and the plan says where a run writes (tune --json without --out: nowhere).
 // In-process and without running a sweep, so it stays cheap.
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { planCompare, planTune } from "../src/api/index.js";
+import { planCompare, planLoops, planScan, planTune, runLoops, runScan, writePieces, type Pieces } from "../src/api/index.js";
+import { UserError } from "../src/io/errors.js";
+import { loopsim, tempDir } from "./cli/run.js";
 import { computeMetrics } from "../src/evaluation/metrics.js";
 import type { ConfigRow } from "../src/evaluation/evaluate.js";
 import { recommend } from "../src/tune/recommend.js";
@@ -31,6 +36,68 @@ describe("planTune and planCompare", () => {
     expect(plan.inputs.configs.map((c) => c.label)).toEqual(["OpenClaw defaults", "warningThreshold=5"]);
     expect(plan.notices).toHaveLength(1);
     expect(plan.notices[0]).toMatch(/1 of 2 points skipped/);
+  });
+});
+
+/** A document's text, read back from its spooled pieces as a library caller would. */
+async function textOf(pieces: Pieces): Promise<string> {
+  const chunks: Buffer[] = [];
+  await writePieces(new Writable({ write: (chunk: Buffer, _encoding, done) => (chunks.push(Buffer.from(chunk)), done()) }), pieces);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const REAL_LOOPS = "test/fixtures/real-loops";
+
+describe("planLoops and runLoops, planScan and runScan", () => {
+  it("planLoops refuses what the command line refuses, naming the argument, before anything is read or made", () => {
+    const refused = (args: unknown, message: RegExp) => {
+      let thrown: unknown;
+      try {
+        planLoops(args as never);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, String(message)).toBeInstanceOf(UserError);
+      expect((thrown as UserError).exitCode).toBe(2);
+      expect((thrown as Error).message).toMatch(message);
+    };
+    refused(undefined, /^loops: the arguments must be an object/);
+    refused({ paths: REAL_LOOPS }, /^paths must be a list of paths \(got string\)/);
+    refused({ paths: [] }, /name the sessions to mine/);
+    refused({ paths: [REAL_LOOPS], min: Number.NaN }, /^--min NaN: .* from 2 to 10000/);
+    refused({ paths: [REAL_LOOPS], min: 1 }, /^--min 1: a stretch repeats something/);
+    refused({ paths: [REAL_LOOPS], merge: ["parts"] }, /loops --merge takes only the parts/);
+    refused({ paths: [REAL_LOOPS], shard: "0/2" }, /--shard/);
+    refused({ paths: [REAL_LOOPS], json: "yes" }, /^--json must be true or false \(got string\)/);
+    const out = join(tempDir(), "not-made");
+    refused({ paths: [REAL_LOOPS], out, judgements: join(out, "missing.json") }, /missing\.json/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("runLoops hands back the catalogue the command line prints, byte for byte, and writes nothing", async () => {
+    const out = tempDir();
+    const plan = planLoops({ paths: [REAL_LOOPS], min: 3, out });
+    const run = await runLoops(plan);
+    expect(run.kind).toBe("catalogue");
+    if (run.kind !== "catalogue") return;
+    expect(readdirSync(out)).toEqual([]);
+    const cli = loopsim(["loops", REAL_LOOPS, "--min", "3", "--out", out, "--json"]);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(run.json).toBe(cli.stdout);
+    expect(run.markdown.split("\n")[0]).toBe(loopsim(["loops", REAL_LOOPS, "--min", "3", "--out", out, "--force"]).stdout.split("\n")[0]);
+    const shard = await runLoops(planLoops({ paths: [REAL_LOOPS], shard: "1/2" }));
+    expect(shard.kind === "partial" && shard.sessions).toBe(2);
+  });
+
+  it("runScan runs a plan into the documents scan writes, and the plan checks the target once", async () => {
+    await expect(planScan({ paths: [REAL_LOOPS], target: "referense" })).rejects.toThrow(/did you mean "reference"/);
+    const plan = await planScan({ paths: [REAL_LOOPS], json: true });
+    let json = "";
+    const run = await runScan(plan, { documents: async (documents) => void (json = await textOf(documents.json)) });
+    expect(run.sessions).toBe(3);
+    expect(run.bad).toEqual([]);
+    const cli = loopsim(["scan", REAL_LOOPS, "--json"]);
+    expect(json).toBe(cli.stdout);
   });
 });
 

@@ -83,6 +83,20 @@ export type { TuneReport } from "../tune/report.js";
 export type { CompareReport } from "../compare/report.js";
 export { planTune, runTune, mergeTune } from "../commands/tune.js";
 export { planCompare, runCompare, mergeCompare } from "../commands/compare.js";
+// scan and loops the same way: the plan makes every check the command line makes; the run hands
+// back the report (scan: its documents, to a sink, while they are spooled) and writes nothing.
+export type { ScanArgs, ScanCase, ScanOptions, ScanPlan, ScanRun, ScanSink } from "../commands/scan.js";
+export type { ScanDocuments } from "../scan/reportWriter.js";
+export type { Place } from "../ci/scanCases.js";
+export type { CiOutputs } from "../ci/emit.js";
+export type { BadFile } from "../import/sessionRefs.js";
+export type { Shard } from "../io/shardSpec.js";
+export { planScan, runScan } from "../commands/scan.js";
+export { writePieces, type Pieces, type Spool } from "../io/spool.js";
+export type { JudgedFile, LoopsArgs, LoopsPlan } from "../commands/loopsPlan.js";
+export type { LoopsRun, LoopsSink } from "../commands/loops.js";
+export { planLoops } from "../commands/loopsPlan.js";
+export { runLoops } from "../commands/loops.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any
