@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { planCompare, planLoops, planScan, planTune, runLoops, runScan, writePieces, type Pieces } from "../src/api/index.js";
+import { planCalibrate, planCompare, planLoops, planScan, planTune, runCalibrate, runLoops, runScan, writePieces, type Pieces } from "../src/api/index.js";
 import { UserError } from "../src/io/errors.js";
 import { loopsim, tempDir } from "./cli/run.js";
 import { computeMetrics } from "../src/evaluation/metrics.js";
@@ -98,6 +98,32 @@ describe("planLoops and runLoops, planScan and runScan", () => {
     expect(run.bad).toEqual([]);
     const cli = loopsim(["scan", REAL_LOOPS, "--json"]);
     expect(json).toBe(cli.stdout);
+  });
+});
+
+describe("planCalibrate and runCalibrate", () => {
+  it("refuse what the command line refuses, naming the flag, before a session is read", () => {
+    expect(() => planCalibrate({ paths: [REAL_LOOPS], fit: true })).toThrow(/^--fit needs --out FILE/);
+    expect(() => planCalibrate({ paths: [REAL_LOOPS], stuckShare: 0.2 })).toThrow(/^--stuck-share applies to --fit/);
+    expect(() => planCalibrate({ paths: [REAL_LOOPS], stuckShare: 2, fit: true })).toThrow(/^--stuck-share must be a number from 0 to 1 \(got 2\)/);
+    expect(() => planCalibrate({ paths: [REAL_LOOPS], agents: 0 })).toThrow(/^--agents must be a whole number from 1 to 100000 \(got 0\)/);
+    expect(() => planCalibrate({ paths: [REAL_LOOPS], seed: 1.5 })).toThrow(/^--seed must be a whole number/);
+    expect(() => planCalibrate({ fitReaction: true })).toThrow(/^--fit-reaction: name the recorded sessions/);
+    expect(() => planCalibrate({})).toThrow(/^name the recorded sessions to calibrate against/);
+    expect(() => planCalibrate({ paths: [REAL_LOOPS], inject: "repeat" })).toThrow(/--inject/);
+    expect(() => planCalibrate(null as never)).toThrow(UserError);
+  });
+
+  it("runCalibrate hands back the report the command line prints, byte for byte, and writes nothing", async () => {
+    const out = join(tempDir(), "not-made");
+    const run = await runCalibrate(planCalibrate({ paths: [REAL_LOOPS], agents: 24, out }));
+    expect(existsSync(out)).toBe(false);
+    expect(run.kind).toBe("report");
+    if (run.kind !== "report") return;
+    expect(run.report.sessions.files).toBe(3);
+    expect(run.json).toBe(loopsim(["calibrate", REAL_LOOPS, "--agents", "24", "--json"]).stdout);
+    const reaction = await runCalibrate(planCalibrate({ paths: [REAL_LOOPS], fitReaction: true }));
+    expect(reaction.kind === "reaction" && reaction.fit.interventions).toBe(0);
   });
 });
 

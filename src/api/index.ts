@@ -97,6 +97,12 @@ export type { JudgedFile, LoopsArgs, LoopsPlan } from "../commands/loopsPlan.js"
 export type { LoopsRun, LoopsSink } from "../commands/loops.js";
 export { planLoops } from "../commands/loopsPlan.js";
 export { runLoops } from "../commands/loops.js";
+export type { CalibrateArgs, CalibratePlan } from "../commands/calibratePlan.js";
+export type { CalibrateRun, CalibrationReport } from "../commands/calibrate.js";
+export type { ReactionFit } from "../grounded/reactionFit.js";
+export type { RecordedRead } from "../sessions/recorded.js";
+export { planCalibrate } from "../commands/calibratePlan.js";
+export { runCalibrate } from "../commands/calibrate.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any

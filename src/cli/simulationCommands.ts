@@ -152,8 +152,8 @@ export function registerSimulationCommands(program: Command): void {
     .option("--force", "overwrite calibration.{json,md} already in --out")
     .option("--fit-reaction", "fit the reaction odds (--reaction) to what the recorded agents did after a real guard's warning, block or stop, with n and Wilson intervals; with --out, writes reaction-fit.{json,md}")
     .action(async (paths: string[], opts: { fitReaction?: boolean; population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean; force?: boolean; fit?: boolean; stuckShare?: number; inject?: string; reaction?: string }) => {
-      const { calibrateCommand } = await import("../commands/calibrate.js");
-      await calibrateCommand({ paths, ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true, fit: opts.fit === true, fitReaction: opts.fitReaction === true });
+      const { calibrateCommand } = await import("./calibrateOutput.js");
+      await calibrateCommand({ paths, ...opts });
     });
 
   program
