@@ -22,6 +22,7 @@ import type { JUnitCase } from "../ci/junit.js";
 import { placeOf, scanCase, withJsonLine, type Place } from "../ci/scanCases.js";
 import { jsonPathLines } from "../ci/jsonPathLine.js";
 
+/** What every session of a scan is run with, as planScan makes it from ScanArgs. */
 export interface ScanOptions {
   /** Stop at the first unreadable file instead of skipping and reporting it. */
   readonly strict?: boolean;

@@ -79,6 +79,12 @@ function wholeFirstLine(file: string, text: string): string {
   });
 }
 
+/**
+ * The format of a session file, from its first bytes (and its name): a loopsim trace or one of
+ * the session formats `openSession` reads; undefined when it is none of them.
+ *
+ * @param ref - the file's path (an ADP file's `path#id` too).
+ */
 export function detectFormat(ref: string): DetectedFormat | undefined {
   const file = splitAdpRef(ref).file;
   const text = head(file).replace(/^\uFEFF/, "");
