@@ -2,11 +2,11 @@
 // make every check the command line makes, before anything runs, so a library caller meets the
 // same refusals; and the plan says where a run writes (tune --json without --out: nowhere).
 // In-process and without running a sweep, so it stays cheap.
-import { existsSync, readdirSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { planCalibrate, planCompare, planLoops, planScan, planTune, runCalibrate, runLoops, runScan, writePieces, type Pieces } from "../src/api/index.js";
+import { planCalibrate, planCompare, planLoops, planReplay, planScan, planTune, runCalibrate, runLoops, runReplay, runScan, writePieces, type Pieces } from "../src/api/index.js";
 import { UserError } from "../src/io/errors.js";
 import { loopsim, tempDir } from "./cli/run.js";
 import { computeMetrics } from "../src/evaluation/metrics.js";
@@ -124,6 +124,23 @@ describe("planCalibrate and runCalibrate", () => {
     expect(run.json).toBe(loopsim(["calibrate", REAL_LOOPS, "--agents", "24", "--json"]).stdout);
     const reaction = await runCalibrate(planCalibrate({ paths: [REAL_LOOPS], fitReaction: true }));
     expect(reaction.kind === "reaction" && reaction.fit.interventions).toBe(0);
+  });
+});
+
+describe("planReplay and runReplay", () => {
+  it("refuse an unknown target and a path that is not a list; hand back the results the CLI prints, and with update the new texts, writing nothing", async () => {
+    await expect(planReplay({ paths: ["scenarios/upstream"], target: "referense" })).rejects.toThrow(/did you mean "reference"/);
+    await expect(planReplay({ paths: "scenarios/upstream" } as never)).rejects.toThrow(/^replay: paths must be a list/);
+    const dir = join(tempDir(), "upstream");
+    cpSync("scenarios/upstream", dir, { recursive: true });
+    const before = readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8"));
+    const run = await runReplay(await planReplay({ paths: [dir], update: true, target: "zoo:no-run-scoping" }));
+    expect(run.counts.updated).toBeGreaterThan(0);
+    expect(run.updates.map((u) => u.file)).toEqual(run.outcomes.filter((o) => o.status === "updated").map((o) => o.file));
+    expect(readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8"))).toEqual(before);
+    const plain = await runReplay(await planReplay({ paths: [dir] }));
+    const cli = loopsim(["replay", dir, "--json"]);
+    expect(JSON.parse(cli.stdout).scenarios).toEqual(JSON.parse(JSON.stringify(plain.outcomes)));
   });
 });
 

@@ -103,6 +103,8 @@ export type { ReactionFit } from "../grounded/reactionFit.js";
 export type { RecordedRead } from "../sessions/recorded.js";
 export { planCalibrate } from "../commands/calibratePlan.js";
 export { runCalibrate } from "../commands/calibrate.js";
+export type { ReplayArgs, ReplayOptions, ReplayOutcome, ReplayPlan, ReplayRun } from "../commands/replay.js";
+export { planReplay, runReplay } from "../commands/replay.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any

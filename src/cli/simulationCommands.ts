@@ -14,7 +14,7 @@ import { DEFAULT_TUNE_OUT } from "../commands/tuneDefaults.js";
 import type { CompareArgs } from "../commands/compare.js";
 import type { SimulationArgs } from "../commands/simulationPlan.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
-import { resolveStepwiseTarget, resolveTarget, targetNamesHelp } from "../targets/registry.js";
+import { resolveStepwiseTarget, targetNamesHelp } from "../targets/registry.js";
 import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
 import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt, refuseOptionConflicts, shareArg, TARGET_HELP, type OptionRule } from "./options.js";
 import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
@@ -192,9 +192,8 @@ export function registerSimulationCommands(program: Command): void {
     .action(async (paths: string[], opts: { json?: boolean; update?: boolean; variant?: string; target?: string; fetch: boolean; junit?: string; annotations?: boolean }, command: Command) => {
       refuseOptionConflicts(command, [{ option: "variant", notWith: "target", why: "--variant NAME is short for --target zoo:NAME; give one of them" }]);
       const name = opts.target ?? opts.variant;
-      const target = name === undefined ? undefined : await resolveTarget(name);
-      const { replayCommand } = await import("../commands/replay.js");
-      await replayCommand(paths, { json: opts.json === true, update: opts.update === true, target, fetch: opts.fetch, ci: ciOutputsOf(opts) });
+      const { replayCommand } = await import("./replayOutput.js");
+      await replayCommand({ paths, json: opts.json === true, update: opts.update === true, ...(name === undefined ? {} : { target: name }), fetch: opts.fetch, ci: ciOutputsOf(opts) });
     });
 
   program
