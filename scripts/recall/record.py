@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
-"""Add or replace one session's reading in /work/coord/recall-readings.json (atomic write).
-Usage: record.py REF "note" ["FROM-TO|reason" ...]   (label, dataset, calls taken from the sample / the file)
+"""Add or replace one session's reading in a reader's working file (atomic write).
+Usage: READINGS=FILE [DATASETS=ROOT] record.py REF "note" ["FROM-TO|reason" ...]
+(label, dataset and calls are taken from the batch lists beside this script and from the file;
+READINGS is the reader's own file, in the shape of judgements.json's `sessions` section)
 """
 import json, os, sys
 sys.path.insert(0, os.path.dirname(__file__))
 import read
 
-OUT = "/work/coord/recall-readings.json"
-ROOT = "/work/shared/datasets"
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.environ["READINGS"]
+ROOT = os.environ.get("DATASETS", os.path.join(HERE, "..", "..", "..", "shared", "datasets"))
 ref, note, *stretches = sys.argv[1:]
 sample = {}
-for f in ("/work/coord/recall-sample.json", "/work/coord/recall-sample-batch2.json"):
+for f in (os.path.join(HERE, f"sample-batch{k}.json") for k in (1, 2, 3)):
     if os.path.exists(f):
         sample.update({s["ref"]: s for s in json.load(open(f))["sessions"]})
 doc = json.load(open(OUT))

@@ -13,6 +13,8 @@ gpt-5-cam takes the 3 labelled runs batch 1 left out plus one more drawn run.
 Batch 3 (`--batch 3`, seed 37): the held-out sample, read after the miner's changing-args rules
 were tuned on batches 1 and 2, so recall measured on it is not fitted: 12 more per dataset (9
 failed, 3 successful), none from batches 1 or 2, drawn from each dataset's whole labelled pool.
+Batch 4 (`--batch 4`, seed 38): a second held-out draw, the same way, none from batches 1-3, read
+when the first held-out batch proved to hold too few stuck calls for a useful interval.
 Usage: sample.py DATASETS_ROOT [--batch 2|3] > sample.json
 """
 import gzip, json, os, random, sys
@@ -111,12 +113,12 @@ def batch2(root: str) -> None:
     print()
 
 
-def batch3(root: str) -> None:
+def batch3(root: str, batch: int = 3) -> None:
     here = os.path.dirname(os.path.abspath(__file__))
     read = set()
-    for name in ("sample-batch1.json", "sample-batch2.json"):
-        read |= {x["ref"] for x in json.load(open(os.path.join(here, name)))["sessions"]}
-    rng = random.Random(SEED + 2)
+    for k in range(1, batch):
+        read |= {x["ref"] for x in json.load(open(os.path.join(here, f"sample-batch{k}.json")))["sessions"]}
+    rng = random.Random(SEED + batch - 1)
     out = []
 
     def take(pool, n):
@@ -139,12 +141,12 @@ def batch3(root: str) -> None:
     d = "tau-bench-airline"
     labels = json.load(open(os.path.join(root, d, "labels.json")))
     labelled(d, [(f"{d}/historical_trajectories/gpt-4o-airline.json.gz#{k}", l) for k, l in labels.items()])
-    json.dump({"seed": SEED + 2, "batch": 3, "sessions": out}, sys.stdout, indent=1)
+    json.dump({"seed": SEED + batch - 1, "batch": batch, "sessions": out}, sys.stdout, indent=1)
     print()
 
 
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3")]
-    root = args[0] if args else "/work/shared/datasets"
+    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3", "4")]
+    root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "datasets")
     batch = sys.argv[sys.argv.index("--batch") + 1] if "--batch" in sys.argv else "1"
-    {"1": main, "2": batch2, "3": batch3}[batch](root)
+    {"1": main, "2": batch2, "3": batch3, "4": lambda r: batch3(r, 4)}[batch](root)

@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
-"""Counts for the summary notes: stuck calls that repeat an earlier call verbatim vs with changed arguments."""
+"""Counts for the summary notes: stuck calls that repeat an earlier call verbatim vs with changed arguments.
+Usage: stats.py [READINGS [DATASETS_ROOT]]  (defaults: reports/real-loops/judgements.json, ../shared/datasets)
+"""
 import json, re, sys, os
 sys.path.insert(0, os.path.dirname(__file__))
 import read
-d = json.load(open("/work/coord/recall-readings.json"))
+REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+READINGS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "reports", "real-loops", "judgements.json")
+ROOT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(REPO, "..", "shared", "datasets")
+d = json.load(open(READINGS))
 st = sum(len(s["stuck"]) for s in d["sessions"].values())
 calls = sum(x["to"] - x["from"] + 1 for s in d["sessions"].values() for x in s["stuck"])
 in_stretch_ident = in_stretch_changed = sess_ident = 0
@@ -11,7 +16,7 @@ pure_identical = 0
 for ref, s in d["sessions"].items():
     if not s["stuck"]:
         continue
-    rows, _ = read.load("/work/shared/datasets", ref)
+    rows, _ = read.load(ROOT, ref)
     acts = [re.sub(r"\s+", " ", r[1]).strip() for r in rows if r[0] == "call"]
     for x in s["stuck"]:
         span = acts[x["from"]:x["to"] + 1]

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""Write /work/coord/recall-summary.md from the readings and the shape tags (recall-shapes.json)."""
-import collections, json, os
-R = json.load(open("/work/coord/recall-readings.json"))
-S = json.load(open("/work/coord/recall-shapes.json"))
+"""Print a summary of the sessions read whole (Markdown), from the readings and a reader's shape tags.
+Usage: summary.py READINGS SHAPES [NOTES] > summary.md
+READINGS: a file with a `sessions` section (reports/real-loops/judgements.json); SHAPES: the reader's
+tags {"shapes": {name: description}, "stretches": {ID: {"shape", "args"}}}; NOTES: Markdown appended.
+"""
+import collections, json, os, sys
+R = json.load(open(sys.argv[1]))
+S = json.load(open(sys.argv[2]))
 ses = R["sessions"]
 def grp(lbl):
     return "failed" if lbl in ("unresolved", "unresolved_empty_patch", "failure") else "succeeded"
@@ -20,7 +24,7 @@ for ref, s in ses.items():
             missing.append(sid); continue
         shape_n[t["shape"]] += 1; shape_calls[t["shape"]] += x["to"] - x["from"] + 1; args[t["args"]] += x["to"] - x["from"] + 1
 out = ["# Recall reading: summary (issue 35 item 2)", "",
-       f"Sessions read: {len(ses)} (target 64, sample: scripts/recall/sample.py on branch `read`, seed 35). Readings: /work/coord/recall-readings.json; criteria: its `protocol`.", "",
+       f"Sessions read: {len(ses)} (sample: scripts/recall/sample.py). Readings: {sys.argv[1]}; criteria: its `protocol`.", "",
        "| dataset | outcome | sessions | calls | sessions with a stuck stretch | stretches | stuck calls |", "|---|---|---|---|---|---|---|"]
 tot = [0] * 5
 for k in sorted(rows):
@@ -38,9 +42,6 @@ for ref, s in ses.items():
         out.append(f"- `{ref}@{x['from']}` calls {x['from']}-{x['to']} [{t.get('shape','?')}, args {t.get('args','?')}] ({s['label']}): {x['reason']}")
 if missing:
     out += ["", "Untagged: " + ", ".join(missing)]
-NOTES = "/work/coord/recall-summary-notes.md"
-if os.path.exists(NOTES):
-    out += ["", open(NOTES).read()]
-tmp = "/work/coord/recall-summary.md.tmp"
-open(tmp, "w").write("\n".join(out) + "\n"); os.replace(tmp, "/work/coord/recall-summary.md")
-print("\n".join(out[:20]))
+if len(sys.argv) > 3 and os.path.exists(sys.argv[3]):
+    out += ["", open(sys.argv[3]).read()]
+print("\n".join(out))

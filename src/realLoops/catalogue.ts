@@ -12,7 +12,7 @@ import { nearestRank } from "../evaluation/metrics.js";
 import { eventTokens } from "../sim/tokens.js";
 import { percentWithInterval, wilson, type Interval } from "../stats/interval.js";
 import { OUTCOMES, outcomeOf } from "./labels.js";
-import { precisionOf, recallOf, stretchId, type Judgements, type Precision, type Recall, type Verdict } from "./judgements.js";
+import { precisionAgreementOf, precisionOf, recallOf, stretchId, type Judgements, type Precision, type PrecisionAgreement, type ReadingAgreement, type Recall, type SessionReading, type Verdict, readingAgreementOf } from "./judgements.js";
 import { kindOfRule, minedCalls, STRETCH_RULES, stretchesOf, type MinedCall, type MineParameters, type Stretch, type StretchKind, type StretchRule } from "./mine.js";
 
 export const CATALOGUE_SCHEMA = "loopsim/real-loops@2";
@@ -120,6 +120,16 @@ export interface Catalogue {
   readonly recall?: { readonly file: string; readonly protocol: readonly string[]; readonly byRule: Readonly<Record<string, number>>; readonly agreement: readonly string[] } & Recall;
   /** Recall by the second reader's reading of its (smaller) sample. */
   readonly recallBySecondReader?: { readonly protocol: readonly string[] } & Recall;
+  /** Recall on sessions read after the rules were set and never used to shape them. */
+  readonly recallHeldOut?: {
+    readonly protocol: readonly string[];
+    readonly byRule: Readonly<Record<string, number>>;
+    readonly byDataset: Readonly<Record<string, Recall>>;
+    /** How a second, blind reader's reading of some of these sessions agrees with the first. */
+    readonly agreement?: ReadingAgreement;
+  } & Recall;
+  /** A blind second reading of a sample of the judged stretches against the first reading. */
+  readonly precisionAgreement?: PrecisionAgreement;
   readonly stretches: readonly CatalogueStretch[];
   readonly unreadable: readonly BadFile[];
   /** Plain .json files in the folders that hold no session (a labels file): passed over, named. */
@@ -343,8 +353,20 @@ export class CatalogueBuilder {
               notFound: [...j.byId.keys()].filter((id) => !found.has(id)).sort(),
             },
           }),
-      ...(recall === undefined || j === undefined ? {} : { recall: { file: j.file, protocol: j.protocol, ...recall, byRule: this.recallByRule(j), agreement: j.agreement } }),
+      ...(recall === undefined || j === undefined ? {} : { recall: { file: j.file, protocol: j.protocol, ...recall, byRule: this.recallByRule(j.sessions), agreement: j.agreement } }),
       ...(j?.secondReader === undefined || j.secondReader.sessions.size === 0 ? {} : { recallBySecondReader: { protocol: j.secondReader.protocol, ...recallOf(j.secondReader.sessions, this.mined) } }),
+      ...(j?.heldOut === undefined || j.heldOut.sessions.size === 0
+        ? {}
+        : {
+            recallHeldOut: {
+              protocol: j.heldOut.protocol,
+              ...recallOf(j.heldOut.sessions, this.mined),
+              byRule: this.recallByRule(j.heldOut.sessions),
+              byDataset: this.recallByDataset(j.heldOut.sessions),
+              ...(j.heldOut.secondReader === undefined ? {} : { agreement: readingAgreementOf(j.heldOut.sessions, j.heldOut.secondReader) }),
+            },
+          }),
+      ...(j === undefined || precisionAgreementOf(j) === undefined ? {} : { precisionAgreement: precisionAgreementOf(j) as PrecisionAgreement }),
       stretches: this.stretches,
       unreadable: [...listingBad, ...this.unreadable],
       passedOver,
@@ -352,9 +374,9 @@ export class CatalogueBuilder {
   }
 
   /** Stuck calls read that each rule's stretches cover (a call is covered by at most one stretch). */
-  private recallByRule(j: Judgements): Record<string, number> {
+  private recallByRule(sessions: ReadonlyMap<string, SessionReading>): Record<string, number> {
     const out: Record<string, number> = {};
-    for (const [session, reading] of j.sessions) {
+    for (const [session, reading] of sessions) {
       const m = this.mined.get(session);
       if (m === undefined || m.calls !== reading.calls) continue;
       for (const s of this.stretches) {
@@ -366,6 +388,18 @@ export class CatalogueBuilder {
       }
     }
     return Object.fromEntries(STRETCH_RULES.filter((r) => out[r] !== undefined).map((r) => [r, out[r] as number]));
+  }
+
+  /** Recall per dataset (the reading's own `dataset`, else the session ref's first folder), in name order. */
+  private recallByDataset(sessions: ReadonlyMap<string, SessionReading>): Record<string, Recall> {
+    const groups = new Map<string, Map<string, SessionReading>>();
+    for (const [session, reading] of sessions) {
+      const dataset = reading.dataset ?? session.split("/")[0] ?? session;
+      const group = groups.get(dataset) ?? new Map<string, SessionReading>();
+      group.set(session, reading);
+      groups.set(dataset, group);
+    }
+    return Object.fromEntries([...groups.keys()].sort().map((d) => [d, recallOf(groups.get(d) as Map<string, SessionReading>, this.mined)]));
   }
 }
 
@@ -436,6 +470,21 @@ export function catalogueMarkdown(c: Catalogue): string {
       "",
     );
   }
+  if (c.precisionAgreement !== undefined) {
+    const a = c.precisionAgreement;
+    lines.push(
+      "### A blind second reading",
+      "",
+      `A second reader, who saw neither the first reader's verdicts nor their reasons, judged ${plural(a.n, "stretch", "stretches")} of a seeded sample: the two agree on ${a.agree} of ${a.n} (${pct(a.observed)}; Cohen's kappa ${a.kappa === null ? "undefined: every answer was the same" : a.kappa.toFixed(2)}). By the second reader alone, precision on the sample is ${percentWithInterval(a.secondPrecision, a.secondInterval)} (the first reader: ${a.firstYes} of ${a.n} stuck).`,
+      "",
+    );
+    if (a.disagreements.length > 0) {
+      lines.push("| stretch | first reader | second reader |", "|---|---|---|");
+      for (const d of a.disagreements) lines.push(`| \`${cell(d.id)}\` | ${d.first.verdict}: ${cell(d.first.reason)} | ${d.second.verdict}: ${cell(d.second.reason)} |`);
+      lines.push("");
+    }
+    if (a.protocol.length > 0) lines.push("How the second reading was made:", "", ...a.protocol.map((x) => `- ${x}`), "");
+  }
   if (c.recall !== undefined) {
     const r = c.recall;
     lines.push(
@@ -452,6 +501,32 @@ export function catalogueMarkdown(c: Catalogue): string {
     if (second !== undefined) lines.push(`By the second reader's reading of ${second.sessions} of the sessions (${second.stuckRead} calls read stuck): recall ${second.stuckRead === 0 ? "n/a" : percentWithInterval(second.recall, second.interval)}; calls flagged that it did not find stuck: ${second.flaggedNotRead}.`, "");
     if (r.protocol.length > 0) lines.push("How the sessions were chosen and read:", "", ...r.protocol.map((x) => `- ${x}`), "");
     if (r.agreement.length > 0) lines.push("How two readers agree:", "", ...r.agreement.map((x) => `- ${x}`), "");
+  }
+  if (c.recallHeldOut !== undefined) {
+    const h = c.recallHeldOut;
+    lines.push(
+      "## Recall on held-out sessions",
+      "",
+      `Sessions read whole after the rules were set, by readers who saw no miner output, and never used to shape a rule: ${h.sessions} mined by this run (${h.callsRead} calls, ${h.stuckRead} read stuck). Recall of stuck calls: ${h.stuckRead === 0 ? "no stuck call read" : percentWithInterval(h.recall, h.interval)} (95% Wilson interval; optimistic, as above). Calls the miner flagged that the readers did not find stuck: ${h.flaggedNotRead}. This, not the recall above, is what to expect on sessions the rules were not fitted to.`,
+      "",
+      `Covered by rule: ${Object.keys(h.byRule).length === 0 ? "none" : Object.entries(h.byRule).map(([k, n]) => `${k} ${n}`).join(", ")}.`,
+      "",
+      "| dataset | sessions | calls | read stuck | covered | recall (95% Wilson) | flagged, not read stuck |",
+      "|---|---|---|---|---|---|---|",
+      ...Object.entries(h.byDataset).map(([d, x]) => `| ${cell(d)} | ${x.sessions} | ${x.callsRead} | ${x.stuckRead} | ${x.covered} | ${x.stuckRead === 0 ? "n/a" : percentWithInterval(x.recall, x.interval)} | ${x.flaggedNotRead} |`),
+      "",
+    );
+    if (h.notMined.length > 0) lines.push(`Read but not mined by this run, left out: ${h.notMined.map((x) => `\`${cell(x)}\``).join(", ")}.`, "");
+    if (h.miscounted.length > 0) lines.push(`Read with another call count than the miner's, left out: ${h.miscounted.map((m) => `\`${cell(m.session)}\` (read ${m.read}, mined ${m.mined})`).join(", ")}.`, "");
+    if (h.agreement !== undefined) {
+      const g = h.agreement;
+      lines.push(
+        `A second reader, blind to the first readings, read ${g.sessions.n} of these sessions again: they agree on whether a session holds a stuck stretch in ${g.sessions.agree} of ${g.sessions.n} (Cohen's kappa ${g.sessions.kappa === null ? "undefined: every answer was the same" : g.sessions.kappa.toFixed(2)}); of the stuck calls, ${g.callsBoth} were marked by both, ${g.callsFirstOnly} by the first reader only and ${g.callsSecondOnly} by the second only.`,
+        "",
+      );
+      if (g.protocol.length > 0) lines.push("How the second reading was made:", "", ...g.protocol.map((x) => `- ${x}`), "");
+    }
+    if (h.protocol.length > 0) lines.push("How the held-out sessions were chosen and read:", "", ...h.protocol.map((x) => `- ${x}`), "");
   }
   lines.push("## Stretches", "");
   if (c.stretches.length === 0) lines.push("None found.", "");

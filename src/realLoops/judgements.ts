@@ -3,11 +3,12 @@
 // and the criteria the reader used: the catalogue's precision. `sessions`: whole sessions read call
 // by call, each with the ranges of calls the reader found stuck (and why), read without looking at
 // what the miner found: the catalogue's recall, stuck calls the miner covers over stuck calls read.
-// Calls are numbered as in /work/coord/COMMON.md (0-based, every call the environment answered).
+// Calls are numbered from 0, every call the environment ran and answered, in file order (the catalogue's definition says it per format).
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../io/errors.js";
 import { readTextFile } from "../io/textFile.js";
 import { wilson, type Interval } from "../stats/interval.js";
+import { raterAgreement, type RaterAgreement } from "../stats/raterAgreement.js";
 
 export const VERDICTS = ["stuck", "false-alarm"] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -45,6 +46,19 @@ export interface Judgements {
   readonly secondReader?: { readonly protocol: readonly string[]; readonly sessions: ReadonlyMap<string, SessionReading> };
   /** How the two readers agree, as lines for the report. */
   readonly agreement: readonly string[];
+  /**
+   * Sessions read whole after the miner's rules were set, by readers who saw no miner output, and
+   * never used to shape a rule: the recall a user can expect on sessions the rules were not fitted
+   * to (the `sessions` section shaped the rules, so its recall is optimistic).
+   */
+  readonly heldOut?: {
+    readonly protocol: readonly string[];
+    readonly sessions: ReadonlyMap<string, SessionReading>;
+    /** An independent reading of some held-out sessions, blind to the first: the readers' agreement. */
+    readonly secondReader?: { readonly protocol: readonly string[]; readonly sessions: ReadonlyMap<string, SessionReading> };
+  };
+  /** A second, blind reading of a sample of the judged stretches, for the precision's agreement. */
+  readonly precisionSecondReader?: { readonly protocol: readonly string[]; readonly byId: ReadonlyMap<string, Judgement> };
 }
 
 /** A stretch's key: the session and its first call. Stretches never overlap, so it is unique, and it survives a change of the stretch's end. */
@@ -61,18 +75,22 @@ export function loadJudgements(file: string): Judgements {
   const problems: string[] = [];
   if (!isPlainObject(raw)) throw new UserError(`${file}: must be a JSON object {criteria: [...], judgements: {ID: {verdict, reason}}}`);
   const criteria = Array.isArray(raw.criteria) && raw.criteria.every((c) => typeof c === "string") ? (raw.criteria as string[]) : (problems.push(`${file}: $.criteria: a list of strings`), []);
-  const byId = new Map<string, Judgement>();
-  if (!isPlainObject(raw.judgements)) problems.push(`${file}: $.judgements: an object mapping stretch ids to {verdict, reason}`);
-  else {
-    for (const [id, value] of Object.entries(raw.judgements)) {
-      const at = `${file}: $.judgements[${JSON.stringify(id)}]`;
-      if (!isPlainObject(value) || !(VERDICTS as readonly unknown[]).includes(value.verdict) || typeof value.reason !== "string" || value.reason.trim() === "") {
-        problems.push(`${at}: {verdict: "stuck" or "false-alarm", reason: a line}`);
+  const verdicts = (value: unknown, at: string): Map<string, Judgement> => {
+    const out = new Map<string, Judgement>();
+    if (!isPlainObject(value)) {
+      problems.push(`${file}: ${at}: an object mapping stretch ids to {verdict, reason}`);
+      return out;
+    }
+    for (const [id, v] of Object.entries(value)) {
+      if (!isPlainObject(v) || !(VERDICTS as readonly unknown[]).includes(v.verdict) || typeof v.reason !== "string" || v.reason.trim() === "") {
+        problems.push(`${file}: ${at}[${JSON.stringify(id)}]: {verdict: "stuck" or "false-alarm", reason: a line}`);
         continue;
       }
-      byId.set(id, { verdict: value.verdict as Verdict, reason: value.reason });
+      out.set(id, { verdict: v.verdict as Verdict, reason: v.reason });
     }
-  }
+    return out;
+  };
+  const byId = verdicts(raw.judgements, "$.judgements");
   const lines = (value: unknown, at: string): string[] => (value === undefined ? [] : Array.isArray(value) && value.every((c) => typeof c === "string") ? (value as string[]) : (problems.push(`${file}: ${at}: a list of strings`), []));
   const readings = (value: unknown, at: string): Map<string, SessionReading> => {
     const out = new Map<string, SessionReading>();
@@ -93,8 +111,48 @@ export function loadJudgements(file: string): Judgements {
     if (!isPlainObject(raw.secondReader)) problems.push(`${file}: $.secondReader: {protocol: [...], sessions: {REF: {calls, stuck}}}`);
     else secondReader = { protocol: lines(raw.secondReader.protocol, "$.secondReader.protocol"), sessions: readings(raw.secondReader.sessions, "$.secondReader.sessions") };
   }
+  let heldOut: Judgements["heldOut"];
+  if (raw.heldOut !== undefined) {
+    if (!isPlainObject(raw.heldOut)) problems.push(`${file}: $.heldOut: {protocol: [...], sessions: {REF: {calls, stuck}}}`);
+    else {
+      const sessionsHeldOut = readings(raw.heldOut.sessions, "$.heldOut.sessions");
+      const second = raw.heldOut.secondReader;
+      let secondHeldOut: { protocol: readonly string[]; sessions: ReadonlyMap<string, SessionReading> } | undefined;
+      if (second !== undefined) {
+        if (!isPlainObject(second)) problems.push(`${file}: $.heldOut.secondReader: {protocol: [...], sessions: {REF: {calls, stuck}}}`);
+        else {
+          secondHeldOut = { protocol: lines(second.protocol, "$.heldOut.secondReader.protocol"), sessions: readings(second.sessions, "$.heldOut.secondReader.sessions") };
+          for (const [ref, r] of secondHeldOut.sessions) {
+            const firstReading = sessionsHeldOut.get(ref);
+            if (firstReading === undefined) problems.push(`${file}: $.heldOut.secondReader.sessions[${JSON.stringify(ref)}]: a second reading of a session the first reading does not hold`);
+            else if (firstReading.calls !== r.calls) problems.push(`${file}: $.heldOut.secondReader.sessions[${JSON.stringify(ref)}].calls: ${r.calls}, but the first reading counted ${firstReading.calls}`);
+          }
+        }
+      }
+      heldOut = { protocol: lines(raw.heldOut.protocol, "$.heldOut.protocol"), sessions: sessionsHeldOut, ...(secondHeldOut === undefined ? {} : { secondReader: secondHeldOut }) };
+    }
+  }
+  let precisionSecondReader: Judgements["precisionSecondReader"];
+  if (raw.precisionSecondReader !== undefined) {
+    if (!isPlainObject(raw.precisionSecondReader)) problems.push(`${file}: $.precisionSecondReader: {protocol: [...], judgements: {ID: {verdict, reason}}}`);
+    else {
+      const second = verdicts(raw.precisionSecondReader.judgements, "$.precisionSecondReader.judgements");
+      for (const id of second.keys()) if (!byId.has(id)) problems.push(`${file}: $.precisionSecondReader.judgements[${JSON.stringify(id)}]: a second reading of a stretch the first reading does not judge`);
+      precisionSecondReader = { protocol: lines(raw.precisionSecondReader.protocol, "$.precisionSecondReader.protocol"), byId: second };
+    }
+  }
   if (problems.length > 0) throw new UserError(problems.join("\n"));
-  return { file, criteria, byId, protocol, sessions, ...(secondReader === undefined ? {} : { secondReader }), agreement };
+  return {
+    file,
+    criteria,
+    byId,
+    protocol,
+    sessions,
+    ...(secondReader === undefined ? {} : { secondReader }),
+    agreement,
+    ...(heldOut === undefined ? {} : { heldOut }),
+    ...(precisionSecondReader === undefined ? {} : { precisionSecondReader }),
+  };
 }
 
 function sessionReading(value: unknown, at: string, problems: string[]): SessionReading | undefined {
@@ -193,4 +251,58 @@ export function recallOf(sessions: ReadonlyMap<string, SessionReading>, mined: R
     for (const c of m.flagged) if (!stuck.has(c)) flaggedNotRead++;
   }
   return { sessions: counted, callsRead, stuckRead, covered, recall: stuckRead === 0 ? 0 : Math.round((covered / stuckRead) * 10_000) / 10_000, interval: wilson(covered, stuckRead), notMined, miscounted, flaggedNotRead };
+}
+
+/** Where a blind second reading of stretches agrees with the first, and each stretch it does not. */
+export interface PrecisionAgreement extends RaterAgreement {
+  readonly protocol: readonly string[];
+  /** Precision by the second reader alone, on its sample. */
+  readonly secondPrecision: number;
+  readonly secondInterval: Interval;
+  readonly disagreements: readonly { readonly id: string; readonly first: Judgement; readonly second: Judgement }[];
+}
+
+export function precisionAgreementOf(j: Judgements): PrecisionAgreement | undefined {
+  const second = j.precisionSecondReader;
+  if (second === undefined || second.byId.size === 0) return undefined;
+  const ids = [...second.byId.keys()].sort();
+  const pairs = ids.map((id) => ({ id, first: j.byId.get(id) as Judgement, second: second.byId.get(id) as Judgement }));
+  const agreement = raterAgreement({ first: pairs.map((p) => p.first.verdict === "stuck"), second: pairs.map((p) => p.second.verdict === "stuck") });
+  return {
+    protocol: second.protocol,
+    ...agreement,
+    secondPrecision: Math.round((agreement.secondYes / agreement.n) * 10_000) / 10_000,
+    secondInterval: wilson(agreement.secondYes, agreement.n),
+    disagreements: pairs.filter((p) => p.first.verdict !== p.second.verdict),
+  };
+}
+
+/** Two whole readings of the same sessions: do they agree on which sessions hold a stretch, and on which calls are stuck? */
+export interface ReadingAgreement {
+  readonly protocol: readonly string[];
+  /** Per session: holds a stuck stretch or not, by each reader. */
+  readonly sessions: RaterAgreement;
+  /** Stuck calls marked by both readers, by the first only, by the second only. */
+  readonly callsBoth: number;
+  readonly callsFirstOnly: number;
+  readonly callsSecondOnly: number;
+}
+
+export function readingAgreementOf(first: ReadonlyMap<string, SessionReading>, second: { readonly protocol: readonly string[]; readonly sessions: ReadonlyMap<string, SessionReading> }): ReadingAgreement {
+  const refs = [...second.sessions.keys()].filter((ref) => first.has(ref)).sort();
+  let callsBoth = 0;
+  let callsFirstOnly = 0;
+  let callsSecondOnly = 0;
+  const a: boolean[] = [];
+  const b: boolean[] = [];
+  for (const ref of refs) {
+    const one = stuckCalls(first.get(ref) as SessionReading);
+    const two = stuckCalls(second.sessions.get(ref) as SessionReading);
+    a.push(one.size > 0);
+    b.push(two.size > 0);
+    for (const c of one) if (two.has(c)) callsBoth++;
+    else callsFirstOnly++;
+    for (const c of two) if (!one.has(c)) callsSecondOnly++;
+  }
+  return { protocol: second.protocol, sessions: raterAgreement({ first: a, second: b }), callsBoth, callsFirstOnly, callsSecondOnly };
 }
