@@ -2,11 +2,11 @@
 // make every check the command line makes, before anything runs, so a library caller meets the
 // same refusals; and the plan says where a run writes (tune --json without --out: nowhere).
 // In-process and without running a sweep, so it stays cheap.
-import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { planCalibrate, planCompare, planLoops, planReplay, planScan, planTune, runCalibrate, runLoops, runReplay, runScan, writePieces, type Pieces } from "../src/api/index.js";
+import { planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
 import { UserError } from "../src/io/errors.js";
 import { loopsim, tempDir } from "./cli/run.js";
 import { computeMetrics } from "../src/evaluation/metrics.js";
@@ -141,6 +141,26 @@ describe("planReplay and runReplay", () => {
     const plain = await runReplay(await planReplay({ paths: [dir] }));
     const cli = loopsim(["replay", dir, "--json"]);
     expect(JSON.parse(cli.stdout).scenarios).toEqual(JSON.parse(JSON.stringify(plain.outcomes)));
+  });
+});
+
+describe("planScenarioRecord and runScenarioRecord", () => {
+  it("refuse a fact the target cannot show before reading; record and minimise into the text the CLI writes, writing nothing", async () => {
+    await expect(planScenarioRecord({ input: "x.jsonl", out: "s.json", minimize: "first-block:pingPong" })).rejects.toThrow(/^--minimize first-block:pingPong: unknown detector of reference "pingPong"/);
+    await expect(planScenarioRecord({ input: "x.jsonl", out: "s.json", agent: "a" })).rejects.toThrow(/^--agent a needs --config FILE/);
+    const dir = tempDir();
+    const loop = Array.from({ length: 25 }, (_, i) => [{ type: "call", runId: "r", callId: `c${i}`, tool: "read", params: { path: "a" } }, { type: "outcome", runId: "r", callId: `c${i}`, tool: "read", params: { path: "a" }, result: "same" }].map((e) => JSON.stringify(e)).join("\n")).join("\n") + "\n";
+    writeFileSync(join(dir, "loop.jsonl"), loop);
+    writeFileSync(join(dir, "on.json5"), "{ tools: { loopDetection: { enabled: true, warningThreshold: 2, criticalThreshold: 4 } } }");
+    const args = { input: join(dir, "loop.jsonl"), out: join(dir, "s.json"), config: join(dir, "on.json5"), minimize: "first-block" };
+    const notes: string[] = [];
+    const run = await runScenarioRecord(await planScenarioRecord(args), (line) => notes.push(line));
+    expect(existsSync(args.out)).toBe(false);
+    expect(notes[0]).toMatch(/25 calls, 25 outcomes/);
+    expect(run.kept).toBeLessThan(run.events);
+    const cli = loopsim(["scenario", "record", args.input, "--out", args.out, "--config", args.config, "--minimize", "first-block"]);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(readFileSync(args.out, "utf8")).toBe(run.text);
   });
 });
 

@@ -105,6 +105,9 @@ export { planCalibrate } from "../commands/calibratePlan.js";
 export { runCalibrate } from "../commands/calibrate.js";
 export type { ReplayArgs, ReplayOptions, ReplayOutcome, ReplayPlan, ReplayRun } from "../commands/replay.js";
 export { planReplay, runReplay } from "../commands/replay.js";
+export type { RecordArgs, RecordPlan, RecordRun } from "../commands/scenarioRecord.js";
+export type { Fact } from "../scenario/minimizeFact.js";
+export { planScenarioRecord, runScenarioRecord } from "../commands/scenarioRecord.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any

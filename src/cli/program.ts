@@ -6,7 +6,7 @@ import { UserError } from "../io/errors.js";
 import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
 import { FORMATS, type SessionFormat } from "../import/types.js";
 import { FACT_HELP } from "../scenario/minimizeFact.js";
-import { readConfigFile } from "../io/configFile.js";
+import { writeFileAtomic } from "../io/atomicWrite.js";
 import { registerSimulationCommands } from "./simulationCommands.js";
 import { registerLoopsCommand } from "./loopsProgram.js";
 import { registerFieldCommands } from "./fieldCommands.js";
@@ -180,12 +180,11 @@ export function buildProgram(): Command {
     .option("--target <name>", TARGET_HELP, "reference")
     .option("--minimize <fact>", FACT_HELP)
     .action(async (input: string, opts: { out: string; config?: string; agent?: string; target: string; minimize?: string }) => {
-      const config = configFromOptions(opts.config, opts.agent);
-      const { resolveTarget } = await import("../targets/registry.js");
-      const target = await resolveTarget(opts.target);
-      const rawConfig = opts.config === undefined ? {} : readConfigFile(opts.config);
-      const { scenarioRecordCommand } = await import("../commands/scenarioRecord.js");
-      await scenarioRecordCommand(input, { config, rawConfig, agent: opts.agent, target, out: opts.out, minimize: opts.minimize });
+      const { planScenarioRecord, runScenarioRecord } = await import("../commands/scenarioRecord.js");
+      const say = (line: string) => process.stderr.write(`loopsim: ${line}\n`);
+      const run = await runScenarioRecord(await planScenarioRecord({ input, ...opts }), say);
+      writeFileAtomic(opts.out, run.text);
+      say(`wrote ${opts.out}: kept ${run.kept} of ${run.events} events${run.what}; ${Buffer.byteLength(run.text)} bytes`);
     });
 
   registerSimulationCommands(program);
