@@ -6,7 +6,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "no
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
+import { checkConfigFile, fitChangingArgs, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
 import { UserError } from "../src/io/errors.js";
 import { loopsim, tempDir } from "./cli/run.js";
 import { computeMetrics } from "../src/evaluation/metrics.js";
@@ -161,6 +161,26 @@ describe("planScenarioRecord and runScenarioRecord", () => {
     const cli = loopsim(["scenario", "record", args.input, "--out", args.out, "--config", args.config, "--minimize", "first-block"]);
     expect(cli.code, cli.stderr).toBe(0);
     expect(readFileSync(args.out, "utf8")).toBe(run.text);
+  });
+});
+
+describe("checkConfigFile and fitChangingArgs", () => {
+  it("hand back what `loopsim config` and `fit-changing-args` print, and the problem an invalid file exits 2 with", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "ok.json5"), "{ tools: { loopDetection: { enabled: true, warningThreshold: 5 } } }");
+    writeFileSync(join(dir, "bad.json5"), '{ tools: { loopDetection: { enabled: "yes" } } }');
+    const ok = checkConfigFile(join(dir, "ok.json5"));
+    expect(ok.problem).toBeUndefined();
+    expect(ok.text).toBe(loopsim(["config", join(dir, "ok.json5")]).stdout);
+    const bad = checkConfigFile(join(dir, "bad.json5"));
+    const cli = loopsim(["config", join(dir, "bad.json5"), "--json"]);
+    expect(cli.code).toBe(2);
+    expect(bad.json).toBe(cli.stdout);
+    expect(cli.stderr).toContain(bad.problem as string);
+    const fit = await fitChangingArgs({ paths: [REAL_LOOPS] });
+    expect(fit.text).toBe(loopsim(["fit-changing-args", REAL_LOOPS]).stdout);
+    writeFileSync(join(dir, "p.json"), "{}");
+    await expect(fitChangingArgs({ paths: [REAL_LOOPS], out: join(dir, "p.json") })).rejects.toThrow(/exists; pass --force/);
   });
 });
 

@@ -108,6 +108,10 @@ export { planReplay, runReplay } from "../commands/replay.js";
 export type { RecordArgs, RecordPlan, RecordRun } from "../commands/scenarioRecord.js";
 export type { Fact } from "../scenario/minimizeFact.js";
 export { planScenarioRecord, runScenarioRecord } from "../commands/scenarioRecord.js";
+export type { ConfigCheck } from "../commands/config.js";
+export { checkConfigFile } from "../commands/config.js";
+export type { FitChangingArgsArgs, FitChangingArgsRun } from "../commands/fitChangingArgs.js";
+export { fitChangingArgs } from "../commands/fitChangingArgs.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any

@@ -60,8 +60,12 @@ export function buildProgram(): Command {
     .option("--agent <id>", "agent whose agents.list override applies")
     .option("--json", "machine-readable output")
     .action(async (file: string, opts: { agent?: string; json?: boolean }) => {
-      const { configCommand } = await import("../commands/config.js");
-      configCommand(file, opts.agent, opts.json === true);
+      const { checkConfigFile } = await import("../commands/config.js");
+      const checked = checkConfigFile(file, opts.agent);
+      // --json prints the document even for an invalid file (its issues are in it), then exits 2.
+      if (opts.json === true) process.stdout.write(checked.json);
+      if (checked.problem !== undefined) throw new UserError(checked.problem);
+      if (opts.json !== true) process.stdout.write(checked.text);
     });
 
   const targets = program

@@ -164,8 +164,17 @@ export function registerSimulationCommands(program: Command): void {
     .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
     .option("--force", "overwrite --out")
     .action(async (paths: string[], opts: { out?: string; strict?: boolean; force?: boolean }) => {
-      const { fitChangingArgsCommand } = await import("../commands/fitChangingArgs.js");
-      await fitChangingArgsCommand(paths, { ...opts, strict: opts.strict === true, force: opts.force === true });
+      const { fitChangingArgs } = await import("../commands/fitChangingArgs.js");
+      const { writeFileAtomic } = await import("../io/atomicWrite.js");
+      const { failOnUnreadable } = await import("../sessions/recorded.js");
+      const { normalize } = await import("node:path");
+      const { text, read } = await fitChangingArgs({ paths, ...opts });
+      if (opts.out === undefined) process.stdout.write(text);
+      else {
+        writeFileAtomic(opts.out, text);
+        process.stderr.write(`loopsim: ${read.count} sessions read; wrote ${normalize(opts.out)}\n`);
+      }
+      failOnUnreadable(read);
     });
 
   program
