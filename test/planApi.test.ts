@@ -6,7 +6,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "no
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { checkConfigFile, fitChangingArgs, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
+import { checkConfigFile, fitChangingArgs, planTraceFile, runTraceFile, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
 import { UserError } from "../src/io/errors.js";
 import { loopsim, tempDir } from "./cli/run.js";
 import { computeMetrics } from "../src/evaluation/metrics.js";
@@ -181,6 +181,20 @@ describe("checkConfigFile and fitChangingArgs", () => {
     expect(fit.text).toBe(loopsim(["fit-changing-args", REAL_LOOPS]).stdout);
     writeFileSync(join(dir, "p.json"), "{}");
     await expect(fitChangingArgs({ paths: [REAL_LOOPS], out: join(dir, "p.json") })).rejects.toThrow(/exists; pass --force/);
+  });
+});
+
+describe("planTraceFile and runTraceFile", () => {
+  it("refuse a --format the content contradicts; stream the lines `loopsim trace` prints, and its summary", async () => {
+    await expect(planTraceFile({ file: "test/fixtures/swe-agent/discussion-loop.traj", format: "trace" })).rejects.toThrow(/--format trace, but the content is a swe-agent session/);
+    await expect(planTraceFile({ file: "x.jsonl", target: "referense" })).rejects.toThrow(/did you mean "reference"/);
+    for (const args of [["test/fixtures/real-loops/javac-loop.jsonl", "--json", "--target", "goose:3"], ["test/fixtures/swe-agent/discussion-loop.traj"]]) {
+      const lines: string[] = [];
+      const summary = await runTraceFile(await planTraceFile({ file: args[0] as string, json: args.includes("--json"), ...(args.includes("--target") ? { target: "goose:3" } : {}) }), (line) => void lines.push(line));
+      const cli = loopsim(["trace", ...args]);
+      expect(lines.join("\n") + "\n").toBe(cli.stdout);
+      expect(cli.stderr).toBe(`loopsim: ${summary}\n`);
+    }
   });
 });
 

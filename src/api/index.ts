@@ -112,6 +112,8 @@ export type { ConfigCheck } from "../commands/config.js";
 export { checkConfigFile } from "../commands/config.js";
 export type { FitChangingArgsArgs, FitChangingArgsRun } from "../commands/fitChangingArgs.js";
 export { fitChangingArgs } from "../commands/fitChangingArgs.js";
+export type { TraceArgs, TraceOptions } from "../commands/trace.js";
+export { planTraceFile, runTraceFile } from "../commands/trace.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any

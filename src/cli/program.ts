@@ -1,7 +1,7 @@
 // The loopsim command line: argument parsing with commander, one file per command.
 import { Command, InvalidArgumentError } from "commander";
 import { boundedInt, MAX_DEPTH, nonNegativeInt, refuseOptionConflicts, TARGET_HELP } from "./options.js";
-import { configFromOptions } from "../io/configFile.js";
+import { LineWriter } from "../io/bufferedOutput.js";
 import { UserError } from "../io/errors.js";
 import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
 import { FORMATS, type SessionFormat } from "../import/types.js";
@@ -46,11 +46,17 @@ export function buildProgram(): Command {
     .option("--target <name>", TARGET_HELP, "reference")
     .option("--format <name>", `the input's format: auto or one of trace, ${FORMATS.join(", ")} (default: a file's is detected; stdin is a loopsim trace)`, traceFormat)
     .action(async (file: string, opts: { config?: string; agent?: string; json?: boolean; oracle?: boolean; target: string; format?: SessionFormat | "auto" | "trace" }) => {
-      const config = configFromOptions(opts.config, opts.agent);
-      const { resolveTarget } = await import("../targets/registry.js");
-      const target = opts.oracle === true ? ORACLE_TARGET : await resolveTarget(opts.target);
-      const { traceCommand } = await import("../commands/trace.js");
-      await traceCommand(file, { config, json: opts.json === true, target, ...(opts.format === undefined ? {} : { format: opts.format }) });
+      const { planTraceFile, runTraceFile } = await import("../commands/trace.js");
+      const plan = await planTraceFile({ file, ...opts, target: opts.oracle === true ? ORACLE_TARGET.name : opts.target });
+      // The end-of-run summary goes to stderr, so stdout stays one line per event (JSON or timeline).
+      const writer = new LineWriter();
+      let summary: string;
+      try {
+        summary = await runTraceFile(plan, (line) => writer.line(line));
+      } finally {
+        await writer.flush();
+      }
+      process.stderr.write(`loopsim: ${summary}\n`);
     });
 
   program
