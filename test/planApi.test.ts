@@ -6,7 +6,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "no
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { checkConfigFile, fitChangingArgs, planTraceFile, runTraceFile, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
+import { checkConfigFile, fetchTargets, fitChangingArgs, listTargets, planTraceFile, runTraceFile, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
 import { UserError } from "../src/io/errors.js";
 import { loopsim, tempDir } from "./cli/run.js";
 import { computeMetrics } from "../src/evaluation/metrics.js";
@@ -195,6 +195,18 @@ describe("planTraceFile and runTraceFile", () => {
       expect(lines.join("\n") + "\n").toBe(cli.stdout);
       expect(cli.stderr).toBe(`loopsim: ${summary}\n`);
     }
+  });
+});
+
+describe("listTargets and fetchTargets", () => {
+  it("list what `loopsim targets` prints; refuse a name with nothing to fetch before fetching anything", async () => {
+    const cli = loopsim(["targets"]);
+    expect(listTargets().text).toBe(cli.stdout);
+    expect(JSON.parse(listTargets().json)).toEqual(JSON.parse(loopsim(["targets", "--json"]).stdout));
+    const ready: string[] = [];
+    await expect(fetchTargets(["openclaw@2026.9.6", "reference"], (line) => ready.push(line))).rejects.toThrow(/^targets fetch reference: only shipped releases and runtimes are fetched/);
+    expect(ready).toEqual([]);
+    await expect(fetchTargets([], () => undefined)).rejects.toThrow(/^targets fetch needs at least one of/);
   });
 });
 

@@ -114,6 +114,8 @@ export type { FitChangingArgsArgs, FitChangingArgsRun } from "../commands/fitCha
 export { fitChangingArgs } from "../commands/fitChangingArgs.js";
 export type { TraceArgs, TraceOptions } from "../commands/trace.js";
 export { planTraceFile, runTraceFile } from "../commands/trace.js";
+export type { TargetListing } from "../commands/targets.js";
+export { fetchTargets, listTargets } from "../commands/targets.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any

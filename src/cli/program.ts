@@ -79,16 +79,17 @@ export function buildProgram(): Command {
     .description("list the built-in targets, the runtimes that run here (pinned and cached versions) and the OpenClaw releases in the cache")
     .option("--json", "machine-readable output")
     .action(async (opts: { json?: boolean }) => {
-      const { targetsListCommand } = await import("../commands/targets.js");
-      targetsListCommand(opts.json === true);
+      const { listTargets } = await import("../commands/targets.js");
+      const listing = listTargets();
+      process.stdout.write(opts.json === true ? listing.json : listing.text);
     });
   targets
     .command("fetch")
     .description("fetch OpenClaw releases and other runtimes into the cache ahead of time (npm, once per version)")
     .argument("<releases...>", fetchableNamesHelp())
     .action(async (names: string[]) => {
-      const { targetsFetchCommand } = await import("../commands/targets.js");
-      await targetsFetchCommand(names);
+      const { fetchTargets } = await import("../commands/targets.js");
+      await fetchTargets(names, (line) => process.stdout.write(line + "\n"), (line) => process.stderr.write(line + "\n"));
     });
   targets
     .command("outdated")
