@@ -116,6 +116,8 @@ export type { TraceArgs, TraceOptions } from "../commands/trace.js";
 export { planTraceFile, runTraceFile } from "../commands/trace.js";
 export type { TargetListing } from "../commands/targets.js";
 export { fetchTargets, listTargets } from "../commands/targets.js";
+export type { OutdatedReport, OutdatedRow } from "../commands/targetsOutdated.js";
+export { outdatedTargets } from "../commands/targetsOutdated.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any

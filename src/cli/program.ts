@@ -97,7 +97,7 @@ export function buildProgram(): Command {
     .option("--json", "machine-readable output")
     .option("--reports <dir>", "the committed reports folder (default: the checkout's reports/)")
     .action(async (opts: { json?: boolean; reports?: string }) => {
-      const { targetsOutdatedCommand } = await import("../commands/targetsOutdated.js");
+      const { targetsOutdatedCommand } = await import("./targetsOutdatedOutput.js");
       await targetsOutdatedCommand({ json: opts.json === true, ...(opts.reports === undefined ? {} : { reportsDir: opts.reports }) });
     });
 
