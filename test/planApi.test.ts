@@ -6,7 +6,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "no
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { checkConfigFile, fetchTargets, fitChangingArgs, listTargets, planTraceFile, runTraceFile, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
+import { checkConfigFile, mergeConformanceReports, planConform, runConform, fetchTargets, fitChangingArgs, listTargets, planTraceFile, runTraceFile, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
 import { UserError } from "../src/io/errors.js";
 import { loopsim, tempDir } from "./cli/run.js";
 import { computeMetrics } from "../src/evaluation/metrics.js";
@@ -207,6 +207,22 @@ describe("listTargets and fetchTargets", () => {
     await expect(fetchTargets(["openclaw@2026.9.6", "reference"], (line) => ready.push(line))).rejects.toThrow(/^targets fetch reference: only shipped releases and runtimes are fetched/);
     expect(ready).toEqual([]);
     await expect(fetchTargets([], () => undefined)).rejects.toThrow(/^targets fetch needs at least one of/);
+  });
+});
+
+describe("planConform and runConform", () => {
+  it("refuse an unknown law or target before anything runs; run into the matrix the CLI prints, and merge it", async () => {
+    await expect(planConform({ law: "bogus" })).rejects.toThrow(/^--law unknown law "bogus"/);
+    await expect(planConform({ targets: ["referense"] })).rejects.toThrow(/^--target: unknown target "referense"/);
+    const law = "fresh-run-starts-from-zero";
+    const run = runConform(await planConform({ targets: ["zoo:no-run-scoping"], law }));
+    expect(run.failing).toMatch(/^zoo:no-run-scoping fails \d+ rules?/);
+    const cli = loopsim(["conform", "--target", "zoo:no-run-scoping", "--law", law, "--json"]);
+    expect(cli.code).toBe(1);
+    expect(JSON.parse(run.json)).toEqual({ ...JSON.parse(cli.stdout), loopsimVersion: run.report.loopsimVersion });
+    const dir = tempDir();
+    writeFileSync(join(dir, "a.json"), run.json);
+    expect(mergeConformanceReports([join(dir, "a.json")], undefined).markdown).toBe(loopsim(["conform", "--merge", join(dir, "a.json")]).stdout);
   });
 });
 

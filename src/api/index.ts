@@ -118,6 +118,9 @@ export type { TargetListing } from "../commands/targets.js";
 export { fetchTargets, listTargets } from "../commands/targets.js";
 export type { OutdatedReport, OutdatedRow } from "../commands/targetsOutdated.js";
 export { outdatedTargets } from "../commands/targetsOutdated.js";
+export type { ConformArgs, ConformPlan, ConformProgress, ConformRun } from "../commands/conform.js";
+export type { ResolvedConformOptions } from "../conform/conformOptions.js";
+export { mergeConformanceReports, planConform, runConform } from "../commands/conform.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any

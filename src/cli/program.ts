@@ -124,7 +124,7 @@ export function buildProgram(): Command {
       const agreement = opts.against.length > 0 || opts.target.some((n: string) => isRefKind(n, "drivenRuntime"));
       if (opts.probe.length > 0 && !agreement) throw new UserError("--probe needs --against (or a driven runtime as --target): it picks the pinned probes of an agreement run");
       if (agreement && ciOutputsOf(opts) !== undefined && opts.merge === undefined) throw new UserError("--junit and --annotations report conformance matrices; an agreement run (--against) has no test cases to give them");
-      const { conformCommand, mergeConformance } = await import("../commands/conform.js");
+      const { conformCommand, mergeConformance } = await import("./conformOutput.js");
       if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force, ciOutputsOf(opts));
       // A driven CLI cannot run SPEC's laws (thousands of traces, each a CLI run): for it,
       // conformance is its model's agreement with it on the pinned probes.
