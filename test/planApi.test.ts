@@ -6,7 +6,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "no
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { checkConfigFile, mergeConformanceReports, planConform, runConform, fetchTargets, fitChangingArgs, listTargets, planTraceFile, runTraceFile, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
+import { checkConfigFile, mergeAgreementReports, planAgreement, mergeConformanceReports, planConform, runConform, fetchTargets, fitChangingArgs, listTargets, planTraceFile, runTraceFile, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
 import { UserError } from "../src/io/errors.js";
 import { loopsim, tempDir } from "./cli/run.js";
 import { computeMetrics } from "../src/evaluation/metrics.js";
@@ -223,6 +223,17 @@ describe("planConform and runConform", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "a.json"), run.json);
     expect(mergeConformanceReports([join(dir, "a.json")], undefined).markdown).toBe(loopsim(["conform", "--merge", join(dir, "a.json")]).stdout);
+  });
+});
+
+describe("planAgreement and mergeAgreementReports", () => {
+  it("refuse a name that is no runtime and an unknown probe before anything runs; merge into the report the CLI prints", () => {
+    expect(() => planAgreement({ against: ["bogus"], json: false })).toThrow(/^--against bogus: not a real runtime/);
+    expect(() => planAgreement({ against: ["gemini-cli@0.61.0"], probes: ["nope"], json: false })).toThrow(/^--probe nope: no such probe/);
+    const notes: string[] = [];
+    const merged = mergeAgreementReports(["reports/peers/agreement.json", "reports/peers/agreement.json"], undefined, false, (line) => notes.push(line));
+    expect(notes.length).toBeGreaterThan(0);
+    expect(merged.markdown).toBe(loopsim(["conform", "--merge", "reports/peers/agreement.json", "reports/peers/agreement.json"]).stdout);
   });
 });
 

@@ -121,6 +121,8 @@ export { outdatedTargets } from "../commands/targetsOutdated.js";
 export type { ConformArgs, ConformPlan, ConformProgress, ConformRun } from "../commands/conform.js";
 export type { ResolvedConformOptions } from "../conform/conformOptions.js";
 export { mergeConformanceReports, planConform, runConform } from "../commands/conform.js";
+export type { AgreementOptions, AgreementPlan, AgreementRun, AgreementSink } from "../commands/agreement.js";
+export { mergeAgreementReports, planAgreement, runAgreement } from "../commands/agreement.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any

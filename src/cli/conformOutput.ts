@@ -7,6 +7,7 @@ import { writeFileAtomic } from "../io/atomicWrite.js";
 import { CheckFailed, UserError } from "../io/errors.js";
 import { writeCiOutputs, type CiOutputs } from "../ci/emit.js";
 import { conformanceCases, counterexampleFileOf } from "../ci/conformCases.js";
+import type { AgreementOptions, AgreementRun } from "../commands/agreement.js";
 import { isAgreementReportFile, mergeConformanceReports, planConform, runConform, type ConformArgs, type ConformRun } from "../commands/conform.js";
 
 /** `loopsim conform --target T...`. */
@@ -28,10 +29,37 @@ export async function mergeConformance(files: readonly string[], out: string | u
   // agreement.json files (conform --against) merge into one agreement report instead.
   if (isAgreementReportFile(files[0])) {
     if (ci !== undefined) throw new UserError("--junit and --annotations report conformance matrices; agreement reports (conform --against) have no test cases to give them");
-    const { mergeAgreement } = await import("../commands/agreement.js");
-    return mergeAgreement(files, out, json, force);
+    const { mergeAgreementReports } = await import("../commands/agreement.js");
+    return emitAgreement(mergeAgreementReports(files, out, force, (line) => process.stderr.write(`loopsim: ${line}\n`)), out, json);
   }
   emit(mergeConformanceReports(files, out, force, ci), out, json, ci);
+}
+
+/** `loopsim conform --against RUNTIME@V...`: a model beside the real runtime on the pinned probes. */
+export async function agreementCommand(options: AgreementOptions): Promise<void> {
+  const { planAgreement, runAgreement } = await import("../commands/agreement.js");
+  const plan = planAgreement(options);
+  const run = await runAgreement(plan, {
+    note: (line) => process.stderr.write(line + "\n"),
+    // On a terminal one line redrawn; elsewhere (CI logs, a pipe) one line per probe, so a run of
+    // minutes is never silent.
+    probe: (subject, done, total, id) => {
+      if (process.stderr.isTTY === true) process.stderr.write(`\r${subject}: probe ${done}/${total} (${id})\u001b[K${done === total ? "\n" : ""}`);
+      else process.stderr.write(`loopsim: ${subject}: probe ${done}/${total} (${id})\n`);
+    },
+  });
+  emitAgreement(run, plan.out, plan.json);
+}
+
+/** agreement.{md,json} into --out, one of them on stdout; exit 1 for a difference, an n/a or a runtime not run. */
+function emitAgreement(run: AgreementRun, out: string | undefined, json: boolean): void {
+  if (out !== undefined) {
+    writeFileAtomic(join(out, "agreement.md"), run.markdown);
+    writeFileAtomic(join(out, "agreement.json"), run.json);
+  }
+  process.stdout.write(json ? run.json : run.markdown);
+  if (out !== undefined) process.stderr.write(`loopsim: wrote ${join(out, "agreement.{md,json}")}\n`);
+  if (run.failing !== undefined) throw new CheckFailed(run.failing);
 }
 
 /** The report into --out, the matrix (or JSON) on stdout, the CI outputs, and where it went. */

@@ -131,12 +131,12 @@ export function buildProgram(): Command {
       const driven = opts.target.filter((name) => isRefKind(name, "drivenRuntime"));
       if (driven.length > 0 && opts.against.length === 0) {
         if (driven.length < opts.target.length) throw new UserError(`--target ${driven.join(", ")}: a driven runtime is checked against its model on the pinned probes (as --against); give it apart from other targets`);
-        const { agreementCommand } = await import("../commands/agreement.js");
+        const { agreementCommand } = await import("./conformOutput.js");
         return agreementCommand({ against: driven, out: opts.out, json: opts.json === true, probes: opts.probe, force });
       }
       if (opts.against.length > 0) {
         if (opts.target.length > 1) throw new UserError("--against takes at most one --target (the model); without it each runtime is paired with the model of its name");
-        const { agreementCommand } = await import("../commands/agreement.js");
+        const { agreementCommand } = await import("./conformOutput.js");
         return agreementCommand({ against: opts.against, model: opts.target[0], out: opts.out, json: opts.json === true, probes: opts.probe, parallel: opts.parallel, force });
       }
       await conformCommand({ targets: opts.target, out: opts.out, json: opts.json === true, seed: opts.seed, depth: opts.depth, law: opts.law, path: opts.path, differentialSeed: opts.differentialSeed, force, ci: ciOutputsOf(opts) });
