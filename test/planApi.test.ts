@@ -6,7 +6,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "no
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { checkConfigFile, mergeAgreementReports, planAgreement, mergeConformanceReports, planConform, runConform, fetchTargets, fitChangingArgs, listTargets, planTraceFile, runTraceFile, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
+import { checkConfigFile, planField, replayFieldCell, runField, mergeAgreementReports, planAgreement, mergeConformanceReports, planConform, runConform, fetchTargets, fitChangingArgs, listTargets, planTraceFile, runTraceFile, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
 import { UserError } from "../src/io/errors.js";
 import { loopsim, tempDir } from "./cli/run.js";
 import { computeMetrics } from "../src/evaluation/metrics.js";
@@ -234,6 +234,21 @@ describe("planAgreement and mergeAgreementReports", () => {
     const merged = mergeAgreementReports(["reports/peers/agreement.json", "reports/peers/agreement.json"], undefined, false, (line) => notes.push(line));
     expect(notes.length).toBeGreaterThan(0);
     expect(merged.markdown).toBe(loopsim(["conform", "--merge", "reports/peers/agreement.json", "reports/peers/agreement.json"]).stdout);
+  });
+});
+
+describe("planField, runField and replayFieldCell", () => {
+  it("check before running, run into the matrix the CLI prints and replay a cell as it does, writing nothing", async () => {
+    const file = "scenarios/field/cline-10358.json";
+    expect(() => planField({ paths: [file], targets: ["reference"], json: true, force: false, check: true, fetch: false, driven: "own" })).toThrow(/^--check compares with DIR\/field\.json: give --out DIR/);
+    const out = join(tempDir(), "not-made");
+    const run = await runField(planField({ paths: [file], targets: ["reference", "goose"], out, json: true, force: false, check: false, fetch: false, driven: "own" }));
+    expect(existsSync(out)).toBe(false);
+    expect(run.kind === "report" && run.json).toBe(loopsim(["field", file, "--target", "reference", "--target", "goose", "--out", out, "--json"]).stdout);
+    const cell = await replayFieldCell(file, { target: "goose", json: false, fetch: false, expect: "fixed" });
+    const cli = loopsim(["field", "replay", file, "--target", "goose", "--expect", "fixed"]);
+    expect(cell.text).toBe(cli.stdout);
+    expect(cli.code).toBe(cell.failing === undefined ? 0 : 1);
   });
 });
 

@@ -123,6 +123,8 @@ export type { ResolvedConformOptions } from "../conform/conformOptions.js";
 export { mergeConformanceReports, planConform, runConform } from "../commands/conform.js";
 export type { AgreementOptions, AgreementPlan, AgreementRun, AgreementSink } from "../commands/agreement.js";
 export { mergeAgreementReports, planAgreement, runAgreement } from "../commands/agreement.js";
+export type { FieldCellReplay, FieldCommandOptions, FieldPlan, FieldReplayOptions, FieldRun, FieldSink } from "../commands/field.js";
+export { planField, replayFieldCell, runField } from "../commands/field.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any
