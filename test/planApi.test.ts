@@ -6,7 +6,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "no
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { checkConfigFile, planField, replayFieldCell, runField, mergeAgreementReports, planAgreement, mergeConformanceReports, planConform, runConform, fetchTargets, fitChangingArgs, listTargets, planTraceFile, runTraceFile, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
+import { checkConfigFile, REFERENCE_TARGET, resolveConfig, runSimulation, planField, replayFieldCell, runField, mergeAgreementReports, planAgreement, mergeConformanceReports, planConform, runConform, fetchTargets, fitChangingArgs, listTargets, planTraceFile, runTraceFile, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
 import { UserError } from "../src/io/errors.js";
 import { loopsim, tempDir } from "./cli/run.js";
 import { computeMetrics } from "../src/evaluation/metrics.js";
@@ -249,6 +249,15 @@ describe("planField, runField and replayFieldCell", () => {
     const cli = loopsim(["field", "replay", file, "--target", "goose", "--expect", "fixed"]);
     expect(cell.text).toBe(cli.stdout);
     expect(cli.code).toBe(cell.failing === undefined ? 0 : 1);
+  });
+});
+
+describe("runSimulation", () => {
+  it("gives the lines `loopsim simulate` prints, the same for the same seed", () => {
+    const options = { family: "changing-args-stuck", seed: 7, model: "small" as const, calls: 80, config: resolveConfig(), json: false, target: REFERENCE_TARGET };
+    const run = runSimulation(options);
+    expect(run.lines.join("\n") + "\n").toBe(loopsim(["simulate", "--family", "changing-args-stuck", "--seed", "7"]).stdout);
+    expect(runSimulation(options)).toEqual(run);
   });
 });
 

@@ -125,6 +125,9 @@ export type { AgreementOptions, AgreementPlan, AgreementRun, AgreementSink } fro
 export { mergeAgreementReports, planAgreement, runAgreement } from "../commands/agreement.js";
 export type { FieldCellReplay, FieldCommandOptions, FieldPlan, FieldReplayOptions, FieldRun, FieldSink } from "../commands/field.js";
 export { planField, replayFieldCell, runField } from "../commands/field.js";
+export type { SimulateOptions, SimulateRun } from "../commands/simulate.js";
+export type { ModelPreset } from "../sim/agentModel.js";
+export { runSimulation } from "../commands/simulate.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any

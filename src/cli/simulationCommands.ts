@@ -221,7 +221,12 @@ export function registerSimulationCommands(program: Command): void {
     .action(async (opts: { family: string; seed: number; model: ModelPreset; config?: string; agent?: string; calls: number; json?: boolean; emitTrace?: string; emitScenario?: string; target: string }) => {
       const config = configFromOptions(opts.config, opts.agent);
       const target = await resolveStepwiseTarget(opts.target);
-      const { simulateCommand } = await import("../commands/simulate.js");
-      await simulateCommand({ family: opts.family, seed: opts.seed, model: opts.model, calls: opts.calls, config, json: opts.json === true, emitTrace: opts.emitTrace, target, emitScenario: opts.emitScenario === undefined ? undefined : { file: opts.emitScenario, rawConfig: opts.config === undefined ? {} : readConfigFile(opts.config), agent: opts.agent } });
+      const { runSimulation } = await import("../commands/simulate.js");
+      const run = runSimulation({ family: opts.family, seed: opts.seed, model: opts.model, calls: opts.calls, config, json: opts.json === true, emitTrace: opts.emitTrace, target, emitScenario: opts.emitScenario === undefined ? undefined : { file: opts.emitScenario, rawConfig: opts.config === undefined ? {} : readConfigFile(opts.config), agent: opts.agent } });
+      const { writeFileAtomic } = await import("../io/atomicWrite.js");
+      if (opts.emitTrace !== undefined) writeFileAtomic(opts.emitTrace, run.trace);
+      if (run.scenario !== undefined) writeFileAtomic(run.scenario.file, run.scenario.text);
+      const { writePieces } = await import("../io/spool.js");
+      await writePieces(process.stdout, [run.lines.join("\n") + "\n"]);
     });
 }
