@@ -6,7 +6,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "no
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { checkConfigFile, REFERENCE_TARGET, resolveConfig, runSimulation, planField, replayFieldCell, runField, mergeAgreementReports, planAgreement, mergeConformanceReports, planConform, runConform, fetchTargets, fitChangingArgs, listTargets, planTraceFile, runTraceFile, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
+import { checkConfigFile, importSessions, REFERENCE_TARGET, resolveConfig, runSimulation, planField, replayFieldCell, runField, mergeAgreementReports, planAgreement, mergeConformanceReports, planConform, runConform, fetchTargets, fitChangingArgs, listTargets, planTraceFile, runTraceFile, planCalibrate, planCompare, planLoops, planReplay, planScan, planScenarioRecord, planTune, runCalibrate, runLoops, runReplay, runScan, runScenarioRecord, writePieces, type Pieces } from "../src/api/index.js";
 import { UserError } from "../src/io/errors.js";
 import { loopsim, tempDir } from "./cli/run.js";
 import { computeMetrics } from "../src/evaluation/metrics.js";
@@ -258,6 +258,20 @@ describe("runSimulation", () => {
     const run = runSimulation(options);
     expect(run.lines.join("\n") + "\n").toBe(loopsim(["simulate", "--family", "changing-args-stuck", "--seed", "7"]).stdout);
     expect(runSimulation(options)).toEqual(run);
+  });
+});
+
+describe("importSessions", () => {
+  it("streams one session's trace to the caller as `loopsim import` prints it, and notes its summary", async () => {
+    const file = "test/fixtures/swe-agent/discussion-loop.traj";
+    const lines: string[] = [];
+    const notes: string[] = [];
+    const run = await importSessions([file], { format: "auto" }, { line: (text) => void lines.push(text), note: (text) => notes.push(text) });
+    const cli = loopsim(["import", file]);
+    expect(lines.join("\n") + "\n").toBe(cli.stdout);
+    expect(cli.stderr).toBe(notes.map((n) => `loopsim: ${n}\n`).join(""));
+    expect(run.bad).toEqual([]);
+    await expect(importSessions(["test/fixtures/swe-agent"], { format: "auto" }, { line: () => undefined })).rejects.toThrow(/several sessions need --out DIR/);
   });
 });
 

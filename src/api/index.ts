@@ -128,6 +128,8 @@ export { planField, replayFieldCell, runField } from "../commands/field.js";
 export type { SimulateOptions, SimulateRun } from "../commands/simulate.js";
 export type { ModelPreset } from "../sim/agentModel.js";
 export { runSimulation } from "../commands/simulate.js";
+export type { ImportOptions, ImportRun, ImportSink } from "../commands/import.js";
+export { importSessions } from "../commands/import.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any

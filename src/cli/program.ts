@@ -2,7 +2,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { boundedInt, MAX_DEPTH, nonNegativeInt, refuseOptionConflicts, TARGET_HELP } from "./options.js";
 import { LineWriter } from "../io/bufferedOutput.js";
-import { UserError } from "../io/errors.js";
+import { CheckFailed, UserError } from "../io/errors.js";
 import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
 import { FORMATS, type SessionFormat } from "../import/types.js";
 import { FACT_HELP } from "../scenario/minimizeFact.js";
@@ -151,8 +151,15 @@ export function buildProgram(): Command {
     .option("--strict", "stop at the first unreadable file (default: report it, go on, exit 1)")
     .option("--force", "overwrite traces already in the --out folder")
     .action(async (paths: string[], opts: { format: SessionFormat | "auto"; out?: string; strict?: boolean; force?: boolean }) => {
-      const { importCommand } = await import("../commands/import.js");
-      await importCommand(paths, { format: opts.format, out: opts.out, strict: opts.strict === true, force: opts.force === true });
+      const { importSessions } = await import("../commands/import.js");
+      const writer = new LineWriter();
+      // One session's trace goes to stdout as it streams (flushed once whole: a session that fails half-way prints no more).
+      const run = await importSessions(paths, { format: opts.format, out: opts.out, strict: opts.strict === true, force: opts.force === true }, { line: (text) => writer.line(text), end: () => writer.flush(), note: (text) => process.stderr.write(`loopsim: ${text}\n`) });
+      if (run.bad.length > 0) {
+        const { badFileLines } = await import("../import/sessionRefs.js");
+        for (const line of badFileLines(run.bad)) process.stderr.write(`loopsim: ${line}\n`);
+        throw new CheckFailed(`${run.bad.length} unreadable file${run.bad.length === 1 ? "" : "s"} skipped; ${run.written} sessions imported into ${opts.out ?? ""} (--strict stops at the first)`);
+      }
     });
 
   withCiOptions(program
