@@ -275,6 +275,14 @@ describe("importSessions", () => {
   });
 });
 
+describe("the commands print nothing", () => {
+  it("no file in src/commands writes to stdout or stderr: the CLI (src/cli) prints what they hand back", () => {
+    const dir = join(import.meta.dirname, "..", "src", "commands");
+    const printing = readdirSync(dir).filter((f) => /process\.(stdout|stderr)|console\.(log|error|warn)/.test(readFileSync(join(dir, f), "utf8")));
+    expect(printing).toEqual([]);
+  });
+});
+
 describe("the evidence line of a pick on real sessions", () => {
   const row = (index: number): ConfigRow => {
     const base = computeMetrics([]);
