@@ -66,6 +66,7 @@ describe("planLoops and runLoops, planScan and runScan", () => {
     refused({ paths: [] }, /name the sessions to mine/);
     refused({ paths: [REAL_LOOPS], min: Number.NaN }, /^--min NaN: .* from 2 to 10000/);
     refused({ paths: [REAL_LOOPS], min: 1 }, /^--min 1: a stretch repeats something/);
+    refused({ paths: [REAL_LOOPS], min: "3" }, /^--min must be a whole number from 2 to 10000 \(got string\)/);
     refused({ paths: [REAL_LOOPS], merge: ["parts"] }, /loops --merge takes only the parts/);
     refused({ paths: [REAL_LOOPS], shard: "0/2" }, /--shard/);
     refused({ paths: [REAL_LOOPS], json: "yes" }, /^--json must be true or false \(got string\)/);

@@ -138,6 +138,7 @@ export function planLoops(args: LoopsArgs): LoopsPlan {
     return { kind: "merge", parts: merge, json, ...(out === undefined ? {} : { out }), judged };
   }
   if (paths.length === 0) throw new UserError("loops: name the sessions to mine (files or folders), or --merge the parts of a sharded run");
+  if (args.min !== undefined && typeof args.min !== "number") throw new UserError(`--min must be a whole number from 2 to ${MAX_MIN} (got ${kindOf(args.min)})`);
   const parameters = mineParameters(args.min);
   const shard = shardSpec === undefined ? undefined : parseShard(shardSpec);
   const judged = judgedOf(judgements, out);
