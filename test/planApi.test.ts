@@ -92,6 +92,7 @@ describe("planLoops and runLoops, planScan and runScan", () => {
 
   it("runScan runs a plan into the documents scan writes, and the plan checks the target once", async () => {
     await expect(planScan({ paths: [REAL_LOOPS], target: "referense" })).rejects.toThrow(/did you mean "reference"/);
+    await expect(planScan({ paths: REAL_LOOPS } as never)).rejects.toThrow(/^scan: paths must be a list/);
     const plan = await planScan({ paths: [REAL_LOOPS], json: true });
     let json = "";
     const run = await runScan(plan, { documents: async (documents) => void (json = await textOf(documents.json)) });

@@ -89,6 +89,7 @@ export interface ScanPlan {
  * unknown target is a user error (exitCode 2) naming the flag; nothing is created.
  */
 export async function planScan(args: ScanArgs): Promise<ScanPlan> {
+  if (args === null || typeof args !== "object" || !Array.isArray(args.paths) || !args.paths.every((p) => typeof p === "string" && p !== "")) throw new UserError("scan: paths must be a list of session files or folders");
   const config = configFromOptions(args.config, args.agent);
   if (args.out !== undefined) {
     checkOutputDir(args.out);
