@@ -215,6 +215,7 @@ describe("listTargets and fetchTargets", () => {
 describe("planConform and runConform", () => {
   it("refuse an unknown law or target before anything runs; run into the matrix the CLI prints, and merge it", async () => {
     await expect(planConform({ law: "bogus" })).rejects.toThrow(/^--law unknown law "bogus"/);
+    await expect(planConform({ targets: "reference" } as never)).rejects.toThrow(/^--target: targets must be a list/);
     await expect(planConform({ targets: ["referense"] })).rejects.toThrow(/^--target: unknown target "referense"/);
     const law = "fresh-run-starts-from-zero";
     const run = runConform(await planConform({ targets: ["zoo:no-run-scoping"], law }));
@@ -231,6 +232,7 @@ describe("planConform and runConform", () => {
 describe("planAgreement and mergeAgreementReports", () => {
   it("refuse a name that is no runtime and an unknown probe before anything runs; merge into the report the CLI prints", () => {
     expect(() => planAgreement({ against: ["bogus"], json: false })).toThrow(/^--against bogus: not a real runtime/);
+    expect(() => planAgreement({ against: [], json: false })).toThrow(/^--against: name at least one runtime/);
     expect(() => planAgreement({ against: ["gemini-cli@0.61.0"], probes: ["nope"], json: false })).toThrow(/^--probe nope: no such probe/);
     const notes: string[] = [];
     const merged = mergeAgreementReports(["reports/peers/agreement.json", "reports/peers/agreement.json"], undefined, false, (line) => notes.push(line));

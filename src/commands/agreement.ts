@@ -75,6 +75,7 @@ export interface AgreementPlan {
  * folder, the probes, every runtime's name (a name that is no runtime fails first) and its model.
  */
 export function planAgreement(options: AgreementOptions): AgreementPlan {
+  if (options === null || typeof options !== "object" || !Array.isArray(options.against) || options.against.length === 0) throw new UserError("--against: name at least one runtime at a version (e.g. gemini-cli@0.61.0)");
   if (options.out !== undefined) {
     checkOutputDir(options.out);
     refuseOverwrite(options.out, ["agreement.md", "agreement.json"], options.force === true);

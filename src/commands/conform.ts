@@ -129,6 +129,8 @@ function tryParse(text: string): unknown {
  * (exitCode 2) naming the flag.
  */
 export async function planConform(args: ConformArgs): Promise<ConformPlan> {
+  if (args === null || typeof args !== "object") throw new UserError("conform: the arguments must be an object (targets, seed, depth, law, ...)");
+  if (args.targets !== undefined && (!Array.isArray(args.targets) || !args.targets.every((t) => typeof t === "string"))) throw new UserError("--target: targets must be a list of target names");
   const names = args.targets === undefined || args.targets.length === 0 ? ["reference"] : args.targets;
   const given = resolveConformOptions({ seed: args.seed, depth: args.depth, law: args.law, path: args.path, differentialSeed: args.differentialSeed }, cliFlag);
   if (args.out !== undefined) {

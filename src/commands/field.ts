@@ -98,6 +98,7 @@ export interface FieldPlan {
  * checked (not made). Each problem is a user error (exitCode 2).
  */
 export function planField(options: FieldCommandOptions): FieldPlan {
+  if (options === null || typeof options !== "object" || !Array.isArray(options.paths) || !Array.isArray(options.targets)) throw new UserError("field: paths and targets must be lists (of scenario files or folders, and of target names)");
   const paths = options.paths.length === 0 ? [defaultFieldDir()] : options.paths;
   const scenarios = loadFieldScenarios(paths);
   if (options.check && options.out === undefined) throw new UserError("--check compares with DIR/field.json: give --out DIR");
