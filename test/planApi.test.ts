@@ -262,6 +262,9 @@ describe("runSimulation", () => {
     const run = runSimulation(options);
     expect(run.lines.join("\n") + "\n").toBe(loopsim(["simulate", "--family", "changing-args-stuck", "--seed", "7"]).stdout);
     expect(runSimulation(options)).toEqual(run);
+    expect(() => runSimulation({ ...options, family: "nope" })).toThrow(/^runSimulation: options\.family unknown family "nope"/);
+    expect(() => runSimulation({ ...options, model: "big" as never })).toThrow(/^runSimulation: options\.model unknown model preset "big"/);
+    expect(() => runSimulation({ ...options, calls: 0 })).toThrow(/^runSimulation: options\.calls must be a whole number from 1/);
   });
 });
 
@@ -276,6 +279,7 @@ describe("importSessions", () => {
     expect(cli.stderr).toBe(notes.map((n) => `loopsim: ${n}\n`).join(""));
     expect(run.bad).toEqual([]);
     await expect(importSessions(["test/fixtures/swe-agent"], { format: "auto" }, { line: () => undefined })).rejects.toThrow(/several sessions need --out DIR/);
+    await expect(importSessions("x" as never, { format: "auto" }, { line: () => undefined })).rejects.toThrow(/^importSessions: paths must be a list/);
   });
 });
 

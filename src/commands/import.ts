@@ -124,6 +124,8 @@ export interface ImportSink {
  * session's summary and where the traces went.
  */
 export async function importSessions(paths: readonly string[], options: ImportOptions, sink: ImportSink): Promise<ImportRun> {
+  if (!Array.isArray(paths) || !paths.every((p) => typeof p === "string" && p !== "")) throw new UserError("importSessions: paths must be a list of session files or folders");
+  if (options === null || typeof options !== "object") throw new UserError("importSessions: options must be an object (format, out, strict, force)");
   const note = sink.note ?? (() => undefined);
   // The same file named twice is one input, not two sessions.
   const unique = paths.filter((p, i) => paths.findIndex((q) => resolve(q) === resolve(p)) === i);

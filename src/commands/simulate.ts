@@ -1,8 +1,11 @@
 // `loopsim simulate`: one closed-loop agent from one seed, printed like `loopsim trace`.
 // `runSimulation` returns the lines and files; the command line prints and writes them.
 import type { ResolvedConfig } from "../../models/config.js";
-import type { ModelPreset } from "../sim/agentModel.js";
-import { simulate, type SimulationSummary } from "../sim/simulate.js";
+import { MODEL_PRESETS, type ModelPreset } from "../sim/agentModel.js";
+import { MAX_SIMULATED_CALLS, simulate, type SimulationSummary } from "../sim/simulate.js";
+import { FAMILY_NAMES } from "../sim/families.js";
+import { UserError } from "../io/errors.js";
+import { unknownName } from "../format/didYouMean.js";
 import { outputJsonLine } from "../format/outputJson.js";
 import { timelineLine } from "../format/timeline.js";
 import { targetRef, type Target } from "../targets/target.js";
@@ -39,6 +42,16 @@ export function summaryLines(s: SimulationSummary): string[] {
   ];
 }
 
+/** The checks the command line's parsers make, for a library caller: each a user error naming the option. */
+function refuseBadSimulation(options: SimulateOptions): void {
+  if (options === null || typeof options !== "object") throw new UserError("runSimulation: options must be an object (family, seed, model, calls, config, json, target)");
+  if (!FAMILY_NAMES.includes(options.family)) throw new UserError(`runSimulation: options.family ${unknownName("family", String(options.family), FAMILY_NAMES)}`);
+  if (!Number.isSafeInteger(options.seed) || options.seed < 0) throw new UserError(`runSimulation: options.seed must be a whole number from 0 (got ${String(options.seed)})`);
+  if (!MODEL_PRESETS.includes(options.model)) throw new UserError(`runSimulation: options.model ${unknownName("model preset", String(options.model), MODEL_PRESETS)}`);
+  if (!Number.isSafeInteger(options.calls) || options.calls < 1 || options.calls > MAX_SIMULATED_CALLS) throw new UserError(`runSimulation: options.calls must be a whole number from 1 to ${MAX_SIMULATED_CALLS} (got ${String(options.calls)})`);
+  if (options.target === null || typeof options.target !== "object" || typeof options.target.start !== "function") throw new UserError("runSimulation: options.target must be a loopsim target (from loadTarget or asTarget)");
+}
+
 /** One simulated agent's run, as `loopsim simulate` prints and writes it. */
 export interface SimulateRun {
   /** The timeline (or JSON) lines, the summary last. */
@@ -54,6 +67,7 @@ export interface SimulateRun {
  * options give the same run, byte for byte.
  */
 export function runSimulation(options: SimulateOptions): SimulateRun {
+  refuseBadSimulation(options);
   const result = simulate({ family: options.family, seed: options.seed, calls: options.calls, model: options.model }, options.config, options.target);
   let scenario: SimulateRun["scenario"];
   if (options.emitScenario !== undefined) {
