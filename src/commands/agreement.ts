@@ -149,6 +149,7 @@ function agreementRun(file: AgreementFile): AgreementRun {
  * is no longer "not run" from another. Writes nothing; `out` is checked.
  */
 export function mergeAgreementReports(files: readonly string[], out: string | undefined, force: boolean, notice: (line: string) => void = () => undefined): AgreementRun {
+  if (!Array.isArray(files) || !files.every((f) => typeof f === "string" && f !== "")) throw new UserError("--merge: name the agreement.json files of the runs");
   const parts = files.map((file) => {
     let parsed: Partial<AgreementFile>;
     try {

@@ -77,6 +77,7 @@ export interface ConformRun {
  * (and named in the report's command). Agreement reports merge elsewhere (mergeAgreement).
  */
 export function mergeConformanceReports(files: readonly string[], out: string | undefined, force = false, ci?: CiOutputs): ConformRun {
+  if (!Array.isArray(files) || !files.every((f) => typeof f === "string" && f !== "")) throw new UserError("--merge: name the conformance.json files of the runs");
   checkCiOutputs(ci, [...files, ...(out === undefined ? [] : REPORT_FILES.map((f) => join(out, f)))]);
   const reports = files.map((file) => {
     try {

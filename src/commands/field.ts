@@ -213,6 +213,8 @@ export interface FieldCellReplay {
  * user error.
  */
 export async function replayFieldCell(file: string, options: FieldReplayOptions, note: (line: string) => void = () => undefined): Promise<FieldCellReplay> {
+  if (typeof file !== "string" || file === "") throw new UserError("field replay: file must be a field scenario file");
+  if (options === null || typeof options !== "object" || typeof options.target !== "string") throw new UserError("field replay needs --target NAME");
   const [{ loaded, shownFile }] = loadFieldScenarios([file]) as [{ loaded: LoadedField; shownFile: string }];
   const subject = await loadSubject(options.target, { fetch: options.fetch, driven: "all", onNote: note });
   const s = loaded.scenario;
