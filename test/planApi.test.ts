@@ -22,6 +22,8 @@ describe("planTune and planCompare", () => {
     await expect(planCompare({ targets: "all", population: "default", agents: 24, seed: 1, workers: 1000 })).rejects.toThrow(/--workers must be a whole number from 1 to 256/);
     await expect(planTune({ ...tune, labels: "x.json", json: true })).rejects.toThrow(/--labels needs --sessions/);
     await expect(planCompare({ targets: "all", population: "default", agents: 24, seed: 1, labelKey: "instance" })).rejects.toThrow(/--label-key needs --labels/);
+    await expect(planTune(undefined as never)).rejects.toThrow(/^planTune: args must be an object/);
+    await expect(planCompare(null as never)).rejects.toThrow(/^planCompare: args must be an object/);
   });
 
   it("say where the report goes: --out, else reports/latest, and with --json alone nowhere", async () => {

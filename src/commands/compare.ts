@@ -53,6 +53,7 @@ export function compareOutputs(shard: Shard | undefined): string[] {
 
 /** Parses and checks everything `loopsim compare` is given, before any guard runs. */
 export async function planCompare(args: CompareArgs): Promise<ComparePlan> {
+  if (args === null || typeof args !== "object") throw new UserError("planCompare: args must be an object of compare's options (targets, population, agents, seed, ...)");
   const grounding = await planGrounding(args, "guards", compareOutputs, undefined);
   const resolved: CompareArgs = { ...args, ...grounding.args };
   const names = rowNames(resolved.targets);

@@ -151,6 +151,7 @@ export function tuneOutputs(shard: Shard | undefined): string[] {
  * `--out` (default reports/latest).
  */
 export async function planTune(given: TuneArgs): Promise<TunePlan> {
+  if (given === null || typeof given !== "object") throw new UserError("planTune: args must be an object of tune's options (population, agents, seed, grid, ...)");
   const out = given.out ?? (given.json === true ? undefined : DEFAULT_TUNE_OUT);
   const args: TuneArgs = { ...given, ...(out === undefined ? {} : { out }) };
   const grounding = await planGrounding(args, "configs", tuneOutputs, args.sessions);
