@@ -69,12 +69,28 @@ describe("candidate:no-effect:N", () => {
   });
 });
 
+describe("candidate:recheck:N", () => {
+  it("stops at the Nth same answer to the same question with nothing written between, reads in between allowed", () => {
+    const view = (range: string) => exec(`sed -n '${range}p' src/a.py`, "def f():\n    return 1", 0);
+    const events = [...view("1,2"), ...exec("ls", "a.py b.py", 0), ...view("1,3"), ...view("1,2")];
+    expect(stopAt("candidate:recheck:3", events)).toBe(7);
+  });
+  it("does not stop when an edit comes between (the reproduce script after each change is work), nor on a new file written", () => {
+    const run = () => exec("python repro.py", "Traceback ...\nValueError: bad", 1);
+    const edited = [...run(), ...exec("sed -i s/a/b/ src/a.py", "", 0), ...run(), ...exec("sed -i s/b/c/ src/a.py", "", 0), ...run()];
+    expect(stopAt("candidate:recheck:3", edited)).toBe(-1);
+    const scratch = [1, 2, 3].flatMap((k) => exec(`cat > t${k}.py <<'EOF'\nprint(1)\nEOF`, "", 0));
+    expect(stopAt("candidate:recheck:3", scratch)).toBe(-1);
+  });
+});
+
 describe("candidate names", () => {
   it("resolve as targets, say they are candidates, and refuse settings out of range", () => {
     expect(findBuiltInTarget("candidate:no-effect:5")?.name).toBe("candidate:no-effect:5");
     expect(findBuiltInTarget("candidate:failure-signature:1")).toBeUndefined();
     expect(findBuiltInTarget("candidate:failure-signature:51")).toBeUndefined();
     expect(findBuiltInTarget("candidate:other:3")).toBeUndefined();
+    expect(findBuiltInTarget("candidate:recheck:3")?.name).toBe("candidate:recheck:3");
     for (const t of CANDIDATE_TARGETS) expect(t.summary).toMatch(/^candidate rule, shipped by no runtime/);
     expect(rowNames("openclaw-enabled,candidates")).toEqual(["openclaw-enabled", ...CANDIDATE_TARGETS.map((t) => t.name)]);
   });

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ToolEvent } from "../models/events.js";
 import { failureSignature, rejectionOf } from "../src/realLoops/mask.js";
+import { parseObservation } from "../src/import/miniSweAgent.js";
 import { kindOfRule, mineStretches } from "../src/realLoops/mine.js";
 import { CatalogueBuilder, sessionRow } from "../src/realLoops/catalogue.js";
 import { DEFAULT_MINE_PARAMETERS } from "../src/realLoops/mine.js";
@@ -100,9 +101,110 @@ describe("changing-args rules", () => {
     expect(rules(session([["cat > repro_a.py <<EOF\nx\nEOF\npython repro_a.py", verdict], ["cat > repro_b.py <<EOF\ny\nEOF\npython repro_b.py", verdict], ["cat > repro_c.py <<EOF\nz\nEOF\npython repro_c.py", verdict]]))).toEqual([]);
   });
 
+  it("finds unchanged re-checks: the same region read three times over with nothing written between", () => {
+    const region = "def _contour_args(self, args):\n    if self.filled:\n        fn = 'contourf'\n    else:\n        fn = 'contour'";
+    const reread = session([
+      ["grep -n 'def _contour_args' lib/contour.py", "1443: def _contour_args(self, args):"],
+      ["sed -n '1443,1447p' lib/contour.py", region],
+      ["sed -n '1443,1447p' lib/contour.py", region],
+      ["awk 'NR>=1443 && NR<=1447' lib/contour.py", region],
+      ["cat > update.py <<'EOF'\nprint(1)\nEOF", ""],
+    ]);
+    expect(rules(reread)).toEqual(["unchanged-recheck 1-3 changing-args"]);
+  });
+
+  it("needs two calls that hear the stretch's own answer again: one re-read after a narrower view, or re-runs of calls from before the stretch, are not enough", () => {
+    const region = "def _contour_args(self, args):\n    if self.filled:\n        fn = 'contourf'\n    else:\n        fn = 'contour'";
+    const narrowerThenSame = session([
+      ["sed -n '1443,1470p' lib/contour.py", region],
+      ["sed -n '1443,1465p' lib/contour.py", region.split("\n").slice(0, 4).join("\n")],
+      ["sed -n '1443,1470p' lib/contour.py", region],
+    ]);
+    expect(rules(narrowerThenSame)).toEqual([]);
+    const rerunsOfEarlier = session([
+      ["bin/test tests/test_basic.py", "tests finished: 99 passed, 9 exceptions, in 2.71 seconds", 1],
+      ["cat > check.py <<'EOF'\nprint(1 == 1)\nEOF", ""],
+      ["python3 check.py", "a == b: False"],
+      ['grep -n "def __ne__" core/numbers.py', "", 1],
+      ['cat core/numbers.py | grep "def __ne__"', "", 1],
+      ["bin/test tests/test_basic.py", "tests finished: 99 passed, 9 exceptions, in 3.65 seconds", 1],
+      ["python3 check.py", "a == b: False"],
+    ]);
+    expect(rules(rerunsOfEarlier)).toEqual([]);
+  });
+
+  it("does not take a re-run after an edit, zooming into what was just read, or different searches finding nothing for re-checks", () => {
+    const fail = "Traceback (most recent call last):\nValueError: bad value";
+    const afterEdits = session([
+      ["python repro.py", fail, 1],
+      ["sed -i 's/a/b/' src/m.py", ""],
+      ["python repro.py", fail, 1],
+      ["sed -i 's/b/c/' src/m.py", ""],
+      ["python repro.py", fail, 1],
+      ["sed -i 's/c/d/' src/m.py", ""],
+      ["python repro.py", fail, 1],
+    ]);
+    expect(rules(afterEdits).filter((r) => r.startsWith("unchanged-recheck"))).toEqual([]);
+    const lines = ["class A:", "    x = 1", "    y = 2", "    z = 3", "    def f(self):", "        return 1"];
+    const zoom = session([
+      ["sed -n '10,16p' src/a.py", lines.join("\n")],
+      ["sed -n '11,15p' src/a.py", lines.slice(1, 5).join("\n")],
+      ["sed -n '12,15p' src/a.py", lines.slice(2, 5).join("\n")],
+    ]);
+    expect(rules(zoom)).toEqual([]);
+    const searches = session([
+      ['grep -n "foo" src/a.py', "", 1],
+      ['grep -n "bar" src/a.py', "", 1],
+      ['grep -n "baz" src/a.py', "", 1],
+    ]);
+    expect(rules(searches)).toEqual([]);
+  });
+
+  it("does not count a failed call between two of the same failure (A X A) toward the three: a pip install between two runs is a change", () => {
+    const missing = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'asgiref'";
+    const events = session([
+      ["python test_constraint.py", missing, 1],
+      ["pip install asgiref -q", "An error occurred while executing the command: Command 'pip install asgiref -q' timed out after 60 seconds", -1],
+      ["python -c 'import django.db'", missing, 1],
+      ["grep -n 'class Model' django/db/models/base.py", "404:class Model(metaclass=ModelBase):"],
+    ]);
+    expect(rules(events)).toEqual([]);
+    const testFail = "FAILED tests/test_a.py::test_x - AssertionError: assert 1 == 2";
+    const aroundEdit = session([
+      ["pytest -q tests/test_a.py", testFail, 1],
+      ["python - <<'PY'\nfix()\nPY && pytest -q", "bash: -c: line 3: syntax error near unexpected token `&&'", 2],
+      ["pytest -q tests/test_a.py", testFail, 1],
+    ]);
+    expect(rules(aroundEdit)).toEqual([]);
+  });
+
+  it("lets a named tool's call that wrote nothing sit between the same call rejected again (A r A), but not a shell command nor another payment", () => {
+    const tool = (i: number, name: string, params: Record<string, unknown>, text: string, failed: boolean): ToolEvent[] => [
+      { type: "call", runId: "r", callId: `t${i}`, tool: name, params },
+      { type: "outcome", runId: "r", callId: `t${i}`, tool: name, params, result: { content: [{ type: "text", text }], details: failed ? { status: "failed" } : { status: "completed" } } },
+    ];
+    const update = (i: number, leg: string) => tool(i, "update_reservation_flights", { reservation_id: "X1", flights: ["HAT030", leg] }, "Error: flight HAT030 not available on date 2024-05-13", true);
+    const events = [...update(0, "HAT102"), ...tool(1, "search_onestop_flight", { origin: "LAX", destination: "ORD" }, "[]", false), ...update(2, "HAT102"), ...update(3, "HAT124")];
+    expect(rules(events)).toEqual(["same-failure 0-3 changing-args"]);
+    const otherPayment = [...update(0, "HAT102"), ...tool(1, "think", { thought: "try the other card" }, "", false), ...update(2, "HAT124")];
+    expect(rules(otherPayment)).toEqual([]);
+    const shellBetween = session([
+      ["python run.py", "ValueError: bad", 1],
+      ["python fix.py", "done"],
+      ["python run.py --verbose", "ValueError: bad", 1],
+    ]);
+    expect(rules(shellBetween)).toEqual([]);
+  });
+
+  it("keeps the notice of a command the harness killed (mini-swe-agent-1.1's <exception>) as its output", () => {
+    const o = parseObservation("<exception>An error occurred while executing the command: Command 'pip install numpy' timed out after 60 seconds</exception>\n<returncode>-1</returncode>\n<output>\n</output>");
+    expect(o).toMatchObject({ exitCode: -1, timedOut: false });
+    expect(o.output).toMatch(/timed out after 60 seconds/);
+  });
+
   it("gives each rule its kind", () => {
     expect(["repeat", "failing", "alternation"].map((r) => kindOfRule(r as "repeat"))).toEqual(["identical", "identical", "identical"]);
-    expect(["same-failure", "same-rejection", "no-effect"].map((r) => kindOfRule(r as "no-effect"))).toEqual(["changing-args", "changing-args", "changing-args"]);
+    expect(["same-failure", "same-rejection", "unchanged-recheck", "no-effect"].map((r) => kindOfRule(r as "no-effect"))).toEqual(["changing-args", "changing-args", "changing-args", "changing-args"]);
   });
 });
 

@@ -96,7 +96,7 @@ describe("compare --loops real --labels", () => {
     const html = readFileSync(join(out, "compare.html"), "utf8");
     expect(html).toContain('aria-label="stuck stretches caught against resolved runs stopped"');
     const json = JSON.parse(readFileSync(join(out, "compare.json"), "utf8")) as { realOutcomes: RealOutcomes };
-    expect(json.realOutcomes.rows.map((x) => x.name)).toEqual(["openclaw-enabled", "candidate:failure-signature:3", "candidate:failure-signature:5", "candidate:no-effect:3", "candidate:no-effect:5", "none"]);
+    expect(json.realOutcomes.rows.map((x) => x.name)).toEqual(["openclaw-enabled", "candidate:failure-signature:3", "candidate:failure-signature:5", "candidate:no-effect:3", "candidate:no-effect:5", "candidate:recheck:3", "candidate:recheck:5", "none"]);
   });
   it("tune --loops real --labels gives every config the same figures", () => {
     const out = tempDir();

@@ -45,8 +45,15 @@ const LABEL_RULES: readonly OptionRule[] = [
   { option: "labelMap", needs: "labels", why: "it maps the labels file's values" },
 ];
 /** --agents counts simulated agents: with real sessions as the population, every session is one. */
-const AGENTS_RULE: OptionRule = { option: "agents", notWith: "population", why: "with --population sessions:PATH every recorded session is an agent (leave --agents out)", when: (o) => typeof o.population === "string" && o.population.startsWith("sessions:") };
-const POPULATION_HELP = `population: a preset (${Object.keys(POPULATION_PRESETS).join(", ")}), a JSON5 population file, or sessions:PATH (real sessions run as closed-loop agents)`;
+const AGENTS_RULE: OptionRule = { option: "agents", notWith: "population", why: "with --population sessions:PATH every recorded session is an agent (leave --agents out)", when: (o) => [o.population].flat().some((p) => typeof p === "string" && p.startsWith("sessions:")) };
+const POPULATION_HELP = `population: a preset (${Object.keys(POPULATION_PRESETS).join(", ")}), a JSON5 population file, or sessions:PATH (real sessions run as closed-loop agents; repeat it, --population sessions:A --population sessions:B, for sessions under several folders, each named relative to its folder as in loopsim loops A B)`;
+
+/**
+ * --population may be repeated: every value given is kept, in order (the plan parses them and
+ * merges sessions:PATH roots, src/grounded/populationSpec.ts). The default is a plain string, so
+ * the first value given replaces it rather than joining it.
+ */
+const collectPopulation = (value: string, previous: unknown): string[] => (Array.isArray(previous) ? [...(previous as string[]), value] : [value]);
 const INJECT_HELP = `loops injected into real sessions run as agents: default (every shape), none, or some of ${INJECT_SHAPES.join(", ")}; @MIN-MAX sets their lengths (default @${DEFAULT_LENGTHS.min}-${DEFAULT_LENGTHS.max})`;
 const LOOPS_HELP = "real: the stuck stretches mined from the sessions (loopsim loops) are stuck agents too, each guard's catch rate on them reported beside the injected shapes; injected (default): only --inject's";
 const REACTION_GRID_HELP = `on real sessions, recompute the picks and rankings over a grid of reaction odds: default (${DEFAULT_REACTION_GRID_SPEC}, warnings heeded x blocks skipped), none, or HEEDxSKIP with each axis a count (5) or a list (0,0.5,1)`;
@@ -68,7 +75,7 @@ interface OptionSpec {
  * fills: a field added there without a decided flag does not compile.
  */
 const SHARED_OPTIONS: { readonly [K in keyof Required<SimulationArgs>]: OptionSpec } = {
-  population: { flags: "--population <spec>", help: () => POPULATION_HELP, defaultValue: "default" },
+  population: { flags: "--population <spec>", help: () => POPULATION_HELP, parse: collectPopulation, defaultValue: "default" },
   agents: { flags: "--agents <n>", help: (c) => `simulated agents per ${ROWS[c]} (at most ${MAX_AGENTS})`, parse: boundedInt("--agents", MAX_AGENTS), defaultValue: 480 },
   seed: { flags: "--seed <n>", help: () => "seed of the population", parse: nonNegativeInt("--seed"), defaultValue: 1 },
   sessions: { flags: "--sessions <paths...>", help: (c) => `recorded sessions (files or folders) replayed open-loop under every ${ROWS[c]}${c === "tune" ? ": the report gains a recorded-sessions section" : ""}` },
@@ -124,8 +131,9 @@ export function registerSimulationCommands(program: Command): void {
     program
       .command("compare")
       .description("several loop guards (OpenClaw and other runtimes) on the same simulated agents and recorded sessions (json, md, html)")
-      .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also candidates (candidate rules no runtime ships), openclaw@VERSION, zoo:NAME, goose:N, candidate:failure-signature:N, ./adapter.mjs", "all")
-      .option("--merge <parts...>", "join the partials of --shard I/N into the whole report (no guard is run)"),
+      .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also candidates (candidate rules no runtime ships), openclaw@VERSION, zoo:NAME, goose:N, candidate:failure-signature:N, ./adapter.mjs; a runtime's own CLI (qwen-code@V, opencode@V, kilo@V, cline@V) with --loops real only", "all")
+      .option("--merge <parts...>", "join the partials of --shard I/N into the whole report (no guard is run)")
+      .option("--whole-trace-sample <n>", "with --loops real: a runtime's own CLI (e.g. qwen-code@0.24.4) runs on every session holding a stuck stretch and on a seeded sample of this many labelled sessions, on which its runs stopped rest (default 100)", nonNegativeInt("--whole-trace-sample")),
     "compare",
   ).action(async (opts: CompareArgs & { merge?: string[] }, command: Command) => {
     refuseOptionConflicts(command, [...LABEL_RULES, AGENTS_RULE]);

@@ -101,7 +101,7 @@ export function mergeTuneCommand(parts: readonly string[], out: string, force: b
 /** `loopsim compare`. Without --out, the Markdown (or with --json the JSON) goes to stdout. */
 export async function compareCommand(args: CompareArgs): Promise<void> {
   const plan = await planCompare(args);
-  const run = await runCompare(plan);
+  const run = await runCompare(plan, say);
   const out = plan.args.out;
   if (run.kind === "partial") {
     writePartial(out, `compare-partial-${run.shard.index}-of-${run.shard.of}.json`, run.partial, run.summary, false);

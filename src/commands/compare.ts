@@ -12,18 +12,20 @@ import { resolveRows, rowNames, type CompareRow } from "../compare/rows.js";
 import type { SessionTotals } from "../sessions/openLoop.js";
 import { replayRecorded } from "../sessions/replayAll.js";
 import { refuseNoReadable, recordedSummary, type LabelKey, type Labels, type ReadOptions, type RecordedRead } from "../sessions/recorded.js";
-import { measureRealOutcomes, type RealOutcomes } from "../grounded/realOutcomes.js";
+import { measureRealOutcomes, type OutcomeGuard, type OutcomeProgress, type RealOutcomes } from "../grounded/realOutcomes.js";
 import { loadDatasetLabels, type DatasetLabels } from "../realLoops/labels.js";
-import { isRefKind } from "../targets/targetRef.js";
 import type { Target } from "../targets/target.js";
+import { resolveStepwiseTarget } from "../targets/registry.js";
+import { isRefKind, parseTargetRef } from "../targets/targetRef.js";
 import { configFrom } from "../../models/configResolution.js";
+import { defaultDrivenParallel } from "../agreement/agreement.js";
 import { evaluateAll } from "../evaluation/parallel.js";
 import { populationAgents, type Population } from "../evaluation/population.js";
 import type { ConfigMetrics } from "../evaluation/metrics.js";
 import { groundedSummary, type GroundedEvaluation, type GroundedPopulation } from "../grounded/groundedPopulation.js";
 import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
 import { rowGrids } from "../grounded/reactionGrid.js";
-import { groundingFlags, refuseGroundingFlags, refuseReactionGrid, resolvePopulation, type AnyPopulation } from "../grounded/populationSpec.js";
+import { groundingFlags, populationWords, refuseGroundingFlags, refuseReactionGrid, resolvePopulation, sessionsFlag, type AnyPopulation, type PopulationSpec } from "../grounded/populationSpec.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import type { Shard } from "../io/shardSpec.js";
 import { mergeEvidence, readCounts, type SessionEvidence } from "../grounded/sessionShards.js";
@@ -32,7 +34,19 @@ import { planGrounding, sessionSliceOf, sharedReproduceWords, type GroundingPlan
 export interface CompareArgs extends SimulationArgs {
   /** Comma-separated guards, or all (src/compare/rows.ts). */
   readonly targets: string;
+  /** Labelled sessions a runtime's own CLI (a whole-trace row) runs on besides those holding a stretch (src/grounded/wholeTraceSample.ts). */
+  readonly wholeTraceSample?: number;
 }
+
+/**
+ * A whole-trace row (a runtime's CLI) runs on every session holding a stretch and on this many of
+ * the labelled others. On the datasets (50 sessions hold a stretch, 1,663 are labelled) 100 makes
+ * about 150 CLI runs a runtime, 4 to 15 s each as measured on 2 shared cores, so three or four
+ * runtimes take about an hour; and with ~55 of them resolved, a 0% share of resolved runs stopped
+ * is bounded at about 7% (Wilson's upper bound), against 0.4% for the model row on all 974.
+ */
+export const DEFAULT_WHOLE_TRACE_SAMPLE = 100;
+export const MAX_WHOLE_TRACE_SAMPLE = 100_000;
 
 /** A comparison, parsed and checked: what `runCompare` runs. */
 export interface ComparePlan {
@@ -44,6 +58,8 @@ export interface ComparePlan {
   readonly population: Population;
   /** This shard's slice of the sessions (`--by sessions`). */
   readonly slice?: Shard;
+  /** Labelled sessions each whole-trace row runs on besides those holding a stretch. */
+  readonly wholeTraceSample: number;
 }
 
 /** The files a compare run writes into --out: the report, or this shard's partial. */
@@ -59,14 +75,47 @@ export async function planCompare(args: CompareArgs): Promise<ComparePlan> {
   const names = rowNames(resolved.targets);
   const flags = groundingFlags(resolved);
   // The reaction grid runs by default wherever real sessions run as agents.
-  const chosen = resolvePopulation(resolved.population, { ...flags, reactionGrid: resolved.reactionGrid ?? "default" });
+  const chosen = resolvePopulation(grounding.population, { ...flags, reactionGrid: resolved.reactionGrid ?? "default" });
   if (chosen.kind === "simulated") {
     refuseGroundingFlags(flags);
     if (resolved.reactionGrid !== "none") refuseReactionGrid(resolved.reactionGrid);
   }
   const population: Population = chosen.kind === "simulated" ? chosen.population : { name: chosen.grounded.name, calls: 0, members: [] };
   const slice = sessionSliceOf(grounding, chosen.kind === "sessions" || resolved.sessions !== undefined);
-  return { grounding, args: resolved, names, chosen, population, ...(slice === undefined ? {} : { slice }) };
+  const wholeTraceSample = resolved.wholeTraceSample ?? DEFAULT_WHOLE_TRACE_SAMPLE;
+  if (!Number.isSafeInteger(wholeTraceSample) || wholeTraceSample < 0 || wholeTraceSample > MAX_WHOLE_TRACE_SAMPLE) throw new UserError(`--whole-trace-sample must be a whole number from 0 to ${MAX_WHOLE_TRACE_SAMPLE} (got ${String(wholeTraceSample)})`);
+  // A runtime's CLI is known by its name; a user's whole-trace adapter only once loaded (runCompare checks it again then).
+  const driven = names.filter((n) => drivenRuntimeOf(n) !== undefined);
+  const refusal = driven.length === 0 ? undefined : wholeTraceRefusal(driven, resolved, chosen, grounding.shard);
+  if (refusal !== undefined) throw new UserError(refusal);
+  return { grounding, args: resolved, names, chosen, population, ...(slice === undefined ? {} : { slice }), wholeTraceSample };
+}
+
+/** The runtime a driven runtime's name names (`qwen-code` for `qwen-code@0.24.4`); undefined for any other target. */
+function drivenRuntimeOf(name: string): string | undefined {
+  const parsed = parseTargetRef(name);
+  return parsed.ok && parsed.ref.kind === "drivenRuntime" ? parsed.ref.runtime : undefined;
+}
+
+/**
+ * Why whole-trace rows (runtimes' own CLIs, driven a whole recorded session at a time) cannot run
+ * in this comparison, or undefined. They run open-loop in the real-outcomes figures only, so the
+ * run must make those (sessions, --loops real, one whole run) and ask for nothing a CLI cannot
+ * join: a grid of reactions or injected loops exists only for closed-loop agents, and asked for
+ * explicitly it would be silently missing from these rows. The closed-loop sections every
+ * `--loops real` report holds leave them out and say so (src/reportParts/realOutcomesSection.ts).
+ */
+export function wholeTraceRefusal(rows: readonly string[], args: CompareArgs, chosen: AnyPopulation, shard: Shard | undefined): string | undefined {
+  if (rows.length === 0) return args.wholeTraceSample === undefined ? undefined : "--whole-trace-sample sizes the sample a runtime's own CLI runs on (e.g. qwen-code@0.24.4); no row of --targets is one";
+  const what = `${rows.join(", ")}: ${rows.length === 1 ? "a runtime's own CLI" : "runtimes' own CLIs"}, driven a whole recorded session at a time, run${rows.length === 1 ? "s" : ""} only open-loop in the real-outcomes figures`;
+  const named = rows.flatMap((n) => drivenRuntimeOf(n) ?? []);
+  const instead = named.length === 0 ? "use an in-process guard instead" : `use the runtime's model instead (${named.join(", ")})`;
+  if (chosen.kind !== "sessions" || chosen.grounded.loops !== "real") return `${what} (--population sessions:PATH --loops real --reaction-grid none): a closed-loop agent needs a verdict before its next call, and a CLI cannot be paused between calls; here ${instead}`;
+  if (args.reactionGrid !== "none") return `${what}: a recorded agent never saw a verdict, so no grid of reactions applies to them; add --reaction-grid none (or ${instead})`;
+  if (chosen.grounded.inject.shapes.length > 0) return `${what}: injected loops run as closed-loop agents, which a CLI cannot be; leave --inject out (or ${instead})`;
+  if (shard !== undefined) return `${what}: the real-outcomes figures are made in one whole run; leave --shard out`;
+  if (args.sessions !== undefined) return `${what}: --sessions replays every session under every guard; leave --sessions out (--population sessions:PATH holds the sessions)`;
+  return undefined;
 }
 
 /** What a compare run made: the whole report, or a shard's partial; and what reading the sessions found. */
@@ -81,24 +130,33 @@ export interface ComparePartial {
   readonly rows: readonly CompareRowResult[];
 }
 
-function reproduceLine(o: CompareArgs): string {
+function reproduceLine(o: CompareArgs, given: PopulationSpec): string {
   return [
     "loopsim compare",
     `--targets ${o.targets}`,
     `--seed ${o.seed}`,
-    ...(o.population.startsWith("sessions:") ? [] : [`--agents ${o.agents}`]),
-    ...(o.population === "default" ? [] : [`--population ${o.population}`]),
+    ...(given.kind === "sessions" ? [] : [`--agents ${o.agents}`]),
+    ...populationWords(given),
     ...sharedReproduceWords(o),
+    ...(o.wholeTraceSample === undefined ? [] : [`--whole-trace-sample ${o.wholeTraceSample}`]),
   ].join(" ");
 }
 
 /** Runs a plan into a report (or a shard's partial); writes and prints nothing. */
-export async function runCompare(plan: ComparePlan): Promise<CompareRun> {
-  const { grounding: g, chosen, population, names } = plan;
+export async function runCompare(plan: ComparePlan, progress?: OutcomeProgress): Promise<CompareRun> {
+  const { grounding: g, chosen, population } = plan;
   const options = plan.args;
   const labels = g.labels;
   const shard = g.shard;
-  const { rows, targets } = await resolveRows(names);
+  const resolvedRows = await resolveRows(plan.names, "allow");
+  const { targets } = resolvedRows;
+  // Whole-trace rows (runtimes' own CLIs) join the real-outcomes figures only; every other part runs the rest.
+  const isWholeTrace = (row: CompareRow) => targets.get(row.target)?.wholeTrace !== undefined;
+  const refusal = wholeTraceRefusal(resolvedRows.rows.filter(isWholeTrace).map((r) => r.name), options, chosen, shard);
+  if (refusal !== undefined) throw new UserError(refusal);
+  const rows = resolvedRows.rows.filter((row) => !isWholeTrace(row));
+  if (rows.length === 0) throw new UserError(`--targets ${options.targets}: every row is a runtime's own CLI; add at least one in-process guard for the closed-loop sections (e.g. the runtime's model, or none)`);
+  const names = rows.map((row) => row.name);
   const slice = plan.slice;
   const all = rows.map((row, index) => ({ row, index }));
   // The simulated population is always sliced by guard; by session, every guard runs this shard's sessions.
@@ -114,7 +172,7 @@ export async function runCompare(plan: ComparePlan): Promise<CompareRun> {
   // Recorded sessions stream: each is read, replayed under every guard of this shard, and dropped.
   const guards = sessionGuards.map(({ row }) => ({ target: targets.get(row.target) ?? REFERENCE_TARGET, block: row.block }));
   const replayed = options.sessions === undefined ? undefined : await replayRecorded(options.sessions, readOptions, guards, g.workers);
-  const base: CompareInputs = { loopsimVersion: VERSION, seed: options.seed, agents: options.agents, population, rowNames: names, reproduce: reproduceLine(options) };
+  const base: CompareInputs = { loopsimVersion: VERSION, seed: options.seed, agents: options.agents, population, rowNames: names, reproduce: reproduceLine(options, g.population) };
   const about: CompareAbout = { ...(grounding === undefined ? {} : { grounding }), ...(options.sessions === undefined ? {} : { sessions: options.sessions }), ...(labels === undefined ? {} : { labels: { file: labels.file, key: labels.key } }) };
   const simulatedRows: CompareSimulated[] = mine.map(({ row }, k) => ({ name: row.name, ...(simulated[k] === undefined ? {} : { metrics: (simulated[k] as { metrics: ConfigMetrics }).metrics }) }));
   const withNotes = rows.map((row) => {
@@ -122,7 +180,7 @@ export async function runCompare(plan: ComparePlan): Promise<CompareRun> {
     return { ...row, notes: target.notes, ...(target.capabilities.readsText === true ? { readsText: true as const } : {}) };
   });
   // A shard by session may hold no readable session of its own; the whole run may not.
-  if (slice === undefined && grounding !== undefined) refuseNoReadable(run?.read, `--population sessions:${grounding.paths.join(" ")}`);
+  if (slice === undefined && grounding !== undefined) refuseNoReadable(run?.read, grounding.paths.map(sessionsFlag).join(" "));
   if (slice === undefined && options.sessions !== undefined) refuseNoReadable(replayed?.read, `--sessions ${options.sessions.join(" ")}`);
   const read = replayed?.read ?? run?.read;
   const found = { ...(read === undefined ? {} : { read }), ...(labels === undefined ? {} : { labels }) };
@@ -137,13 +195,28 @@ export async function runCompare(plan: ComparePlan): Promise<CompareRun> {
   const whole = compareWithEvidence(base, withNotes, about, mine.map(({ index }) => index), simulatedRows, run, replayed);
   if (shard !== undefined) return { kind: "partial", shard, partial: { schema: COMPARE_PARTIAL_SCHEMA, shard, inputs: whole.inputs, rows: whole.rows }, ...found, bySessions: false, summary: `shard ${shard.index}/${shard.of} (${whole.rows.length} of ${rows.length} guards)` };
   // Real loops with real outcomes: every guard replayed open-loop on the same sessions (one whole run only: its figures rest on every session).
-  const outcomes = grounding?.loops === "real" ? await realOutcomesOf(grounding.paths, readOptions, rows, targets, (options.outcomeLabels ?? []).map(loadDatasetLabels)) : undefined;
+  const outcomes = grounding?.loops === "real" ? await realOutcomesOf(grounding.paths, readOptions, resolvedRows.rows, targets, (options.outcomeLabels ?? []).map(loadDatasetLabels), { size: plan.wholeTraceSample, seed: options.seed }, progress, defaultDrivenParallel(g.workers)) : undefined;
   return { kind: "report", report: finishCompare({ ...whole.inputs, ...(outcomes === undefined ? {} : { realOutcomes: outcomes }) }, whole.rows), ...found };
 }
 
 /** Every guard on the sessions' real stuck stretches and outcome labels (src/grounded/realOutcomes.ts). */
-function realOutcomesOf(paths: readonly string[], readOptions: ReadOptions, rows: readonly CompareRow[], targets: ReadonlyMap<string, Target>, outcomeFiles: readonly DatasetLabels[]): Promise<RealOutcomes> {
-  return measureRealOutcomes(paths, readOptions, rows.map((row) => ({ name: row.name, shipped: !isRefKind(row.target, "candidate"), target: targets.get(row.target) ?? REFERENCE_TARGET, config: configFrom(row.block) })), outcomeFiles);
+async function realOutcomesOf(paths: readonly string[], readOptions: ReadOptions, rows: readonly CompareRow[], targets: ReadonlyMap<string, Target>, outcomeFiles: readonly DatasetLabels[], sampling: { size: number; seed: number }, progress: OutcomeProgress | undefined, parallel: number): Promise<RealOutcomes> {
+  const guards: OutcomeGuard[] = [];
+  for (const row of rows) {
+    const target = targets.get(row.target) ?? REFERENCE_TARGET;
+    const model = target.wholeTrace === undefined ? undefined : await modelOf(row.target, targets);
+    guards.push({ name: row.name, shipped: !isRefKind(row.target, "candidate"), target, config: configFrom(row.block), ...(model === undefined ? {} : { model }) });
+  }
+  return measureRealOutcomes(paths, readOptions, guards, outcomeFiles, sampling, progress, parallel);
+}
+
+/** The model loopsim ships of a driven runtime (`qwen-code` for `qwen-code@0.24.4`), if it has one; none for a user's whole-trace adapter. */
+async function modelOf(name: string, targets: ReadonlyMap<string, Target>): Promise<{ name: string; target: Target } | undefined> {
+  const runtime = drivenRuntimeOf(name);
+  if (runtime === undefined) return undefined;
+  const model = parseTargetRef(runtime);
+  if (!model.ok || model.ref.kind !== "peer") return undefined;
+  return { name: runtime, target: targets.get(runtime) ?? (await resolveStepwiseTarget(runtime)) };
 }
 
 /** A guard's simulated metrics (absent when the population is real sessions, or in another shard by session). */

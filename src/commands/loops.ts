@@ -9,10 +9,10 @@
 // command line (src/cli/loopsProgram.ts) writes and prints it.
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../io/errors.js";
-import { badFileLines, ignoredNote, reasonOf, sessionRefs, type BadFile } from "../import/sessionRefs.js";
+import { badFileLines, ignoredNote, listedFiles, reasonOf, type BadFile } from "../import/sessionRefs.js";
 import { partsIn, readShardParts, type ShardLayout } from "../io/shardParts.js";
 import type { Shard } from "../io/shardSpec.js";
-import { readSessionEvents, sliceOf } from "../sessions/recorded.js";
+import { readSessionEvents } from "../sessions/recorded.js";
 import { CatalogueBuilder, catalogueJson, catalogueMarkdown, sessionRow, type Catalogue, type SessionRow } from "../realLoops/catalogue.js";
 import { labelFor } from "../realLoops/labels.js";
 import type { MineParameters } from "../realLoops/mine.js";
@@ -97,27 +97,48 @@ export async function runLoops(plan: LoopsPlan, sink: LoopsSink = {}): Promise<L
 }
 
 async function mine(plan: Extract<LoopsPlan, { kind: "mine" }>, sink: LoopsSink): Promise<LoopsRun> {
-  const { paths, parameters, labels } = plan;
-  const listed = await sessionRefs(paths, plan.strict);
-  const passedOver = listed.ignored;
-  const note = ignoredNote(passedOver);
-  if (note !== undefined) sink.notice?.(note);
-  if (listed.refs.length === 0 && listed.bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json, each also .gz) under ${paths.join(", ")}`);
+  const { paths, parameters, labels, shard } = plan;
+  // Each file is read as soon as it is listed, while its inflated content is still at hand
+  // (src/import/sessionRefs.ts listedFiles): the rows, the listing and its positions are those of
+  // listing every file first and reading after (as a shard of the listing needs), in the same order.
+  const strict = plan.strict;
   const rows: SessionRow[] = [];
-  for (const { ref: { ref, id, span }, at } of sliceOf(listed.refs, plan.shard)) {
-    try {
-      // The span found by the listing: a session of a multi-session file is read from its bytes alone.
-      const read = await readSessionEvents(ref, span);
-      const model = sessionModel(ref);
-      const label = labelFor(ref, labels);
-      rows.push(sessionRow(at, id, read.format, read.events, parameters, { ...(model === undefined ? {} : { model }), ...(label === undefined ? {} : { label }) }));
-    } catch (error) {
-      // A file that fails while it is read is reported and skipped, as scan does.
-      if (plan.strict || !(error instanceof UserError)) throw error;
-      rows.push({ at, id: ref, unreadable: reasonOf(error, ref) });
+  const listingBad: BadFile[] = [];
+  const passedOver: string[] = [];
+  let listedCount = 0;
+  // With --strict, a listing problem is the error even after a session that could not be read
+  // (the listing came first): the reading problem waits for the listing to finish.
+  let unreadable: unknown;
+  for await (const file of listedFiles(paths, strict, true)) {
+    if ("bad" in file) {
+      listingBad.push(file.bad);
+      continue;
+    }
+    if (file.refs.length === 0) passedOver.push(file.file);
+    for (const { ref, id, span, format } of file.refs) {
+      const at = listedCount++;
+      if (shard !== undefined && at % shard.of !== shard.index - 1) continue;
+      if (unreadable !== undefined) continue;
+      try {
+        // The span found by the listing: a session of a multi-session file is read from its bytes alone.
+        // The model from the file's head first, while its text is at hand: the reader then takes that text and lets it go.
+        const model = sessionModel(ref);
+        const read = await readSessionEvents(ref, span, format);
+        const label = labelFor(ref, labels);
+        rows.push(sessionRow(at, id, read.format, read.events, parameters, { ...(model === undefined ? {} : { model }), ...(label === undefined ? {} : { label }) }));
+      } catch (error) {
+        // A file that fails while it is read is reported and skipped, as scan does.
+        if (!(error instanceof UserError)) throw error;
+        if (strict) unreadable = error;
+        else rows.push({ at, id: ref, unreadable: reasonOf(error, ref) });
+      }
     }
   }
-  const inputs: LoopsInputs = { paths, min: plan.min, labels: plan.labelFiles, parameters, listed: listed.refs.length, listingBad: listed.bad, passedOver };
+  const note = ignoredNote(passedOver);
+  if (note !== undefined) sink.notice?.(note);
+  if (listedCount === 0 && listingBad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json, each also .gz) under ${paths.join(", ")}`);
+  if (unreadable !== undefined) throw unreadable;
+  const inputs: LoopsInputs = { paths, min: plan.min, labels: plan.labelFiles, parameters, listed: listedCount, listingBad, passedOver };
   if (plan.shard !== undefined) {
     const shard = plan.shard;
     return { kind: "partial", shard, text: `${JSON.stringify({ schema: LOOPS_PARTIAL_SCHEMA, shard, inputs, rows }, null, 2)}\n`, sessions: rows.length, listed: inputs.listed };

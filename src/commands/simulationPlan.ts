@@ -11,11 +11,16 @@ import { refuseOverwrite } from "../io/overwrite.js";
 import { checkOutputDir } from "../io/writable.js";
 import { loadLabels, parseLabelMap, type LabelKey, type Labels } from "../sessions/recorded.js";
 import { resolveFittedReaction } from "./calibrateReaction.js";
+import { refuseOverlappingRoots } from "../io/distinctRoots.js";
+import { parsePopulationArg, type PopulationSpec } from "../grounded/populationSpec.js";
 
 /** The options tune and compare both take, as strings and numbers, before any is parsed. */
 export interface SimulationArgs {
-  /** A preset, a population file, or sessions:PATH (real sessions run as agents). */
-  readonly population: string;
+  /**
+   * A preset, a population file, or sessions:PATH (real sessions run as agents); a list of
+   * sessions:PATH (the flag repeated) runs the sessions under every root, each named relative to its root.
+   */
+  readonly population: string | readonly string[];
   /** Simulated agents per config or guard. */
   readonly agents: number;
   readonly seed: number;
@@ -57,6 +62,8 @@ export interface SimulationArgs {
 export interface GroundingPlan {
   /** The arguments as given, but with `--reaction fitted` resolved to the odds it stands for (the reproduce line quotes these). */
   readonly args: SimulationArgs;
+  /** --population, parsed (several sessions:PATH merged into one list of roots). */
+  readonly population: PopulationSpec;
   readonly labels?: Labels;
   readonly shard?: Shard;
   /** The shard slices the sessions (`--by sessions`), not the rows. */
@@ -88,7 +95,9 @@ export async function planGrounding(args: SimulationArgs, rows: RowsWord, output
   // The command line refuses these by its option rules too (src/cli/simulationCommands.ts); a library caller meets them here.
   if (args.labelKey !== undefined && args.labels === undefined) throw new UserError("--label-key needs --labels: it says how the labels file names sessions");
   if (args.labelMap !== undefined && args.labels === undefined) throw new UserError("--label-map needs --labels: it maps the labels file's values");
-  if (args.labels !== undefined && args.sessions === undefined && !args.population.startsWith("sessions:")) throw new UserError("--labels needs --sessions PATH... or --population sessions:PATH");
+  const population = parsePopulationArg(args.population);
+  if (args.sessions !== undefined) refuseOverlappingRoots(args.sessions, (p) => `--sessions ${p}`);
+  if (args.labels !== undefined && args.sessions === undefined && population.kind !== "sessions") throw new UserError("--labels needs --sessions PATH... or --population sessions:PATH");
   if (args.outcomeLabels !== undefined && args.loops !== "real") throw new UserError("--outcome-labels labels the real-outcomes figures of --loops real; add --loops real");
   if (args.by !== undefined && args.by !== rows && args.by !== "sessions") throw new UserError(`--by ${args.by}: expected ${rows} or sessions`);
   const shard = args.shard === undefined ? undefined : parseShard(args.shard);
@@ -98,10 +107,11 @@ export async function planGrounding(args: SimulationArgs, rows: RowsWord, output
     checkOutputDir(args.out);
     refuseOverwrite(args.out, outputs(shard), args.force === true);
   }
-  const reaction = await resolveFittedReaction(args.reaction, args.population, fitFrom);
+  const reaction = await resolveFittedReaction(args.reaction, population.kind === "sessions" ? population.paths : (fitFrom ?? []));
   const labels = args.labels === undefined ? undefined : loadLabels(args.labels, args.labelKey ?? "id", parseLabelMap(args.labelMap));
   return {
     args: { ...args, ...(reaction === undefined ? {} : { reaction }) },
+    population,
     ...(labels === undefined ? {} : { labels }),
     ...(shard === undefined ? {} : { shard }),
     bySessions: args.by === "sessions",

@@ -25,7 +25,7 @@ import { loadDatasetLabels } from "../realLoops/labels.js";
 import { configFrom } from "../../models/configResolution.js";
 import { isRefKind } from "../targets/targetRef.js";
 import { rowGrids, type RowGrid } from "../grounded/reactionGrid.js";
-import { groundedFrom, groundingFlags, refuseGroundingFlags, refuseReactionGrid, resolvePopulation, type AnyPopulation } from "../grounded/populationSpec.js";
+import { groundedFrom, groundingFlags, populationWords, refuseGroundingFlags, refuseReactionGrid, resolvePopulation, type AnyPopulation, type PopulationSpec } from "../grounded/populationSpec.js";
 import { PARTIAL_SCHEMA, finishReport, type TuneInputs, type TunePartial, type TuneReport } from "../tune/report.js";
 import { resolveStepwiseTarget } from "../targets/registry.js";
 import { CONFIG_FIELDS, type Target } from "../targets/target.js";
@@ -65,10 +65,10 @@ export interface TunePlan {
 }
 
 /** The population a sweep runs: simulated, or real sessions (primary); and real sessions beside a simulated one. */
-export function choosePopulations(options: Pick<TuneArgs, "population" | "sessions" | "inject" | "reaction" | "loops" | "reactionGrid">): { primary: AnyPopulation; beside?: GroundedPopulation } {
+export function choosePopulations(options: Pick<TuneArgs, "sessions" | "inject" | "reaction" | "loops" | "reactionGrid">, population: PopulationSpec): { primary: AnyPopulation; beside?: GroundedPopulation } {
   // The reaction grid runs by default wherever real sessions run as agents.
   const flags = { ...groundingFlags(options), reactionGrid: options.reactionGrid ?? "default" };
-  const primary = resolvePopulation(options.population, flags);
+  const primary = resolvePopulation(population, flags);
   if (primary.kind === "sessions") return { primary };
   if (flags.inject === undefined && flags.reaction === undefined && flags.loops === undefined) {
     if (options.reactionGrid !== "none") refuseReactionGrid(options.reactionGrid);
@@ -95,7 +95,7 @@ function baselineOf(options: TuneArgs): TuneInputs["baseline"] {
   return { source: `${options.config}${options.agent === undefined ? "" : ` (agent ${options.agent})`}`, block };
 }
 
-function tuneInputs(options: TuneArgs, chosen: TunePlan["chosen"]): { inputs: TuneInputs; notices: string[] } {
+function tuneInputs(options: TuneArgs, given: PopulationSpec, chosen: TunePlan["chosen"]): { inputs: TuneInputs; notices: string[] } {
   const baseline = baselineOf(options);
   const gridSpec = options.grid ?? DEFAULT_GRID;
   const num = (k: string, d: number) => (typeof baseline.block[k] === "number" ? (baseline.block[k] as number) : d);
@@ -119,7 +119,7 @@ function tuneInputs(options: TuneArgs, chosen: TunePlan["chosen"]): { inputs: Tu
     `--seed ${options.seed}`,
     ...(chosen.primary.kind === "sessions" ? [] : [`--agents ${options.agents}`]),
     `--grid "${gridSpec}"`,
-    ...(options.population === "default" ? [] : [`--population ${options.population}`]),
+    ...populationWords(given),
     ...(options.config === undefined ? [] : [`--config ${options.config}`]),
     ...(options.agent === undefined ? [] : [`--agent ${options.agent}`]),
     ...(options.target === undefined || options.target === "reference" ? [] : [`--target ${options.target}`]),
@@ -158,9 +158,9 @@ export async function planTune(given: TuneArgs): Promise<TunePlan> {
   const resolved: TuneArgs = { ...args, ...grounding.args };
   const guard = await resolveStepwiseTarget(resolved.target ?? "reference");
   const ignores = CONFIG_FIELDS.filter((f) => !guard.capabilities.honours.includes(f));
-  const chosen = choosePopulations(resolved);
+  const chosen = choosePopulations(resolved, grounding.population);
   const slice = sessionSliceOf(grounding, chosen.primary.kind === "sessions" || chosen.beside !== undefined || resolved.sessions !== undefined);
-  const { inputs, notices } = tuneInputs(resolved, chosen);
+  const { inputs, notices } = tuneInputs(resolved, grounding.population, chosen);
   return { grounding, args: resolved, ...(out === undefined ? {} : { out }), guard, chosen, inputs: { ...inputs, ...(ignores.length > 0 ? { targetIgnores: ignores } : {}) }, ...(slice === undefined ? {} : { slice }), notices };
 }
 

@@ -6,7 +6,7 @@ import { escapeHtml } from "../reportParts/section.js";
 import { headline, populationSentence, sessionCells, type CompareReport } from "./report.js";
 import { sessionLabels } from "./renderMarkdown.js";
 import { realLoopsHtml, realLoopsSection } from "./realLoopsSection.js";
-import { realOutcomesHtml } from "../reportParts/realOutcomesSection.js";
+import { realOutcomesHtml, wholeTraceRowsNote } from "../reportParts/realOutcomesSection.js";
 
 const esc = escapeHtml;
 
@@ -29,7 +29,7 @@ ${SENSITIVITY_CSS}
 </style></head><body>
 <h1>loopsim compare: loop guards side by side</h1>
 <p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${esc(populationSentence(report).replace(/`/g, ""))}. Reproduce: <code>${esc(report.reproduce)}</code>.</p>
-<h2>${report.grounded === undefined ? "Simulated agents" : "Real sessions as agents"}</h2>
+${wholeTraceRowsNote(report.realOutcomes) === undefined ? "" : `<p>${esc((wholeTraceRowsNote(report.realOutcomes) as string).replace(/`|\*\*/g, ""))}</p>\n`}<h2>${report.grounded === undefined ? "Simulated agents" : "Real sessions as agents"}</h2>
 ${table(report.rows.map(headline))}
 <figure>${planeChart(report)}<figcaption>Each guard on the plane of waste (median tokens a stuck agent spends in its loop before the stop; further left is better) against false positives (progressing agents stopped wrongly; lower is better). Red: OpenClaw, blue: other runtimes. Bars: 95% intervals (bootstrap for the median, Wilson for the share).</figcaption></figure>
 <figure>${heatmap(report)}<figcaption>Families by guards. Stuck families: the share stopped (greener is better). Progressing and recovering families: the share stopped wrongly (redder is worse).</figcaption></figure>

@@ -3,7 +3,7 @@ import { unreadableNote } from "../format/unreadableNote.js";
 import { markdownRow } from "../reportParts/section.js";
 import { pct } from "../format/svgScale.js";
 import { realLoopsMarkdown, realLoopsSection } from "./realLoopsSection.js";
-import { realOutcomesMarkdown } from "../reportParts/realOutcomesSection.js";
+import { realOutcomesMarkdown, wholeTraceRowsNote } from "../reportParts/realOutcomesSection.js";
 import { sensitivityMarkdown } from "../reportParts/reactionGridView.js";
 import { compareSensitivitySection } from "./sensitivitySection.js";
 import { familiesIn, familyNa, headline, populationSentence, sessionCells, type CompareReport } from "./report.js";
@@ -24,6 +24,8 @@ export function renderCompareMarkdown(report: CompareReport): string {
   lines.push("# loopsim compare: loop guards side by side", "");
   lines.push(`loopsim ${report.loopsimVersion}, seed ${report.seed}, ${populationSentence(report)}.`, "");
   lines.push(`Reproduce: \`${report.reproduce}\``, "");
+  const cliRows = wholeTraceRowsNote(report.realOutcomes);
+  if (cliRows !== undefined) lines.push(cliRows, "");
   const first = report.rows[0]?.metrics;
   const agentsWord = report.grounded === undefined ? "simulated agents" : `agents from real sessions (stuck: with an injected loop${report.grounded.loops === undefined ? "" : " or a mined stuck stretch"})`;
   lines.push(`## ${report.grounded === undefined ? "Simulated agents" : "Real sessions as agents"}`, "");

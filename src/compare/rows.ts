@@ -3,7 +3,7 @@
 // release; the peers ignore the config (their numbers are their own).
 import { UserError } from "../io/errors.js";
 import { GOOSE_COMPARED_LIMIT, PEER_TARGETS } from "../targets/peers/index.js";
-import { resolveStepwiseTarget } from "../targets/registry.js";
+import { resolveStepwiseTarget, resolveTarget } from "../targets/registry.js";
 import { REFERENCE_TARGET } from "../targets/reference.js";
 import type { Target } from "../targets/target.js";
 import { evidenceFor } from "../targets/peers/evidence.js";
@@ -46,14 +46,18 @@ export function rowNames(spec: string): string[] {
   return expanded.filter((n) => (seen.has(n) ? false : (seen.add(n), true)));
 }
 
-/** Each row with its target resolved (releases load from the cache, fetched once if missing). */
-export async function resolveRows(names: readonly string[]): Promise<{ rows: CompareRow[]; targets: Map<string, Target> }> {
+/**
+ * Each row with its target resolved (releases load from the cache, fetched once if missing).
+ * `wholeTrace`: refuse a target that answers whole traces only (a runtime's CLI), or allow it for
+ * a caller that runs such rows open-loop (compare's real-outcomes figures).
+ */
+export async function resolveRows(names: readonly string[], wholeTrace: "refuse" | "allow" = "refuse"): Promise<{ rows: CompareRow[]; targets: Map<string, Target> }> {
   const rows: CompareRow[] = [];
   const targets = new Map<string, Target>();
   for (const name of names) {
     const builtIn = OPENCLAW_ROWS[name];
     const row = builtIn ?? { name, target: name, block: { enabled: true }, description: "" };
-    const target = targets.get(row.target) ?? (await resolveStepwiseTarget(row.target));
+    const target = targets.get(row.target) ?? (await (wholeTrace === "allow" ? resolveTarget(row.target) : resolveStepwiseTarget(row.target)));
     targets.set(row.target, target);
     const evidence = evidenceFor(name);
     const summary = evidence === undefined ? target.summary : `${target.summary} (${evidence.text})`;

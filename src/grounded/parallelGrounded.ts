@@ -29,7 +29,7 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
   // A shard by session runs its slice; `at` keeps each session's place in the whole listing.
   const mineOnly = sliceOf(listed.refs, options.slice);
   const refs = mineOnly.map((s) => s.ref);
-  if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`--population sessions:${population.paths.join(" ")}: no session files (.jsonl, .traj, .traj.json, .json, each also .gz) found`);
+  if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`${population.paths.map((p) => `--population sessions:${p}`).join(" ")}: no session files (.jsonl, .traj, .traj.json, .json, each also .gz) found`);
   const count = Math.min(workers, availableParallelism(), Math.max(1, refs.length));
   const perSession = agentsPerSession(population.inject, population.loops);
   const rows = new Array<Extract<GroundedResult, { type: "row" }> | undefined>(refs.length * perSession);

@@ -10,6 +10,9 @@
 //   - the share of RESOLVED runs the guard blocked or stopped before they finished: work that went
 //     well and would have been cut short, which is what a guard really costs.
 // Every share carries its n and 95% Wilson interval; the per-stretch savings a seeded bootstrap.
+// A whole-trace target (a runtime's own CLI, seconds per session) runs on every session holding a
+// stretch, so its catch rate rests on every stretch as the others' do, and on a seeded sample of
+// the labelled sessions, on which alone its share of runs stopped rests (src/grounded/wholeTraceSample.ts).
 import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
 import { minedCalls, stretchesOf, type StretchKind } from "../realLoops/mine.js";
@@ -18,6 +21,8 @@ import { labelFor, outcomeOf, type DatasetLabels } from "../realLoops/labels.js"
 import { eventTokens } from "../sim/tokens.js";
 import { bootstrap, wilson, type Interval } from "../stats/interval.js";
 import { runTarget, type Target, type TargetOutput } from "../targets/target.js";
+import { WholeTraceSample, type KeptSession, type WholeTraceSampling } from "./wholeTraceSample.js";
+import { UserError } from "../io/errors.js";
 
 export type { StretchKind };
 export const STRETCH_KINDS: readonly StretchKind[] = ["identical", "changing-args"];
@@ -136,6 +141,33 @@ export interface RealOutcomeRow {
   readonly tokensSaved: Saving;
   readonly resolvedStopped: Share;
   readonly unresolvedStopped: Share;
+  /** A whole-trace target's row: the sessions it ran, and how often its model first stopped where it did. */
+  readonly wholeTrace?: WholeTraceEvidence;
+}
+
+/** How a whole-trace row was measured (the others run on every session). */
+export interface WholeTraceEvidence {
+  /** Sessions the target ran: every session holding a stretch, and the sample. */
+  readonly sessions: number;
+  /** Of them, those holding a stretch (every one read). */
+  readonly stretchSessions: number;
+  /** The labelled (resolved or unresolved) sessions drawn with `seed`, of all labelled: the stopped shares rest on these alone. */
+  readonly sample: { readonly n: number; readonly of: number; readonly seed: number };
+  /** Sessions the target could not run (its CLI failed or timed out): left out of every figure of the row, with the first reasons. */
+  readonly failed: { readonly sessions: number; readonly stretches: number; readonly reasons: readonly string[] };
+  readonly model?: ModelAgreement;
+}
+
+/** A runtime's CLI against the model of it loopsim ships, on the sessions the CLI ran. */
+export interface ModelAgreement {
+  readonly name: string;
+  /** Sessions where both first blocked or stopped at the same call, or neither did. */
+  readonly sameFirstStop: Share;
+  readonly neitherStopped: number;
+  readonly sameCall: number;
+  readonly differentCalls: number;
+  readonly onlyRuntime: number;
+  readonly onlyModel: number;
 }
 
 /** What one guard saw, session after session, until it is measured. */
@@ -145,8 +177,10 @@ export class RealOutcomeTally {
 
   constructor(readonly name: string, readonly shipped: boolean) {}
 
-  add(session: SessionUnderGuard): void {
+  /** `countsOutcome` false: a session run for its stretches only, outside the sample the stopped shares rest on. */
+  add(session: SessionUnderGuard, countsOutcome = true): void {
     this.stretches.push(...session.stretches);
+    if (!countsOutcome) return;
     if (session.label !== "resolved" && session.label !== "unresolved") return;
     this.stopped[session.label].n++;
     if (session.stopped) this.stopped[session.label].k++;
@@ -241,26 +275,174 @@ export interface RealOutcomes {
   readonly best: { readonly rule: string; readonly shipped?: string; readonly candidate?: string; readonly front: readonly string[] };
 }
 
+/** A guard as the figures run it. */
+export interface OutcomeGuard {
+  readonly name: string;
+  readonly shipped: boolean;
+  readonly target: Target;
+  readonly config: ResolvedConfig;
+  /** For a whole-trace target (a runtime's CLI): the model of that runtime, whose first stop is set against the CLI's. */
+  readonly model?: { readonly name: string; readonly target: Target };
+}
+
+/** Why a whole-trace target could not run a session: a user error (its CLI failed or timed out) is that session's; anything else is a bug, and thrown. */
+function whyNotRun(error: unknown): string {
+  if (!(error instanceof UserError)) throw error;
+  return error.message;
+}
+
+/** One whole-trace target on one kept session. */
+interface WholeTraceJob {
+  readonly guard: number;
+  readonly session: KeptSession<KnownStretch>;
+}
+
+/** What a long run says while whole-trace targets run (a line each); nothing by default. */
+export type OutcomeProgress = (line: string) => void;
+
 /** The figures of every guard, in the order given, over sessions fed one at a time. */
 export class RealOutcomesRun {
   private readonly tallies: RealOutcomeTally[];
   private readonly labels = { n: 0, resolved: 0, unresolved: 0, unknown: 0, unlabelled: 0 };
   private readonly kinds: Record<StretchKind, number> = { identical: 0, "changing-args": 0 };
+  /** Sessions kept for the whole-trace targets, run once the stream has ended (the sample is known only then). */
+  private readonly sample: WholeTraceSample<KnownStretch> | undefined;
+  private seen = 0;
 
-  constructor(private readonly guards: readonly { readonly name: string; readonly shipped: boolean; readonly target: Target; readonly config: ResolvedConfig }[]) {
+  constructor(
+    private readonly guards: readonly OutcomeGuard[],
+    private readonly sampling: WholeTraceSampling = { size: 0, seed: 0 },
+    private readonly progress: OutcomeProgress = () => undefined,
+  ) {
     this.tallies = guards.map((g) => new RealOutcomeTally(g.name, g.shipped));
+    this.sample = guards.some((g) => g.target.wholeTrace !== undefined) ? new WholeTraceSample<KnownStretch>(sampling) : undefined;
   }
 
-  session(events: readonly ToolEvent[], label: SessionLabel): void {
+  /** `id`: the session's reference, which draws the sample (its position in the stream without it). */
+  session(events: readonly ToolEvent[], label: SessionLabel, id?: string): void {
     const stretches = knownStretches(events);
+    const at = this.seen++;
     this.labels.n++;
     this.labels[label]++;
     for (const s of stretches) this.kinds[s.kind]++;
-    this.guards.forEach((g, k) => (this.tallies[k] as RealOutcomeTally).add(sessionUnderGuard(events, label, stretches, g.target, g.config)));
+    this.guards.forEach((g, k) => {
+      if (g.target.wholeTrace === undefined) (this.tallies[k] as RealOutcomeTally).add(sessionUnderGuard(events, label, stretches, g.target, g.config));
+    });
+    this.sample?.offer({ at, id: id ?? `#${at}`, label, events, stretches });
   }
 
+  /** The whole-trace jobs: each such guard on each kept session, guard by guard, sessions in stream order. */
+  private wholeTraceJobs(): { jobs: WholeTraceJob[]; kept: ReturnType<WholeTraceSample<KnownStretch>["finish"]> } | undefined {
+    if (this.sample === undefined) return undefined;
+    const kept = this.sample.finish();
+    const stretchSessions = kept.sessions.filter((s) => s.stretches.length > 0).length;
+    const jobs: WholeTraceJob[] = [];
+    this.guards.forEach((g, k) => {
+      if (g.target.wholeTrace === undefined) return;
+      this.progress(`${g.name}: running ${kept.sessions.length} sessions through the runtime (${stretchSessions} holding a stuck stretch, and a seeded sample of ${kept.sampled.size} of the ${kept.labelled} labelled)`);
+      for (const session of kept.sessions) jobs.push({ guard: k, session });
+    });
+    return { jobs, kept };
+  }
+
+  /** The jobs' results tallied in job order (whatever order they finished in), with each row's evidence. */
+  private tallyWholeTrace(jobs: readonly WholeTraceJob[], results: readonly (number[] | string)[], kept: ReturnType<WholeTraceSample<KnownStretch>["finish"]>): Map<number, WholeTraceEvidence> {
+    const evidence = new Map<number, WholeTraceEvidence>();
+    const stretchSessions = kept.sessions.filter((s) => s.stretches.length > 0).length;
+    this.guards.forEach((g, k) => {
+      if (g.target.wholeTrace === undefined) return;
+      const failed = { sessions: 0, stretches: 0, reasons: [] as string[] };
+      const agree = { neitherStopped: 0, sameCall: 0, differentCalls: 0, onlyRuntime: 0, onlyModel: 0 };
+      jobs.forEach((job, j) => {
+        if (job.guard !== k) return;
+        const s = job.session;
+        const cutAt = results[j] as number[] | string;
+        if (typeof cutAt === "string") {
+          failed.sessions++;
+          failed.stretches += s.stretches.length;
+          if (failed.reasons.length < 3) failed.reasons.push(`${s.id}: ${cutAt}`);
+          return;
+        }
+        (this.tallies[k] as RealOutcomeTally).add(judgeSession(s.label, s.stretches, cutAt), kept.sampled.has(s.at));
+        if (g.model === undefined) return;
+        const mine = cutAt[0];
+        const theirs = cutsOf(runTarget(g.model.target, g.config, s.events))[0];
+        if (mine === undefined && theirs === undefined) agree.neitherStopped++;
+        else if (mine === theirs) agree.sameCall++;
+        else if (theirs === undefined) agree.onlyRuntime++;
+        else if (mine === undefined) agree.onlyModel++;
+        else agree.differentCalls++;
+      });
+      const ran = kept.sessions.length - failed.sessions;
+      evidence.set(k, {
+        sessions: ran,
+        stretchSessions,
+        sample: { n: kept.sampled.size, of: kept.labelled, seed: this.sampling.seed },
+        failed,
+        ...(g.model === undefined ? {} : { model: { name: g.model.name, sameFirstStop: shareOf(agree.neitherStopped + agree.sameCall, ran), ...agree } }),
+      });
+    });
+    return evidence;
+  }
+
+  /** The figures, whole-trace targets run one session after another. */
   finish(): RealOutcomes {
-    const rows = this.tallies.map((t) => t.finish());
+    const planned = this.wholeTraceJobs();
+    if (planned === undefined) return this.measured(new Map());
+    const results = planned.jobs.map((job, j) => {
+      const g = this.guards[job.guard] as OutcomeGuard;
+      try {
+        return cutsOf(runTarget(g.target, g.config, job.session.events));
+      } catch (error) {
+        return whyNotRun(error);
+      } finally {
+        this.tick(planned.jobs, j);
+      }
+    });
+    return this.measured(this.tallyWholeTrace(planned.jobs, results, planned.kept));
+  }
+
+  /**
+   * The same figures, up to `parallel` whole-trace runs at once where the target can run without
+   * blocking (a runtime's CLI is mostly waiting on its start-up and its model); the results are
+   * tallied in the same order, so the report is the same bytes for any `parallel`.
+   */
+  async finishAsync(parallel: number): Promise<RealOutcomes> {
+    const planned = this.wholeTraceJobs();
+    if (planned === undefined) return this.measured(new Map());
+    const { jobs } = planned;
+    const results = new Array<number[] | string>(jobs.length);
+    let next = 0;
+    let done = 0;
+    const worker = async (): Promise<void> => {
+      while (next < jobs.length) {
+        const j = next++;
+        const job = jobs[j] as WholeTraceJob;
+        const g = this.guards[job.guard] as OutcomeGuard;
+        const whole = g.target.wholeTraceAsync;
+        try {
+          results[j] = cutsOf(whole === undefined ? runTarget(g.target, g.config, job.session.events) : await whole(g.config, job.session.events));
+        } catch (error) {
+          results[j] = whyNotRun(error);
+        }
+        this.tick(jobs, done++);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, jobs.length)) }, worker));
+    return this.measured(this.tallyWholeTrace(jobs, results, planned.kept));
+  }
+
+  /** A line every 25 sessions of a whole-trace run, and at its end. */
+  private tick(jobs: readonly WholeTraceJob[], j: number): void {
+    if ((j + 1) % 25 === 0 || j + 1 === jobs.length) this.progress(`whole-trace runs: ${j + 1} of ${jobs.length} done`);
+  }
+
+  private measured(evidence: ReadonlyMap<number, WholeTraceEvidence>): RealOutcomes {
+    const rows = this.tallies.map((t, k) => {
+      const row = t.finish();
+      const whole = evidence.get(k);
+      return whole === undefined ? row : { ...row, wholeTrace: whole };
+    });
     const shipped = bestOf(rows, true);
     const candidate = bestOf(rows, false);
     return {
@@ -279,14 +461,14 @@ export class RealOutcomesRun {
  * published: `loopsim loops --labels` reads them the same), the label those give it: resolved,
  * failed (unresolved), anything else (an evaluation error) unknown; no label, unlabelled.
  */
-export async function measureRealOutcomes(paths: readonly string[], options: ReadOptions, guards: ConstructorParameters<typeof RealOutcomesRun>[0], outcomeFiles: readonly DatasetLabels[] = []): Promise<RealOutcomes> {
-  const run = new RealOutcomesRun(guards);
+export async function measureRealOutcomes(paths: readonly string[], options: ReadOptions, guards: readonly OutcomeGuard[], outcomeFiles: readonly DatasetLabels[] = [], sampling?: WholeTraceSampling, progress?: OutcomeProgress, parallel = 1): Promise<RealOutcomes> {
+  const run = new RealOutcomesRun(guards, sampling, progress);
   const labelOf = (session: RecordedSession): SessionLabel => {
     if (outcomeFiles.length === 0) return session.label;
     const value = labelFor(session.file, outcomeFiles);
     const outcome = value === undefined ? undefined : outcomeOf(value);
     return outcome === undefined ? "unlabelled" : outcome === "resolved" ? "resolved" : outcome === "failed" ? "unresolved" : "unknown";
   };
-  await forEachRecordedSession(paths, options, (session) => run.session(session.events, labelOf(session)));
-  return run.finish();
+  await forEachRecordedSession(paths, options, (session) => run.session(session.events, labelOf(session), session.id));
+  return run.finishAsync(parallel);
 }

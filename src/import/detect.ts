@@ -2,7 +2,7 @@
 // JSON document), not from its name; a loopsim trace is recognised too. A gzip-compressed file is
 // detected from its decompressed head (`x.traj.json.gz` is what `x.traj.json` would be).
 import { closeSync, openSync, readSync } from "node:fs";
-import { contentHead, plainName } from "../io/compressed.js";
+import { contentHeadText, plainName } from "../io/compressed.js";
 import { UserError } from "../io/errors.js";
 import { MAX_LINE_CHARS } from "../io/lines.js";
 import { inputKind, withFsErrors } from "../io/fsErrors.js";
@@ -32,12 +32,29 @@ const HEAD_BYTES = 256 * 1024;
 function head(file: string): string {
   // A folder, a missing file or one without permission names its path (never ": is a directory").
   if (inputKind(file) === "folder") throw new UserError(`${file}: is a directory, expected a trace or session file (scan and import take folders)`);
-  return withFsErrors(file, "read it", () => contentHead(file, HEAD_BYTES).toString("utf8"));
+  return withFsErrors(file, "read it", () => contentHeadText(file, HEAD_BYTES));
+}
+
+/** The first line with something on it (a head of 256 KiB is not split into all its lines for it). */
+function firstNonBlankLine(text: string): string | undefined {
+  for (let start = 0; start <= text.length; ) {
+    const end = text.indexOf("\n", start);
+    const line = end === -1 ? text.slice(start) : text.slice(start, end);
+    if (line.trim() !== "") return line;
+    if (end === -1) return undefined;
+    start = end + 1;
+  }
+  return undefined;
 }
 
 function firstObject(text: string): Record<string, unknown> | undefined {
-  const line = text.split("\n").find((l) => l.trim() !== "");
+  const line = firstNonBlankLine(text);
   if (line === undefined) return undefined;
+  // Only a line that reads {...} once trimmed can parse to an object (JSON's white space is part
+  // of what trim removes): a pretty-printed document's "{", or a head cut inside its first line, is
+  // not handed to JSON.parse to fail.
+  const trimmed = line.trim();
+  if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) return undefined;
   try {
     const value = JSON.parse(line) as unknown;
     return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -79,6 +96,21 @@ function wholeFirstLine(file: string, text: string): string {
   });
 }
 
+const MINI_SWE_AGENT_FORMAT = /"trajectory_format"\s*:\s*"mini-swe-agent/;
+const MINI_SWE_AGENT_FORMAT_AT = /"trajectory_format"\s*:\s*"mini-swe-agent/y;
+
+/**
+ * Whether the text has MINI_SWE_AGENT_FORMAT anywhere. mini-swe-agent writes the key last, so its
+ * last occurrence is tried first (a search from the end that stops there, where a search from the
+ * start reads the whole head); when it does not match, the whole text is searched as before.
+ */
+function namesMiniSweAgentFormat(text: string): boolean {
+  const last = text.lastIndexOf('"trajectory_format"');
+  if (last === -1) return false;
+  MINI_SWE_AGENT_FORMAT_AT.lastIndex = last;
+  return MINI_SWE_AGENT_FORMAT_AT.test(text) || MINI_SWE_AGENT_FORMAT.test(text);
+}
+
 /**
  * The format of a session file, from its first bytes (and its name): a loopsim trace or one of
  * the session formats `openSession` reads; undefined when it is none of them.
@@ -99,7 +131,7 @@ export function detectFormat(ref: string): DetectedFormat | undefined {
     if ("sessionId" in first || "parentUuid" in first || "uuid" in first || ["summary", "file-history-snapshot", "queue-operation", "user", "assistant", "system"].includes(String(type))) return "claude-code";
   }
   if (text.trimStart().startsWith("{")) {
-    if (/"trajectory_format"\s*:\s*"mini-swe-agent/.test(text)) return "mini-swe-agent";
+    if (namesMiniSweAgentFormat(text)) return "mini-swe-agent";
     // An OpenAI chat transcript {messages: [...]}: chat messages, none of mini-swe-agent's keys.
     if (/^\{\s*"messages"\s*:\s*\[\s*\{\s*"(?:role|content)"/.test(text.trimStart()) && !/"info"\s*:/.test(text) && !name.endsWith(".traj.json")) return "openai-chat";
     // SWE-agent 1.x keeps each step's `messages` beside `info`, so its own `trajectory` list

@@ -9,8 +9,8 @@ import { parser } from "stream-json";
 import { pick } from "stream-json/filters/pick.js";
 import { streamArray } from "stream-json/streamers/stream-array.js";
 import { streamValues } from "stream-json/streamers/stream-values.js";
-import { contentChunks, contentRange, contentStream, contentWhole } from "../io/compressed.js";
-import { utf8Decoder } from "../io/textFile.js";
+import { contentChunks, contentRange, contentStream, contentWhole, heldText } from "../io/compressed.js";
+import { decodeUtf8 } from "../io/textFile.js";
 import { UserError } from "../io/errors.js";
 
 export async function* arrayElements(file: string, key: string): AsyncGenerator<{ index: number; value: unknown }> {
@@ -21,6 +21,9 @@ export async function* arrayElements(file: string, key: string): AsyncGenerator<
     const array = (doc as Record<string, unknown>)[key];
     if (Array.isArray(array)) {
       for (let index = 0; index < array.length; index++) yield { index, value: array[index] };
+      // The array is read last (every importer reads a member such as info first): the document
+      // is let go now, not kept until the next file's, while the session it held is mined.
+      if (lastWhole?.doc === doc) lastWhole = undefined;
       return;
     }
     // Not an array: the stream says what is wrong, with its place.
@@ -88,7 +91,8 @@ function wholeDocument(file: string): { doc: unknown } | undefined {
   if (stats.size > WHOLE_DOCUMENT_LIMIT) return undefined;
   let doc: unknown;
   try {
-    doc = JSON.parse(utf8Decoder().decode(contentWhole(file, WHOLE_DOCUMENT_LIMIT)));
+    const bytes = contentWhole(file, WHOLE_DOCUMENT_LIMIT);
+    doc = JSON.parse(decodeUtf8(bytes, heldText(bytes)));
   } catch {
     return undefined;
   }

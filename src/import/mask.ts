@@ -14,25 +14,72 @@ const hexId = (run: string): string => {
   return /\d/.test(body) && /[a-f]/i.test(body) ? "<id>" : run;
 };
 
-/** Placeholder patterns, applied in this order (a timestamp before its digits, a UUID before its hex). */
-const MASKS: readonly (readonly [RegExp, string | ((match: string) => string)])[] = [
+/** What a UUID holds in its middle, led by a character the scan finds fast. */
+const UUID_MIDDLE = /-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-/i;
+const HEX_RUN = /\b(?:0x)?[0-9a-f]{6,}\b/gi;
+
+/**
+ * Placeholder patterns, applied in this order (a timestamp before its digits, a UUID before its
+ * hex), each with an optional cheap test that any text the pattern would change passes (a
+ * necessary condition, never a sufficient one): most texts fail it, and the costly scan is skipped
+ * for them with the same result (a run of 40 MB of answers masks in about half the time).
+ */
+const MASKS: readonly (readonly [RegExp, string | ((match: string) => string), ((text: string) => boolean)?])[] = [
   // ISO dates and times, with or without a zone: 2026-12-03T10:00:01.123Z, 2026-12-03 10:00:01
   [/\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g, "<time>"],
   // clock times on their own: 10:00:01, 10:00:01.5
   [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, "<time>"],
-  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<id>"],
+  // a UUID's middle, -xxxx-xxxx-xxxx-, starts with a dash, which the scan finds fast
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<id>", (text) => UUID_MIDDLE.test(text)],
   // temporary files and folders: /tmp/..., /var/folders/..., tmpab12_x
-  [/(?:\/tmp|\/var\/folders|\/private\/var\/folders|\/var\/tmp)(?:\/[\w.@+-]+)*/g, "<tmp>"],
-  [/\btmp[\w-]{4,}\b/g, "<tmp>"],
-  // hex ids of six or more characters with at least one digit and one letter (commit hashes, object addresses)
-  [/\b(?:0x)?[0-9a-f]{6,}\b/gi, hexId],
+  [/(?:\/tmp|\/var\/folders|\/private\/var\/folders|\/var\/tmp)(?:\/[\w.@+-]+)*/g, "<tmp>", (text) => text.includes("/tmp") || text.includes("/var/")],
+  [/\btmp[\w-]{4,}\b/g, "<tmp>", (text) => text.includes("tmp")],
+  // hex ids of six or more characters with at least one digit and one letter (commit hashes,
+  // object addresses); hexId leaves every other run as it is, and a run with both has a digit
+  // next to a letter somewhere (applied by hexIdsMasked, which gives what this replace gives
+  // and looks only around such pairs: a text without one is passed over in one scan)
+  [HEX_RUN, hexId],
   [/\d+/g, "#"],
 ];
-
 export function maskText(text: string): string {
   let out = text;
-  for (const [pattern, placeholder] of MASKS) out = typeof placeholder === "string" ? out.replace(pattern, placeholder) : out.replace(pattern, placeholder);
+  for (const [pattern, placeholder, mayMatch] of MASKS) {
+    if (mayMatch !== undefined && !mayMatch(out)) continue;
+    if (pattern === HEX_RUN) out = hexIdsMasked(out);
+    else out = typeof placeholder === "string" ? out.replace(pattern, placeholder) : out.replace(pattern, placeholder);
+  }
   return out;
+}
+
+const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const DIGIT_BESIDE_HEX_LETTER_ALL = /[0-9][a-f]|[a-f][0-9]/gi;
+const WHOLE_HEX_RUN = /^(?:0x)?[0-9a-f]{6,}$/i;
+
+/**
+ * text.replace(HEX_RUN, hexId), without scanning every word: HEX_RUN matches whole words only (\b
+ * on both sides, every character between a hex digit), and hexId changes only a word with a digit
+ * beside a letter, so the words around each such pair are the only ones to look at. Each word is
+ * looked at once, whole, as the replace would match it (about 2.5 times faster on real answers).
+ */
+function hexIdsMasked(text: string): string {
+  const pairs = DIGIT_BESIDE_HEX_LETTER_ALL;
+  pairs.lastIndex = 0;
+  let out = "";
+  let copied = 0;
+  for (let pair = pairs.exec(text); pair !== null; pair = pairs.exec(text)) {
+    let start = pair.index;
+    while (start > 0 && isWordCode(text.charCodeAt(start - 1))) start--;
+    let end = pair.index + 2;
+    while (end < text.length && isWordCode(text.charCodeAt(end))) end++;
+    const word = text.slice(start, end);
+    const masked = WHOLE_HEX_RUN.test(word) ? hexId(word) : word;
+    if (masked !== word) {
+      out += `${text.slice(copied, start)}${masked}`;
+      copied = end;
+    }
+    pairs.lastIndex = end;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** A call's masked shape: its tool and its args as JSON, masked. */
@@ -88,12 +135,32 @@ function leadingWords(args: string): Set<string> {
   return words;
 }
 
+const HARNESS_TAG = /^<\/?(?:output|output_head|output_tail|warning|returncode)>$/;
+
 /** The non-blank lines of a tool's answer, without the tags a harness wraps output in. */
 export function answerLines(message: string): string[] {
-  return message
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l !== "" && !/^<\/?(?:output|output_head|output_tail|warning|returncode)>$/.test(l));
+  // What split, trim and filter give, in one pass over the answer (outputs run to megabytes).
+  const lines: string[] = [];
+  for (let start = 0; ; ) {
+    const end = message.indexOf("\n", start);
+    const line = (end === -1 ? message.slice(start) : message.slice(start, end)).trim();
+    if (line !== "" && !HARNESS_TAG.test(line)) lines.push(line);
+    if (end === -1) return lines;
+    start = end + 1;
+  }
+}
+
+/** answerLines(message).slice(-count), read from the end of the answer (a failed build's output can run to megabytes). */
+export function lastAnswerLines(message: string, count: number): string[] {
+  const lines: string[] = [];
+  for (let end = message.length; lines.length < count; ) {
+    const newline = end === 0 ? -1 : message.lastIndexOf("\n", end - 1);
+    const line = message.slice(newline + 1, end).trim();
+    if (line !== "" && !HARNESS_TAG.test(line)) lines.unshift(line);
+    if (newline === -1) break;
+    end = newline;
+  }
+  return lines;
 }
 
 /**
@@ -121,8 +188,7 @@ const FAILURE_LINE_DEPTH = 5;
  * finding nothing) has no signature: greps for different things that find nothing are a search.
  */
 export function failureSignature(message: string, args: string, exitCode: number | undefined): string | undefined {
-  const line = answerLines(message)
-    .slice(-FAILURE_LINE_DEPTH)
+  const line = lastAnswerLines(message, FAILURE_LINE_DEPTH)
     .reverse()
     .find((l) => FAILURE_WORDS.test(l) && !WARNING.test(l) && !TALLY.test(l) && !FINDING.test(l));
   if (line === undefined) return undefined;
@@ -141,7 +207,7 @@ export function failureSignature(message: string, args: string, exitCode: number
  * does not allow. Each pattern is the wording of one harness (named beside it); the answer says
  * nothing happened, whatever exit status the format records.
  */
-const REJECTIONS: readonly (readonly [string, RegExp])[] = [
+export const REJECTIONS: readonly (readonly [string, RegExp])[] = [
   ["edit rejected by the linter", /Your proposed edit has introduced new syntax error|Your changes have NOT been applied|edit(?:ing)? (?:was|has been) (?:rejected|reverted)/i], // SWE-agent
   ["replacement not performed", /No replacement was performed|did not appear verbatim|String to replace not found|old_str .{0,40}(?:not found|is not unique)/i], // OpenHands, Claude Code, str_replace editors
   ["patch did not apply", /apply_patch verification failed|Failed to find expected lines|patch does not apply|Invalid patch/i], // Codex, git
@@ -149,10 +215,18 @@ const REJECTIONS: readonly (readonly [string, RegExp])[] = [
   ["action not allowed", /\b(?:command|action|operation|tool) (?:is )?not (?:allowed|permitted)\b|blocked by (?:policy|the sandbox)|requires approval/i], // sandboxes, policies
 ];
 
+/**
+ * All the refusals as one alternation, tested first: most answers are no refusal, and one scan
+ * of the head costs half of five. Built only when the patterns can be joined as they are (the same
+ * flags, no back-references or named groups, which joining would renumber).
+ */
+const ANY_REJECTION = REJECTIONS.every(([, p]) => p.flags === "i" && !/\\[1-9]|\\k<|\(\?<[^=!]/.test(p.source)) ? new RegExp(REJECTIONS.map(([, p]) => `(?:${p.source})`).join("|"), "i") : undefined;
+
 /** The kind of refusal an outcome's text reports, or undefined when the action ran. */
 export function rejectionOf(rawResult: string): string | undefined {
   // Only the head of the answer: a refusal says so first, and a long output that quotes such words deep inside ran.
   const head = rawResult.slice(0, 600);
+  if (ANY_REJECTION !== undefined && !ANY_REJECTION.test(head)) return undefined;
   for (const [kind, pattern] of REJECTIONS) if (pattern.test(head)) return kind;
   return undefined;
 }

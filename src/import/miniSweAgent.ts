@@ -63,14 +63,34 @@ export interface Observation {
 }
 
 /** The reply to a command: its return code, its whole output, and whether it timed out. */
+/**
+ * What /<output>\n?([\s\S]*?)<\/output>/ captures, found with indexOf (outputs run to megabytes,
+ * and the lazy scan tests every character): from the first <output> and the newline after it, if
+ * any, to the first </output> after that; none when no </output> follows the first <output>.
+ */
+function wrappedOutput(text: string): string | undefined {
+  const open = text.indexOf("<output>");
+  if (open === -1) return undefined;
+  let from = open + "<output>".length;
+  if (text[from] === "\n") from++;
+  const close = text.indexOf("</output>", from);
+  return close === -1 ? undefined : text.slice(from, close);
+}
+
 export function parseObservation(text: string): Observation {
   const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(text);
-  const whole = /<output>\n?([\s\S]*?)<\/output>/.exec(text);
+  const whole = wrappedOutput(text);
   const headStart = text.indexOf("<output_head>");
   const tailEnd = text.indexOf("</output_tail>");
   let output = text;
-  if (whole !== null) output = whole[1] as string;
+  if (whole !== undefined) output = whole;
   else if (headStart >= 0) output = tailEnd > headStart ? text.slice(headStart, tailEnd + "</output_tail>".length) : text.slice(headStart);
+  // mini-swe-agent-1.1 reports a command the harness killed or could not run in an <exception>
+  // block before <returncode>-1</returncode> and an empty <output> ("... timed out after 60
+  // seconds"): that notice is all the agent was told, so it is the output (dropping it made every
+  // timed-out pip install an empty success-less answer that no failure rule could read).
+  const exception = /<exception>([\s\S]*?)<\/exception>/.exec(text)?.[1]?.trim();
+  if (exception !== undefined && exception !== "") output = output.trim() === "" ? exception : `${exception}\n${output}`;
   return { exitCode: code === null ? undefined : Number(code[1]), output, timedOut: code === null && TIMEOUT.test(text) };
 }
 
@@ -124,7 +144,12 @@ function toolCallOf(call: PythonCall, signatures: ReadonlyMap<string, readonly s
 /** The action of an assistant message: its one fenced command, else its Python calls. */
 export function actionOf(text: string, regex: RegExp, signatures: ReadonlyMap<string, readonly string[]>): Action | undefined {
   const fenced = [...text.matchAll(regex)];
-  if (fenced.length === 1) return { tool: "bash", params: { command: findallValue(fenced[0] as RegExpMatchArray).trim() }, thought: text.replace(regex, "").trim() };
+  if (fenced.length === 1) {
+    // The thought is the text without its one match (what text.replace(regex, "") gives, without scanning the text again).
+    const only = fenced[0] as RegExpMatchArray;
+    const at = only.index ?? 0;
+    return { tool: "bash", params: { command: findallValue(only).trim() }, thought: (text.slice(0, at) + text.slice(at + only[0].length)).trim() };
+  }
   if (fenced.length > 1) return undefined;
   const all = pythonCalls(text);
   // The harness's tools, when the body also calls plain Python (open, Path, re.sub ...) around them.

@@ -51,6 +51,8 @@ class Reader {
   }
 }
 
+const BACKSLASH_CODE = 0x5c;
+const NEWLINE_CODE = 0x0a;
 const ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", "0": "\0", a: "\x07", b: "\b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "\n": "" };
 
 /** One string literal's value at the reader, or undefined when there is none (or it is unclosed). */
@@ -60,6 +62,7 @@ function stringLiteral(r: Reader): string | undefined {
   if (m === null) return undefined;
   const raw = /[rR]/.test(m[1] as string);
   const quote = m[2] as string;
+  const closing = quote.charCodeAt(0);
   let value = "";
   for (;;) {
     if (r.at >= r.text.length) {
@@ -93,8 +96,17 @@ function stringLiteral(r: Reader): string | undefined {
       r.at += 2;
       continue;
     }
-    value += c;
-    r.at++;
+    // An ordinary character, and with it the ordinary ones after it (up to the next that may close
+    // the string, escape or end a line): the same value as one character at a time, without a
+    // string built up character by character (a heredoc of kilobytes in one argument).
+    let end = r.at + 1;
+    while (end < r.text.length) {
+      const d = r.text.charCodeAt(end);
+      if (d === closing || d === BACKSLASH_CODE || d === NEWLINE_CODE) break;
+      end++;
+    }
+    value += r.text.slice(r.at, end);
+    r.at = end;
   }
 }
 

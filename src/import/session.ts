@@ -73,6 +73,8 @@ export interface OpenOptions {
   readonly text?: boolean;
   /** Where a trajectory of a multi-session file lies, when its listing found it. */
   readonly span?: ElementSpan;
+  /** The format its listing detected (src/import/sessionRefs.ts), for an "auto" read: not detected again. */
+  readonly detected?: DetectedFormat;
 }
 
 /**
@@ -88,7 +90,7 @@ export async function openSession(ref: string, format: SessionFormat | "auto" = 
   try {
     // A span comes from listing a multi-session file (ADP, a tau-bench list): its format is
     // detected once per file, not once per session (its head would be read again each time).
-    const detected = options.span !== undefined && format === "auto" ? multiSessionFormat(file) : formatOf(file, format);
+    const detected = format === "auto" && options.detected !== undefined && spooled === undefined ? options.detected : options.span !== undefined && format === "auto" ? multiSessionFormat(file) : formatOf(file, format);
     if (format !== "auto") {
       const found = detectFormat(file);
       if (found !== undefined && found !== format) throw new UserError(`${ref === "-" ? STDIN : ref}: --format ${format}, but the content is ${found === "trace" ? "a loopsim trace" : `${article(found)} session`} (leave --format out to detect it)`);

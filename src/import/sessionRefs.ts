@@ -7,9 +7,9 @@ import { existsSync, statSync } from "node:fs";
 import { relative } from "node:path";
 import { adpEntries } from "./adp.js";
 import { openaiChatEntries } from "./openaiChat.js";
-import type { ElementSpan } from "./jsonDocument.js";
-import { detectFormat } from "./detect.js";
-import { contentHead, plainName } from "../io/compressed.js";
+import { WHOLE_DOCUMENT_LIMIT, type ElementSpan } from "./jsonDocument.js";
+import { detectFormat, type DetectedFormat } from "./detect.js";
+import { contentHead, holdWhole, plainName } from "../io/compressed.js";
 import { filesUnder } from "../io/filesUnder.js";
 import { inputKind } from "../io/fsErrors.js";
 import { UserError } from "../io/errors.js";
@@ -21,6 +21,8 @@ export interface SessionRef {
   readonly id: string;
   /** In a multi-session file, where its bytes lie, so that reading it never re-reads the file. */
   readonly span?: ElementSpan;
+  /** The format the listing detected from the file's content: the reader need not detect it again. */
+  readonly format?: DetectedFormat;
 }
 
 /** A file that could not be read as a session, and why (its line or JSON path when known). */
@@ -39,30 +41,51 @@ export function reasonOf(error: unknown, file?: string): string {
   return file !== undefined && first.startsWith(`${file}: `) ? first.slice(file.length + 2) : first;
 }
 
-/** Refs and bad files, in a stable order; `strict` turns the first bad file into the error. */
-export async function sessionRefs(paths: readonly string[], strict = false): Promise<{ refs: SessionRef[]; bad: BadFile[]; ignored: string[] }> {
-  const refs: SessionRef[] = [];
-  const bad: BadFile[] = [];
-  /** Plain .json files found in a folder whose content is no session (a labels file): not inputs. */
-  const ignored: string[] = [];
+/** One file of a listing: its sessions (none: a plain .json file that is no session, passed over), or why it cannot be read. */
+export type ListedFile = { readonly file: string; readonly refs: readonly SessionRef[] } | { readonly file: string; readonly bad: BadFile };
+
+/**
+ * The files under the paths, listed one at a time in a stable order, so a reader can read each
+ * file's sessions while its content is still at hand (src/io/compressed.ts keeps the last file's
+ * inflated head: a small .gz file is then inflated once, not once to list it and again to read
+ * it). `strict` turns the first bad file into the error; `readsWhole` says the caller reads each
+ * JSON document whole right after it is listed (src/io/compressed.ts holdWhole).
+ */
+export async function* listedFiles(paths: readonly string[], strict = false, readsWhole = false): AsyncGenerator<ListedFile> {
   for (const path of paths) {
     if (path === "-") {
-      refs.push({ ref: "-", id: "<stdin>" });
+      yield { file: "-", refs: [{ ref: "-", id: "<stdin>" }] };
       continue;
     }
     const isFolder = inputKind(path) === "folder";
     const files = filesUnder([path], (_p, name) => SESSION_NAME.test(name) && !plainName(name).endsWith(".trajectory.jsonl"));
     for (const file of files) {
       const id = isFolder ? relative(path, file) : file;
+      let listed: SessionRef[];
       try {
-        const listed = await listFile(file, id, !isFolder);
-        if (listed.length === 0) ignored.push(file);
-        refs.push(...listed);
+        listed = await listFile(file, id, !isFolder, readsWhole);
       } catch (error) {
         const problem = { file, reason: reasonOf(error, file) };
         if (strict) throw new UserError(`${problem.file}: ${problem.reason} (--strict stops at the first unreadable file)`);
-        bad.push(problem);
+        yield { file, bad: problem };
+        continue;
       }
+      yield { file, refs: listed };
+    }
+  }
+}
+
+/** Refs and bad files, in a stable order; `strict` turns the first bad file into the error. */
+export async function sessionRefs(paths: readonly string[], strict = false): Promise<{ refs: SessionRef[]; bad: BadFile[]; ignored: string[] }> {
+  const refs: SessionRef[] = [];
+  const bad: BadFile[] = [];
+  /** Plain .json files found in a folder whose content is no session (a labels file): not inputs. */
+  const ignored: string[] = [];
+  for await (const listed of listedFiles(paths, strict)) {
+    if ("bad" in listed) bad.push(listed.bad);
+    else {
+      if (listed.refs.length === 0) ignored.push(listed.file);
+      refs.push(...listed.refs);
     }
   }
   return { refs, bad, ignored };
@@ -97,11 +120,15 @@ export function ignoredNote(ignored: readonly string[]): string | undefined {
   return `${ignored.length} .json file${ignored.length === 1 ? "" : "s"} in the folders given ${ignored.length === 1 ? "is" : "are"} no session and ${ignored.length === 1 ? "was" : "were"} passed over (${kinds.join("; ")}); name a file directly to have it checked`;
 }
 
-async function listFile(file: string, id: string, named: boolean): Promise<SessionRef[]> {
+async function listFile(file: string, id: string, named: boolean, readsWhole = false): Promise<SessionRef[]> {
   if (!existsSync(file)) throw new UserError("no such file");
+  // A caller that reads each file whole straight after listing it: a JSON document is inflated once
+  // for the listing's look at its head and the reading (JSONL sessions are streamed line by line).
+  if (readsWhole && !plainName(file).endsWith(".jsonl")) holdWhole(file, WHOLE_DOCUMENT_LIMIT);
+  const stats = statSync(file);
   // A FIFO, socket or device has no size to speak of: it is not an empty file, it is no session file (issue 36).
-  if (!statSync(file).isFile()) throw new UserError("not a regular file (a FIFO, socket or device): name a session file");
-  if (statSync(file).size === 0 || contentHead(file, 1).length === 0) throw new UserError("empty file: no session in it");
+  if (!stats.isFile()) throw new UserError("not a regular file (a FIFO, socket or device): name a session file");
+  if (stats.size === 0 || contentHead(file, 1).length === 0) throw new UserError("empty file: no session in it");
   if (looksBinary(file)) throw new UserError("binary content (NUL bytes in its first 4 KiB), not a text session");
   const format = detectFormat(file);
   const name = plainName(file);
@@ -113,8 +140,8 @@ async function listFile(file: string, id: string, named: boolean): Promise<Sessi
   if (format === undefined && nonSessionKind(file) !== "other") throw new UserError(`a ${nonSessionKind(file)}, not a session (sessions are ${"openclaw, claude-code, codex, swe-agent, mini-swe-agent, adp, openai-chat"} files or loopsim traces)`);
   if (format === undefined) throw new UserError("not a session format loopsim reads (openclaw, claude-code, codex, swe-agent, mini-swe-agent, adp, openai-chat) nor a loopsim trace");
   const entries = format === "adp" ? await adpEntries(file) : format === "openai-chat" ? await openaiChatEntries(file) : undefined;
-  if (entries === undefined) return [{ ref: file, id }];
-  return entries.map((trajectory) => ({ ref: ownCopy(`${file}#${trajectory.id}`), id: ownCopy(`${id}#${trajectory.id}`), span: trajectory.span }));
+  if (entries === undefined) return [{ ref: file, id, format }];
+  return entries.map((trajectory) => ({ ref: ownCopy(`${file}#${trajectory.id}`), id: ownCopy(`${id}#${trajectory.id}`), span: trajectory.span, format }));
 }
 
 /**

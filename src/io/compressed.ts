@@ -5,6 +5,7 @@
 // is refused, not read as text). Compressed content is streamed through node:zlib, never unpacked
 // to disk; a corrupt or cut-short gzip is a user error that names the file.
 import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { isAscii } from "node:buffer";
 import { Readable } from "node:stream";
 import { constants, createGunzip, gunzipSync } from "node:zlib";
 import { UserError } from "./errors.js";
@@ -77,7 +78,7 @@ export function contentStream(path: string): Readable {
  * head needs: a growing prefix is inflated with a sync flush, which yields what a partial stream
  * holds without calling it cut short.
  */
-let headCache: { path: string; mtimeMs: number; size: number; inflated: Buffer; whole: boolean } | undefined;
+let headCache: { path: string; mtimeMs: number; size: number; inflated: Buffer; whole: boolean; complete: boolean; text?: { max: number; value: string }; wholeText?: string; held?: boolean } | undefined;
 
 export function contentHead(path: string, max: number): Buffer {
   return withFsErrors(path, "read it", () => {
@@ -98,14 +99,26 @@ export function contentHead(path: string, max: number): Buffer {
       for (;;) {
         const compressed = Buffer.alloc(want);
         const n = readSync(fd, compressed, 0, want, 0);
-        let inflated: Buffer;
+        let inflated: Buffer | undefined;
+        // The whole file: inflated as contentWhole inflates it, so that the read which follows the
+        // listing takes it from here (a small .gz file is then inflated once). One that is cut
+        // short or corrupt still gives its head, as a partial stream does.
+        let complete = false;
+        if (want >= size) {
+          try {
+            inflated = gunzipSync(compressed.subarray(0, n));
+            complete = true;
+          } catch {
+            inflated = undefined;
+          }
+        }
         try {
-          inflated = gunzipSync(compressed.subarray(0, n), { finishFlush: constants.Z_SYNC_FLUSH });
+          inflated ??= gunzipSync(compressed.subarray(0, n), { finishFlush: constants.Z_SYNC_FLUSH });
         } catch (error) {
           throw gzipError(path, error);
         }
         if (inflated.length >= max || want >= size) {
-          headCache = { path, mtimeMs: stats.mtimeMs, size, inflated, whole: want >= size };
+          headCache = { path, mtimeMs: stats.mtimeMs, size, inflated, whole: want >= size, complete };
           return inflated.subarray(0, max);
         }
         want = Math.min(size, want * 4);
@@ -117,11 +130,78 @@ export function contentHead(path: string, max: number): Buffer {
 }
 
 /**
+ * Inflates a whole .gz file at once and keeps it as the last file's head, whole and checked, when
+ * it inflates within `max` bytes: for a reader that looks at a file's head and then reads all of
+ * it (loops lists each file and reads it straight after), the file is inflated once, where
+ * inflating a head first inflated the first 64 KiB of a large file twice. A file that is not
+ * whole gzip, or too large, is left to the ordinary reads, which say what is wrong with it.
+ */
+export function holdWhole(path: string, max: number): void {
+  if (!path.endsWith(".gz")) return;
+  try {
+    const stats = statSync(path);
+    if (!stats.isFile() || stats.size > max) return;
+    const cached = headCache;
+    if (cached !== undefined && cached.complete && cached.path === path && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) return;
+    const compressed = readFileSync(path);
+    if (compressed.length !== stats.size) return; // changed while it was read: the ordinary reads see it
+    headCache = { path, mtimeMs: stats.mtimeMs, size: stats.size, inflated: gunzipSync(compressed, { maxOutputLength: max }), whole: true, complete: true, held: true };
+  } catch {
+    // cut short, corrupt, too large once inflated, unreadable: nothing held
+  }
+}
+
+/**
+ * contentHead(path, max) as UTF-8 text (what format detection reads). The text of a compressed
+ * head is kept with it: when the head was the whole file, the reader of the whole document takes
+ * the text from here (heldText) instead of decoding the same bytes again.
+ */
+export function contentHeadText(path: string, max: number): string {
+  const bytes = contentHead(path, max);
+  const cached = headCache;
+  const ofCached = cached !== undefined && cached.path === path && bytes.buffer === cached.inflated.buffer && bytes.byteOffset === cached.inflated.byteOffset;
+  if (ofCached && cached.text !== undefined && cached.text.max === max) return cached.text.value;
+  let value: string;
+  if (ofCached && cached.held === true && bytes.length < cached.inflated.length && isAscii(bytes)) {
+    // A whole file held for its reader (holdWhole): its text is made once, and an ASCII head,
+    // one character a byte, is the start of it.
+    cached.wholeText ??= cached.inflated.toString("utf8");
+    value = cached.wholeText.slice(0, bytes.length);
+  } else value = bytes.toString("utf8");
+  if (ofCached) {
+    cached.text = { max, value };
+    // A head that is the whole content is its whole text too (for the next, shorter head and the reader).
+    if (bytes.length === cached.inflated.length) cached.wholeText ??= value;
+  }
+  return value;
+}
+
+/**
+ * Buffer#toString of all of `bytes`, when they are the held content of the last file and its text
+ * was made already; else undefined. The reader takes the text: it is no longer kept here (a
+ * document's text held while its sessions are mined only grows the heap).
+ */
+export function heldText(bytes: Buffer): string | undefined {
+  const cached = headCache;
+  if (cached === undefined || bytes !== cached.inflated) return undefined;
+  const text = cached.wholeText ?? (cached.text !== undefined && cached.text.max >= bytes.length ? cached.text.value : undefined);
+  cached.wholeText = undefined;
+  cached.text = undefined;
+  return text;
+}
+
+/**
  * The whole content, decompressed when gzip (for small documents: labels, configs, a session
  * parsed whole). With `max`, content that inflates past it is an error (a RangeError, not a user
  * error: the caller falls back to streaming), so a small file cannot inflate without bound.
  */
 export function contentWhole(path: string, max?: number): Buffer {
+  const cached = headCache;
+  if (cached !== undefined && cached.complete && cached.path === path && (max === undefined || cached.inflated.length <= max)) {
+    // The head of this file was the whole of it, inflated and checked in full: no second inflation.
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (stats !== undefined && stats.mtimeMs === cached.mtimeMs && stats.size === cached.size) return cached.inflated;
+  }
   const bytes = readFileSync(path);
   if (!(path.endsWith(".gz") || (bytes.length >= 2 && bytes[0] === GZIP_MAGIC_0 && bytes[1] === GZIP_MAGIC_1))) return bytes;
   try {

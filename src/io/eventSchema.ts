@@ -16,14 +16,23 @@ export const MAX_VALUE_DEPTH = 1000;
 
 /** Whether a value nests deeper than `max` levels, found without recursion. */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  // Depth-first, objects in the same order as a stack of every child would visit them (a primitive
+  // is never pushed: it would only be popped and passed over), without an object per entry.
+  if (value === null || typeof value !== "object") return false;
+  const values: object[] = [value];
+  const depths: number[] = [0];
   const seen = new Set<object>();
-  while (stack.length > 0) {
-    const { value: v, depth } = stack.pop() as { value: unknown; depth: number };
-    if (v === null || typeof v !== "object" || seen.has(v)) continue;
+  while (values.length > 0) {
+    const v = values.pop() as object;
+    const depth = depths.pop() as number;
+    if (seen.has(v)) continue;
     if (depth >= max) return true;
     seen.add(v);
-    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) stack.push({ value: child, depth: depth + 1 });
+    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) {
+      if (child === null || typeof child !== "object") continue;
+      values.push(child as object);
+      depths.push(depth + 1);
+    }
   }
   return false;
 }

@@ -11,14 +11,18 @@ export function filesUnder(paths: readonly string[], accept: (path: string, name
   const files: string[] = [];
   const walked = new Set<string>();
   const walk = (dir: string): void => {
-    const real = realpathSync(dir);
+    const real = realpathSync.native(dir); // one system call; the JS realpath stats every component of the path
     if (walked.has(real)) return;
     walked.add(real);
-    for (const entry of readdirSync(dir).sort()) {
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const dirent of entries) {
+      const entry = dirent.name;
       if (entry === "node_modules" || entry.startsWith(".")) continue;
       const path = join(dir, entry);
-      const stats = statOrUndefined(path);
-      if (stats?.isDirectory() === true) walk(path);
+      // The entry's own type says what a stat would for a folder or a file; a link (or a type the
+      // file system does not report) is stat'ed, so it is followed as what it points to.
+      const isDirectory = dirent.isDirectory() || (!dirent.isFile() && statOrUndefined(path)?.isDirectory() === true);
+      if (isDirectory) walk(path);
       else if (accept(path, entry)) files.push(path);
     }
   };

@@ -256,23 +256,28 @@ export function recallOf(sessions: ReadonlyMap<string, SessionReading>, mined: R
 /** Where a blind second reading of stretches agrees with the first, and each stretch it does not. */
 export interface PrecisionAgreement extends RaterAgreement {
   readonly protocol: readonly string[];
-  /** Precision by the second reader alone, on its sample. */
+  /** Of the sample, the stretches this run finds (the rest are stretches of an earlier definition, kept on record). */
+  readonly found: number;
+  /** Precision by the second reader alone, on the stretches of its sample this run finds. */
   readonly secondPrecision: number;
   readonly secondInterval: Interval;
   readonly disagreements: readonly { readonly id: string; readonly first: Judgement; readonly second: Judgement }[];
 }
 
-export function precisionAgreementOf(j: Judgements): PrecisionAgreement | undefined {
+export function precisionAgreementOf(j: Judgements, foundIds: ReadonlySet<string>): PrecisionAgreement | undefined {
   const second = j.precisionSecondReader;
   if (second === undefined || second.byId.size === 0) return undefined;
   const ids = [...second.byId.keys()].sort();
   const pairs = ids.map((id) => ({ id, first: j.byId.get(id) as Judgement, second: second.byId.get(id) as Judgement }));
   const agreement = raterAgreement({ first: pairs.map((p) => p.first.verdict === "stuck"), second: pairs.map((p) => p.second.verdict === "stuck") });
+  const found = ids.filter((id) => foundIds.has(id));
+  const secondStuck = found.filter((id) => (second.byId.get(id) as Judgement).verdict === "stuck").length;
   return {
     protocol: second.protocol,
     ...agreement,
-    secondPrecision: Math.round((agreement.secondYes / agreement.n) * 10_000) / 10_000,
-    secondInterval: wilson(agreement.secondYes, agreement.n),
+    found: found.length,
+    secondPrecision: found.length === 0 ? 0 : Math.round((secondStuck / found.length) * 10_000) / 10_000,
+    secondInterval: wilson(secondStuck, found.length),
     disagreements: pairs.filter((p) => p.first.verdict !== p.second.verdict),
   };
 }

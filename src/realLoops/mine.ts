@@ -16,9 +16,22 @@
 //   - the same rejection: consecutive calls the environment refused without running them (a
 //     linter's or a syntax check's refusal of an edit, a patch that did not apply, a tool input
 //     rejected, a command not allowed: mask.ts rejectionOf), refused for the same reason;
+//   - an unchanged re-check: consecutive calls that each ask again what one of the few calls
+//     before asked (the same command, the same files, the same search terms) and hear the same
+//     answer, with no write between (recheckRuns, writes). Nothing was changed, so nothing new
+//     could be heard: the same region re-read, the same test re-run, a fix script that changed
+//     nothing re-run. Not flagged: the same re-run AFTER an edit (the reproduce script after
+//     each change is work), zooming into what was just read, different searches finding
+//     nothing, A/B checks with a revert between, searches for different legs or fares;
 //   - no effect: consecutive calls with different args that all get the same, non-empty masked
 //     answer, as if none of them had been sent (the same file content after each edit, the same
 //     listing).
+// An unchanged re-check stretch needs 2 calls that hear an answer of the stretch itself whole
+// again: the precision reading judged stretches resting on one re-read, on narrower views, or on
+// repeats of calls from before the stretch false alarms. In a same-failure chain, A r A lets one
+// named tool's call that wrote nothing (a search, a think) sit between the same recorded call
+// failing the same way twice (the same update rejected after a search), uncounted; counting the
+// failed X of A X A was tried and judged a false alarm (a pip install between two runs is a change).
 // Why consecutive: a failure followed by a call that succeeds may have been fixed by it (an edit,
 // then the test again: work, even when the test fails the same way, since the files changed; the
 // brief's false alarm). So a chain of failures ends at the first call that neither failed nor was
@@ -38,6 +51,7 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { outcomeFailed } from "../import/failure.js";
 import { callUnits } from "../scenario/eventPairs.js";
+import { SHELL_TOOLS, createdFileOf, writeOf } from "../import/writes.js";
 import { answerLines, failureSignature, maskedCall, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
 
 export interface MineParameters {
@@ -49,6 +63,8 @@ export interface MineParameters {
   readonly alternation: number;
   /** Consecutive failed or refused calls, with changing args, each failing as one of the two before did. */
   readonly sameFailure: number;
+  /** Consecutive calls that each re-check an earlier call with nothing written between (the re-checked call counts when it comes just before). */
+  readonly recheck: number;
   /** Consecutive calls with changing args that all get the same non-empty masked answer. */
   readonly noEffect: number;
 }
@@ -61,10 +77,10 @@ export interface MineParameters {
  * refused twice. An alternation needs three full turns (six calls) before it is told apart from
  * an agent that checks two things, edits, and checks them again.
  */
-export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, noEffect: 3 };
+export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3 };
 
 /** The miner's rules, each a kind of stuck stretch, in the order a catalogue lists them. */
-export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "no-effect"] as const;
+export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect"] as const;
 export type StretchRule = (typeof STRETCH_RULES)[number];
 
 /** Whether the stretch's calls are the same call again, or different calls that all got nowhere (what a guard keyed on the call can see, or not). */
@@ -79,6 +95,7 @@ export function kindOfRule(rule: StretchRule): StretchKind {
       return "identical";
     case "same-failure":
     case "same-rejection":
+    case "unchanged-recheck":
     case "no-effect":
       return "changing-args";
     default: {
@@ -100,6 +117,8 @@ export function minimumLength(rule: StretchRule, p: MineParameters): number {
     case "same-failure":
     case "same-rejection":
       return p.sameFailure;
+    case "unchanged-recheck":
+      return p.recheck;
     case "no-effect":
       return p.noEffect;
     default: {
@@ -262,13 +281,21 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     const length = j - i + 1;
     if (length >= parameters.alternation && taken[j] !== true) {
       found.push(stretch(calls, i, j, "alternation", "call and result, taking turns"));
+      // Taken, so that no later rule's stretch overlaps it.
+      for (let k = i; k <= j; k++) taken[k] = true;
       i = j + 1;
     } else i++;
   }
   // Changing args, on the calls no identical rule took: the same failure or refusal, then no effect.
-  for (const [first, last] of failureChains(calls, taken, parameters.sameFailure)) {
+  const wrote = writesOf(calls);
+  for (const [first, last] of failureChains(calls, taken, wrote, parameters.sameFailure)) {
     const refused = calls.slice(first, last + 1).every((c) => c.rejected !== undefined);
     found.push(stretch(calls, first, last, refused ? "same-rejection" : "same-failure", refused ? "refused, every call, for the same reason" : "the same failure, masked, with changing args"));
+    for (let k = first; k <= last; k++) taken[k] = true;
+  }
+  // Unchanged re-checks, on the calls left: re-reading, re-running, re-asking with nothing written between.
+  for (const [first, last] of recheckRuns(calls, taken, parameters.recheck)) {
+    found.push(stretch(calls, first, last, "unchanged-recheck", "an earlier call's answer again, nothing written between"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
   // How often each answer comes in the session: an answer given all along (a harness's "Process
@@ -287,6 +314,11 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
   return found.sort((a, b) => a.firstCall - b.firstCall);
 }
 
+/** Calls a and b are the same recorded call (tool and args as recorded). */
+function sameRecordedCall(calls: readonly MinedCall[], a: number, b: number): boolean {
+  return (calls[b] as MinedCall).rawArgs === (calls[a] as MinedCall).rawArgs && (calls[b] as MinedCall).call.tool === (calls[a] as MinedCall).call.tool;
+}
+
 /** How many calls before a chain of failures an earlier sighting of its failure counts toward the threshold. */
 const SIGHTING_WINDOW = 3;
 
@@ -298,7 +330,7 @@ const SIGHTING_WINDOW = 3;
  * failures, plus an earlier sighting of its first failure in the few calls before it (the agent
  * looked at the code, then failed the same way twice more), number `need` or more.
  */
-function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], need: number): [number, number][] {
+function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], wrote: readonly boolean[], need: number): [number, number][] {
   const out: [number, number][] = [];
   const free = (k: number) => k < calls.length && taken[k] !== true;
   const failedAt = (k: number) => (calls[k] as MinedCall).failed || (calls[k] as MinedCall).rejected !== undefined;
@@ -314,11 +346,29 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], n
     let j = i;
     const meets = (k: number) => free(k) && (calls[k] as MinedCall).signature !== undefined && recent.slice(-2).includes((calls[k] as MinedCall).signature as string);
     for (;;) {
-      if (meets(j + 1)) j += 1;
-      else if (free(j + 1) && failedAt(j + 1) && meets(j + 2)) j += 2;
+      let step: number;
+      if (meets(j + 1)) step = 1;
+      else if (free(j + 1) && failedAt(j + 1) && meets(j + 2)) step = 2;
+      else if (free(j + 1) && !failedAt(j + 1) && wrote[j + 1] !== true && !SHELL_TOOLS.has((calls[j + 1] as MinedCall).call.tool) && meets(j + 2) && sameRecordedCall(calls, j, j + 2)) step = -2;
       else break;
+      // A r A: one call between that succeeded but wrote nothing (a search, a read) changed
+      // nothing the failing call depends on, so the same failure after it is the same lesson;
+      // it is inside the stretch but not counted toward the threshold. An edit between is work.
+      // Only a named tool's call (search_direct_flight, get_reservation_details) is known to
+      // write nothing: a shell command between (python fix.py) may well be the fix attempt. And
+      // only the same call, as recorded, again: another payment id answered by the same error
+      // text is news about that payment (the precision reading judged it a false alarm).
+      if (step === -2) {
+        j += 2;
+        recent.push((calls[j] as MinedCall).signature as string);
+        failures += 1;
+        continue;
+      }
+      j += step;
       recent.push((calls[j] as MinedCall).signature as string);
-      failures++;
+      // The failed call between two of the same (A X A) does not count: the precision reading
+      // judged chains that counted it false alarms (a pip install between two runs is a change).
+      failures += 1;
     }
     let sighted = false;
     for (let k = Math.max(0, i - SIGHTING_WINDOW); k < i; k++) if ((calls[k] as MinedCall).signature === start.signature) sighted = true;
@@ -339,6 +389,170 @@ function noEffectLink(chain: readonly MinedCall[], next: MinedCall): boolean {
   const before = chain[chain.length - 1] as MinedCall;
   const ok = (c: MinedCall) => c.outcome !== undefined && !c.failed && c.rejected === undefined && c.substantial;
   return ok(before) && ok(next) && next.call.tool === before.call.tool && next.result === before.result && pathsIn(next.rawArgs) === pathsIn(before.rawArgs);
+}
+
+/** How many calls back a call may re-check an earlier one. */
+const RECHECK_WINDOW = 8;
+
+/**
+ * Whether a call may have changed what a later call sees (src/import/writes.ts: an editing or
+ * state-changing tool, a shell command that writes, a command known only by a variable). A write
+ * that names only files no earlier call named (a new scratch script, cat > test_issue.py the
+ * first time) changes nothing an earlier call looked at, so it does not part a re-check from what
+ * it re-checks.
+ */
+function writes(c: MinedCall, named: ReadonlySet<string>): boolean {
+  const w = writeOf(c.call.tool, c.rawArgs);
+  switch (w.kind) {
+    case "none":
+      return false;
+    case "unknown":
+      return true;
+    case "creates":
+      return named.has(w.file);
+    case "writes": {
+      const files = filesOf(c);
+      return files.length === 0 || files.some((f) => named.has(f));
+    }
+    default: {
+      const never: never = w;
+      return never;
+    }
+  }
+}
+
+const filesOf = (c: MinedCall): string[] => (pathsIn(c.rawArgs) === "" ? [] : pathsIn(c.rawArgs).split(" "));
+
+/** A command as the agent means it: without a leading cd into the work folder and a stderr redirection. */
+const commandOf = (c: MinedCall): string =>
+  `${c.call.tool} ${c.rawArgs
+    .replace(/^\{"command":"cd [^\s&;]+ && /, '{"command":"')
+    .replace(/\s*2>&1/g, "")
+    .replace(/\s+/g, " ")}`;
+
+/** The quoted terms of a call's args (what a grep looks for), sorted: two wordings of one search share them. */
+const quotedTerms = (c: MinedCall): string => [...new Set([...c.rawArgs.matchAll(/\\"([^"\\]{3,80})\\"|'([^'\n]{3,80})'/g)].map((m) => (m[1] ?? m[2]) as string))].sort().join("\u0000");
+
+/** A line of a file as a view prints it, without the line number grep -n, nl or a code viewer puts before it. */
+const codeLine = (line: string): string => line.replace(/^#(?::|-|\s)\s*/, "").trim();
+/** Every line of answer a (as code lines) is a line of answer b: a narrower view of what b showed. */
+function linesWithin(a: string, b: string): boolean {
+  const seen = new Set(answerLines(answerBody(b)).map(codeLine));
+  const lines = answerLines(answerBody(a)).map(codeLine).filter((l) => l !== "");
+  // A line or two (grep finding the def just read) is a pointer into what was read, not a re-read.
+  return lines.length >= WITHIN_MIN_LINES && lines.every((l) => seen.has(l));
+}
+const WITHIN_MIN_LINES = 3;
+/** Re-checks of the run's own answers a run needs (see recheckRuns). */
+const RECHECKS_INSIDE = 2;
+/** The last lines of a masked answer: where a test run, a script or a build says how it ended. */
+const verdictOf = (result: string): string => answerLines(result).slice(-VERDICT_LINES).join("\n");
+const VERDICT_LINES = 5;
+/** A masked result without the details line the importer appended ({"status":..., "exitCode":...}). */
+const answerBody = (result: string): string => result.replace(/\n\{[^\n]*\}$/, "");
+const sameDetails = (i: MinedCall, j: MinedCall): boolean => i.result.slice(answerBody(i.result).length) === j.result.slice(answerBody(j.result).length);
+
+/**
+ * Whether call j re-checks call i: j asks again what i asked and hears what i heard. Either the
+ * same command (as the agent means it) with the same masked answer (or the same last lines); or
+ * the same tool on the same files with the same substantial masked answer ("same"), or with a
+ * substantial answer whose 3 or more lines are all lines of i's ("within": a narrower view); or the same tool on the same files for the same quoted terms with the
+ * same answer, empty included (grep "def __ne__" a.py, then cat a.py | grep "def __ne__": nothing,
+ * twice). Different searches that find nothing, or different regions of one file, are not re-checks.
+ */
+function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
+  if (i.outcome === undefined || j.outcome === undefined) return undefined;
+  // Writing a new file (cat > fix2.patch <<EOF) asks nothing: its empty answer is no answer heard again.
+  if (createdFileOf(j.rawArgs) !== undefined) return undefined;
+  // The same command with nothing written between: the same verdict (the answer's last lines,
+  // masked) is the same answer, since a long output is elided at a point that moves with a clock.
+  if (commandOf(i) === commandOf(j)) return i.result === j.result || verdictOf(i.result) === verdictOf(j.result) ? "same" : undefined;
+  if (i.call.tool !== j.call.tool) return undefined;
+  const files = pathsIn(j.rawArgs);
+  if (files === "" || files !== pathsIn(i.rawArgs)) return undefined;
+  if (j.substantial && i.result === j.result) return "same";
+  if (j.substantial && sameDetails(i, j) && linesWithin(j.result, i.result)) return "within";
+  const terms = quotedTerms(j);
+  return terms !== "" && terms === quotedTerms(i) && i.result === j.result ? "same" : undefined;
+}
+
+/** For each call, whether it may have changed what a later call sees (see writes). */
+function writesOf(calls: readonly MinedCall[]): boolean[] {
+  const named = new Set<string>();
+  return calls.map((c) => {
+    const w = writes(c, named);
+    for (const f of filesOf(c)) named.add(f);
+    return w;
+  });
+}
+
+/**
+ * For each call, whether it wrote, and the call it re-checks (the nearest that it hears whole
+ * again, else the nearest it shows a narrower view of) among the RECHECK_WINDOW calls before it,
+ * looking back no further than the last write. Exported for inspection.
+ */
+export function recheckSources(calls: readonly MinedCall[]): { wrote: boolean[]; source: (number | undefined)[]; same: boolean[] } {
+  const wrote = writesOf(calls);
+  const source: (number | undefined)[] = [];
+  const same: boolean[] = [];
+  for (const c of calls) {
+    let from: number | undefined;
+    let exact = false;
+    if (!wrote[c.index]) {
+      for (let i = c.index - 1; i >= Math.max(0, c.index - RECHECK_WINDOW); i--) {
+        if (wrote[i] === true) break;
+        const how = rechecks(calls[i] as MinedCall, c);
+        if (how === undefined) continue;
+        from ??= i;
+        if (how === "same") {
+          from = i;
+          exact = true;
+          break;
+        }
+      }
+    }
+    source.push(from);
+    same.push(exact);
+  }
+  return { wrote, source, same };
+}
+
+/**
+ * Runs of calls that each re-check one of the few calls before them with no write between (see
+ * rechecks and writes), not yet taken: nothing was changed, so nothing new could be heard, and the
+ * answer was the same. A run starts one call earlier when that call is one the run
+ * re-checks (the read, then the same read again). An identical re-run AFTER an edit is never one:
+ * the edit parts them, and running the reproduce script after each change is work.
+ */
+function recheckRuns(calls: readonly MinedCall[], taken: readonly boolean[], need: number): [number, number][] {
+  const { source, same } = recheckSources(calls);
+  const out: [number, number][] = [];
+  let k = 0;
+  while (k < calls.length) {
+    if (source[k] === undefined || taken[k] === true) {
+      k++;
+      continue;
+    }
+    let last = k;
+    while (last + 1 < calls.length && source[last + 1] !== undefined && taken[last + 1] !== true) last++;
+    // The call just before the run joins it when the run re-checks it (the read, then the same read again).
+    const first = k > 0 && taken[k - 1] !== true && source.slice(k, last + 1).includes(k - 1) ? k - 1 : k;
+    // A narrower read of what was just read is how agents zoom in: a run needs an answer heard whole before.
+    // ... and at least RECHECKS_INSIDE calls that hear an answer of the run itself whole again
+    // (the precision reading: two calls after the first that add nothing; a call that repeats
+    // something from before the run is a check after work, not a re-check inside it), and at
+    // least as many of those as narrower views.
+    let whole = 0;
+    let narrower = 0;
+    for (let c = k; c <= last; c++) {
+      const from = source[c] as number;
+      if (same[c] === true && from >= first) whole++;
+      else narrower++;
+    }
+    if (last - first + 1 >= need && whole >= RECHECKS_INSIDE && whole >= narrower) out.push([first, last]);
+    k = last + 1;
+  }
+  return out;
 }
 
 /**

@@ -12,6 +12,8 @@ export const CANDIDATE_NOTE =
   "Rows named `candidate:...` are candidate rules (src/targets/candidates): no runtime is known to ship them; they are here as evidence for people who design guards, not as a claim about any runtime.";
 
 const cell = (s: Share) => (s.n === 0 ? "n/a (n=0)" : `${shareCell(s.share, s.interval)} (${s.k}/${s.n})`);
+/** Beside a share of runs stopped that rests on a sample (a whole-trace row), the sample it rests on. */
+const sampleNote = (row: RealOutcomeRow) => (row.wholeTrace === undefined ? "" : `, measured on a seeded sample of ${row.wholeTrace.sample.n} of ${row.wholeTrace.sample.of}`);
 const pctOf = (a: number, b: number) => (b === 0 ? "-" : percentOneDecimal(a / b));
 
 /** Whose rows: guards side by side (compare), or one guard's configs (tune). */
@@ -29,8 +31,8 @@ export function realOutcomesTable(r: RealOutcomes, kind: RowKind = "guard"): { h
       row.callsSaved.shareInterval.n === 0 ? "n/a" : `${shareCell(row.callsSaved.share, row.callsSaved.shareInterval)} (${row.callsSaved.saved}/${row.callsSaved.of})`,
       row.callsSaved.interval.n === 0 ? "n/a" : `${row.callsSaved.perStretch} [${row.callsSaved.interval.low}-${row.callsSaved.interval.high}]`,
       `${row.tokensSaved.saved}/${row.tokensSaved.of} (${pctOf(row.tokensSaved.saved, row.tokensSaved.of)})`,
-      cell(row.resolvedStopped),
-      cell(row.unresolvedStopped),
+      cell(row.resolvedStopped) + sampleNote(row),
+      cell(row.unresolvedStopped) + sampleNote(row),
     ]),
   };
 }
@@ -40,7 +42,36 @@ const interval = (s: Share) => (s.n === 0 ? "n/a (n=0)" : `${pct(s.share)} [${pc
 
 /** One sentence on a guard: what it catches and what it costs. */
 export function guardSentence(row: RealOutcomeRow): string {
-  return `\`${row.name}\` catches ${interval(row.caught)} of the real stuck stretches (identical repeats ${interval(row.byKind.identical)}; changing args ${interval(row.byKind["changing-args"])}), saves ${row.callsSaved.saved} of the ${row.callsSaved.of} stuck calls (${pct(row.callsSaved.share)} [${pct(row.callsSaved.shareInterval.low)}-${pct(row.callsSaved.shareInterval.high)}]), and stops ${interval(row.resolvedStopped)} of the resolved runs`;
+  return `\`${row.name}\` catches ${interval(row.caught)} of the real stuck stretches (identical repeats ${interval(row.byKind.identical)}; changing args ${interval(row.byKind["changing-args"])}), saves ${row.callsSaved.saved} of the ${row.callsSaved.of} stuck calls (${pct(row.callsSaved.share)} [${pct(row.callsSaved.shareInterval.low)}-${pct(row.callsSaved.shareInterval.high)}]), and stops ${interval(row.resolvedStopped)} of the resolved runs${sampleNote(row)}`;
+}
+
+/** At the top of a comparison: where rows run by a runtime's own CLI are, and are not (undefined when there are none). */
+export function wholeTraceRowsNote(r: RealOutcomes | undefined): string | undefined {
+  const rows = (r?.rows ?? []).filter((row) => row.wholeTrace !== undefined);
+  if (rows.length === 0) return undefined;
+  return `${rows.map((row) => `\`${row.name}\``).join(", ")} ${rows.length === 1 ? "is a runtime's own CLI: it is" : "are runtimes' own CLIs: they are"} in the section **Real loops, real outcomes** only, run open-loop on the recorded sessions; the closed-loop sections leave ${rows.length === 1 ? "it" : "them"} out (an agent there needs a verdict before its next call, and a CLI cannot be paused between calls).`;
+}
+
+/**
+ * How rows run by a runtime's own CLI were measured, and whether the model row (run on every
+ * session, and in the closed-loop sections) stands for the CLI: how often the two first blocked
+ * or stopped at the same call on the sessions the CLI ran.
+ */
+export function wholeTraceParagraphs(r: RealOutcomes, kind: RowKind): string[] {
+  const rows = r.rows.filter((row) => row.wholeTrace !== undefined);
+  const first = rows[0]?.wholeTrace;
+  if (first === undefined) return [];
+  const lines = [
+    `Rows run by a runtime's own CLI (${rows.map((row) => `\`${row.name}\``).join(", ")}) are driven a whole session at a time, seconds a session, so they run on every session holding a stuck stretch (${first.stretchSessions}: their catch rates and calls saved rest on every stretch, as the other rows' do) and on a seeded sample (seed ${first.sample.seed}) of ${first.sample.n} of the ${first.sample.of} labelled sessions: their resolved and unresolved runs stopped rest on that sample alone, with its own n.${kind === "guard" ? " The closed-loop sections of this report (real sessions as agents, real stuck stretches, by family) leave them out: an agent there needs a verdict before its next call, and a CLI cannot be paused between calls; the runtime's model row, where it has one, stands in for it there." : ""}`,
+  ];
+  for (const row of rows) {
+    const w = row.wholeTrace;
+    if (w === undefined) continue;
+    const m = w.model;
+    if (m !== undefined) lines.push(`\`${row.name}\` against its model \`${m.name}\` on the ${w.sessions} sessions the CLI ran: the first block or stop at the same call, or neither stopped, in ${interval(m.sameFirstStop)} (neither stopped ${m.neitherStopped}, the same call ${m.sameCall}, different calls ${m.differentCalls}, only the CLI ${m.onlyRuntime}, only the model ${m.onlyModel}).`);
+    if (w.failed.sessions > 0) lines.push(`\`${row.name}\`: ${w.failed.sessions} session${w.failed.sessions === 1 ? "" : "s"} (holding ${w.failed.stretches} stretch${w.failed.stretches === 1 ? "" : "es"}) could not be run by the CLI and are left out of its row, which then rests on fewer stretches than the others: ${w.failed.reasons.join("; ")}.`);
+  }
+  return lines;
 }
 
 export function realOutcomesParagraphs(r: RealOutcomes, kind: RowKind = "guard"): string[] {
@@ -51,6 +82,7 @@ export function realOutcomesParagraphs(r: RealOutcomes, kind: RowKind = "guard")
   const lines = [
     `${r.stretches.n} real stuck stretch${r.stretches.n === 1 ? "" : "es"} (${r.stretches.identical} identical repeats, ${r.stretches["changing-args"]} with changing args) in ${s.n} sessions (${s.resolved} resolved, ${s.unresolved} unresolved, ${s.unknown} whose label says the outcome is unknown, ${s.unlabelled} unlabelled). Each session is replayed open-loop under each guard: the run as it really went, with the guard's verdicts beside it. A stretch is caught when a block or a stop falls on one of its calls; a run is stopped when the guard blocked or stopped any of its calls, so a resolved run stopped is work that went well and would have been cut short. Brackets: 95% Wilson intervals (calls saved per stretch: a seeded bootstrap), with k/n.`,
     ...(kind === "guard" || candidate !== undefined ? [CANDIDATE_NOTE] : []),
+    ...wholeTraceParagraphs(r, kind),
     `Best by the rule (${BEST_RULE}):`,
     shipped === undefined ? `No shipped ${kind} in the rows.` : `best ${kind === "guard" ? "shipped guard" : "config"}: ${guardSentence(shipped)} (score ${Math.round(outcomeScore(shipped) * 1000) / 1000}).`,
     ...(kind === "config" && candidate === undefined ? [] : [candidate === undefined ? "No candidate rule in the rows (add `--targets all,candidates`)." : `best candidate rule: ${guardSentence(candidate)} (score ${Math.round(outcomeScore(candidate) * 1000) / 1000}).`]),

@@ -14,6 +14,7 @@ import { isPlainObject } from "../../models/outcomeHash.js";
 import { CheckFailed, UserError } from "../io/errors.js";
 import { openSession } from "../import/session.js";
 import type { ElementSpan } from "../import/jsonDocument.js";
+import type { DetectedFormat } from "../import/detect.js";
 import { badFileLines, reasonOf, sessionRefs, type BadFile } from "../import/sessionRefs.js";
 import type { Shard } from "../io/shardSpec.js";
 
@@ -277,8 +278,8 @@ export class ReadTally {
  * about tool calls, and text can outweigh a session's calls many times over. Content rules on a
  * recorded session's text run where it streams: `trace` and `scan`.
  */
-export async function readSessionEvents(ref: string, span?: ElementSpan): Promise<{ events: ToolEvent[]; format: string }> {
-  const opened = await openSession(ref, "auto", { text: false, span });
+export async function readSessionEvents(ref: string, span?: ElementSpan, detected?: DetectedFormat): Promise<{ events: ToolEvent[]; format: string }> {
+  const opened = await openSession(ref, "auto", { text: false, span, ...(detected === undefined ? {} : { detected }) });
   const events: ToolEvent[] = [];
   for await (const { event } of opened.events) events.push(event);
   return { events, format: opened.format };
@@ -292,11 +293,11 @@ export async function forEachRecordedSession(paths: readonly string[], options: 
   const { refs, bad } = await sessionRefs(paths, options.strict === true);
   if (refs.length === 0 && bad.length === 0) throw new UserError(`${options.given ?? `--sessions ${paths.join(" ")}`}: no session files (.jsonl, .traj, .traj.json, .json, each also .gz) found`);
   const tally = new ReadTally(options.labels);
-  for (const { ref: { ref, id, span }, at } of sliceOf(refs, options.slice)) {
+  for (const { ref: { ref, id, span, format: detected }, at } of sliceOf(refs, options.slice)) {
     let events: ToolEvent[];
     let format: string;
     try {
-      ({ events, format } = await readSessionEvents(ref, span));
+      ({ events, format } = await readSessionEvents(ref, span, detected));
     } catch (error) {
       if (options.strict === true || !(error instanceof UserError)) throw error;
       bad.push({ file: ref, reason: reasonOf(error, ref) });

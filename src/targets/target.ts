@@ -91,6 +91,8 @@ export interface Target {
    * record) call this instead; closed-loop ones (simulate, tune, compare's agents) cannot use it.
    */
   readonly wholeTrace?: (config: ResolvedConfig, events: readonly ToolEvent[]) => TargetOutput[];
+  /** The same answer without blocking this process, so several traces can run at once (compare's real-outcomes figures); optional beside `wholeTrace`. */
+  readonly wholeTraceAsync?: (config: ResolvedConfig, events: readonly ToolEvent[]) => Promise<TargetOutput[]>;
 }
 
 export const FULL_CAPABILITIES: TargetCapabilities = {

@@ -90,7 +90,7 @@ describe("held-out recall and the blind second reading", () => {
     const r = loopsim(["loops", FIXTURES, "--judgements", file]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("### A blind second reading");
-    expect(r.stdout).toContain("the two agree on 1 of 2 (50.0%; Cohen's kappa 0.00). By the second reader alone, precision on the sample is 100.0% (34.2-100.0%, n=2) (the first reader: 1 of 2 stuck).");
+    expect(r.stdout).toContain("the two agree on 1 of 2 (50.0%; Cohen's kappa 0.00). The first reader found 1 of the 2 stuck, the second 2. On the 2 stretches of the sample this run finds, precision by the second reader alone is 100.0% (34.2-100.0%, n=2).");
     expect(r.stdout).toContain("| `failing-install.jsonl@1` | false-alarm: a fixture's choice | stuck: the same install fails five times |");
   });
 

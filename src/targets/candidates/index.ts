@@ -1,11 +1,12 @@
 // Candidate guard rules, by the names `--target` and `compare --targets` take:
-// `candidate:failure-signature:N` and `candidate:no-effect:N` (N from 2 to 50). They are evidence
+// `candidate:failure-signature:N`, `candidate:no-effect:N` and `candidate:recheck:N` (N from 2 to 50). They are evidence
 // for people who design guards, not models of a runtime: no runtime is known to ship them, and
 // every report that lists one says so. `compare --targets candidates` runs the listed settings.
 import type { Target } from "../target.js";
 import type { CandidateRule } from "../targetRef.js";
 import { FAILURE_SIGNATURE, failureSignatureTarget } from "./failureSignature.js";
 import { NO_EFFECT, noEffectTarget } from "./noEffect.js";
+import { RECHECK, recheckTarget } from "./recheck.js";
 
 /** The settings `candidates` expands to in compare: each rule at 3 (the miner's own bar) and 5 (the limit most peers act at). */
 const CANDIDATE_SETTINGS: readonly { readonly rule: CandidateRule; readonly times: number }[] = [
@@ -13,6 +14,8 @@ const CANDIDATE_SETTINGS: readonly { readonly rule: CandidateRule; readonly time
   { rule: FAILURE_SIGNATURE, times: 5 },
   { rule: NO_EFFECT, times: 3 },
   { rule: NO_EFFECT, times: 5 },
+  { rule: RECHECK, times: 3 },
+  { rule: RECHECK, times: 5 },
 ];
 
 /** The candidate a parsed `candidate:RULE:N` asks for (targetRef.ts checked N's bounds). */
@@ -22,6 +25,8 @@ export function candidateTarget(rule: CandidateRule, times: number): Target {
       return failureSignatureTarget(times);
     case NO_EFFECT:
       return noEffectTarget(times);
+    case RECHECK:
+      return recheckTarget(times);
     default: {
       const unhandled: never = rule;
       throw new Error(`unhandled candidate rule ${String(unhandled)}`);

@@ -1,9 +1,18 @@
 // The child process of a driven target (drivenTarget.ts): reads a script on stdin, drives the
 // runtime named in argv through it, and writes what it observed as JSON on stdout. Its own signal
-// handlers (cliDriver.ts) kill the CLI if the parent's timeout ends it.
+// handlers (cliDriver.ts) kill the CLI if the parent's timeout ends it. The parent waits blocked
+// (the Target interface is synchronous) and so cannot pass a signal on: if it dies (SIGTERM or
+// SIGKILL by its id alone, not Ctrl-C, which reaches this process too), this one is handed to
+// another parent, and stops the same way, so no CLI runs on and no scratch folder is left.
 import { loadDrivenRuntime } from "./drivenRuntimes.js";
 import { drivenRuntimeRefOf } from "../targetRef.js";
 import type { DrivenScript } from "./drivenRuntime.js";
+
+const PARENT = process.ppid;
+const PARENT_CHECK_MS = 250;
+setInterval(() => {
+  if (process.ppid !== PARENT) process.kill(process.pid, "SIGTERM");
+}, PARENT_CHECK_MS).unref();
 
 async function main(): Promise<void> {
   const chunks: Buffer[] = [];

@@ -4,35 +4,97 @@
 // answers whole traces (`wholeTrace`), in a child process that drives the CLI while this one
 // waits (the Target interface is synchronous), with a timeout; its `start` refuses: a closed-loop
 // agent needs a verdict before its next call, and a CLI cannot be paused between calls.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../../io/errors.js";
 import type { ToolEvent } from "../../../models/events.js";
-import type { Target } from "../target.js";
+import type { Target, TargetOutput } from "../target.js";
 import type { DrivenObservation } from "./drivenRuntime.js";
 import { outputsFromObservations, planTrace } from "./traceScript.js";
 
 const CHILD = fileURLToPath(new URL("./driveTraceMain.js", import.meta.url));
 /** Per response the CLI is given, and once more for starting each prompt. */
 const MS_PER_RESPONSE = 60_000;
+const MAX_OUTPUT = 256 * 1024 * 1024;
 
 /** Why `name` (a driven runtime's name with its version) cannot serve a closed-loop agent; `model`: the peer model to use instead. */
 export function closedLoopRefusal(name: string, model: string): string {
   return `${name} is a runtime's own CLI, driven a whole trace at a time: it cannot answer one call at a time, as a closed-loop agent needs (simulate, tune, compare's agents). Use it with trace, scan, replay, scenario record or conform --against; or use its model (${model}) here`;
 }
 
-/** Drives the CLI with the script in a child process and waits; the CLI's observations, or why not. */
-function driveInChild(runtime: string, events: readonly ToolEvent[]): ReturnType<typeof planTrace> & { observed: DrivenObservation } {
-  const plan = planTrace(events);
+type Driven = ReturnType<typeof planTrace> & { observed: DrivenObservation };
+
+/** How the child ended, when it did not hand its observations over: the user error to raise, or loopsim exits as interrupted. */
+function childFailed(runtime: string, ended: { timedOut: boolean; status: number | null; signal: string | null }): UserError {
+  // The child stopped on Ctrl-C or SIGTERM (its handlers exit 130 or 143 once the CLI is killed
+  // and its folder gone): the user interrupted loopsim, which stops as interrupted, not as an error.
+  if (!ended.timedOut && (ended.status === 130 || ended.status === 143)) process.exit(ended.status);
+  return new UserError(`${runtime}: the driven run did not finish (${ended.timedOut ? `killed by ${ended.signal ?? "SIGTERM"} after its timeout` : ended.signal !== null ? `killed by ${ended.signal}` : `exit ${ended.status ?? "?"}`})`);
+}
+
+function timeoutOf(plan: ReturnType<typeof planTrace>): number {
   const responses = plan.script.prompts.reduce((n, steps) => n + steps.length + 1, 0);
+  return MS_PER_RESPONSE * (responses + 1);
+}
+
+/** Drives the CLI with the script in a child process and waits; the CLI's observations, or why not. */
+function driveInChild(runtime: string, events: readonly ToolEvent[]): Driven {
+  const plan = planTrace(events);
   let text: string;
   try {
-    text = execFileSync(process.execPath, [CHILD, runtime], { input: JSON.stringify(plan.script), encoding: "utf8", maxBuffer: 256 * 1024 * 1024, timeout: MS_PER_RESPONSE * (responses + 1), killSignal: "SIGTERM", stdio: ["pipe", "pipe", "inherit"] });
+    text = execFileSync(process.execPath, [CHILD, runtime], { input: JSON.stringify(plan.script), encoding: "utf8", maxBuffer: MAX_OUTPUT, timeout: timeoutOf(plan), killSignal: "SIGTERM", stdio: ["pipe", "pipe", "inherit"] });
   } catch (error) {
-    const e = error as { signal?: string; status?: number | null; message?: string };
-    throw new UserError(`${runtime}: the driven run did not finish (${e.signal !== undefined && e.signal !== null ? `killed by ${e.signal} after its timeout` : `exit ${e.status ?? "?"}`})`);
+    const e = error as { signal?: string | null; status?: number | null; code?: string };
+    throw childFailed(runtime, { timedOut: e.code === "ETIMEDOUT", status: e.status ?? null, signal: e.signal ?? null });
   }
-  return { ...plan, observed: JSON.parse(text) as DrivenObservation };
+  return { ...plan, observed: observationOf(text) };
+}
+
+/** The child's report; a child that died mid-write is this run's failure, not loopsim's. */
+function observationOf(text: string): DrivenObservation {
+  try {
+    return JSON.parse(text) as DrivenObservation;
+  } catch {
+    return { ok: false, error: `the driven run's report is not JSON (${text.length} bytes)` };
+  }
+}
+
+/** The same without blocking: several sessions' CLIs can run at once. */
+function driveInChildAsync(runtime: string, events: readonly ToolEvent[]): Promise<Driven> {
+  const plan = planTrace(events);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CHILD, runtime], { stdio: ["pipe", "pipe", "inherit"] });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let timedOut = false;
+    child.stdout.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_OUTPUT) chunks.push(chunk);
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGTERM");
+    }, timeoutOf(plan));
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(new UserError(`${runtime}: the driven run could not start (${error.message})`));
+    });
+    child.on("close", (status, signal) => {
+      clearTimeout(timer);
+      if (status !== 0 || timedOut) return reject(childFailed(runtime, { timedOut, status, signal }));
+      if (size > MAX_OUTPUT) return reject(new UserError(`${runtime}: the driven run's report is over ${MAX_OUTPUT} bytes`));
+      resolve({ ...plan, observed: observationOf(Buffer.concat(chunks).toString("utf8")) });
+    });
+    // A child that ends before reading its script closes the pipe: its exit says why, not this.
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(JSON.stringify(plan.script));
+  });
+}
+
+function outputsOf(runtime: string, events: readonly ToolEvent[], driven: Driven): TargetOutput[] {
+  const { observed, ...plan } = driven;
+  if (!observed.ok) throw new UserError(`${runtime}: ${observed.error}`);
+  return outputsFromObservations(runtime, events, plan, observed.prompts);
 }
 
 /** `runtime`: the name with its version, as it ran; `model`: the runtime without it (its peer model's name). */
@@ -51,11 +113,7 @@ export function drivenTarget(runtime: string, model: string, summary: string, no
     start: () => {
       throw new UserError(closedLoopRefusal(runtime, model));
     },
-    wholeTrace: (_config, events) => {
-      if (events.length === 0) return [];
-      const { observed, ...plan } = driveInChild(runtime, events);
-      if (!observed.ok) throw new UserError(`${runtime}: ${observed.error}`);
-      return outputsFromObservations(runtime, events, plan, observed.prompts);
-    },
+    wholeTrace: (_config, events) => (events.length === 0 ? [] : outputsOf(runtime, events, driveInChild(runtime, events))),
+    wholeTraceAsync: async (_config, events) => (events.length === 0 ? [] : outputsOf(runtime, events, await driveInChildAsync(runtime, events))),
   };
 }

@@ -1,0 +1,40 @@
+// Whether a recorded call may have changed what a later call sees: the line between re-checking
+// (the same question again, nothing changed, so nothing new to hear) and work (an edit, then the
+// same test again). Read from the call alone, by its tool and its args as recorded JSON. It sits
+// with the importers, beside mask.ts, because the miner of real loops (src/realLoops) and the
+// candidate guard rules (src/targets/candidates) both need it. Pure and deterministic.
+
+/** Tools that run a shell command: what they change is read from the command. */
+export const SHELL_TOOLS: ReadonlySet<string> = new Set(["bash", "exec", "shell", "run_command", "execute_bash"]);
+
+/** A named tool that changes state: an editor, a chat runtime's update_*, book_*, cancel_* ... */
+const WRITING_TOOL = /edit|write|replace|create|insert|patch|apply|update|delete|remove|undo|book|cancel|send|exchange|return|modify|transfer|set_|save|move|rename|append/i;
+/**
+ * A shell command that writes: sed -i, perl -i, a redirection into a file (not 2>&1, not
+ * /dev/null), tee, mv, cp, rm, touch, patch, git apply/checkout/stash/reset, an install, a script
+ * body that writes a file. Running a script (python fix.py) is not one: what it changed shows in
+ * the answers after it, and the same answers after it say it changed nothing.
+ */
+const WRITING_COMMAND = /\bsed\s+(?:-\w+\s+)*-[a-zA-Z]*i|\bperl\s+(?:-\w+\s+)*-\w*i|(?<![\d&>])>>?(?!&)\s*(?!\/dev\/null)[\w./~"'$-]|\btee\b|(?:^|[;&|(]\s*|"command":"\s*)(?:mv|cp|rm|touch|mkdir|patch|ln|chmod|truncate)\s|\bgit\s+(?:apply|checkout|stash|reset|restore|am|cherry-pick|commit|merge|rebase|rm|mv)\b|\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv)\s+(?:\w+\s+)*(?:install|add|remove|uninstall)\b|\.write(?:_text|_bytes)?\(|open\([^)]{0,200}['"][wa]\+?b?['"]|\bsetup\.py\s+(?:develop|install)/;
+const FILE_CREATION = /^\{"command":"(?:cd [^\s&;]+ && )?cat\s*(?:<<-?\s*\\?['"]?\w+\\?['"]?\s*)?>\s*([\w./~-]+)/;
+/** A command the record names only by a variable (CaM's exec_bash_cmd(cmd)): what ran is not known. */
+const UNKNOWN_COMMAND = /^\{"command":\{"expr":/;
+
+export type WriteKind = { readonly kind: "none" } | { readonly kind: "unknown" } | { readonly kind: "creates"; readonly file: string } | { readonly kind: "writes" };
+
+/** The file a command only creates (cat > file <<EOF ... EOF and nothing after the terminator), or undefined. */
+export function createdFileOf(rawArgs: string): string | undefined {
+  const m = FILE_CREATION.exec(rawArgs);
+  if (m === null) return undefined;
+  const terminator = /<<-?\s*\\?['"]?(\w+)/.exec(rawArgs)?.[1];
+  return terminator !== undefined && rawArgs.endsWith(`\\n${terminator}"}`) ? m[1] : undefined;
+}
+
+/** What a call (its tool, its args as recorded JSON) may have written. */
+export function writeOf(tool: string, rawArgs: string): WriteKind {
+  if (UNKNOWN_COMMAND.test(rawArgs)) return { kind: "unknown" };
+  const created = createdFileOf(rawArgs);
+  if (created !== undefined) return { kind: "creates", file: created };
+  const isWrite = SHELL_TOOLS.has(tool) ? WRITING_COMMAND.test(rawArgs) : WRITING_TOOL.test(tool) || WRITING_COMMAND.test(rawArgs);
+  return isWrite ? { kind: "writes" } : { kind: "none" };
+}

@@ -1,0 +1,218 @@
+// The shortcuts that make `loopsim loops` fast (issue 35, bench row "loops") give what the plain
+// computations they replace give, byte for byte: the catalogue must not change by a character.
+// Each law compares a shortcut with the plain computation written out here, on generated inputs
+// built from the characters the shortcut looks for. Each failure prints its seed and a replay.
+import fc from "fast-check";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { SEED } from "../properties/support.js";
+import { answerLines, lastAnswerLines, maskText, REJECTIONS, rejectionOf } from "../src/import/mask.js";
+import { detectFormat } from "../src/import/detect.js";
+import { parseObservation } from "../src/import/miniSweAgent.js";
+import { answerKey } from "../src/import/orphans.js";
+import { pythonCalls } from "../src/import/pythonCall.js";
+import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from "../src/io/compressed.js";
+import { nestsDeeperThan } from "../src/io/eventSchema.js";
+import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
+import { tokensOf } from "../src/sim/tokens.js";
+
+const FILE = "test/loopsFastPaths.test.ts";
+
+function check<T>(law: string, input: fc.Arbitrary<T>, body: (value: T) => void, numRuns = 300): void {
+  const out = fc.check(fc.property(input, body), { seed: SEED, numRuns, ...(process.env.FC_PATH === undefined ? {} : { path: process.env.FC_PATH }) });
+  if (!out.failed) return;
+  const why = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
+  throw new Error(`${law}: failed with seed ${out.seed}, path ${out.counterexamplePath}\nreplay: FC_SEED=${out.seed} FC_PATH=${out.counterexamplePath} npx vitest run ${FILE}\ncounterexample: ${JSON.stringify(out.counterexample)}\n${why}`);
+}
+
+/** Text from the characters the masks, the escapes and the line scans look for. */
+const piece = fc.constantFrom("a", "f", "x", "0x", "tmp", "/tmp/", "/var/", "0", "7", "12", "2026", "-", ":", ".", " ", "\n", "\r", "\t", '"', "\\", "\b", "\u0001", "\ud800", "\ud83d\ude00", "é", "<output>", "</output>", "deadbeef1", "-1a2b-", "T", "_", "g", "B2", "0X", "abcdef");
+const text = fc.array(piece, { maxLength: 60 }).map((parts) => parts.join(""));
+
+/** The masks applied one after another with no shortcut: what maskText computed before its prechecks. */
+function plainMask(input: string): string {
+  const hexId = (run: string) => {
+    const body = run.replace(/^0x/i, "");
+    return /\d/.test(body) && /[a-f]/i.test(body) ? "<id>" : run;
+  };
+  return input
+    .replace(/\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g, "<time>")
+    .replace(/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, "<time>")
+    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<id>")
+    .replace(/(?:\/tmp|\/var\/folders|\/private\/var\/folders|\/var\/tmp)(?:\/[\w.@+-]+)*/g, "<tmp>")
+    .replace(/\btmp[\w-]{4,}\b/g, "<tmp>")
+    .replace(/\b(?:0x)?[0-9a-f]{6,}\b/gi, hexId)
+    .replace(/\d+/g, "#");
+}
+
+describe("loops' shortcuts give the plain result", () => {
+  it("maskText with its prechecks masks as the masks applied one by one", () => {
+    for (const sample of ["2026-12-03T10:00:01.123Z", "at 10:00:01.5 ok", "550e8400-e29b-41d4-a716-446655440000", "/tmp/x/y and /var/folders/a/b", "tmpab12_x", "0xdeadbeef12 faceed 1234567"]) expect(maskText(sample)).toBe(plainMask(sample));
+    check("maskText", text, (t) => {
+      expect(maskText(t)).toBe(plainMask(t));
+    });
+  });
+
+  it("rejectionOf, its one alternation tested first, names the refusal the patterns name one by one", () => {
+    const plain = (t: string) => REJECTIONS.find(([, pattern]) => pattern.test(t.slice(0, 600)))?.[0];
+    const phrase = fc.constantFrom("Your changes have NOT been applied", "editing was reverted", "No replacement was performed", "old_str x not found", "patch does not apply", "<tool_use_error>", "Unknown tool", "Tool foo does not exist", "command is not allowed", "blocked by policy", "requires approval", "x", " ", "\n", "tool", "not ");
+    check("rejectionOf", fc.array(phrase, { maxLength: 8 }).map((parts) => parts.join("")), (t) => {
+      expect(rejectionOf(t)).toBe(plain(t));
+    });
+  });
+
+  it("answerLines keeps the non-blank lines that are no harness tag; lastAnswerLines is its last lines", () => {
+    check("answerLines", text, (t) => {
+      expect(answerLines(t)).toEqual(
+        t
+          .split("\n")
+          .map((l) => l.trim())
+          .filter((l) => l !== "" && !/^<\/?(?:output|output_head|output_tail|warning|returncode)>$/.test(l)),
+      );
+    });
+    check("lastAnswerLines", fc.tuple(text, fc.nat(6)), ([t, n]) => {
+      expect(lastAnswerLines(t, n)).toEqual(n === 0 ? [] : answerLines(t).slice(-n));
+    });
+  });
+
+  it("tokensOf counts JSON.stringify's length without building the JSON", () => {
+    const plain = (value: unknown) => 12 + Math.ceil((value === undefined ? "" : (JSON.stringify(value) ?? "")).length / 4);
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: "small" }, text, fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.array(tie("value"), { maxLength: 4 }), fc.dictionary(text, tie("value"), { maxKeys: 4 })),
+    })).value;
+    check("tokensOf", json, (v) => {
+      expect(tokensOf(v)).toBe(plain(v));
+    });
+    // The same long string twice in a row (a result's text and its `aggregated` copy), and values it hands to JSON.stringify.
+    const long = `${"line \"quoted\"\n".repeat(40)}\u0002`;
+    for (const v of [long, long, { content: [{ type: "text", text: long }], details: { aggregated: long } }, new Date(0), { at: new Date(0) }, [undefined, () => 1]]) expect(tokensOf(v)).toBe(plain(v));
+  });
+
+  it("decodeUtf8 decodes as the fatal decoder does (a BOM dropped, invalid UTF-8 refused)", () => {
+    const decodeBoth = (bytes: Uint8Array) => {
+      const run = (f: () => string) => {
+        try {
+          return f();
+        } catch (error) {
+          return `threw ${(error as Error).constructor.name}`;
+        }
+      };
+      return [run(() => utf8Decoder().decode(bytes)), run(() => decodeUtf8(bytes))];
+    };
+    check("decodeUtf8", fc.tuple(fc.uint8Array({ maxLength: 40 }), fc.boolean(), fc.nat(3)), ([bytes, bom, from]) => {
+      const all = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(bytes)]);
+      const [fatal, fast] = decodeBoth(all.subarray(Math.min(from, all.length)));
+      expect(fast).toBe(fatal);
+    });
+    check("decodeUtf8 on text", text, (t) => {
+      const [fatal, fast] = decodeBoth(Buffer.from(`\ufeff${t}`));
+      expect(fast).toBe(fatal);
+    });
+  });
+
+  it("an observation's output is what the <output> regex captured", () => {
+    const plainOutput = (t: string) => {
+      const whole = /<output>\n?([\s\S]*?)<\/output>/.exec(t);
+      const headStart = t.indexOf("<output_head>");
+      const tailEnd = t.indexOf("</output_tail>");
+      if (whole !== null) return whole[1];
+      if (headStart >= 0) return tailEnd > headStart ? t.slice(headStart, tailEnd + "</output_tail>".length) : t.slice(headStart);
+      return t;
+    };
+    const tagged = fc.array(fc.constantFrom("<output>", "</output>", "<output_head>", "</output_tail>", "\n", "x", " "), { maxLength: 12 }).map((parts) => parts.join(""));
+    check("parseObservation", tagged, (t) => {
+      expect(parseObservation(t).output).toBe(plainOutput(t));
+    });
+  });
+
+  it("answerKey tells two events apart exactly when the JSON key of their run, kind and name does", () => {
+    const jsonKey = (e: { runId?: string; callId?: string; tool: string }) => JSON.stringify([(e.runId ?? "").trim(), e.callId === undefined ? "tool" : "id", e.callId ?? e.tool]);
+    const word = fc.array(fc.constantFrom("a", "1", ":", " ", "id", "tool", "2:"), { maxLength: 4 }).map((parts) => parts.join(""));
+    const event = fc.record({ runId: fc.option(word, { nil: undefined }), callId: fc.option(word, { nil: undefined }), tool: word }).map((e) => ({ type: "call" as const, tool: e.tool, ...(e.runId === undefined ? {} : { runId: e.runId }), ...(e.callId === undefined ? {} : { callId: e.callId }) }));
+    check("answerKey", fc.tuple(event, event), ([a, b]) => {
+      expect(answerKey(a) === answerKey(b)).toBe(jsonKey(a) === jsonKey(b));
+    });
+  });
+
+  it("nestsDeeperThan answers as the stack of every child did, shared and cyclic values too", () => {
+    const plain = (value: unknown, max: number): boolean => {
+      const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+      const seen = new Set<object>();
+      while (stack.length > 0) {
+        const { value: v, depth } = stack.pop() as { value: unknown; depth: number };
+        if (v === null || typeof v !== "object" || seen.has(v)) continue;
+        if (depth >= max) return true;
+        seen.add(v);
+        for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) stack.push({ value: child, depth: depth + 1 });
+      }
+      return false;
+    };
+    const tree = fc.letrec((tie) => ({ node: fc.oneof({ depthSize: "small" }, fc.nat(3), fc.constant(null), fc.array(tie("node"), { maxLength: 3 }), fc.dictionary(fc.constantFrom("a", "b", "c"), tie("node"), { maxKeys: 3 })) })).node;
+    check("nestsDeeperThan", fc.tuple(tree, fc.array(fc.tuple(fc.nat(20), fc.nat(20)), { maxLength: 4 }), fc.nat(8)), ([root, links, max]) => {
+      // Links between the value's own objects: shared parts and cycles.
+      const objects: object[] = [];
+      const collect = (v: unknown) => {
+        if (v === null || typeof v !== "object" || objects.includes(v)) return;
+        objects.push(v);
+        for (const child of Object.values(v)) collect(child);
+      };
+      collect(root);
+      for (const [from, to] of links) {
+        const a = objects[from % Math.max(1, objects.length)];
+        const b = objects[to % Math.max(1, objects.length)];
+        if (a !== undefined && b !== undefined && !Array.isArray(a)) (a as Record<string, unknown>)[`link${from}`] = b;
+      }
+      expect(nestsDeeperThan(root, max)).toBe(plain(root, max));
+    });
+  });
+
+  it("a string literal of a Python call keeps every character and escape", () => {
+    expect(pythonCalls(`f('a\\tb\\'c' "x\\"y", '\'\'l1\n'l2'\n\'\'', r'\\n', u='\\x41\\u0042\\q')`)).toEqual([{ name: "f", args: ["a\tb'c" + 'x"y', "l1\n'l2'\n", "\\n"], kwargs: { u: "AB\\q" } }]);
+    // A line ends a one-quote string and a bracket ends the call before a quote closes: each is kept as its text.
+    expect(pythonCalls("g('abc\n')")).toEqual([{ name: "g", args: [{ expr: "'abc\n'" }], kwargs: {} }]);
+    expect(pythonCalls("h('abc)")).toEqual([{ name: "h", args: [{ expr: "'abc" }], kwargs: {} }]);
+  });
+});
+
+describe("a .gz file held whole for its reader", () => {
+  const dir = mkdtempSync(join(tmpdir(), "loopsim-fast-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("serves its head, its text and its whole content as the ordinary reads give them", () => {
+    const content = Buffer.from(`{"a": "${"x".repeat(300_000)}", "é": 1}`);
+    const file = join(dir, "big.json.gz");
+    writeFileSync(file, gzipSync(content));
+    holdWhole(file, 64 * 1024 * 1024);
+    expect(contentHead(file, 1000).equals(content.subarray(0, 1000))).toBe(true);
+    expect(contentHeadText(file, 256 * 1024)).toBe(content.subarray(0, 256 * 1024).toString("utf8"));
+    const whole = contentWhole(file);
+    expect(whole.equals(content)).toBe(true);
+    expect(heldText(whole)).toBe(content.toString("utf8"));
+  });
+
+  it("a mini-swe-agent document is told by its trajectory_format wherever it is, the last one tried first", () => {
+    let n = 0;
+    const doc = (body: string) => {
+      const file = join(dir, `doc${n++}.json`);
+      writeFileSync(file, body);
+      return detectFormat(file);
+    };
+    expect(doc('{"info": {}, "messages": [], "trajectory_format": "mini-swe-agent-1"}')).toBe("mini-swe-agent");
+    expect(doc('{"trajectory_format" : "mini-swe-agent-1.1", "x": 1}')).toBe("mini-swe-agent");
+    // A later key that does not match does not hide an earlier one that does.
+    expect(doc('{"trajectory_format": "mini-swe-agent-1", "x": {"trajectory_format": 5}}')).toBe("mini-swe-agent");
+    expect(doc('{"trajectory_format": "other", "x": 1}')).toBeUndefined();
+  });
+
+  it("a cut-short .gz is never held: reading it whole is still refused, naming the file", () => {
+    const file = join(dir, "cut.json.gz");
+    const gz = gzipSync(Buffer.from(`{"a": "${"y".repeat(2000)}"}`));
+    writeFileSync(file, gz.subarray(0, gz.length - 6));
+    holdWhole(file, 64 * 1024 * 1024);
+    expect(contentHead(file, 10).toString()).toBe('{"a": "yyy');
+    expect(() => contentWhole(file)).toThrow(/cut\.json\.gz: not a valid gzip file/);
+  });
+});
