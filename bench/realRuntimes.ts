@@ -10,6 +10,7 @@ import { checkAgreement, defaultDrivenParallel, drivenSubject } from "../src/agr
 import { PROBES } from "../src/agreement/probeSet.js";
 import { findBuiltInTarget } from "../src/targets/registry.js";
 import { isDrivenRuntimeCached, loadDrivenRuntime } from "../src/targets/runtimes/drivenRuntimes.js";
+import { drivenRuntimeRefOf } from "../src/targets/targetRef.js";
 import { loadGeminiTarget } from "../src/targets/runtimes/geminiCore.js";
 import { readRuntimeManifest } from "../src/targets/runtimes/packageCache.js";
 import { sandboxUnavailable } from "../src/targets/runtimes/osSandbox.js";
@@ -63,10 +64,10 @@ export async function realRuntimes(log: (line: string) => void, reps = 5): Promi
   const parallel = defaultDrivenParallel(availableParallelism());
   for (const name of names) {
     if (noSandbox !== undefined) driven[name] = { skipped: noSandbox };
-    else if (!isDrivenRuntimeCached(name)) driven[name] = { skipped: `not cached: loopsim targets fetch ${name}` };
+    else if (!isDrivenRuntimeCached(drivenRuntimeRefOf(name))) driven[name] = { skipped: `not cached: loopsim targets fetch ${name}` };
     else {
-      const runtime = await loadDrivenRuntime(name, () => undefined);
-      const model = findBuiltInTarget(name.slice(0, name.lastIndexOf("@"))) as Target;
+      const runtime = await loadDrivenRuntime(drivenRuntimeRefOf(name), () => undefined);
+      const model = findBuiltInTarget(drivenRuntimeRefOf(name).runtime) as Target;
       const perMinute = async (n: number) => {
         const start = process.hrtime.bigint();
         await checkAgreement(model, drivenSubject(runtime, n), probes);

@@ -3,14 +3,14 @@
 import { describe, expect, it } from "vitest";
 import { configFrom } from "../models/configResolution.js";
 import type { ToolEvent } from "../models/events.js";
-import { candidateTarget, CANDIDATE_TARGETS } from "../src/targets/candidates/index.js";
+import { CANDIDATE_TARGETS } from "../src/targets/candidates/index.js";
 import { findBuiltInTarget } from "../src/targets/registry.js";
 import { runTarget, type Target } from "../src/targets/target.js";
 import { rowNames } from "../src/compare/rows.js";
 
 const config = configFrom({ enabled: true });
 const target = (name: string): Target => {
-  const t = candidateTarget(name);
+  const t = findBuiltInTarget(name);
   if (t === undefined) throw new Error(name);
   return t;
 };
@@ -87,9 +87,9 @@ describe("candidate:recheck:N", () => {
 describe("candidate names", () => {
   it("resolve as targets, say they are candidates, and refuse settings out of range", () => {
     expect(findBuiltInTarget("candidate:no-effect:5")?.name).toBe("candidate:no-effect:5");
-    expect(candidateTarget("candidate:failure-signature:1")).toBeUndefined();
-    expect(candidateTarget("candidate:failure-signature:51")).toBeUndefined();
-    expect(candidateTarget("candidate:other:3")).toBeUndefined();
+    expect(findBuiltInTarget("candidate:failure-signature:1")).toBeUndefined();
+    expect(findBuiltInTarget("candidate:failure-signature:51")).toBeUndefined();
+    expect(findBuiltInTarget("candidate:other:3")).toBeUndefined();
     expect(findBuiltInTarget("candidate:recheck:3")?.name).toBe("candidate:recheck:3");
     for (const t of CANDIDATE_TARGETS) expect(t.summary).toMatch(/^candidate rule, shipped by no runtime/);
     expect(rowNames("openclaw-enabled,candidates")).toEqual(["openclaw-enabled", ...CANDIDATE_TARGETS.map((t) => t.name)]);

@@ -9,7 +9,7 @@ import { POPULATION_PRESETS } from "../src/evaluation/population.js";
 import { CHANGING_ARGS_PARAMS, parseChangingArgsParams } from "../src/sim/changingArgsParams.js";
 import { changingArgsMeasures, wordDistance } from "../src/sim/changingArgsFit.js";
 import { DEFAULT_INJECT_SHAPES, DEFAULT_LENGTHS, injectLoop, parseInject } from "../src/grounded/injection.js";
-import { candidateTarget } from "../src/targets/candidates/index.js";
+import { findBuiltInTarget } from "../src/targets/registry.js";
 import type { Target } from "../src/targets/target.js";
 
 const config = configFrom({ enabled: true });
@@ -28,7 +28,7 @@ describe("the changing-args-stuck family", () => {
       const loop = calls(r.events).slice(0, r.summary.loopCalls);
       for (let k = 1; k < loop.length; k++) expect(JSON.stringify(loop[k]?.params), `seed ${seed} call ${k}`).not.toBe(JSON.stringify(loop[k - 1]?.params));
       expect(r.summary.label).toBe("stuck");
-      if (run(seed, candidateTarget("candidate:failure-signature:3")).summary.caught) stopped++;
+      if (run(seed, findBuiltInTarget("candidate:failure-signature:3")).summary.caught) stopped++;
     }
     expect(stopped).toBeGreaterThan(10);
   });

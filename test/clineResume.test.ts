@@ -9,12 +9,13 @@ import { cacheRoot } from "../src/targets/openclaw/cache.js";
 import { findBuiltInTarget } from "../src/targets/registry.js";
 import { observeCline } from "../src/targets/runtimes/clineCli.js";
 import { isDrivenRuntimeCached, loadDrivenRuntime } from "../src/targets/runtimes/drivenRuntimes.js";
+import { drivenRuntimeRefOf } from "../src/targets/targetRef.js";
 import { sandboxUnavailable } from "../src/targets/runtimes/osSandbox.js";
 import type { Target } from "../src/targets/target.js";
 
 const CLINE = "cline@3.0.65";
 const noSandbox = sandboxUnavailable();
-const haveCline = isDrivenRuntimeCached(CLINE) && noSandbox === undefined;
+const haveCline = isDrivenRuntimeCached(drivenRuntimeRefOf(CLINE)) && noSandbox === undefined;
 if (!haveCline) console.log(`SKIPPED: the ${CLINE} resume test: ${noSandbox ?? `it is not in the cache (${cacheRoot()}); fetch it with: loopsim targets fetch ${CLINE}`}`);
 
 const update = (sessionUpdate: string, toolCallId: string, status: string, rawOutput: unknown = "ok") => JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: { sessionUpdate, toolCallId, status, rawOutput } } });
@@ -34,7 +35,7 @@ describe("Cline's resumed prompt, read from loopsim's ACP client", () => {
 
 describe.skipIf(!haveCline)(`${CLINE} driven: a second prompt`, () => {
   it("resumes the session and its model agrees on prompts-4-2", { timeout: 240_000 }, async () => {
-    const runtime = await loadDrivenRuntime(CLINE, () => undefined);
+    const runtime = await loadDrivenRuntime(drivenRuntimeRefOf(CLINE), () => undefined);
     const report = await checkAgreement(findBuiltInTarget("cline") as Target, drivenSubject(runtime, 1), PROBES.filter((p) => p.id === "prompts-4-2"));
     expect(report.probes.map((p) => [p.probe, p.verdict, p.reason ?? p.differences])).toEqual([["prompts-4-2", "agree", []]]);
   });

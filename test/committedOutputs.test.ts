@@ -62,7 +62,7 @@ describe("docs/api matches the shipped declarations", () => {
     { module: "vitest", file: join(ROOT, "dist", "src", "api", "vitest.d.ts") },
   ];
   const built = entries.every((e) => existsSync(e.file));
-  it.skipIf(!built)("every export has its page, no page outlives its export, and each page names every field and parameter", () => {
+  it.skipIf(!built)("every export has its page, no page outlives its export, each page names every field and parameter, and every function and value has its TSDoc", () => {
     const program = ts.createProgram(entries.map((e) => e.file), { skipLibCheck: true, noEmit: true });
     const checker = program.getTypeChecker();
     const expected = new Set<string>();
@@ -73,6 +73,9 @@ describe("docs/api matches the shipped declarations", () => {
       if (symbol === undefined) throw new Error(`${entry.file}: no module symbol`);
       for (const exported of checker.getExportsOfModule(symbol)) {
         const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+        // Every exported function and value says what it is (its TSDoc is its page's text).
+        const described = ts.displayPartsToString(target.getDocumentationComment(checker)).trim() !== "" || (target.declarations ?? []).some((d) => ts.getJSDocCommentsAndTags(d).length > 0);
+        if (!described && (target.declarations ?? []).some((d) => ["functions", "variables"].includes(folderOf(d) ?? ""))) missing.push(`${entry.module}.${exported.name}: no TSDoc`);
         for (const declaration of target.declarations ?? []) {
           const folder = folderOf(declaration);
           if (folder === undefined) continue;

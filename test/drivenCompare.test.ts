@@ -18,6 +18,7 @@ import { UserError } from "../src/io/errors.js";
 import { realOutcomesMarkdown } from "../src/reportParts/realOutcomesSection.js";
 import { findBuiltInTarget } from "../src/targets/registry.js";
 import { isDrivenRuntimeCached } from "../src/targets/runtimes/drivenRuntimes.js";
+import { drivenRuntimeRefOf } from "../src/targets/targetRef.js";
 import { runTarget, type Target } from "../src/targets/target.js";
 import { loopsim, tempDir } from "./cli/run.js";
 
@@ -170,7 +171,7 @@ describe("compare --loops real with a whole-trace row", () => {
 });
 
 const QWEN = "qwen-code@0.24.4";
-const haveQwen = isDrivenRuntimeCached(QWEN);
+const haveQwen = isDrivenRuntimeCached(drivenRuntimeRefOf(QWEN));
 if (!haveQwen) console.log(`SKIPPED: compare with ${QWEN} as a row: it is not in the cache (${cacheRoot()}); fetch it with: loopsim targets fetch ${QWEN}`);
 
 /** Whether any process of the group is alive (zombies aside). */

@@ -107,11 +107,11 @@ describe("configs and products", () => {
 
   it("a CLI standing in for a VS Code extension says so, and a fix PR's rule is named as the verdict's basis", () => {
     const scenario = { runtime: "cline", reportedProduct: "Cline VS Code extension 3.75", ruleFrom: "PR cline/cline#9933: warn at 3" };
-    const cli = productOf("cline@3.0.65", "runtime driven", scenario);
+    const cli = productOf("cline@3.0.65", scenario);
     expect(cli.ran).toBe("Cline CLI 3.0.65 from npm, driven through its CLI, standing in for the Cline VS Code extension 3.75 the thread reports");
     expect(restsOn(scenario, cli, { firstStop: 5, ranAfterStop: 0, ranAfterEnd: 0, ended: true })).toBe("a rule taken from PR cline/cline#9933: warn at 3, not the product's own behaviour (its own stop: at call 5)");
-    expect(productOf("openclaw@2026.9.6", "release", { runtime: "openclaw" })).toEqual({ ran: "OpenClaw 2026.9.6 from npm (its own detector, in-process; the caller around it emulated)", ownCode: true });
-    expect(productOf("goose", "peer model", { runtime: "openclaw" }).ran).toContain("loopsim's model of goose");
+    expect(productOf("openclaw@2026.9.6", { runtime: "openclaw" })).toEqual({ ran: "OpenClaw 2026.9.6 from npm (its own detector, in-process; the caller around it emulated)", ownCode: true });
+    expect(productOf("goose", { runtime: "openclaw" }).ran).toContain("loopsim's model of goose");
   });
 
   it("a small matrix: rows per config, the let-through class in its cells and totals", async () => {

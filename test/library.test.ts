@@ -6,13 +6,14 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { conform, conformanceOf, lawChecks, loadTarget, readEvents, REFERENCE_TARGET, resolveConfig, runTrace, traceArbitrary } from "../src/api/index.js";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { type ConformOptions, conform, conformanceOf, lawChecks, loadTarget, readEvents, REFERENCE_TARGET, resolveConfig, runTrace, traceArbitrary } from "../src/api/index.js";
 import { forThisMachine } from "../src/api/replayCommand.js";
 import { UserError } from "../src/io/errors.js";
 import { loopsim, tempDir } from "./cli/run.js";
 import { MAX_DEPTH } from "../src/cli/options.js";
-import { MAX_CONFORM_DEPTH } from "../src/conform/conformOptions.js";
+import { MAX_CONFORM_DEPTH, type ConformOptionsInput, type ResolvedConformOptions } from "../src/conform/conformOptions.js";
+import type { ConformOptions as RunnerConformOptions } from "../src/conform/run.js";
 
 const ROOT = join(import.meta.dirname, "..");
 
@@ -49,6 +50,15 @@ describe("the library at its door", () => {
 
   it("bounds depth as the CLI does", () => {
     expect(MAX_CONFORM_DEPTH).toBe(MAX_DEPTH);
+  });
+
+  it("has one list of conform's options: the runners' options derive from the caller's, and the library's are the caller's (tsc checks these)", () => {
+    expectTypeOf<keyof ResolvedConformOptions>().toEqualTypeOf<keyof ConformOptionsInput>();
+    expectTypeOf<ResolvedConformOptions["seed"]>().toEqualTypeOf<number>();
+    expectTypeOf<ResolvedConformOptions["outDir"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<RunnerConformOptions>().toEqualTypeOf<ResolvedConformOptions>();
+    expectTypeOf<keyof ConformOptions>().toEqualTypeOf<Exclude<keyof ConformOptionsInput, "differentialSeed">>();
+    expectTypeOf<ConformOptions>().toMatchTypeOf<ConformOptionsInput>();
   });
 
   it("lawChecks takes one options object, refuses an unknown law, and keeps its old signature working", async () => {

@@ -13,6 +13,7 @@ import { cacheRoot } from "../src/targets/openclaw/cache.js";
 import { findBuiltInTarget } from "../src/targets/registry.js";
 import { groupAlive } from "../src/targets/runtimes/cliDriver.js";
 import { isDrivenRuntimeCached, loadDrivenRuntime, pinnedDrivenRuntimes } from "../src/targets/runtimes/drivenRuntimes.js";
+import { drivenRuntimeRefOf } from "../src/targets/targetRef.js";
 import type { DrivenScript, ProbeAction } from "../src/targets/runtimes/drivenRuntime.js";
 import { geminiToolCall, loadGeminiTarget } from "../src/targets/runtimes/geminiCore.js";
 import { readRuntimeManifest } from "../src/targets/runtimes/packageCache.js";
@@ -24,8 +25,8 @@ if (!haveGemini) console.log(`SKIPPED: the Gemini CLI tests: gemini-cli@${GEMINI
 const pinned = (runtime: string): string => pinnedDrivenRuntimes().find((name) => name.startsWith(`${runtime}@`)) as string;
 const OPENCODE = pinned("opencode");
 const QWEN = pinned("qwen-code");
-const haveOpencode = isDrivenRuntimeCached(OPENCODE);
-const haveQwen = isDrivenRuntimeCached(QWEN);
+const haveOpencode = isDrivenRuntimeCached(drivenRuntimeRefOf(OPENCODE));
+const haveQwen = isDrivenRuntimeCached(drivenRuntimeRefOf(QWEN));
 for (const [name, have] of [[OPENCODE, haveOpencode], [QWEN, haveQwen]] as const) {
   if (!have) console.log(`SKIPPED: the ${name} end-to-end tests: it is not in the cache (${cacheRoot()}); fetch it with: loopsim targets fetch ${name}`);
 }
@@ -69,7 +70,7 @@ const script = (prompts: string[][][]): DrivenScript => ({ files: { "a.txt": "al
 
 describe.skipIf(!haveOpencode)(`${OPENCODE} driven end to end`, () => {
   it("fires on 3 identical parallel calls in one response, and not on 3 identical calls across 3 responses", async () => {
-    const runtime = await loadDrivenRuntime(OPENCODE, () => undefined);
+    const runtime = await loadDrivenRuntime(drivenRuntimeRefOf(OPENCODE), () => undefined);
     const parallel = await runtime.drive(script([[["a", "b", "c"]]]));
     expect(parallel).toMatchObject({ ok: true, prompts: [{ stoppedAtStep: 0 }] });
     if (parallel.ok) expect(parallel.prompts[0]?.stopMessage).toContain("doom_loop");
@@ -77,7 +78,7 @@ describe.skipIf(!haveOpencode)(`${OPENCODE} driven end to end`, () => {
     expect(sequential).toEqual({ ok: true, prompts: [{ fates: { a: "ran", b: "ran", c: "ran" }, stoppedAtStep: null, warnings: [] }] });
   });
   it("reports a runtime killed mid-run and leaves no process, endpoint or scratch folder behind", async () => {
-    const runtime = await loadDrivenRuntime(OPENCODE, () => undefined);
+    const runtime = await loadDrivenRuntime(drivenRuntimeRefOf(OPENCODE), () => undefined);
     let pid: number | undefined;
     let scratch: string | undefined;
     const observed = await runtime.drive(script([[["a"], ["b"], ["c"], ["d"]]]), {
@@ -96,7 +97,7 @@ describe.skipIf(!haveOpencode)(`${OPENCODE} driven end to end`, () => {
     expect(existsSync(scratch as string)).toBe(false);
   });
   it("a step that never gets an answer is cut by the watchdog, and the process group is killed", async () => {
-    const runtime = await loadDrivenRuntime(OPENCODE, () => undefined);
+    const runtime = await loadDrivenRuntime(drivenRuntimeRefOf(OPENCODE), () => undefined);
     let pid: number | undefined;
     const observed = await runtime.drive(script([[["a"], ["b"]]]), {
       stepTimeoutMs: 300,
@@ -139,12 +140,12 @@ describe("the driven runtimes", () => {
 });
 
 const CRUSH = pinned("crush");
-const haveCrush = isDrivenRuntimeCached(CRUSH);
+const haveCrush = isDrivenRuntimeCached(drivenRuntimeRefOf(CRUSH));
 if (!haveCrush) console.log(`SKIPPED: the ${CRUSH} probe: it is not in the cache (its npm package downloads the binary from GitHub at install); fetch it where GitHub answers with: loopsim targets fetch ${CRUSH}`);
 
 describe.skipIf(!haveCrush)(`${CRUSH} driven end to end`, () => {
   it("stops the prompt once one step recurs more than 5 times in the last 10 steps, and its model agrees", async () => {
-    const runtime = await loadDrivenRuntime(CRUSH, () => undefined);
+    const runtime = await loadDrivenRuntime(drivenRuntimeRefOf(CRUSH), () => undefined);
     const probe = PROBES.find((p) => p.id === "repeat-12") ?? PROBES[0];
     const report = await checkAgreement(findBuiltInTarget("crush") as NonNullable<ReturnType<typeof findBuiltInTarget>>, drivenSubject(runtime, 1), [probe as (typeof PROBES)[number]]);
     expect(report.probes.map((p) => [p.probe, p.verdict, p.reason ?? p.differences])).toEqual([[probe?.id, "agree", []]]);

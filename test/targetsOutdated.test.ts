@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { targetsOutdatedCommand } from "../src/commands/targetsOutdated.js";
+import { targetsOutdatedCommand } from "../src/cli/targetsOutdatedOutput.js";
 import { tempDir } from "./cli/run.js";
 
 const originalPath = process.env.PATH;

@@ -83,6 +83,53 @@ export type { TuneReport } from "../tune/report.js";
 export type { CompareReport } from "../compare/report.js";
 export { planTune, runTune, mergeTune } from "../commands/tune.js";
 export { planCompare, runCompare, mergeCompare } from "../commands/compare.js";
+// scan and loops the same way: the plan makes every check the command line makes; the run hands
+// back the report (scan: its documents, to a sink, while they are spooled) and writes nothing.
+export type { ScanArgs, ScanCase, ScanOptions, ScanPlan, ScanRun, ScanSink } from "../commands/scan.js";
+export type { ScanDocuments } from "../scan/reportWriter.js";
+export type { Place } from "../ci/scanCases.js";
+export type { CiOutputs } from "../ci/emit.js";
+export type { BadFile } from "../import/sessionRefs.js";
+export type { Shard } from "../io/shardSpec.js";
+export { planScan, runScan } from "../commands/scan.js";
+export { writePieces, type Pieces, type Spool } from "../io/spool.js";
+export type { JudgedFile, LoopsArgs, LoopsPlan } from "../commands/loopsPlan.js";
+export type { LoopsRun, LoopsSink } from "../commands/loops.js";
+export { planLoops } from "../commands/loopsPlan.js";
+export { runLoops } from "../commands/loops.js";
+export type { CalibrateArgs, CalibratePlan } from "../commands/calibratePlan.js";
+export type { CalibrateRun, CalibrationReport } from "../commands/calibrate.js";
+export type { ReactionFit } from "../grounded/reactionFit.js";
+export type { RecordedRead } from "../sessions/recorded.js";
+export { planCalibrate } from "../commands/calibratePlan.js";
+export { runCalibrate } from "../commands/calibrate.js";
+export type { ReplayArgs, ReplayOptions, ReplayOutcome, ReplayPlan, ReplayRun } from "../commands/replay.js";
+export { planReplay, runReplay } from "../commands/replay.js";
+export type { RecordArgs, RecordPlan, RecordRun } from "../commands/scenarioRecord.js";
+export type { Fact } from "../scenario/minimizeFact.js";
+export { planScenarioRecord, runScenarioRecord } from "../commands/scenarioRecord.js";
+export type { ConfigCheck } from "../commands/config.js";
+export { checkConfigFile } from "../commands/config.js";
+export type { FitChangingArgsArgs, FitChangingArgsRun } from "../commands/fitChangingArgs.js";
+export { fitChangingArgs } from "../commands/fitChangingArgs.js";
+export type { TraceArgs, TraceOptions } from "../commands/trace.js";
+export { planTraceFile, runTraceFile } from "../commands/trace.js";
+export type { TargetListing } from "../commands/targets.js";
+export { fetchTargets, listTargets } from "../commands/targets.js";
+export type { OutdatedReport, OutdatedRow } from "../commands/targetsOutdated.js";
+export { outdatedTargets } from "../commands/targetsOutdated.js";
+export type { ConformArgs, ConformPlan, ConformProgress, ConformRun } from "../commands/conform.js";
+export type { ResolvedConformOptions } from "../conform/conformOptions.js";
+export { mergeConformanceReports, planConform, runConform } from "../commands/conform.js";
+export type { AgreementOptions, AgreementPlan, AgreementRun, AgreementSink } from "../commands/agreement.js";
+export { mergeAgreementReports, planAgreement, runAgreement } from "../commands/agreement.js";
+export type { FieldCellReplay, FieldCommandOptions, FieldPlan, FieldReplayOptions, FieldRun, FieldSink } from "../commands/field.js";
+export { planField, replayFieldCell, runField } from "../commands/field.js";
+export type { SimulateOptions, SimulateRun } from "../commands/simulate.js";
+export type { ModelPreset } from "../sim/agentModel.js";
+export { runSimulation } from "../commands/simulate.js";
+export type { ImportOptions, ImportRun, ImportSink } from "../commands/import.js";
+export { importSessions } from "../commands/import.js";
 
 /**
  * The laws: SPEC invariants over generated inputs, each a fast-check property that holds for any

@@ -49,6 +49,7 @@ export function isHeldOut(value: unknown): value is HeldOut {
   );
 }
 
+/** `calibrate`'s report (calibration.json): the population beside the sessions on each statistic, with the distances and why they stay. */
 export interface CalibrationReport {
   readonly schema: "loopsim/calibration@1";
   readonly loopsimVersion: string;

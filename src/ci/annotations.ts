@@ -45,14 +45,15 @@ export function renderAnnotations(annotations: readonly Annotation[]): string {
 }
 
 /** Each failing or erroring case as an error annotation (`where` gives its file and line). */
-export function annotationsOf(cases: readonly JUnitCase[], where: (c: JUnitCase) => { file?: string; line?: number; path?: string } = () => ({})): Annotation[] {
+export function annotationsOf(cases: readonly JUnitCase[], where: (c: JUnitCase) => { file?: string; line?: number; path?: string; noLine?: string } = () => ({})): Annotation[] {
   const out: Annotation[] = [];
   for (const c of cases) {
     const problem = c.failure ?? c.error;
     if (problem === undefined) continue;
-    // A JSON path (messages[10]) is no place GitHub can mark: the file is marked, the path said.
-    const { path, ...place } = where(c);
-    out.push({ level: "error", title: `${c.classname}: ${c.name}`, message: path === undefined ? problem.text : `at ${path}: ${problem.text}`, ...(place.file === undefined ? {} : { file: place.file }), ...(place.line === undefined ? {} : { line: place.line }) });
+    // A JSON path (messages[10]) is no place GitHub can mark: the file and the line the path
+    // starts on are marked, and the path is said; when there is no line, the message says why.
+    const { path, noLine, ...place } = where(c);
+    out.push({ level: "error", title: `${c.classname}: ${c.name}`, message: path === undefined ? problem.text : `at ${path}${noLine === undefined ? "" : ` (${noLine})`}: ${problem.text}`, ...(place.file === undefined ? {} : { file: place.file }), ...(place.line === undefined ? {} : { line: place.line }) });
   }
   return out;
 }

@@ -8,6 +8,7 @@ import { checkOutputDir } from "../io/writable.js";
 import { annotationsOf, renderAnnotations } from "./annotations.js";
 import { renderJUnit, type JUnitCase, type JUnitSuite } from "./junit.js";
 
+/** What CI reads besides the report: a JUnit XML file, and GitHub Actions annotations on stderr. */
 export interface CiOutputs {
   /** --junit FILE */
   readonly junit?: string;
@@ -16,7 +17,7 @@ export interface CiOutputs {
 }
 
 /** A case's place in the repository, for annotations that mark a file. */
-export type CasePlace = (c: JUnitCase) => { file?: string; line?: number; path?: string };
+export type CasePlace = (c: JUnitCase) => { file?: string; line?: number; path?: string; noLine?: string };
 
 /**
  * --junit checked before any work starts, as output folders are, so a long run never fails at its

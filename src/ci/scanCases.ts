@@ -4,6 +4,7 @@
 // pass with a note; an unreadable file is an error.
 import type { SessionScan } from "../scan/scanSession.js";
 import type { JUnitCase } from "./junit.js";
+import type { JsonPathLine } from "./jsonPathLine.js";
 
 export function scanCase(s: SessionScan, target: string, traceArgs: string): JUnitCase {
   const classname = `scan.${target}`;
@@ -38,8 +39,17 @@ export function unreadableCase(file: string, reason: string, target: string): { 
 export interface Place {
   readonly file?: string;
   readonly line?: number;
-  /** In a JSON document (`x.traj.json#messages[10]`): the path, which GitHub cannot place; it goes in the message. */
+  /** In a JSON document (`x.traj.json#messages[10]`): the path, said in the message beside the line it starts on. */
   readonly path?: string;
+  /** Why a JSON path has no line (a compressed file), said in the message. */
+  readonly noLine?: string;
+}
+
+/** A JSON document's place with the line its path starts on (`lines`: jsonPathLines()), or the reason there is none. */
+export function withJsonLine(place: Place, lines: (file: string, path: string) => JsonPathLine): Place {
+  if (place.path === undefined || place.file === undefined || place.line !== undefined) return place;
+  const found = lines(place.file, place.path);
+  return "line" in found ? { ...place, line: found.line } : { ...place, noLine: found.noLine };
 }
 
 /** The place of an importer's `at`: `file:line`, `file:line:column`, or `file#json.path` for a JSON document. */

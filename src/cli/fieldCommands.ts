@@ -1,6 +1,6 @@
 // `loopsim field` and `loopsim field replay`: the matrix of reported guard failures (src/field).
 import { Command, InvalidArgumentError } from "commander";
-import { UserError } from "../io/errors.js";
+import { CheckFailed, UserError } from "../io/errors.js";
 import type { ConfigVariantName } from "../field/configVariants.js";
 import type { CellStatus } from "../field/report.js";
 import type { DrivenScope } from "../field/run.js";
@@ -35,8 +35,28 @@ export function registerFieldCommands(program: Command): void {
     .option("--no-fetch", "leave releases and runtimes not in the cache as 'not run' columns instead of fetching them")
     .option("--force", "overwrite field.{md,json,html} already in --out")
     .action(async (paths: string[], opts: { target: string[]; driven: DrivenScope; out?: string; check?: boolean; json?: boolean; fetch: boolean; force?: boolean }) => {
-      const { fieldCommand } = await import("../commands/field.js");
-      await fieldCommand({ paths, targets: opts.target, driven: opts.driven, out: opts.out, check: opts.check === true, json: opts.json === true, fetch: opts.fetch, force: opts.force === true });
+      const { planField, runField, fieldWroteText } = await import("../commands/field.js");
+      const { writeFileAtomic } = await import("../io/atomicWrite.js");
+      const { join } = await import("node:path");
+      const plan = planField({ paths, targets: opts.target, driven: opts.driven, out: opts.out, check: opts.check === true, json: opts.json === true, fetch: opts.fetch, force: opts.force === true });
+      const run = await runField(plan, {
+        note: (line) => process.stderr.write(line + "\n"),
+        column: (name, done, total) => {
+          if (process.stderr.isTTY === true) process.stderr.write(`field: ${done}/${total} ${name}\n`);
+        },
+      });
+      if (run.kind === "check") {
+        if (run.failing !== undefined) throw new CheckFailed(run.failing);
+        process.stdout.write(run.text);
+        return;
+      }
+      const out = plan.out;
+      if (out !== undefined) {
+        writeFileAtomic(join(out, "field.md"), run.markdown);
+        writeFileAtomic(join(out, "field.json"), run.json);
+        writeFileAtomic(join(out, "field.html"), run.html);
+      }
+      process.stdout.write(plan.json ? run.json : out === undefined ? run.markdown : fieldWroteText(run.report, out));
     });
   field
     .command("replay")
@@ -52,7 +72,10 @@ export function registerFieldCommands(program: Command): void {
       const parent = (command.parent?.opts() ?? {}) as { target?: string[]; json?: boolean; fetch?: boolean };
       const target = opts.target ?? parent.target?.at(-1);
       if (target === undefined) throw new UserError("field replay needs --target NAME");
-      const { fieldReplayCommand } = await import("../commands/field.js");
-      await fieldReplayCommand(file, { target, json: opts.json === true || parent.json === true, fetch: opts.fetch && parent.fetch !== false, ...(opts.config === undefined ? {} : { config: opts.config }), ...(opts.expect === undefined ? {} : { expect: opts.expect }) });
+      const { replayFieldCell } = await import("../commands/field.js");
+      const json = opts.json === true || parent.json === true;
+      const cell = await replayFieldCell(file, { target, json, fetch: opts.fetch && parent.fetch !== false, ...(opts.config === undefined ? {} : { config: opts.config }), ...(opts.expect === undefined ? {} : { expect: opts.expect }) }, (line) => process.stderr.write(line + "\n"));
+      process.stdout.write(json ? cell.json : cell.text);
+      if (cell.failing !== undefined) throw new CheckFailed(cell.failing);
     });
 }

@@ -1,11 +1,9 @@
-// The `loops` command's options: a thin layer over src/commands/loops.ts.
+// The `loops` command's options: a thin layer over the library's planLoops and runLoops
+// (src/commands/loopsPlan.ts, src/commands/loops.ts); loopsOutput.ts writes and prints.
 import type { Command } from "commander";
-import { UserError } from "../io/errors.js";
-import { parseShard } from "../io/shardSpec.js";
+import type { LoopsArgs } from "../commands/loopsPlan.js";
+import { MAX_LOOPS_MIN } from "../io/limits.js";
 import { boundedInt } from "./options.js";
-
-/** Longest repeat a user may ask for: far above any stretch worth reading. */
-const MAX_MIN = 10_000;
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -16,21 +14,16 @@ export function registerLoopsCommand(program: Command): void {
     .argument("[paths...]", "session files, traces, or folders of them (.gz too)")
     .option("--json", "print the JSON catalogue")
     .option("--out <dir>", "write real-loops.{md,json} here (a judgements.json already there is read, as with --judgements)")
-    .option("--min <n>", "calls a repeat, a failing run, a same-failure chain or a no-effect run needs (an alternation twice as many); default 3 (alternation 6)", boundedInt("--min", MAX_MIN))
+    .option("--min <n>", "calls a repeat, a failing run, a same-failure chain or a no-effect run needs (an alternation twice as many); default 3 (alternation 6)", boundedInt("--min", MAX_LOOPS_MIN))
     .option("--labels <file>", "a labels file published with a dataset (flat, nested run -> instance, or run ids), for the by-label counts only; repeat for several datasets", collect)
     .option("--judgements <file>", "a reading ({criteria, judgements: {ID: {verdict, reason}}, sessions?: {REF: {calls, stuck: [{from, to, reason}]}}}): adds each verdict, the precision and the recall")
     .option("--shard <i/n>", "mine shard I of N of the sessions (every N-th of the listing; or auto, auto/N) and write loops-partial-I-of-N.json for --merge")
     .option("--merge <parts...>", "join the partials of --shard I/N (files, or the folder holding them) into the whole run's catalogue")
     .option("--strict", "stop at the first unreadable file (default: report it, go on, exit 1)")
     .option("--force", "overwrite real-loops.{md,json} (or the shard's partial) already in --out")
-    .action(async (paths: string[], opts: { json?: boolean; out?: string; min?: number; labels?: string[]; judgements?: string; shard?: string; merge?: string[]; strict?: boolean; force?: boolean }) => {
-      const { loopsCommand, mergeLoops } = await import("../commands/loops.js");
-      const common = { json: opts.json === true, force: opts.force === true, ...(opts.out === undefined ? {} : { out: opts.out }), ...(opts.judgements === undefined ? {} : { judgements: opts.judgements }) };
-      if (opts.merge !== undefined) {
-        if (paths.length > 0 || opts.shard !== undefined || opts.min !== undefined || opts.labels !== undefined) throw new UserError("loops --merge takes only the parts (and --out, --judgements, --json, --force): the paths, --min and --labels come from the parts");
-        return mergeLoops(opts.merge, common);
-      }
-      if (paths.length === 0) throw new UserError("loops: name the sessions to mine (files or folders), or --merge the parts of a sharded run");
-      await loopsCommand(paths, { ...common, strict: opts.strict === true, ...(opts.min === undefined ? {} : { min: opts.min }), ...(opts.labels === undefined ? {} : { labels: opts.labels }), ...(opts.shard === undefined ? {} : { shard: parseShard(opts.shard) }) });
+    .action(async (paths: string[], opts: Omit<LoopsArgs, "paths">) => {
+      const { loopsCommand } = await import("./loopsOutput.js");
+      await loopsCommand({ ...opts, paths });
     });
 }
+

@@ -1,12 +1,12 @@
 // The loopsim command line: argument parsing with commander, one file per command.
 import { Command, InvalidArgumentError } from "commander";
 import { boundedInt, MAX_DEPTH, nonNegativeInt, refuseOptionConflicts, TARGET_HELP } from "./options.js";
-import { configFromOptions } from "../io/configFile.js";
-import { UserError } from "../io/errors.js";
+import { LineWriter } from "../io/bufferedOutput.js";
+import { CheckFailed, UserError } from "../io/errors.js";
 import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
 import { FORMATS, type SessionFormat } from "../import/types.js";
 import { FACT_HELP } from "../scenario/minimizeFact.js";
-import { readConfigFile } from "../io/configFile.js";
+import { writeFileAtomic } from "../io/atomicWrite.js";
 import { registerSimulationCommands } from "./simulationCommands.js";
 import { registerLoopsCommand } from "./loopsProgram.js";
 import { registerFieldCommands } from "./fieldCommands.js";
@@ -46,11 +46,17 @@ export function buildProgram(): Command {
     .option("--target <name>", TARGET_HELP, "reference")
     .option("--format <name>", `the input's format: auto or one of trace, ${FORMATS.join(", ")} (default: a file's is detected; stdin is a loopsim trace)`, traceFormat)
     .action(async (file: string, opts: { config?: string; agent?: string; json?: boolean; oracle?: boolean; target: string; format?: SessionFormat | "auto" | "trace" }) => {
-      const config = configFromOptions(opts.config, opts.agent);
-      const { resolveTarget } = await import("../targets/registry.js");
-      const target = opts.oracle === true ? ORACLE_TARGET : await resolveTarget(opts.target);
-      const { traceCommand } = await import("../commands/trace.js");
-      await traceCommand(file, { config, json: opts.json === true, target, ...(opts.format === undefined ? {} : { format: opts.format }) });
+      const { planTraceFile, runTraceFile } = await import("../commands/trace.js");
+      const plan = await planTraceFile({ file, ...opts, target: opts.oracle === true ? ORACLE_TARGET.name : opts.target });
+      // The end-of-run summary goes to stderr, so stdout stays one line per event (JSON or timeline).
+      const writer = new LineWriter();
+      let summary: string;
+      try {
+        summary = await runTraceFile(plan, (line) => writer.line(line));
+      } finally {
+        await writer.flush();
+      }
+      process.stderr.write(`loopsim: ${summary}\n`);
     });
 
   program
@@ -60,8 +66,12 @@ export function buildProgram(): Command {
     .option("--agent <id>", "agent whose agents.list override applies")
     .option("--json", "machine-readable output")
     .action(async (file: string, opts: { agent?: string; json?: boolean }) => {
-      const { configCommand } = await import("../commands/config.js");
-      configCommand(file, opts.agent, opts.json === true);
+      const { checkConfigFile } = await import("../commands/config.js");
+      const checked = checkConfigFile(file, opts.agent);
+      // --json prints the document even for an invalid file (its issues are in it), then exits 2.
+      if (opts.json === true) process.stdout.write(checked.json);
+      if (checked.problem !== undefined) throw new UserError(checked.problem);
+      if (opts.json !== true) process.stdout.write(checked.text);
     });
 
   const targets = program
@@ -69,16 +79,17 @@ export function buildProgram(): Command {
     .description("list the built-in targets, the runtimes that run here (pinned and cached versions) and the OpenClaw releases in the cache")
     .option("--json", "machine-readable output")
     .action(async (opts: { json?: boolean }) => {
-      const { targetsListCommand } = await import("../commands/targets.js");
-      targetsListCommand(opts.json === true);
+      const { listTargets } = await import("../commands/targets.js");
+      const listing = listTargets();
+      process.stdout.write(opts.json === true ? listing.json : listing.text);
     });
   targets
     .command("fetch")
     .description("fetch OpenClaw releases and other runtimes into the cache ahead of time (npm, once per version)")
     .argument("<releases...>", fetchableNamesHelp())
     .action(async (names: string[]) => {
-      const { targetsFetchCommand } = await import("../commands/targets.js");
-      await targetsFetchCommand(names);
+      const { fetchTargets } = await import("../commands/targets.js");
+      await fetchTargets(names, (line) => process.stdout.write(line + "\n"), (line) => process.stderr.write(line + "\n"));
     });
   targets
     .command("outdated")
@@ -86,7 +97,7 @@ export function buildProgram(): Command {
     .option("--json", "machine-readable output")
     .option("--reports <dir>", "the committed reports folder (default: the checkout's reports/)")
     .action(async (opts: { json?: boolean; reports?: string }) => {
-      const { targetsOutdatedCommand } = await import("../commands/targetsOutdated.js");
+      const { targetsOutdatedCommand } = await import("./targetsOutdatedOutput.js");
       await targetsOutdatedCommand({ json: opts.json === true, ...(opts.reports === undefined ? {} : { reportsDir: opts.reports }) });
     });
 
@@ -113,19 +124,19 @@ export function buildProgram(): Command {
       const agreement = opts.against.length > 0 || opts.target.some((n: string) => isRefKind(n, "drivenRuntime"));
       if (opts.probe.length > 0 && !agreement) throw new UserError("--probe needs --against (or a driven runtime as --target): it picks the pinned probes of an agreement run");
       if (agreement && ciOutputsOf(opts) !== undefined && opts.merge === undefined) throw new UserError("--junit and --annotations report conformance matrices; an agreement run (--against) has no test cases to give them");
-      const { conformCommand, mergeConformance } = await import("../commands/conform.js");
+      const { conformCommand, mergeConformance } = await import("./conformOutput.js");
       if (opts.merge !== undefined) return mergeConformance(opts.merge, opts.out, opts.json === true, force, ciOutputsOf(opts));
       // A driven CLI cannot run SPEC's laws (thousands of traces, each a CLI run): for it,
       // conformance is its model's agreement with it on the pinned probes.
       const driven = opts.target.filter((name) => isRefKind(name, "drivenRuntime"));
       if (driven.length > 0 && opts.against.length === 0) {
         if (driven.length < opts.target.length) throw new UserError(`--target ${driven.join(", ")}: a driven runtime is checked against its model on the pinned probes (as --against); give it apart from other targets`);
-        const { agreementCommand } = await import("../commands/agreement.js");
+        const { agreementCommand } = await import("./conformOutput.js");
         return agreementCommand({ against: driven, out: opts.out, json: opts.json === true, probes: opts.probe, force });
       }
       if (opts.against.length > 0) {
         if (opts.target.length > 1) throw new UserError("--against takes at most one --target (the model); without it each runtime is paired with the model of its name");
-        const { agreementCommand } = await import("../commands/agreement.js");
+        const { agreementCommand } = await import("./conformOutput.js");
         return agreementCommand({ against: opts.against, model: opts.target[0], out: opts.out, json: opts.json === true, probes: opts.probe, parallel: opts.parallel, force });
       }
       await conformCommand({ targets: opts.target, out: opts.out, json: opts.json === true, seed: opts.seed, depth: opts.depth, law: opts.law, path: opts.path, differentialSeed: opts.differentialSeed, force, ci: ciOutputsOf(opts) });
@@ -140,8 +151,15 @@ export function buildProgram(): Command {
     .option("--strict", "stop at the first unreadable file (default: report it, go on, exit 1)")
     .option("--force", "overwrite traces already in the --out folder")
     .action(async (paths: string[], opts: { format: SessionFormat | "auto"; out?: string; strict?: boolean; force?: boolean }) => {
-      const { importCommand } = await import("../commands/import.js");
-      await importCommand(paths, { format: opts.format, out: opts.out, strict: opts.strict === true, force: opts.force === true });
+      const { importSessions } = await import("../commands/import.js");
+      const writer = new LineWriter();
+      // One session's trace goes to stdout as it streams (flushed once whole: a session that fails half-way prints no more).
+      const run = await importSessions(paths, { format: opts.format, out: opts.out, strict: opts.strict === true, force: opts.force === true }, { line: (text) => writer.line(text), end: () => writer.flush(), note: (text) => process.stderr.write(`loopsim: ${text}\n`) });
+      if (run.bad.length > 0) {
+        const { badFileLines } = await import("../import/sessionRefs.js");
+        for (const line of badFileLines(run.bad)) process.stderr.write(`loopsim: ${line}\n`);
+        throw new CheckFailed(`${run.bad.length} unreadable file${run.bad.length === 1 ? "" : "s"} skipped; ${run.written} sessions imported into ${opts.out ?? ""} (--strict stops at the first)`);
+      }
     });
 
   withCiOptions(program
@@ -180,12 +198,11 @@ export function buildProgram(): Command {
     .option("--target <name>", TARGET_HELP, "reference")
     .option("--minimize <fact>", FACT_HELP)
     .action(async (input: string, opts: { out: string; config?: string; agent?: string; target: string; minimize?: string }) => {
-      const config = configFromOptions(opts.config, opts.agent);
-      const { resolveTarget } = await import("../targets/registry.js");
-      const target = await resolveTarget(opts.target);
-      const rawConfig = opts.config === undefined ? {} : readConfigFile(opts.config);
-      const { scenarioRecordCommand } = await import("../commands/scenarioRecord.js");
-      await scenarioRecordCommand(input, { config, rawConfig, agent: opts.agent, target, out: opts.out, minimize: opts.minimize });
+      const { planScenarioRecord, runScenarioRecord } = await import("../commands/scenarioRecord.js");
+      const say = (line: string) => process.stderr.write(`loopsim: ${line}\n`);
+      const run = await runScenarioRecord(await planScenarioRecord({ input, ...opts }), say);
+      writeFileAtomic(opts.out, run.text);
+      say(`wrote ${opts.out}: kept ${run.kept} of ${run.events} events${run.what}; ${Buffer.byteLength(run.text)} bytes`);
     });
 
   registerSimulationCommands(program);

@@ -21,7 +21,7 @@ export async function scanCommand(args: ScanArgs): Promise<void> {
 /** A planned scan run and written: the report into --out and on stdout (JSON with --json, else Markdown). */
 export async function scanPlanned(paths: readonly string[], options: ScanOptions): Promise<void> {
   const bar = process.stderr.isTTY === true && !options.json ? new cliProgress.SingleBar({ stream: process.stderr, format: "scan [{bar}] {value}/{total} sessions", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
-  const run = await runScan(paths, options, {
+  const run = await runScan({ paths, options }, {
     notice: say,
     ...(bar === undefined ? {} : { progress: { start: (total: number) => bar.start(total, 0), tick: () => bar.increment(), stop: () => bar.stop() } }),
     documents: async (documents) => {

@@ -15,7 +15,7 @@ import { DEFAULT_TUNE_OUT } from "../commands/tuneDefaults.js";
 import type { CompareArgs } from "../commands/compare.js";
 import type { SimulationArgs } from "../commands/simulationPlan.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
-import { resolveStepwiseTarget, resolveTarget, targetNamesHelp } from "../targets/registry.js";
+import { resolveStepwiseTarget, targetNamesHelp } from "../targets/registry.js";
 import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
 import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt, refuseOptionConflicts, shareArg, TARGET_HELP, type OptionRule } from "./options.js";
 import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
@@ -162,8 +162,8 @@ export function registerSimulationCommands(program: Command): void {
     .option("--force", "overwrite calibration.{json,md} already in --out")
     .option("--fit-reaction", "fit the reaction odds (--reaction) to what the recorded agents did after a real guard's warning, block or stop, with n and Wilson intervals; with --out, writes reaction-fit.{json,md}")
     .action(async (paths: string[], opts: { fitReaction?: boolean; population: string; agents: number; seed: number; out?: string; json?: boolean; strict?: boolean; force?: boolean; fit?: boolean; stuckShare?: number; inject?: string; reaction?: string }) => {
-      const { calibrateCommand } = await import("../commands/calibrate.js");
-      await calibrateCommand({ paths, ...opts, json: opts.json === true, strict: opts.strict === true, force: opts.force === true, fit: opts.fit === true, fitReaction: opts.fitReaction === true });
+      const { calibrateCommand } = await import("./calibrateOutput.js");
+      await calibrateCommand({ paths, ...opts });
     });
 
   program
@@ -174,8 +174,17 @@ export function registerSimulationCommands(program: Command): void {
     .option("--strict", "stop at the first unreadable session file (default: report it, go on, exit 1)")
     .option("--force", "overwrite --out")
     .action(async (paths: string[], opts: { out?: string; strict?: boolean; force?: boolean }) => {
-      const { fitChangingArgsCommand } = await import("../commands/fitChangingArgs.js");
-      await fitChangingArgsCommand(paths, { ...opts, strict: opts.strict === true, force: opts.force === true });
+      const { fitChangingArgs } = await import("../commands/fitChangingArgs.js");
+      const { writeFileAtomic } = await import("../io/atomicWrite.js");
+      const { failOnUnreadable } = await import("../sessions/recorded.js");
+      const { normalize } = await import("node:path");
+      const { text, read } = await fitChangingArgs({ paths, ...opts });
+      if (opts.out === undefined) process.stdout.write(text);
+      else {
+        writeFileAtomic(opts.out, text);
+        process.stderr.write(`loopsim: ${read.count} sessions read; wrote ${normalize(opts.out)}\n`);
+      }
+      failOnUnreadable(read);
     });
 
   program
@@ -202,9 +211,8 @@ export function registerSimulationCommands(program: Command): void {
     .action(async (paths: string[], opts: { json?: boolean; update?: boolean; variant?: string; target?: string; fetch: boolean; junit?: string; annotations?: boolean }, command: Command) => {
       refuseOptionConflicts(command, [{ option: "variant", notWith: "target", why: "--variant NAME is short for --target zoo:NAME; give one of them" }]);
       const name = opts.target ?? opts.variant;
-      const target = name === undefined ? undefined : await resolveTarget(name);
-      const { replayCommand } = await import("../commands/replay.js");
-      await replayCommand(paths, { json: opts.json === true, update: opts.update === true, target, fetch: opts.fetch, ci: ciOutputsOf(opts) });
+      const { replayCommand } = await import("./replayOutput.js");
+      await replayCommand({ paths, json: opts.json === true, update: opts.update === true, ...(name === undefined ? {} : { target: name }), fetch: opts.fetch, ci: ciOutputsOf(opts) });
     });
 
   program
@@ -223,7 +231,12 @@ export function registerSimulationCommands(program: Command): void {
     .action(async (opts: { family: string; seed: number; model: ModelPreset; config?: string; agent?: string; calls: number; json?: boolean; emitTrace?: string; emitScenario?: string; target: string }) => {
       const config = configFromOptions(opts.config, opts.agent);
       const target = await resolveStepwiseTarget(opts.target);
-      const { simulateCommand } = await import("../commands/simulate.js");
-      await simulateCommand({ family: opts.family, seed: opts.seed, model: opts.model, calls: opts.calls, config, json: opts.json === true, emitTrace: opts.emitTrace, target, emitScenario: opts.emitScenario === undefined ? undefined : { file: opts.emitScenario, rawConfig: opts.config === undefined ? {} : readConfigFile(opts.config), agent: opts.agent } });
+      const { runSimulation } = await import("../commands/simulate.js");
+      const run = runSimulation({ family: opts.family, seed: opts.seed, model: opts.model, calls: opts.calls, config, json: opts.json === true, emitTrace: opts.emitTrace, target, emitScenario: opts.emitScenario === undefined ? undefined : { file: opts.emitScenario, rawConfig: opts.config === undefined ? {} : readConfigFile(opts.config), agent: opts.agent } });
+      const { writeFileAtomic } = await import("../io/atomicWrite.js");
+      if (opts.emitTrace !== undefined) writeFileAtomic(opts.emitTrace, run.trace);
+      if (run.scenario !== undefined) writeFileAtomic(run.scenario.file, run.scenario.text);
+      const { writePieces } = await import("../io/spool.js");
+      await writePieces(process.stdout, [run.lines.join("\n") + "\n"]);
     });
 }

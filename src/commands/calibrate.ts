@@ -4,9 +4,10 @@
 // compared is how agents behave, not what a guard made of them. `--fit --out FILE` fits a
 // population to the sessions (src/calibrate/fit.ts), writes it, and checks the fit on a held-out
 // half. `--population sessions:PATH` compares real sessions run as agents, injected loops and all.
-import { fitReactionCommand } from "./calibrateReaction.js";
-import { dirname, join, relative, resolve } from "node:path";
-import { existsSync } from "node:fs";
+// `--fit-reaction` fits the reaction odds instead. `planCalibrate` (calibratePlan.ts) parses the
+// options once; `runCalibrate` runs the plan into the report and writes nothing; the command line
+// (src/cli/calibrateOutput.ts) writes and prints it.
+import { dirname, relative, resolve } from "node:path";
 import { configFrom } from "../../models/configResolution.js";
 import type { ToolEvent } from "../../models/events.js";
 import { bootstrap } from "../stats/interval.js";
@@ -14,13 +15,8 @@ import { ksDistance, runStats, STATISTIC_NAMES, STATISTICS, type RunStats, type 
 import { calibrationMarkdown, DISTANCE_GOAL, WHY_ABOVE, WHY_ABOVE_FITTED, isHeldOut, whyAboveOther, type CalibrationReport, type CalibrationRow, type FailedShare, type HeldOut, type Side } from "../calibrate/report.js";
 import { countTools, distances, fitPopulation, ksCritical, simulatedStats } from "../calibrate/fit.js";
 import { VERSION } from "../io/version.js";
-import { UserError } from "../io/errors.js";
-import { writeFileAtomic } from "../io/atomicWrite.js";
-import { refuseOverwrite } from "../io/overwrite.js";
-import { checkOutputDir } from "../io/writable.js";
 import { outcomeFailed } from "../import/failure.js";
-import { inputProblem } from "../io/fsErrors.js";
-import { forEachRecordedSession, failOnUnreadable, refuseNoReadable } from "../sessions/recorded.js";
+import { forEachRecordedSession, refuseNoReadable, type RecordedRead } from "../sessions/recorded.js";
 import { nearestRank } from "../evaluation/metrics.js";
 import type { Population } from "../evaluation/population.js";
 import { makeRng } from "../sim/rng.js";
@@ -28,30 +24,33 @@ import { FITTED_FAMILY } from "../sim/fittedFamily.js";
 import { findBuiltInTarget } from "../targets/registry.js";
 import { sessionAgents, type GroundedPopulation } from "../grounded/groundedPopulation.js";
 import { runSessionAgent } from "../grounded/sessionAgent.js";
-import { groundingFlags, refuseGroundingFlags, resolvePopulation } from "../grounded/populationSpec.js";
+import { fitReaction, reactionFitMarkdown, type ReactionFit } from "../grounded/reactionFit.js";
+import type { CalibratePlan } from "./calibratePlan.js";
 
 export type { CalibrationReport } from "../calibrate/report.js";
 export { calibrationMarkdown } from "../calibrate/report.js";
+export { planCalibrate, type CalibrateArgs, type CalibratePlan } from "./calibratePlan.js";
 
-export interface CalibrateOptions {
-  readonly paths: readonly string[];
-  readonly population: string;
-  readonly agents: number;
-  readonly seed: number;
-  readonly out?: string;
-  readonly json: boolean;
-  /** Stop at the first unreadable file instead of reporting it and going on. */
-  readonly strict?: boolean;
-  readonly force?: boolean;
-  /** Fit a population to the sessions and write it to `out` (a file). */
-  readonly fit?: boolean;
-  /** With --fit: the share of the fitted population's weight on stuck families. */
-  readonly stuckShare?: number;
-  readonly inject?: string;
-  readonly reaction?: string;
-  /** Fit the reaction odds to the guard interventions in the sessions instead (calibrateReaction.ts). */
-  readonly fitReaction?: boolean;
-}
+/** What a calibrate run made; the caller writes and prints it (src/cli/calibrateOutput.ts). */
+export type CalibrateRun =
+  | {
+      readonly kind: "report";
+      readonly report: CalibrationReport;
+      /** The report as calibration.json and calibration.md hold it. */
+      readonly json: string;
+      readonly markdown: string;
+      /** The sessions read, and the files skipped as unreadable. */
+      readonly read: RecordedRead;
+      /** With a fit: the population file's text for `out`, and how many candidates the fit tried. */
+      readonly fitted?: { readonly file: string; readonly text: string; readonly evaluations: number };
+    }
+  | {
+      readonly kind: "reaction";
+      readonly fit: ReactionFit;
+      /** The fit as reaction-fit.json and reaction-fit.md hold it. */
+      readonly json: string;
+      readonly markdown: string;
+    };
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 const side = (stats: readonly RunStats[], s: Statistic, name: string): Side => {
@@ -81,35 +80,31 @@ interface SessionStats {
   readonly tools: Map<string, number>;
 }
 
-export async function calibrateCommand(options: CalibrateOptions): Promise<void> {
-  if (options.fitReaction === true) return fitReactionCommand(options.paths, options);
-  if (options.stuckShare !== undefined && options.fit !== true) throw new UserError("--stuck-share applies to --fit");
-  if (options.fit === true) {
-    if (options.out === undefined) throw new UserError("--fit needs --out FILE: where to write the fitted population (e.g. --out pop.json)");
-    if (options.population !== "default") throw new UserError("--fit fits a new population; leave out --population (it is for checking one)");
-    if (existsSync(options.out) && !options.force) throw new UserError(`${options.out} exists; pass --force to overwrite it`);
-    checkOutputDir(dirname(resolve(options.out)));
-  } else if (options.out !== undefined) {
-    checkOutputDir(options.out);
-    refuseOverwrite(options.out, ["calibration.json", "calibration.md"], options.force === true);
+/**
+ * Runs a plan (planCalibrate): reads the sessions, runs the population (or fits one, or fits the
+ * reaction odds) and returns the report; writes and prints nothing.
+ */
+export async function runCalibrate(plan: CalibratePlan): Promise<CalibrateRun> {
+  switch (plan.kind) {
+    case "reaction": {
+      const fit = await fitReaction(plan.paths, { strict: plan.strict });
+      return { kind: "reaction", fit, json: JSON.stringify({ schema: "loopsim/reaction-fit@1", ...fit }, null, 2) + "\n", markdown: reactionFitMarkdown(fit) };
+    }
+    case "check":
+    case "fit":
+      return calibrationOf(plan);
+    default: {
+      const unhandled: never = plan;
+      throw new Error(`unhandled calibrate plan ${JSON.stringify(unhandled)}`);
+    }
   }
-  const flags = groundingFlags(options);
-  const chosen = options.fit === true ? undefined : resolvePopulation(options.population, flags);
-  if (chosen?.kind !== "sessions") refuseGroundingFlags(flags);
-  const fittedOn = chosen?.kind === "simulated" ? chosen.population.fittedOn : undefined;
-  const paths = options.paths.length > 0 ? options.paths : (fittedOn?.paths ?? (chosen?.kind === "sessions" ? chosen.grounded.paths : []));
-  if (options.paths.length === 0 && fittedOn !== undefined) {
-    // The file names its sessions relative to itself: moved without them, it names paths that are gone.
-    fittedOn.paths.forEach((path, i) => {
-      const problem = inputProblem(path);
-      if (problem !== undefined) throw new UserError(`${options.population}: fittedOn.paths[${i}]: ${path}: ${problem.reason} (paths are relative to the population file; was it moved without its sessions? name the sessions to calibrate against on the command line)`);
-    });
-  }
-  if (paths.length === 0) throw new UserError("name the recorded sessions to calibrate against (files or folders), or give a population fitted by calibrate --fit, which names its own");
+}
 
+async function calibrationOf(plan: Extract<CalibratePlan, { kind: "check" | "fit" }>): Promise<CalibrateRun> {
+  const { args: options, paths, chosen, fittedOn } = plan;
   const sessions: SessionStats[] = [];
   const recordedFailed = new FailedTally();
-  const read = await forEachRecordedSession(paths, { strict: options.strict === true, given: paths.join(" ") }, (s) => {
+  const read = await forEachRecordedSession(paths, { strict: plan.strict, given: paths.join(" ") }, (s) => {
     const tools = new Map<string, number>();
     countTools(s.events, tools);
     sessions.push({ id: s.id, runs: runStats(s.events), tools });
@@ -121,7 +116,8 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
   let population: Population | undefined;
   let heldOut: HeldOut | undefined;
   let wrote: string | undefined;
-  if (options.fit === true && options.out !== undefined) {
+  let fitted: { file: string; text: string; evaluations: number } | undefined;
+  if (plan.kind === "fit" && options.out !== undefined) {
     const name = `fitted to ${paths.join(" ")}`;
     const fit = fitPopulation({ runs: recorded, tools: mergeTools(sessions), seed: options.seed, agents: options.agents, name, ...(options.stuckShare === undefined ? {} : { stuckShare: options.stuckShare }) });
     population = fit.population;
@@ -134,8 +130,7 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
       // Kept with the fit, so checking the file later need not fit the held-out half again.
       heldOut,
     };
-    writeFileAtomic(options.out, JSON.stringify(fileJson, null, 2) + "\n");
-    process.stderr.write(`loopsim: wrote the fitted population to ${options.out} (${fit.evaluations} candidates tried)\n`);
+    fitted = { file: options.out, text: JSON.stringify(fileJson, null, 2) + "\n", evaluations: fit.evaluations };
     wrote = options.out;
   } else if (chosen?.kind === "simulated") {
     population = chosen.population;
@@ -147,7 +142,7 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
 
   // A fitted population measured on sessions it was not fitted to: the gap is another agent's work, not sampling.
   const sameSessions = (a: readonly string[], b: readonly string[]) => JSON.stringify(a.map((p) => resolve(p)).sort()) === JSON.stringify(b.map((p) => resolve(p)).sort());
-  const fittedToOther = options.fit !== true && fittedOn !== undefined && !sameSessions(fittedOn.paths, paths) ? fittedOn.paths : undefined;
+  const fittedToOther = plan.kind !== "fit" && fittedOn !== undefined && !sameSessions(fittedOn.paths, paths) ? fittedOn.paths : undefined;
 
   const simulatedFailed = new FailedTally();
   let simulated: RunStats[];
@@ -155,7 +150,7 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
   if (population !== undefined) {
     ({ all: simulated, progressing } = simulatedStatsWithFailures(population, options.agents, options.seed, simulatedFailed));
   } else if (chosen?.kind === "sessions") {
-    ({ all: simulated, progressing } = await groundedStats(chosen.grounded, options.seed, options.strict === true, simulatedFailed));
+    ({ all: simulated, progressing } = await groundedStats(chosen.grounded, options.seed, plan.strict, simulatedFailed));
   } else throw new Error("no population to calibrate");
 
   const rows: CalibrationRow[] = STATISTIC_NAMES.map((s) => ({
@@ -172,7 +167,7 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
   const report: CalibrationReport = {
     schema: "loopsim/calibration@1",
     loopsimVersion: VERSION,
-    reproduce: `loopsim calibrate ${options.paths.join(" ")}${options.paths.length > 0 ? " " : ""}--seed ${options.seed} --agents ${options.agents}${options.fit === true ? ` --fit --out ${options.out}${options.stuckShare === undefined ? "" : ` --stuck-share ${options.stuckShare}`}` : options.population === "default" ? "" : ` --population ${options.population}`}${options.inject === undefined ? "" : ` --inject ${options.inject}`}${options.reaction === undefined ? "" : ` --reaction ${options.reaction}`}`,
+    reproduce: `loopsim calibrate ${options.paths.join(" ")}${options.paths.length > 0 ? " " : ""}--seed ${options.seed} --agents ${options.agents}${plan.kind === "fit" ? ` --fit --out ${options.out}${options.stuckShare === undefined ? "" : ` --stuck-share ${options.stuckShare}`}` : options.population === "default" ? "" : ` --population ${options.population}`}${options.inject === undefined ? "" : ` --inject ${options.inject}`}${options.reaction === undefined ? "" : ` --reaction ${options.reaction}`}`,
     sessions: { paths, files: read.count, runs: recorded.length, unreadable: read.bad },
     simulation: { population: populationName, agents: options.agents, seed: options.seed, kind: population === undefined ? "sessions" : "simulated" },
     rows,
@@ -184,14 +179,7 @@ export async function calibrateCommand(options: CalibrateOptions): Promise<void>
     ...(fittedToOther === undefined ? {} : { fittedToOther: { paths: fittedToOther } }),
     ...(wrote === undefined ? {} : { wrote }),
   };
-  const json = JSON.stringify(report, null, 2) + "\n";
-  if (options.out !== undefined && options.fit !== true) {
-    writeFileAtomic(join(options.out, "calibration.json"), json);
-    writeFileAtomic(join(options.out, "calibration.md"), calibrationMarkdown(report));
-    process.stderr.write(`loopsim: wrote ${join(options.out, "calibration.{json,md}")}\n`);
-  }
-  process.stdout.write(options.json ? json : calibrationMarkdown(report));
-  failOnUnreadable(read);
+  return { kind: "report", report, json: JSON.stringify(report, null, 2) + "\n", markdown: calibrationMarkdown(report), read, ...(fitted === undefined ? {} : { fitted }) };
 }
 
 function mergeTools(sessions: readonly SessionStats[]): Map<string, number> {

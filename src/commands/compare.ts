@@ -15,10 +15,9 @@ import { replayRecorded } from "../sessions/replayAll.js";
 import { refuseNoReadable, recordedSummary, type LabelKey, type Labels, type ReadOptions, type RecordedRead } from "../sessions/recorded.js";
 import { measureRealOutcomes, type OutcomeGuard, type OutcomeProgress, type RealOutcomes } from "../grounded/realOutcomes.js";
 import { loadDatasetLabels, type DatasetLabels } from "../realLoops/labels.js";
-import { isCandidateName } from "../targets/candidates/index.js";
 import type { Target } from "../targets/target.js";
 import { resolveStepwiseTarget } from "../targets/registry.js";
-import { parseTargetRef } from "../targets/targetRef.js";
+import { isRefKind, parseTargetRef } from "../targets/targetRef.js";
 import { configFrom } from "../../models/configResolution.js";
 import { defaultDrivenParallel } from "../agreement/agreement.js";
 import { evaluateAll } from "../evaluation/parallel.js";
@@ -71,6 +70,7 @@ export function compareOutputs(shard: Shard | undefined): string[] {
 
 /** Parses and checks everything `loopsim compare` is given, before any guard runs. */
 export async function planCompare(args: CompareArgs): Promise<ComparePlan> {
+  if (args === null || typeof args !== "object") throw new UserError("planCompare: args must be an object of compare's options (targets, population, agents, seed, ...)");
   const grounding = await planGrounding(args, "guards", compareOutputs, undefined);
   const resolved: CompareArgs = { ...args, ...grounding.args };
   const names = rowNames(resolved.targets);
@@ -206,7 +206,7 @@ async function realOutcomesOf(paths: readonly string[], readOptions: ReadOptions
   for (const row of rows) {
     const target = targets.get(row.target) ?? REFERENCE_TARGET;
     const model = target.wholeTrace === undefined ? undefined : await modelOf(row.target, targets);
-    guards.push({ name: row.name, shipped: !isCandidateName(row.target), target, config: configFrom(row.block), ...(model === undefined ? {} : { model }) });
+    guards.push({ name: row.name, shipped: !isRefKind(row.target, "candidate"), target, config: configFrom(row.block), ...(model === undefined ? {} : { model }) });
   }
   return measureRealOutcomes(paths, readOptions, guards, outcomeFiles, sampling, progress, parallel, source);
 }

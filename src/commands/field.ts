@@ -1,16 +1,16 @@
 // `loopsim field [PATHS...] --out DIR`: every reported failure of scenarios/field on every target,
 // written as field.{md,json,html}; `--check` compares a run with the committed field.json instead
 // of writing (exit 1 when a cell changed). `loopsim field replay FILE --target T` replays one cell.
-// The matrix documents failures: producing it exits 0 whatever the cells say.
+// The matrix documents failures: producing it exits 0 whatever the cells say. `planField` and
+// `runField` (and `replayFieldCell`) print and write nothing; src/cli/fieldCommands.ts does.
 import { closeSync, openSync, readSync } from "node:fs";
 import { join, relative } from "node:path";
-import { CheckFailed, UserError } from "../io/errors.js";
-import { writeFileAtomic } from "../io/atomicWrite.js";
+import { UserError } from "../io/errors.js";
 import { filesUnder } from "../io/filesUnder.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { packageRoot } from "../io/packageRoot.js";
 import { readTextFile } from "../io/textFile.js";
-import { ensureWritableDir } from "../io/writable.js";
+import { checkOutputDir } from "../io/writable.js";
 import { plural } from "../format/words.js";
 import { configVariants, type ConfigVariantName } from "../field/configVariants.js";
 import { defaultFieldTargets, threadReleases } from "../field/lineup.js";
@@ -24,6 +24,7 @@ import { judgedCell, notJudged, observeSubject, replayLine, type DrivenScope } f
 
 const OUT_FILES = ["field.md", "field.json", "field.html"];
 
+/** What `loopsim field` takes, as the command line (or a library caller) hands it over. */
 export interface FieldCommandOptions {
   readonly paths: readonly string[];
   readonly targets: readonly string[];
@@ -78,34 +79,70 @@ function commandText(options: FieldCommandOptions): string {
   return ["loopsim field", ...options.paths, ...options.targets.map((t) => `--target ${t}`), ...(options.driven === "own" ? [] : [`--driven ${options.driven}`]), ...(options.out === undefined ? [] : [`--out ${options.out}`])].join(" ");
 }
 
-export async function fieldCommand(options: FieldCommandOptions): Promise<void> {
+/** A parsed field run: the scenarios (loaded), the columns, the committed report to check against, the outputs. */
+export interface FieldPlan {
+  readonly scenarios: readonly { readonly loaded: LoadedField; readonly shownFile: string }[];
+  readonly names: readonly string[];
+  readonly command: string;
+  readonly out?: string;
+  readonly json: boolean;
+  /** With --check: the committed report the run is compared with (nothing is written). */
+  readonly baseline?: FieldReport;
+  readonly fetch: boolean;
+  readonly driven: DrivenScope;
+}
+
+/**
+ * Parses and checks what `field` is given, once, before any cell runs: every scenario loaded (an
+ * invalid one stops it, with every problem), --check's committed report read, the output folder
+ * checked (not made). Each problem is a user error (exitCode 2).
+ */
+export function planField(options: FieldCommandOptions): FieldPlan {
+  if (options === null || typeof options !== "object" || !Array.isArray(options.paths) || !Array.isArray(options.targets)) throw new UserError("field: paths and targets must be lists (of scenario files or folders, and of target names)");
   const paths = options.paths.length === 0 ? [defaultFieldDir()] : options.paths;
   const scenarios = loadFieldScenarios(paths);
   if (options.check && options.out === undefined) throw new UserError("--check compares with DIR/field.json: give --out DIR");
   if (options.out !== undefined && !options.check) {
-    ensureWritableDir(options.out);
+    checkOutputDir(options.out);
     refuseOverwrite(options.out, OUT_FILES, options.force);
   }
   const baseline = options.check && options.out !== undefined ? readBaseline(join(options.out, "field.json")) : undefined;
   const names = options.targets.length === 0 ? defaultFieldTargets(threadReleases(scenarios.map((s) => s.loaded.scenario))) : options.targets;
-  const note = (line: string) => process.stderr.write(line + "\n");
-  const report = await buildFieldReport(scenarios, names, commandText(options), {
-    fetch: options.fetch,
-    driven: options.driven,
-    onNote: note,
-    onColumn: (name, done, total) => {
-      if (process.stderr.isTTY === true) process.stderr.write(`field: ${done}/${total} ${name}\n`);
-    },
+  return { scenarios, names, command: commandText(options), ...(options.out === undefined ? {} : { out: options.out }), json: options.json, ...(baseline === undefined ? {} : { baseline }), fetch: options.fetch, driven: options.driven };
+}
+
+/** What a field run made: the matrix in its three forms, or with --check how it compares with the committed one. */
+export type FieldRun =
+  | { readonly kind: "report"; readonly report: FieldReport; readonly json: string; readonly markdown: string; readonly html: string }
+  | {
+      readonly kind: "check";
+      /** "field matrix unchanged: ..." when nothing changed. */
+      readonly text: string;
+      /** The cells that changed, as the exit-1 message says them (undefined: none). */
+      readonly failing?: string;
+    };
+
+/** Where a field run's notes go: what loading a column does (`note`), and each column as it starts (`column`). */
+export interface FieldSink {
+  readonly note?: (line: string) => void;
+  readonly column?: (name: string, done: number, total: number) => void;
+}
+
+/** Runs every scenario of a plan on every column into the matrix; writes and prints nothing. */
+export async function runField(plan: FieldPlan, sink: FieldSink = {}): Promise<FieldRun> {
+  const report = await buildFieldReport(plan.scenarios, plan.names, plan.command, {
+    fetch: plan.fetch,
+    driven: plan.driven,
+    onNote: sink.note ?? (() => undefined),
+    onColumn: (name, done, total) => sink.column?.(name, done, total),
   });
-  if (baseline !== undefined) return checkAgainst(report, baseline, options.out ?? "");
-  const json = JSON.stringify(report, null, 2) + "\n";
-  const markdown = renderFieldMarkdown(report);
-  if (options.out !== undefined) {
-    writeFileAtomic(join(options.out, "field.md"), markdown);
-    writeFileAtomic(join(options.out, "field.json"), json);
-    writeFileAtomic(join(options.out, "field.html"), renderFieldHtml(report));
-  }
-  process.stdout.write(options.json ? json : options.out === undefined ? markdown : headlineLines(report).join("\n") + `\nwrote ${OUT_FILES.map((f) => join(options.out ?? "", f)).join(", ")}\n`);
+  if (plan.baseline !== undefined) return checkAgainst(report, plan.baseline, plan.out ?? "");
+  return { kind: "report", report, json: JSON.stringify(report, null, 2) + "\n", markdown: renderFieldMarkdown(report), html: renderFieldHtml(report) };
+}
+
+/** What `field` prints when it writes into --out: the headline and where the files went. */
+export function fieldWroteText(report: FieldReport, out: string): string {
+  return headlineLines(report).join("\n") + `\nwrote ${OUT_FILES.map((f) => join(out, f)).join(", ")}\n`;
 }
 
 function readBaseline(file: string): FieldReport {
@@ -144,15 +181,14 @@ export function changedCells(now: FieldReport, before: FieldReport): { changed: 
   return { changed, compared, skipped };
 }
 
-function checkAgainst(report: FieldReport, baseline: FieldReport, out: string): void {
+function checkAgainst(report: FieldReport, baseline: FieldReport, out: string): FieldRun {
   const { changed, compared, skipped } = changedCells(report, baseline);
   const tail = skipped === 0 ? "" : ` (${plural(skipped, "cell")} not run here, not compared)`;
-  if (changed.length > 0) {
-    throw new CheckFailed(`${plural(changed.length, "cell")} of ${join(out, "field.json")} changed; regenerate with \`${baseline.command} --force\` if that is intended:\n  ${changed.join("\n  ")}`);
-  }
-  process.stdout.write(`field matrix unchanged: ${plural(compared, "cell")} agree with ${join(out, "field.json")}${tail}\n`);
+  if (changed.length > 0) return { kind: "check", text: "", failing: `${plural(changed.length, "cell")} of ${join(out, "field.json")} changed; regenerate with \`${baseline.command} --force\` if that is intended:\n  ${changed.join("\n  ")}` };
+  return { kind: "check", text: `field matrix unchanged: ${plural(compared, "cell")} agree with ${join(out, "field.json")}${tail}\n` };
 }
 
+/** What `loopsim field replay` takes. */
 export interface FieldReplayOptions {
   readonly target: string;
   /** The config to judge with: the OpenClaw default, loop detection enabled, or the scenario's own (the default). */
@@ -162,10 +198,25 @@ export interface FieldReplayOptions {
   readonly expect?: CellStatus;
 }
 
-/** One cell, call by call: what the target did with each call and the verdict. */
-export async function fieldReplayCommand(file: string, options: FieldReplayOptions): Promise<void> {
+/** One cell replayed: its verdict, the report as text and as JSON, and the failure of `expect`. */
+export interface FieldCellReplay {
+  readonly status: CellStatus;
+  readonly text: string;
+  readonly json: string;
+  /** With `expect`: why the verdict is not the expected one (undefined: it is, or none was expected). */
+  readonly failing?: string;
+}
+
+/**
+ * One cell, call by call: what the target did with each call and the verdict; prints nothing
+ * (`note` hears what loading the target does). An invalid scenario or an unknown target is a
+ * user error.
+ */
+export async function replayFieldCell(file: string, options: FieldReplayOptions, note: (line: string) => void = () => undefined): Promise<FieldCellReplay> {
+  if (typeof file !== "string" || file === "") throw new UserError("field replay: file must be a field scenario file");
+  if (options === null || typeof options !== "object" || typeof options.target !== "string") throw new UserError("field replay needs --target NAME");
   const [{ loaded, shownFile }] = loadFieldScenarios([file]) as [{ loaded: LoadedField; shownFile: string }];
-  const subject = await loadSubject(options.target, { fetch: options.fetch, driven: "all", onNote: (line) => process.stderr.write(line + "\n") });
+  const subject = await loadSubject(options.target, { fetch: options.fetch, driven: "all", onNote: note });
   const s = loaded.scenario;
   const variants = configVariants(s);
   const variant = variants.find((v) => v.name === (options.config ?? "scenario")) ?? (options.config === undefined || options.config === "scenario" ? variants.find((v) => v.primary) : undefined);
@@ -200,6 +251,10 @@ export async function fieldReplayCommand(file: string, options: FieldReplayOptio
       payload = { status, config: variant.name, observed: cell.observed, broken, loop: cell.loop, ran: cell.ran, ...(cell.standsInFor === undefined ? {} : { standsInFor: cell.standsInFor }), restsOn: cell.restsOn, calls: calls.map(({ line: _line, ...rest }) => rest) };
     }
   }
-  process.stdout.write(options.json ? JSON.stringify({ scenario: s.id, file: shownFile, target: options.target, replay, ...payload }, null, 2) + "\n" : [...head, ...body].join("\n") + "\n");
-  if (options.expect !== undefined && options.expect !== status) throw new CheckFailed(`${s.id} on ${options.target}: ${status}, expected ${options.expect}`);
+  return {
+    status,
+    text: [...head, ...body].join("\n") + "\n",
+    json: JSON.stringify({ scenario: s.id, file: shownFile, target: options.target, replay, ...payload }, null, 2) + "\n",
+    ...(options.expect !== undefined && options.expect !== status ? { failing: `${s.id} on ${options.target}: ${status}, expected ${options.expect}` } : {}),
+  };
 }

@@ -1,20 +1,22 @@
 // `loopsim import PATH... [--format F] [--out FILE|DIR]`: recorded sessions as loopsim traces,
 // one JSON event per line, each with meta.at = its place in the original file. One input goes to
 // --out FILE (or stdout); several, or a folder, go to --out DIR, one trace per session.
+// `importSessions` writes the trace files (streamed, each atomically) and prints nothing; the
+// command line prints one session's trace and the notes.
 import { createWriteStream, existsSync, openSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { once } from "node:events";
-import { CheckFailed, UserError } from "../io/errors.js";
+import { UserError } from "../io/errors.js";
 import { fsUserError, isFsError } from "../io/fsErrors.js";
 import { openSession, STDIN } from "../import/session.js";
 import type { ElementSpan } from "../import/jsonDocument.js";
-import { badFileLines, reasonOf, sessionRefs, type SessionRef } from "../import/sessionRefs.js";
+import { reasonOf, sessionRefs, type BadFile, type SessionRef } from "../import/sessionRefs.js";
 import { statsLine } from "../import/summary.js";
 import type { SessionFormat } from "../import/types.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { checkOutputDir, makeOutputDir } from "../io/writable.js";
-import { LineWriter } from "../io/bufferedOutput.js";
 
+/** How `loopsim import` reads and writes: the sessions' format, the output file or folder, and the flags. */
 export interface ImportOptions {
   readonly format: SessionFormat | "auto";
   readonly out?: string;
@@ -57,7 +59,7 @@ function checkOutputFile(out: string): void {
 }
 
 /** Streams one session into a file, atomically (a temporary file, then a rename). */
-async function importTo(file: string, format: SessionFormat | "auto", out: string | undefined, span?: ElementSpan): Promise<string> {
+async function importTo(file: string, format: SessionFormat | "auto", out: string | undefined, span: ElementSpan | undefined, line: (text: string) => void | Promise<void>): Promise<string> {
   // A file that fails half-way leaves no partial trace behind (the temporary file is removed).
   const opened = await openSession(file, format, { span });
   if (opened.format === "trace") throw new UserError(`${file === "-" ? STDIN : file}: already a loopsim trace`);
@@ -70,13 +72,12 @@ async function importTo(file: string, format: SessionFormat | "auto", out: strin
   stream?.on("error", (error) => {
     streamError = error;
   });
-  const writer = stream === undefined ? new LineWriter() : undefined;
   try {
     for await (const { event, at } of opened.events) {
-      const line = JSON.stringify({ ...event, meta: { at } });
+      const text = JSON.stringify({ ...event, meta: { at } });
       if (stream !== undefined) {
-        if (!stream.write(line + "\n")) await once(stream, "drain");
-      } else await writer?.line(line);
+        if (!stream.write(text + "\n")) await once(stream, "drain");
+      } else await line(text);
     }
   } catch (error) {
     if (stream !== undefined) {
@@ -97,11 +98,35 @@ async function importTo(file: string, format: SessionFormat | "auto", out: strin
     }
     renameSync(tmp, out);
   }
-  await writer?.flush();
   return statsLine(file === "-" ? STDIN : file, opened.format, opened.stats);
 }
 
-export async function importCommand(paths: readonly string[], options: ImportOptions): Promise<void> {
+/** What an import did: the files skipped as unreadable (each said once), and where the traces went. */
+export interface ImportRun {
+  /** Files that could not be read (several sessions only: one unreadable session is a user error). */
+  readonly bad: readonly BadFile[];
+  /** Traces written into `out` (several sessions), or 0 for one session. */
+  readonly written: number;
+}
+
+/** Where an import's lines go: one session's trace without `out` (`line`), and the summaries (`note`). */
+export interface ImportSink {
+  readonly line: (text: string) => void | Promise<void>;
+  /** One session's trace has all gone to `line` (flush it), before its summary is noted. */
+  readonly end?: () => void | Promise<void>;
+  readonly note?: (text: string) => void;
+}
+
+/**
+ * Converts recorded sessions into loopsim traces: one session to `out` (a file) or, without it,
+ * line by line to `sink.line`; several (or a folder) into `out` (a folder), one trace per session,
+ * each file written atomically as it streams. Prints nothing itself: `sink.note` hears each
+ * session's summary and where the traces went.
+ */
+export async function importSessions(paths: readonly string[], options: ImportOptions, sink: ImportSink): Promise<ImportRun> {
+  if (!Array.isArray(paths) || !paths.every((p) => typeof p === "string" && p !== "")) throw new UserError("importSessions: paths must be a list of session files or folders");
+  if (options === null || typeof options !== "object") throw new UserError("importSessions: options must be an object (format, out, strict, force)");
+  const note = sink.note ?? (() => undefined);
   // The same file named twice is one input, not two sessions.
   const unique = paths.filter((p, i) => paths.findIndex((q) => resolve(q) === resolve(p)) === i);
   const { refs, bad } = await sessionRefs(unique, options.strict === true);
@@ -112,9 +137,11 @@ export async function importCommand(paths: readonly string[], options: ImportOpt
   if (!many && refs.length === 0 && onlyBad !== undefined) throw new UserError(`${onlyBad.file === "-" ? STDIN : onlyBad.file}: ${onlyBad.reason}`);
   if (!many) {
     if (options.out !== undefined) checkOutputFile(options.out);
-    process.stderr.write(`loopsim: ${await importTo((refs[0] as SessionRef).ref, options.format, options.out)}\n`);
-    if (options.out !== undefined) process.stderr.write(`loopsim: wrote ${options.out}\n`);
-    return;
+    const summary = await importTo((refs[0] as SessionRef).ref, options.format, options.out, undefined, sink.line);
+    await sink.end?.();
+    note(summary);
+    if (options.out !== undefined) note(`wrote ${options.out}`);
+    return { bad: [], written: 0 };
   }
   if (options.out === undefined) throw new UserError("several sessions need --out DIR (one trace per session)");
   if (!existsSync(options.out) && /\.jsonl?$/i.test(options.out)) {
@@ -126,7 +153,7 @@ export async function importCommand(paths: readonly string[], options: ImportOpt
   let written = 0;
   for (const [i, { ref, span }] of refs.entries()) {
     try {
-      process.stderr.write(`loopsim: ${await importTo(ref, options.format, join(options.out, names[i] as string), span)}\n`);
+      note(await importTo(ref, options.format, join(options.out, names[i] as string), span, sink.line));
       written++;
     } catch (error) {
       // --format naming another format is the user's mistake about every file: stop there.
@@ -134,9 +161,6 @@ export async function importCommand(paths: readonly string[], options: ImportOpt
       bad.push({ file: ref, reason: reasonOf(error, ref) });
     }
   }
-  if (bad.length > 0) {
-    for (const line of badFileLines(bad)) process.stderr.write(`loopsim: ${line}\n`);
-    throw new CheckFailed(`${bad.length} unreadable file${bad.length === 1 ? "" : "s"} skipped; ${written} sessions imported into ${options.out} (--strict stops at the first)`);
-  }
-  process.stderr.write(`loopsim: wrote ${written} trace${written === 1 ? "" : "s"} into ${options.out}\n`);
+  if (bad.length === 0) note(`wrote ${written} trace${written === 1 ? "" : "s"} into ${options.out}`);
+  return { bad, written };
 }

@@ -4,42 +4,23 @@
 // runs sessions through a guard and a config, and this reads them with neither, so none of scan's
 // --config, --target or --agent would apply. A shard mines every N-th session of the listing and
 // writes a partial result; the merge feeds the parts' rows, in listing order, to the same builder
-// a whole run uses, so its catalogue is byte for byte the whole run's.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+// a whole run uses, so its catalogue is byte for byte the whole run's. `planLoops` (loopsPlan.ts)
+// parses the options once; `runLoops` runs the plan into the catalogue and writes nothing; the
+// command line (src/cli/loopsProgram.ts) writes and prints it.
 import { isPlainObject } from "../../models/outcomeHash.js";
-import { CheckFailed, UserError } from "../io/errors.js";
+import { UserError } from "../io/errors.js";
 import { badFileLines, ignoredNote, listedFiles, reasonOf, type BadFile } from "../import/sessionRefs.js";
-import { writeFileAtomic } from "../io/atomicWrite.js";
-import { refuseOverwrite } from "../io/overwrite.js";
 import { partsIn, readShardParts, type ShardLayout } from "../io/shardParts.js";
 import type { Shard } from "../io/shardSpec.js";
-import { checkOutputDir } from "../io/writable.js";
 import { readSessionEvents } from "../sessions/recorded.js";
 import { CatalogueBuilder, catalogueJson, catalogueMarkdown, sessionRow, type Catalogue, type SessionRow } from "../realLoops/catalogue.js";
-import { loadJudgements, type Judgements } from "../realLoops/judgements.js";
-import { labelFor, loadDatasetLabels } from "../realLoops/labels.js";
-import { DEFAULT_MINE_PARAMETERS, type MineParameters } from "../realLoops/mine.js";
+import { labelFor } from "../realLoops/labels.js";
+import type { MineParameters } from "../realLoops/mine.js";
 import { sessionModel } from "../realLoops/sessionModel.js";
+import { PARTIAL_PREFIX, type JudgedFile, type LoopsPlan } from "./loopsPlan.js";
 
-export const CATALOGUE_FILES = ["real-loops.md", "real-loops.json"] as const;
-/** Read from --out when --judgements is not given: the catalogue is regenerated with its reading. */
-export const JUDGEMENTS_FILE = "judgements.json";
+export { CATALOGUE_FILES, JUDGEMENTS_FILE, mineParameters, partialFileName, planLoops, type LoopsArgs, type LoopsPlan } from "./loopsPlan.js";
 export const LOOPS_PARTIAL_SCHEMA = "loopsim/real-loops-partial@1";
-const PARTIAL_PREFIX = "loops-partial";
-
-export interface LoopsOptions {
-  readonly json: boolean;
-  readonly out?: string;
-  readonly force?: boolean;
-  readonly strict?: boolean;
-  /** Calls a repeat, a failing run, a same-failure chain or a no-effect run needs (an alternation needs twice as many). */
-  readonly min?: number;
-  readonly judgements?: string;
-  /** Labels files (the datasets' own labels.json), for the by-label counts only. */
-  readonly labels?: readonly string[];
-  readonly shard?: Shard;
-}
 
 /** What every shard of one run shares, and what the merge rebuilds the whole run from. */
 interface LoopsInputs {
@@ -51,12 +32,6 @@ interface LoopsInputs {
   readonly listed: number;
   readonly listingBad: readonly BadFile[];
   readonly passedOver: readonly string[];
-}
-
-export function mineParameters(min: number | undefined): MineParameters {
-  if (min === undefined) return DEFAULT_MINE_PARAMETERS;
-  if (min < 2) throw new UserError(`--min ${min}: a stretch repeats something, so it needs at least 2 calls`);
-  return { repeat: min, failing: min, alternation: 2 * min, sameFailure: min, recheck: min, noEffect: min };
 }
 
 const quote = (arg: string) => (/^[\w./@:=+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`);
@@ -71,25 +46,62 @@ function commandLine(inputs: Pick<LoopsInputs, "paths" | "min" | "labels">, judg
   return args.map(quote).join(" ");
 }
 
-/** The judgements named, or the ones already in --out; checked before any work. */
-function judgementsOf(options: Pick<LoopsOptions, "judgements" | "out">): { file?: string; judgements?: Judgements } {
-  const file = options.judgements ?? (options.out !== undefined && existsSync(join(options.out, JUDGEMENTS_FILE)) ? join(options.out, JUDGEMENTS_FILE) : undefined);
-  return file === undefined ? {} : { file, judgements: loadJudgements(file) };
+/** What a `loops` run made: the whole run's catalogue, or one shard's partial for --merge. */
+export type LoopsRun =
+  | {
+      readonly kind: "catalogue";
+      readonly catalogue: Catalogue;
+      /** The catalogue as real-loops.md and real-loops.json hold it. */
+      readonly markdown: string;
+      readonly json: string;
+      /** The judgements file read, and how many of its stretch ids this run did not find. */
+      readonly judgementsFile?: string;
+      readonly judgedNotFound: number;
+      /** Files skipped as unreadable (each is in the catalogue too). */
+      readonly unreadable: readonly BadFile[];
+    }
+  | {
+      readonly kind: "partial";
+      readonly shard: Shard;
+      /** The partial as loops-partial-I-of-N.json holds it. */
+      readonly text: string;
+      readonly sessions: number;
+      readonly listed: number;
+    };
+
+/** Where a run's notes go (files passed over by the listing), as they arise; the caller prints them. */
+export interface LoopsSink {
+  readonly notice?: (line: string) => void;
 }
 
-export async function loopsCommand(paths: readonly string[], options: LoopsOptions): Promise<void> {
-  // Every input is checked before the output folder is looked at, and nothing is created before the first write.
-  const parameters = mineParameters(options.min);
-  const judged = judgementsOf(options);
-  const labels = (options.labels ?? []).map(loadDatasetLabels);
-  if (options.out !== undefined) {
-    checkOutputDir(options.out);
-    refuseOverwrite(options.out, options.shard === undefined ? CATALOGUE_FILES : [`${PARTIAL_PREFIX}-${options.shard.index}-of-${options.shard.of}.json`], options.force === true);
+/**
+ * Runs a plan (planLoops) into the catalogue, or a shard's partial; writes and prints nothing.
+ * A file that fails while it is read is skipped and listed (with `strict`, it stops the run); no
+ * readable session at all is a user error.
+ */
+export async function runLoops(plan: LoopsPlan, sink: LoopsSink = {}): Promise<LoopsRun> {
+  switch (plan.kind) {
+    case "mine":
+      return mine(plan, sink);
+    case "merge": {
+      const partials = readShardParts(partsIn(plan.parts, PARTIAL_PREFIX), LOOPS_SHARDS);
+      const inputs = (partials[0] as (typeof partials)[number]).inputs;
+      const rows = partials.flatMap((p) => p.rows).sort((a, b) => a.at - b.at);
+      return catalogueOf(inputs, rows, plan.judged, plan.out);
+    }
+    default: {
+      const unhandled: never = plan;
+      throw new Error(`unhandled loops plan ${JSON.stringify(unhandled)}`);
+    }
   }
+}
+
+async function mine(plan: Extract<LoopsPlan, { kind: "mine" }>, sink: LoopsSink): Promise<LoopsRun> {
+  const { paths, parameters, labels, shard } = plan;
   // Each file is read as soon as it is listed, while its inflated content is still at hand
   // (src/import/sessionRefs.ts listedFiles): the rows, the listing and its positions are those of
   // listing every file first and reading after (as a shard of the listing needs), in the same order.
-  const strict = options.strict === true;
+  const strict = plan.strict;
   const rows: SessionRow[] = [];
   const listingBad: BadFile[] = [];
   const passedOver: string[] = [];
@@ -105,7 +117,7 @@ export async function loopsCommand(paths: readonly string[], options: LoopsOptio
     if (file.refs.length === 0) passedOver.push(file.file);
     for (const { ref, id, span, format } of file.refs) {
       const at = listedCount++;
-      if (options.shard !== undefined && at % options.shard.of !== options.shard.index - 1) continue;
+      if (shard !== undefined && at % shard.of !== shard.index - 1) continue;
       if (unreadable !== undefined) continue;
       try {
         // The span found by the listing: a session of a multi-session file is read from its bytes alone.
@@ -123,22 +135,15 @@ export async function loopsCommand(paths: readonly string[], options: LoopsOptio
     }
   }
   const note = ignoredNote(passedOver);
-  if (note !== undefined) process.stderr.write(`loopsim: ${note}\n`);
+  if (note !== undefined) sink.notice?.(note);
   if (listedCount === 0 && listingBad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json, each also .gz) under ${paths.join(", ")}`);
   if (unreadable !== undefined) throw unreadable;
-  const inputs: LoopsInputs = { paths, min: options.min ?? null, labels: options.labels ?? [], parameters, listed: listedCount, listingBad, passedOver };
-  if (options.shard !== undefined) return writePartial(options, options.shard, inputs, rows);
-  finish(inputs, rows, judged, options);
-}
-
-function writePartial(options: LoopsOptions, shard: Shard, inputs: LoopsInputs, rows: readonly SessionRow[]): void {
-  const text = `${JSON.stringify({ schema: LOOPS_PARTIAL_SCHEMA, shard, inputs, rows }, null, 2)}\n`;
-  if (options.out === undefined) process.stdout.write(text);
-  else {
-    const file = join(options.out, `${PARTIAL_PREFIX}-${shard.index}-of-${shard.of}.json`);
-    writeFileAtomic(file, text);
-    process.stderr.write(`loopsim: wrote shard ${shard.index}/${shard.of} (${rows.length} of ${inputs.listed} sessions) to ${file}; join the parts with loopsim loops --merge ${options.out}\n`);
+  const inputs: LoopsInputs = { paths, min: plan.min, labels: plan.labelFiles, parameters, listed: listedCount, listingBad, passedOver };
+  if (plan.shard !== undefined) {
+    const shard = plan.shard;
+    return { kind: "partial", shard, text: `${JSON.stringify({ schema: LOOPS_PARTIAL_SCHEMA, shard, inputs, rows }, null, 2)}\n`, sessions: rows.length, listed: inputs.listed };
   }
+  return catalogueOf(inputs, rows, plan.judged, plan.out);
 }
 
 const LOOPS_SHARDS: ShardLayout<LoopsInputs, SessionRow> = {
@@ -150,39 +155,20 @@ const LOOPS_SHARDS: ShardLayout<LoopsInputs, SessionRow> = {
   idOf: (row) => (isPlainObject(row) && Number.isInteger(row.at) && typeof row.id === "string" ? String(row.at) : undefined),
 };
 
-/** `loops --merge PARTS...`: the parts of `loops --shard I/N` joined into the whole run's catalogue. */
-export function mergeLoops(parts: readonly string[], options: Pick<LoopsOptions, "json" | "out" | "force" | "judgements">): void {
-  const judged = judgementsOf(options);
-  if (options.out !== undefined) {
-    checkOutputDir(options.out);
-    refuseOverwrite(options.out, CATALOGUE_FILES, options.force === true);
-  }
-  const partials = readShardParts(partsIn(parts, PARTIAL_PREFIX), LOOPS_SHARDS);
-  const inputs = (partials[0] as (typeof partials)[number]).inputs;
-  const rows = partials.flatMap((p) => p.rows).sort((a, b) => a.at - b.at);
-  finish(inputs, rows, judged, options);
-}
-
-function finish(inputs: LoopsInputs, rows: readonly SessionRow[], judged: { file?: string; judgements?: Judgements }, options: Pick<LoopsOptions, "json" | "out">): void {
-  const builder = new CatalogueBuilder({ command: commandLine(inputs, judged.file, options.out), paths: inputs.paths, parameters: inputs.parameters }, judged.judgements);
+function catalogueOf(inputs: LoopsInputs, rows: readonly SessionRow[], judged: JudgedFile, out: string | undefined): LoopsRun {
+  const builder = new CatalogueBuilder({ command: commandLine(inputs, judged.file, out), paths: inputs.paths, parameters: inputs.parameters }, judged.judgements);
   for (const row of rows) builder.addRow(row);
   const catalogue: Catalogue = builder.finish(inputs.listingBad, inputs.passedOver);
   const bad = catalogue.unreadable;
-  // Nothing read: no catalogue is written (an empty one would read as "no loops found").
+  // Nothing read: no catalogue (an empty one would read as "no loops found").
   if (catalogue.summary.sessions === 0 && bad.length > 0) throw new UserError(`${inputs.paths.join(" ")}: no readable sessions (${bad.length} file${bad.length === 1 ? "" : "s"} could not be read):\n${badFileLines(bad).join("\n")}`);
-  const markdown = catalogueMarkdown(catalogue);
-  const json = catalogueJson(catalogue);
-  if (options.out !== undefined) {
-    writeFileAtomic(join(options.out, "real-loops.md"), markdown);
-    writeFileAtomic(join(options.out, "real-loops.json"), json);
-  }
-  process.stdout.write(options.json ? json : markdown);
-  if (judged.judgements !== undefined) {
-    const unknown = catalogue.judged?.notFound.length ?? 0;
-    if (unknown > 0) process.stderr.write(`loopsim: ${judged.file}: ${unknown} judged stretch id${unknown === 1 ? "" : "s"} not found by this run (listed in the catalogue under "Judged but not found")\n`);
-  }
-  if (bad.length > 0) {
-    for (const line of badFileLines(bad)) process.stderr.write(`loopsim: ${line}\n`);
-    throw new CheckFailed(`${bad.length} unreadable file${bad.length === 1 ? "" : "s"} skipped; the other ${catalogue.summary.sessions} sessions are in the catalogue (--strict stops at the first)`);
-  }
+  return {
+    kind: "catalogue",
+    catalogue,
+    markdown: catalogueMarkdown(catalogue),
+    json: catalogueJson(catalogue),
+    ...(judged.file === undefined ? {} : { judgementsFile: judged.file }),
+    judgedNotFound: judged.judgements === undefined ? 0 : (catalogue.judged?.notFound.length ?? 0),
+    unreadable: bad,
+  };
 }

@@ -19,17 +19,26 @@ import { resolveTarget } from "../targets/registry.js";
 import { sliceOf } from "../sessions/recorded.js";
 import { checkCiOutputs, type CiOutputs } from "../ci/emit.js";
 import type { JUnitCase } from "../ci/junit.js";
-import { placeOf, scanCase, type Place } from "../ci/scanCases.js";
+import { placeOf, scanCase, withJsonLine, type Place } from "../ci/scanCases.js";
+import { jsonPathLines } from "../ci/jsonPathLine.js";
 
+/** What every session of a scan is run with, as planScan makes it from ScanArgs. */
 export interface ScanOptions {
   /** Stop at the first unreadable file instead of skipping and reporting it. */
   readonly strict?: boolean;
+  /** Overwrite a report already in `out`. */
   readonly force?: boolean;
+  /** The sessions' format (default: detected for each file). */
   readonly format?: SessionFormat | "auto";
+  /** The OpenClaw config every session is scanned with. */
   readonly config: ResolvedConfig;
+  /** How the report names that config (the file, and the agent). */
   readonly configLabel: string;
+  /** The guard every session is run through. */
   readonly target: Target;
+  /** The caller prints the JSON report rather than the Markdown one. */
   readonly json: boolean;
+  /** Folder for scan.{json,md,html} (checked by planScan; written by the caller). */
   readonly out?: string;
   /** Only this shard's slice of the sessions (every N-th of the listing, as tune and compare --by sessions). */
   readonly shard?: Shard;
@@ -51,21 +60,36 @@ export interface ScanArgs {
   readonly agent?: string;
   /** The target's name as `--target` takes it (default reference). */
   readonly target?: string;
+  /** The caller prints the JSON report rather than the Markdown one. */
   readonly json?: boolean;
+  /** Folder for scan.{json,md,html}: checked here, written by the caller. */
   readonly out?: string;
+  /** The sessions' format (default: detected for each file). */
   readonly format?: SessionFormat | "auto";
+  /** Stop at the first unreadable file (default: skip it and report it). */
   readonly strict?: boolean;
+  /** Overwrite a report already in `out`. */
   readonly force?: boolean;
   /** I/N, auto or auto/N. */
   readonly shard?: string;
+  /** A JUnit file and/or GitHub annotations (their paths checked here). */
   readonly ci?: CiOutputs;
+}
+
+/** A parsed scan: the paths to list, and the options every session is scanned with. */
+export interface ScanPlan {
+  readonly paths: readonly string[];
+  readonly options: ScanOptions;
 }
 
 /**
  * Parses and checks what scan is given, once, before any session is read: the config, the target
- * (loaded), the shard, and the options `trace` needs to show a session again as scan saw it.
+ * (loaded), the shard, and the options `trace` needs to show a session again as scan saw it. An
+ * output folder that cannot be written or holds a report (without `force`), a bad shard or an
+ * unknown target is a user error (exitCode 2) naming the flag; nothing is created.
  */
-export async function planScan(args: ScanArgs): Promise<{ readonly paths: readonly string[]; readonly options: ScanOptions }> {
+export async function planScan(args: ScanArgs): Promise<ScanPlan> {
+  if (args === null || typeof args !== "object" || !Array.isArray(args.paths) || !args.paths.every((p) => typeof p === "string" && p !== "")) throw new UserError("scan: paths must be a list of session files or folders");
   const config = configFromOptions(args.config, args.agent);
   if (args.out !== undefined) {
     checkOutputDir(args.out);
@@ -117,11 +141,16 @@ export interface ScanSink {
 }
 
 /**
- * Runs every session of the plan through its target, one at a time (rows are spooled to a scratch
- * folder, memory holds the summary), and hands the report's documents to `sink`. Writes nothing
- * itself; a file that cannot be read is skipped and returned in `bad` (with --strict, it stops).
+ * Runs every session of a plan (planScan) through its target, one at a time (rows are spooled to a
+ * scratch folder, memory holds the summary), and hands the report's documents to `sink`. Writes
+ * nothing itself; a file that cannot be read is skipped and returned in `bad` (with `strict`, it
+ * stops); no readable session at all is a user error.
+ *
+ * @param plan - from {@link planScan}.
+ * @param sink - receives the notes, the progress and the report's documents (valid only while its promise is pending).
  */
-export async function runScan(paths: readonly string[], options: ScanOptions, sink: ScanSink): Promise<ScanRun> {
+export async function runScan(plan: ScanPlan, sink: ScanSink): Promise<ScanRun> {
+  const { paths, options } = plan;
   const listed = await sessionRefs(paths, options.strict === true);
   const { bad, ignored } = listed;
   const refs = sliceOf(listed.refs, options.shard).map((s) => s.ref);
@@ -131,6 +160,7 @@ export async function runScan(paths: readonly string[], options: ScanOptions, si
   if (listed.refs.length === 0 && bad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json, each also .gz) under ${paths.join(", ")}`);
   sink.progress?.start(refs.length);
   const cases: ScanCase[] = [];
+  const jsonLines = jsonPathLines();
   const sessions = await withScratchDir("scan", async (scratch) => {
     const writer = new ScanReportWriter(scratch, options.target.name, options.configLabel);
     try {
@@ -139,7 +169,7 @@ export async function runScan(paths: readonly string[], options: ScanOptions, si
           const scanned = await scanSession(ref, options.config, options.target, id, options.format ?? "auto", span);
           writer.add(scanned);
           if (options.ci !== undefined) {
-            const at = placeOf(scanned.firstBlock?.at ?? scanned.firstAbort?.at);
+            const at = withJsonLine(placeOf(scanned.firstBlock?.at ?? scanned.firstAbort?.at), jsonLines);
             cases.push({ case: scanCase(scanned, options.target.name, options.traceArgs ?? ""), place: at.file === undefined ? { file: scanned.file } : at, file: scanned.file });
           }
         } catch (error) {

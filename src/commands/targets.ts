@@ -1,6 +1,7 @@
 // `loopsim targets`: the built-in targets, the runtimes that run here (pinned and cached
 // versions) and the releases in the cache; `loopsim targets fetch openclaw@V...` fetches releases
-// and runtimes ahead of time (for CI or an offline machine).
+// and runtimes ahead of time (for CI or an offline machine). `listTargets` and `fetchTargets` print
+// nothing; the command line (src/cli/program.ts) prints what they hand back.
 import { UserError } from "../io/errors.js";
 import { BUILT_IN_TARGETS } from "../targets/registry.js";
 import { PEER_VARIANTS } from "../targets/peers/index.js";
@@ -11,14 +12,22 @@ import { cachedReleases, cacheRoot } from "../targets/openclaw/cache.js";
 import { ensureRelease, resolveReleaseSpec } from "../targets/openclaw/fetch.js";
 import { loadReleaseTarget } from "../targets/openclaw/releaseTarget.js";
 
-export function targetsListCommand(json: boolean): void {
+/** What `loopsim targets` lists, as its JSON document and its text. */
+export interface TargetListing {
+  readonly json: string;
+  readonly text: string;
+}
+
+/**
+ * The targets there are: the built-in ones, the runtimes that run here (pinned and cached
+ * versions), the releases in the cache, and the forms of a build's and an adapter's name; prints
+ * nothing.
+ */
+export function listTargets(): TargetListing {
   const releases = cachedReleases();
   const runtimes = runtimeListing();
   const builtIn = [...BUILT_IN_TARGETS, ...PEER_VARIANTS, ...CANDIDATE_TARGETS];
-  if (json) {
-    process.stdout.write(JSON.stringify({ builtIn: builtIn.map((t) => ({ name: t.name, summary: t.summary, breaks: t.breaks })), runtimes, cache: cacheRoot(), cachedReleases: releases.map((v) => `openclaw@${v}`) }, null, 2) + "\n");
-    return;
-  }
+  const json = JSON.stringify({ builtIn: builtIn.map((t) => ({ name: t.name, summary: t.summary, breaks: t.breaks })), runtimes, cache: cacheRoot(), cachedReleases: releases.map((v) => `openclaw@${v}`) }, null, 2) + "\n";
   const width = Math.max(...builtIn.map((t) => t.name.length));
   const lines = ["built-in targets:"];
   for (const t of builtIn) lines.push(`  ${t.name.padEnd(width)}  ${t.summary}`);
@@ -33,32 +42,36 @@ export function targetsListCommand(json: boolean): void {
   for (const v of releases) lines.push(`  openclaw@${v}`);
   lines.push("", "your own OpenClaw build: --target openclaw@./my-build (a built checkout, its dist/, an unpacked package) or openclaw@./openclaw.tgz (an npm pack tarball); openclaw@file:PATH too; never cached");
   lines.push("", "your own detector: --target ./my-adapter.mjs (see examples/custom-target)");
-  process.stdout.write(lines.join("\n") + "\n");
+  return { json, text: lines.join("\n") + "\n" };
 }
 
-export async function targetsFetchCommand(names: readonly string[]): Promise<void> {
-  if (names.length === 0) throw new UserError(`targets fetch needs at least one of ${fetchableNamesHelp()}`);
+/**
+ * Fetches releases and runtimes into the cache ahead of time (for CI or an offline machine). Every
+ * name is parsed, and one that names nothing to fetch refused, before anything is fetched; `ready`
+ * hears each one's line as it is ready, `note` what npm is doing. Prints nothing itself.
+ */
+export async function fetchTargets(names: readonly string[], ready: (line: string) => void, note: (line: string) => void = () => undefined): Promise<void> {
+  if (!Array.isArray(names) || names.length === 0) throw new UserError(`targets fetch needs at least one of ${fetchableNamesHelp()}`);
   // Every name parsed, and refused when it is nothing to fetch, before anything is fetched.
   const refs = names.map((name) => fetchable(targetRefOf(name, "targets fetch")));
-  const note = (line: string) => process.stderr.write(line + "\n");
   for (const ref of refs) {
     switch (ref.kind) {
       case "inProcessRuntime": {
         const { loadGeminiTarget } = await import("../targets/runtimes/geminiCore.js");
         const target = await loadGeminiTarget(versionText(ref.version), note);
-        process.stdout.write(`${target.name}: ready (${target.summary})\n`);
+        ready(`${target.name}: ready (${target.summary})`);
         break;
       }
       case "drivenRuntime": {
         const { fetchDrivenRuntime } = await import("../targets/runtimes/drivenRuntimes.js");
-        process.stdout.write(`${await fetchDrivenRuntime(printTargetRef(ref), note)}: ready\n`);
+        ready(`${await fetchDrivenRuntime(ref, note)}: ready`);
         break;
       }
       case "release": {
         const version = await resolveReleaseSpec(versionText(ref.version), note);
         await ensureRelease(version, note);
         const target = await loadReleaseTarget(version, note);
-        process.stdout.write(`${target.name}: ready (${target.notes.at(-1) ?? ""})\n`);
+        ready(`${target.name}: ready (${target.notes.at(-1) ?? ""})`);
         break;
       }
       default: {

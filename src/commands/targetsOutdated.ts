@@ -4,12 +4,13 @@
 // reports/conformance/conformance.json (OpenClaw releases). Exit 0 when the reports cover the
 // newest of everything, 1 when something newer exists (a check that failed: regenerate them),
 // 2 when the registry cannot be asked (offline: nothing was compared) or a report is missing.
+// `outdatedTargets` asks and compares, printing nothing; src/cli/targetsOutdatedOutput.ts prints.
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { CheckFailed, UserError } from "../io/errors.js";
+import { UserError } from "../io/errors.js";
 import { packageRoot } from "../io/packageRoot.js";
 import { compareReleases } from "../targets/openclaw/versions.js";
 import { compareSemver, npmEnv } from "../targets/runtimes/packageCache.js";
@@ -27,6 +28,7 @@ interface Subject {
   readonly report: string;
 }
 
+/** One runtime (or OpenClaw): the versions the committed report covers, and the newer ones on the registry. */
 export interface OutdatedRow {
   readonly subject: string;
   readonly npmPackage: string;
@@ -136,13 +138,27 @@ async function refusedRegistry(): Promise<string | undefined> {
   });
 }
 
-export async function targetsOutdatedCommand(options: { json: boolean; reportsDir?: string }): Promise<void> {
+/** What `targets outdated` found: each runtime's versions the committed reports cover, and what the registry has that is newer. */
+export interface OutdatedReport {
+  /** The reports folder compared. */
+  readonly reports: string;
+  readonly rows: readonly OutdatedRow[];
+  /** The rows with a version no committed report covers (they make `targets outdated` exit 1). */
+  readonly stale: readonly OutdatedRow[];
+}
+
+/**
+ * Asks the npm registry (once per package, with a timeout) which versions each runtime has, and
+ * compares them with the versions the committed reports cover; prints nothing (`notice` hears
+ * what is asked). A registry that cannot be asked is a user error: nothing is compared.
+ */
+export async function outdatedTargets(options: { readonly reportsDir?: string } = {}, notice: (line: string) => void = () => undefined): Promise<OutdatedReport> {
   const reportsDir = options.reportsDir ?? defaultReportsDir();
   const covered = coveredNames(reportsDir);
   const all = subjects();
   const refused = await refusedRegistry();
   if (refused !== undefined) throw new UserError(`cannot ask the npm registry, so nothing was compared: ${refused} (a refused connection is final, so it is not retried)`);
-  process.stderr.write(`loopsim: asking the npm registry (npm view PACKAGE versions, ${REGISTRY_TIMEOUT_MS / 1000} s timeout) about ${all.map((s) => s.npmPackage).join(", ")}\n`);
+  notice(`asking the npm registry (npm view PACKAGE versions, ${REGISTRY_TIMEOUT_MS / 1000} s timeout) about ${all.map((s) => s.npmPackage).join(", ")}`);
   const answers = await Promise.all(all.map((s) => publishedVersions(s.npmPackage)));
   const unreachable = all.flatMap((s, i) => {
     const a = answers[i];
@@ -162,15 +178,15 @@ export async function targetsOutdatedCommand(options: { json: boolean; reportsDi
     const newer = top === undefined ? [] : published.filter((v) => s.compare(v, top) > 0);
     return { subject: s.names.join(", "), npmPackage: s.npmPackage, report: s.report, covered: versions, ...(notRunnable.length === 0 ? {} : { notRunnable }), newer, newest: published.at(-1) };
   });
-  const stale = rows.filter((r) => r.newer.length > 0 || r.covered.length === 0);
-  if (options.json) process.stdout.write(JSON.stringify({ reports: reportsDir, rows }, null, 2) + "\n");
-  else {
-    const lines = rows.map((r) => {
-      const cover = r.covered.length === 0 ? "no committed report covers it" : `${r.report} covers ${r.covered.map((v) => (r.notRunnable?.includes(v) === true ? `${v} (listed as not runnable here)` : v)).join(", ")}`;
-      const verdict = r.covered.length === 0 ? `newest on the registry: ${r.newest ?? "none"}` : r.newer.length === 0 ? "nothing newer on the registry" : `newer on the registry: ${r.newer.join(", ")}`;
-      return `${r.subject} (${r.npmPackage}): ${cover}; ${verdict}`;
-    });
-    process.stdout.write(lines.join("\n") + "\n");
-  }
-  if (stale.length > 0) throw new CheckFailed(`${stale.length} of ${rows.length} have versions the committed reports do not cover: ${stale.map((r) => r.subject).join("; ")}`);
+  return { reports: reportsDir, rows, stale: rows.filter((r) => r.newer.length > 0 || r.covered.length === 0) };
+}
+
+/** `targets outdated`'s text: one line per runtime. */
+export function outdatedText(report: OutdatedReport): string {
+  const lines = report.rows.map((r) => {
+    const cover = r.covered.length === 0 ? "no committed report covers it" : `${r.report} covers ${r.covered.map((v) => (r.notRunnable?.includes(v) === true ? `${v} (listed as not runnable here)` : v)).join(", ")}`;
+    const verdict = r.covered.length === 0 ? `newest on the registry: ${r.newest ?? "none"}` : r.newer.length === 0 ? "nothing newer on the registry" : `newer on the registry: ${r.newer.join(", ")}`;
+    return `${r.subject} (${r.npmPackage}): ${cover}; ${verdict}`;
+  });
+  return lines.join("\n") + "\n";
 }

@@ -1,6 +1,7 @@
 // `loopsim trace FILE|-`: runs a recorded trace, or a session file of any format loopsim imports,
 // through a target, streaming. For a session, outputs are numbered by imported event (0-based)
-// and a summary of the import goes to stderr.
+// and a summary of the import goes to stderr. `planTraceFile` parses the arguments once,
+// `runTraceFile` streams each output's line to its caller; the command line prints them.
 import type { ResolvedConfig } from "../../models/config.js";
 import { UserError } from "../io/errors.js";
 import { outputJsonLine } from "../format/outputJson.js";
@@ -10,13 +11,32 @@ import { openSession } from "../import/session.js";
 import { statsLine } from "../import/summary.js";
 import { article, plural } from "../format/words.js";
 import type { SessionFormat } from "../import/types.js";
-import { LineWriter } from "../io/bufferedOutput.js";
+import { configFromOptions } from "../io/configFile.js";
+import { resolveTarget } from "../targets/registry.js";
 import { parseEventLine } from "../io/eventSchema.js";
 import { readLines } from "../io/lines.js";
 import { collect, sessionOver, type Target, type TargetOutput } from "../targets/target.js";
 import type { ToolEvent } from "../../models/events.js";
 
+/** What `loopsim trace` takes, as the command line (or a library caller) hands it over. */
+export interface TraceArgs {
+  /** A trace file (.jsonl), a session file of any format loopsim reads, or `-` for stdin. */
+  readonly file: string;
+  /** OpenClaw config file (JSON or JSON5); the defaults when absent. */
+  readonly config?: string;
+  /** The agent whose agents.list override applies (needs `config`). */
+  readonly agent?: string;
+  /** The target, as `--target` names it (default reference). */
+  readonly target?: string;
+  /** One JSON object per output instead of the timeline. */
+  readonly json?: boolean;
+  /** The input's format: undefined reads stdin as a loopsim trace and detects a file's format. */
+  readonly format?: SessionFormat | "auto" | "trace";
+}
+
+/** A parsed trace run: the file, the config (resolved), the target (loaded), the format. */
 export interface TraceOptions {
+  readonly file: string;
   readonly config: ResolvedConfig;
   readonly json: boolean;
   readonly target: Target;
@@ -24,15 +44,32 @@ export interface TraceOptions {
   readonly format?: SessionFormat | "auto" | "trace";
 }
 
-export async function traceCommand(path: string, options: TraceOptions): Promise<void> {
-  if (options.format === "trace" && path !== "-") {
-    const found = detectFormat(path);
-    if (found !== undefined && found !== "trace") throw new UserError(`${path}: --format trace, but the content is ${article(found)} session (leave --format out to detect it)`);
+/**
+ * Parses and checks what `trace` is given, once, before any event is read: the config, the
+ * target, and a `--format trace` that the file's content contradicts. Each problem is a user
+ * error (exitCode 2) naming the flag or the file.
+ */
+export async function planTraceFile(args: TraceArgs): Promise<TraceOptions> {
+  if (args === null || typeof args !== "object" || typeof args.file !== "string" || args.file === "") throw new UserError("trace: file must be a trace or session file, or - for stdin");
+  const config = configFromOptions(args.config, args.agent);
+  const target = await resolveTarget(args.target ?? "reference");
+  if (args.format === "trace" && args.file !== "-") {
+    const found = detectFormat(args.file);
+    if (found !== undefined && found !== "trace") throw new UserError(`${args.file}: --format trace, but the content is ${article(found)} session (leave --format out to detect it)`);
   }
-  if (options.format !== undefined && options.format !== "trace") return traceSession(path, { ...options, format: options.format });
+  return { file: args.file, config, json: args.json === true, target, ...(args.format === undefined ? {} : { format: args.format }) };
+}
+
+/**
+ * Runs a file through its target, streaming: each output's line (JSON, or the timeline's) goes to
+ * `line` as it is made, in order; prints and writes nothing else. Returns the end-of-run summary
+ * (what `loopsim trace` prints on stderr). An empty trace is a user error.
+ */
+export async function runTraceFile(options: TraceOptions, line: (text: string) => void | Promise<void>): Promise<string> {
+  const path = options.file;
+  if (options.format !== undefined && options.format !== "trace") return traceSession(path, { ...options, format: options.format }, line);
   const format = path === "-" || options.format === "trace" ? "trace" : (detectFormat(path) ?? "trace");
-  if (format !== "trace") return traceSession(path, options);
-  const writer = new LineWriter();
+  if (format !== "trace") return traceSession(path, options, line);
   const render = options.json ? outputJsonLine : timelineLine;
   const source = path === "-" ? "<stdin>" : path;
   let read = 0;
@@ -41,23 +78,18 @@ export async function traceCommand(path: string, options: TraceOptions): Promise
   // A whole-trace target (a driven CLI) reads the trace in full first; others stream it.
   const whole = options.target.wholeTrace === undefined ? undefined : await collect(lines);
   const session = whole === undefined ? options.target.start(options.config) : sessionOver(options.target, options.config, whole.map((l) => l.event));
-  try {
-    for await (const { event, lineIndex } of whole ?? lines) {
-      read++;
-      tally.event(event);
-      // Outputs are numbered by input line (0-based), blank lines included.
-      for (const output of session.step(event)) {
-        tally.add(output);
-        await writer.line(render({ ...output, index: lineIndex }));
-      }
+  for await (const { event, lineIndex } of whole ?? lines) {
+    read++;
+    tally.event(event);
+    // Outputs are numbered by input line (0-based), blank lines included.
+    for (const output of session.step(event)) {
+      tally.add(output);
+      await line(render({ ...output, index: lineIndex }));
     }
-  } finally {
-    await writer.flush();
   }
   // An empty trace is no finding: "0 events, 0 blocks" would read as a guard that passed it.
   if (read === 0) throw new UserError(`${source}: no events in it (an empty trace: one JSON event per line; see docs/guide/formats.md)`);
-  // The end-of-run summary goes to stderr, so stdout stays one line per event (JSON or timeline).
-  process.stderr.write(`loopsim: ${tally.line(source)}\n`);
+  return tally.line(source);
 }
 
 /** A trace file's events with their 0-based line, blank lines skipped, each line checked. */
@@ -112,23 +144,18 @@ class RunTally {
   }
 }
 
-async function traceSession(path: string, options: TraceOptions): Promise<void> {
+async function traceSession(path: string, options: TraceOptions, line: (text: string) => void | Promise<void>): Promise<string> {
   const opened = await openSession(path, options.format === undefined || options.format === "trace" ? "auto" : options.format);
   const whole = options.target.wholeTrace === undefined ? undefined : await collect(opened.events);
   const session = whole === undefined ? options.target.start(options.config) : sessionOver(options.target, options.config, whole.map((e) => e.event));
-  const writer = new LineWriter();
   const render = options.json ? outputJsonLine : timelineLine;
   let index = 0;
-  try {
-    for await (const { event, at } of whole ?? opened.events) {
-      for (const output of session.step(event)) {
-        const line = render({ ...output, index });
-        await writer.line(options.json ? line : `${line}  @ ${at.slice(at.lastIndexOf("/") + 1)}`);
-      }
-      index++;
+  for await (const { event, at } of whole ?? opened.events) {
+    for (const output of session.step(event)) {
+      const text = render({ ...output, index });
+      await line(options.json ? text : `${text}  @ ${at.slice(at.lastIndexOf("/") + 1)}`);
     }
-  } finally {
-    await writer.flush();
+    index++;
   }
-  process.stderr.write(`loopsim: ${statsLine(path === "-" ? "<stdin>" : path, opened.format, opened.stats)}\n`);
+  return statsLine(path === "-" ? "<stdin>" : path, opened.format, opened.stats);
 }

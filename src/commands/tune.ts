@@ -23,7 +23,7 @@ import { evaluateGroundedInThreads } from "../grounded/parallelGrounded.js";
 import { measureRealOutcomes } from "../grounded/realOutcomes.js";
 import { loadDatasetLabels } from "../realLoops/labels.js";
 import { configFrom } from "../../models/configResolution.js";
-import { isCandidateName } from "../targets/candidates/index.js";
+import { isRefKind } from "../targets/targetRef.js";
 import { rowGrids, type RowGrid } from "../grounded/reactionGrid.js";
 import { groundedFrom, groundingFlags, populationWords, refuseGroundingFlags, refuseReactionGrid, resolvePopulation, type AnyPopulation, type PopulationSpec } from "../grounded/populationSpec.js";
 import { PARTIAL_SCHEMA, finishReport, type TuneInputs, type TunePartial, type TuneReport } from "../tune/report.js";
@@ -151,6 +151,7 @@ export function tuneOutputs(shard: Shard | undefined): string[] {
  * `--out` (default reports/latest).
  */
 export async function planTune(given: TuneArgs): Promise<TunePlan> {
+  if (given === null || typeof given !== "object") throw new UserError("planTune: args must be an object of tune's options (population, agents, seed, grid, ...)");
   const out = given.out ?? (given.json === true ? undefined : DEFAULT_TUNE_OUT);
   const args: TuneArgs = { ...given, ...(out === undefined ? {} : { out }) };
   const grounding = await planGrounding(args, "configs", tuneOutputs, args.sessions);
@@ -211,7 +212,7 @@ export async function runTune(plan: TunePlan, progress?: Progress): Promise<Tune
   // Real loops with real outcomes (--loops real): every config replayed open-loop on the sessions, against their stretches and labels.
   const outcomes =
     grounding?.loops === "real"
-      ? await measureRealOutcomes(grounding.paths, readOptions, inputs.configs.map((c) => ({ name: c.index === 0 ? "OpenClaw defaults" : `#${c.index} ${c.label}`, shipped: !isCandidateName(guard.name), target: guard, config: configFrom(c.block) })), (options.outcomeLabels ?? []).map(loadDatasetLabels), undefined, undefined, 1, g.stretchSource)
+      ? await measureRealOutcomes(grounding.paths, readOptions, inputs.configs.map((c) => ({ name: c.index === 0 ? "OpenClaw defaults" : `#${c.index} ${c.label}`, shipped: !isRefKind(guard.name, "candidate"), target: guard, config: configFrom(c.block) })), (options.outcomeLabels ?? []).map(loadDatasetLabels), undefined, undefined, 1, g.stretchSource)
       : undefined;
   const report = finishReport({ ...whole.inputs, ...(outcomes === undefined ? {} : { realOutcomes: outcomes }) }, whole.rows);
   return { kind: "report", report, ...found, summary: `${whole.rows.length} configs x ${chosen.primary.kind === "simulated" ? `${agents.length} agents` : `${plural(whole.inputs.grounded?.sessions ?? 0, "session")} as agents`}` };

@@ -15,25 +15,27 @@ export const MAX_CONFORM_DEPTH = 1_000;
 
 /** The options as a caller gives them: every field optional. */
 export interface ConformOptionsInput {
+  /** Seed of the laws and the differential run. */
   readonly seed?: number;
+  /** Multiplies the cases of every law and of the differential run. */
   readonly depth?: number;
+  /** Counterexample scenarios are written here; none when absent. */
   readonly outDir?: string;
+  /** Run only this law (with `path`, replay a shrunk failure). */
   readonly law?: string;
+  /** fast-check path of a shrunk counterexample. */
   readonly path?: string;
+  /** Seed of the differential run alone (default: `seed`). */
   readonly differentialSeed?: number;
 }
 
-/** The options as the runners read them: defaults filled in, every value checked. */
-export interface ResolvedConformOptions {
-  readonly seed: number;
-  readonly depth: number;
-  readonly outDir: string | undefined;
-  readonly law?: string;
-  readonly path?: string;
-  readonly differentialSeed?: number;
-}
+/**
+ * The options as the runners read them (conform/run.ts): the same fields, with `seed` and
+ * `depth` filled in by their defaults and `outDir` always present (undefined: write nothing).
+ */
+export type ResolvedConformOptions = Required<Pick<ConformOptionsInput, "seed" | "depth">> & { readonly outDir: string | undefined } & Pick<ConformOptionsInput, "law" | "path" | "differentialSeed">;
 
-const FIELDS = ["seed", "depth", "outDir", "law", "path", "differentialSeed"] as const;
+const FIELDS = ["seed", "depth", "outDir", "law", "path", "differentialSeed"] as const satisfies readonly (keyof ConformOptionsInput)[];
 type Field = (typeof FIELDS)[number];
 
 /** How a field is named to the caller, in each message. */

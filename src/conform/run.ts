@@ -9,16 +9,10 @@ import { probeChecks } from "./probeChecks.js";
 import { corpusScenarioFiles, scenarioChecks } from "./scenarioChecks.js";
 import { staticChecks } from "./staticChecks.js";
 import { SEMANTIC_LAWS } from "../../properties/laws/index.js";
+import type { ResolvedConformOptions } from "./conformOptions.js";
 
-export interface ConformOptions {
-  readonly seed: number;
-  readonly depth: number;
-  /** Counterexample scenarios are written here; none when undefined. */
-  readonly outDir: string | undefined;
-  readonly law?: string;
-  readonly path?: string;
-  readonly differentialSeed?: number;
-}
+/** What a run is given: checked once by resolveConformOptions (conformOptions.ts), for the CLI and the library alike. */
+export type ConformOptions = ResolvedConformOptions;
 
 export function conformSteps(options: ConformOptions): number {
   if (options.law !== undefined) return 1;

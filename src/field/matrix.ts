@@ -34,7 +34,7 @@ export async function loadSubject(name: string, options: Pick<FieldRunOptions, "
   try {
     if (ref.kind === "drivenRuntime") {
       if (options.driven === "none") return { kind: "missing", name, reason: "driven runtimes were not run (--driven none)" };
-      return { kind: "driven", name, runtime: await loadDrivenRuntime(name, note) };
+      return { kind: "driven", name, runtime: await loadDrivenRuntime(ref, note) };
     }
     return { kind: "in-process", name, target: await resolveTarget(name) };
   } catch (error) {

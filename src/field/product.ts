@@ -3,7 +3,7 @@
 // threshold a later fix PR introduced says so, so nobody reads it as the product's own stop.
 import type { FieldScenario } from "./fieldScenario.js";
 import type { LoopEnd } from "./judge.js";
-import { runtimeOf, type TargetKind } from "./lineup.js";
+import { asTargetRef, printTargetRef, shippedCodeOf, versionLabelOf, type InProcessRuntime, type TargetRef } from "../targets/targetRef.js";
 
 /** The product each driven runtime is: its CLI, from npm. */
 const DRIVEN_PRODUCTS: Readonly<Record<string, string>> = {
@@ -14,6 +14,9 @@ const DRIVEN_PRODUCTS: Readonly<Record<string, string>> = {
   crush: "Crush CLI",
 };
 
+/** The product each runtime run in-process is. */
+const IN_PROCESS_PRODUCTS: Readonly<Record<InProcessRuntime, string>> = { "gemini-cli": "Gemini CLI" };
+
 export interface CellProduct {
   /** The product and version that ran (or the model), in words. */
   readonly ran: string;
@@ -23,48 +26,49 @@ export interface CellProduct {
   readonly ownCode: boolean;
 }
 
-export function productOf(name: string, kind: TargetKind, scenario: Pick<FieldScenario, "runtime" | "reportedProduct">): CellProduct {
-  const at = name.indexOf("@");
-  const version = at > 0 ? name.slice(at + 1) : "";
-  const base = at > 0 ? name.slice(0, at) : name;
-  const ownCode = (kind === "release" || kind === "build" || kind === "runtime in-process" || kind === "runtime driven") && runtimeOf(name).split(":")[0] === scenario.runtime;
+export function productOf(target: string | TargetRef, scenario: Pick<FieldScenario, "runtime" | "reportedProduct">): CellProduct {
+  const ref = asTargetRef(target);
+  const name = printTargetRef(ref);
+  const shipped = shippedCodeOf(ref);
+  const ownCode = shipped !== undefined && shipped.runtime === scenario.runtime;
   let ran: string;
-  switch (kind) {
+  switch (ref.kind) {
     case "reference":
       ran = "loopsim's reference guard (a model, not a shipped product)";
       break;
-    case "peer model":
+    case "peer":
       ran = `loopsim's model of ${name} (not its shipped code)`;
       break;
     case "release":
-      ran = `OpenClaw ${version} from npm (its own detector, in-process; the caller around it emulated)`;
+      ran = `OpenClaw ${versionLabelOf(ref)} from npm (its own detector, in-process; the caller around it emulated)`;
       break;
     case "build":
-      ran = `an OpenClaw build from ${version} (its own detector, in-process; the caller around it emulated)`;
+      ran = `an OpenClaw build from ${versionLabelOf(ref)} (its own detector, in-process; the caller around it emulated)`;
       break;
     case "oracle":
       ran = "loopsim's oracle (the reference read straight off SPEC.md, not a shipped product)";
       break;
-    case "zoo variant":
+    case "zoo":
       ran = `loopsim's bug-zoo variant ${name} (a deliberately broken reference, not a shipped product)`;
       break;
-    case "candidate rule":
+    case "candidate":
       ran = `loopsim's candidate rule ${name} (a rule no runtime ships)`;
       break;
     case "adapter":
       ran = `the guard behind the adapter ${name}`;
       break;
-    case "runtime in-process":
-      ran = `${base === "gemini-cli" ? "Gemini CLI" : base} ${version} from npm (its own loop detection, in-process)`;
+    case "inProcessRuntime":
+      ran = `${IN_PROCESS_PRODUCTS[ref.runtime]} ${versionLabelOf(ref)} from npm (its own loop detection, in-process)`;
       break;
-    case "runtime driven": {
-      const [runtime, mode] = base.split(":") as [string, string | undefined];
-      ran = `${DRIVEN_PRODUCTS[runtime] ?? runtime} ${version} from npm, driven through its CLI${mode === undefined ? "" : ` (${mode})`}`;
+    case "drivenRuntime": {
+      const runtime = shipped?.runtime ?? ref.runtime;
+      const mode = shipped?.mode;
+      ran = `${DRIVEN_PRODUCTS[runtime] ?? runtime} ${versionLabelOf(ref)} from npm, driven through its CLI${mode === undefined ? "" : ` (${mode})`}`;
       break;
     }
     default: {
-      const never: never = kind;
-      throw new Error(`unknown target kind ${String(never)}`);
+      const unhandled: never = ref;
+      throw new Error(`unhandled target reference ${JSON.stringify(unhandled)}`);
     }
   }
   const standsIn = ownCode && scenario.reportedProduct !== undefined ? scenario.reportedProduct : undefined;

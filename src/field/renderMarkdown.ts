@@ -4,6 +4,7 @@
 import type { CellStatus, FieldCell, FieldReport, FieldRow, FieldTotals } from "./report.js";
 import { runtimeOf } from "./lineup.js";
 import { isPrerelease, regressionText } from "./timeline.js";
+import { versionLabelOf } from "../targets/targetRef.js";
 
 export const MARK: Readonly<Record<CellStatus, string>> = { failure: "**FAILS**", "let-through": "**let through**", fixed: "fixed", "n/a": "n/a", "not-run": "not run" };
 
@@ -82,7 +83,7 @@ export function realCodeText(r: FieldRow): string {
 /** Oldest first: each release judged and its verdict; then the pre-releases, which are not steps of it. */
 export function timelineText(r: FieldRow): string {
   const word = (s: CellStatus | undefined) => (s === "failure" ? "FAILS" : s === "let-through" ? "let through" : "fixed");
-  const point = (target: string) => `${target.slice(target.indexOf("@") + 1)} ${word(r.cells[target]?.status)}`;
+  const point = (target: string) => `${versionLabelOf(target)} ${word(r.cells[target]?.status)}`;
   const pre = Object.keys(r.cells).filter((t) => isPrerelease(t) && r.realCode.target !== undefined && runtimeOf(t) === r.runtime && (r.cells[t]?.status === "failure" || r.cells[t]?.status === "let-through" || r.cells[t]?.status === "fixed"));
   return (r.realCode.timeline ?? []).map((p) => point(p.target)).join(" · ") + (pre.length === 0 ? "" : ` (pre-releases, not in the timeline: ${pre.map(point).join(", ")})`);
 }

@@ -11,7 +11,8 @@ import type { LoadedField } from "./load.js";
 import { observeOutputs, type Observation } from "./observe.js";
 import { productOf, restsOn } from "./product.js";
 import { JUDGED, type FieldCell, type FieldRow, type RealCode } from "./report.js";
-import { compareTargets, lastingFixAfter, regressionsOf, timelineOf, type TimelineStatus } from "./timeline.js";
+import { parseTargetRef, shippedCodeOf, versionLabelOf } from "../targets/targetRef.js";
+import { compareTargets, compareVersions, lastingFixAfter, regressionsOf, timelineOf, type TimelineStatus } from "./timeline.js";
 
 /** A column as the runner gets it: loaded, or why it could not be. */
 export type FieldSubject =
@@ -82,7 +83,7 @@ export async function fieldCell(subject: FieldSubject, loaded: LoadedField, file
 /** A judged cell: the verdict to the loop's end, what ran, and whose rule the verdict rests on. */
 export function judgedCell(loaded: LoadedField, name: string, observation: Observation, replay: string): FieldCell {
   const j = judge(loaded.scenario.expected, observation);
-  const product = productOf(name, targetKind(name), loaded.scenario);
+  const product = productOf(name, loaded.scenario);
   const about = { loop: j.loop, ran: product.ran, ...(product.standsInFor === undefined ? {} : { standsInFor: product.standsInFor }), restsOn: restsOn(loaded.scenario, product, j.loop) };
   return j.status === "fixed" ? { status: "fixed", observed: j.observed, ...about, replay } : { status: j.status, observed: j.observed, broken: j.broken, ...about, replay };
 }
@@ -100,18 +101,25 @@ export const NOT_RUN_HERE: Readonly<Record<string, string>> = {
   crush: "Crush's CLI (@charmland/crush) is not among the runtimes loopsim drives in this matrix",
 };
 
+/** Whether a column runs the runtime's own shipped code (a release, a build, a runtime in its plain mode), not a model of it. */
+function runsOwnCodeOf(column: string, runtime: string): boolean {
+  const parsed = parseTargetRef(column);
+  const code = parsed.ok ? shippedCodeOf(parsed.ref) : undefined;
+  return code !== undefined && code.mode === undefined && code.runtime === runtime;
+}
+
 /**
  * The reported runtime's real code among the columns: the version nearest the reported one (the
  * newest not after it, else the oldest), its verdict, every version's verdict oldest first, the
  * first later version from which it stays fixed, and every fix a later version lost again.
  */
 export function realCodeOf(row: Pick<FieldRow, "runtime" | "reportedVersion" | "cells">, columns: readonly string[]): RealCode {
-  const mine = columns.filter((c) => targetKind(c) !== "peer model" && targetKind(c) !== "reference" && runtimeOf(c) === row.runtime);
+  const mine = columns.filter((c) => runsOwnCodeOf(c, row.runtime));
   const order = (a: string, b: string) => compareTargets(row.runtime, a, b);
   const nearest = (among: readonly string[]): string | undefined => {
     const sorted = [...among].sort(order);
     const reported = row.reportedVersion;
-    const notAfter = reported === null ? [] : sorted.filter((c) => order(c, `x@${reported}`) <= 0);
+    const notAfter = reported === null ? [] : sorted.filter((c) => compareVersions(row.runtime, versionLabelOf(c), reported) <= 0);
     return notAfter[notAfter.length - 1] ?? sorted[0];
   };
   const judged = mine.filter((c) => JUDGED.includes(row.cells[c]?.status ?? "not-run"));

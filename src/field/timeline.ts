@@ -3,6 +3,7 @@
 // every later version keeps it, so a report that fails again on the newest release is not
 // counted among the fixed ones.
 import { compareSemver } from "../targets/runtimes/packageCache.js";
+import { versionLabelOf } from "../targets/targetRef.js";
 
 export type TimelineStatus = "failure" | "let-through" | "fixed";
 
@@ -20,7 +21,7 @@ export interface Regression {
   readonly backAs: "failure" | "let-through";
 }
 
-const versionOf = (target: string) => target.slice(target.indexOf("@") + 1);
+const versionOf = (target: string) => versionLabelOf(target);
 
 /**
  * OpenClaw release order: by date, a pre-release (a suffix with letters, 2026.8.1-beta.3) before
@@ -49,7 +50,12 @@ export function compareReleaseOrder(a: string, b: string): number {
 
 /** Orders two targets of one runtime by version. */
 export function compareTargets(runtime: string, a: string, b: string): number {
-  return runtime === "openclaw" ? compareReleaseOrder(versionOf(a), versionOf(b)) : compareSemver(versionOf(a), versionOf(b));
+  return compareVersions(runtime, versionOf(a), versionOf(b));
+}
+
+/** Orders two versions of one runtime (OpenClaw's releases by their own order, the others by semver). */
+export function compareVersions(runtime: string, a: string, b: string): number {
+  return runtime === "openclaw" ? compareReleaseOrder(a, b) : compareSemver(a, b);
 }
 
 /** A pre-release (2026.8.1-beta.3, 0.30.0-preview.1): a column, but not a step of the timeline. */

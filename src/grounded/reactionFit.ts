@@ -59,6 +59,7 @@ export interface SignalFit {
   readonly usable: boolean;
 }
 
+/** The reaction odds fitted to what recorded agents did after a real guard's warning, block or stop, with what they rest on. */
 export interface ReactionFit {
   readonly paths: readonly string[];
   readonly sessions: number;

@@ -111,6 +111,12 @@ function namesMiniSweAgentFormat(text: string): boolean {
   return MINI_SWE_AGENT_FORMAT_AT.test(text) || MINI_SWE_AGENT_FORMAT.test(text);
 }
 
+/**
+ * The format of a session file, from its first bytes (and its name): a loopsim trace or one of
+ * the session formats `openSession` reads; undefined when it is none of them.
+ *
+ * @param ref - the file's path (an ADP file's `path#id` too).
+ */
 export function detectFormat(ref: string): DetectedFormat | undefined {
   const file = splitAdpRef(ref).file;
   const text = head(file).replace(/^\uFEFF/, "");

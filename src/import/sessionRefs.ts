@@ -25,6 +25,7 @@ export interface SessionRef {
   readonly format?: DetectedFormat;
 }
 
+/** A file that could not be read as a session, and why (its line or JSON path when known). */
 export interface BadFile {
   readonly file: string;
   readonly reason: string;

@@ -5,3 +5,5 @@
 export const MAX_AGENTS = 100_000;
 /** Worker threads: more than cores only adds start-up cost; the bound keeps a typo from spawning thousands. */
 export const MAX_WORKERS = 256;
+/** `loops --min`: the longest repeat a user may ask for, far above any stretch worth reading. */
+export const MAX_LOOPS_MIN = 10_000;

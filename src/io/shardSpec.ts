@@ -9,6 +9,7 @@
 // Batch array jobs (AWS_BATCH_JOB_ARRAY_INDEX, 0-based; the count as for Kubernetes).
 import { UserError } from "./errors.js";
 
+/** Shard `index` of `of` (`--shard I/N`): every N-th item of a listing, from the I-th. */
 export interface Shard {
   /** 1-based. */
   readonly index: number;

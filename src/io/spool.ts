@@ -7,6 +7,7 @@ import type { Writable } from "node:stream";
 
 const CHUNK = 1 << 16;
 
+/** Text spooled to a file in a scratch folder (read it back with `chunks()`, or write a document with writePieces). */
 export class Spool {
   private readonly fd: number;
   private pending: string[] = [];
@@ -19,8 +20,10 @@ export class Spool {
     this.fd = openSync(this.path, "w+");
   }
 
+  /** The file the text is spooled to. */
   readonly path: string;
 
+  /** Adds text at the end. */
   append(text: string): void {
     this.count++;
     this.pending.push(text);
@@ -48,6 +51,7 @@ export class Spool {
     }
   }
 
+  /** Closes the file (the scratch folder holding it is removed by its owner). */
   close(): void {
     closeSync(this.fd);
   }

@@ -79,12 +79,14 @@ export interface MineParameters {
  */
 export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3 };
 
+/** The miner's rules, each a kind of stuck stretch, in the order a catalogue lists them. */
 export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect"] as const;
 export type StretchRule = (typeof STRETCH_RULES)[number];
 
 /** Whether the stretch's calls are the same call again, or different calls that all got nowhere (what a guard keyed on the call can see, or not). */
 export type StretchKind = "identical" | "changing-args";
 
+/** Whether a rule finds the same call again (`identical`) or different calls that got nowhere (`changing-args`). */
 export function kindOfRule(rule: StretchRule): StretchKind {
   switch (rule) {
     case "repeat":

@@ -10,6 +10,7 @@ import type { SessionScan } from "./scanSession.js";
 /** A session's row as it sits in the report's "sessions" array (indented two levels). */
 const jsonRow = (x: SessionScan): string => JSON.stringify(x, null, 2).replace(/^/gm, "    ");
 
+/** A scan's report as scan.json, scan.md and scan.html hold it: text and spooled pieces, in order (see writePieces). */
 export interface ScanDocuments {
   readonly json: Pieces;
   readonly markdown: Pieces;

@@ -180,12 +180,15 @@ export function labelKeyOf(id: string, labels: Labels): string | undefined {
 
 /** What reading the sessions found, beside the sessions themselves. */
 export interface RecordedRead {
+  /** Sessions read. */
   readonly count: number;
+  /** Files skipped as unreadable, with why. */
   readonly bad: readonly BadFile[];
   /** Label keys that matched no session. */
   readonly unmatchedLabels: readonly string[];
   /** Label keys that matched more than one session (an instance solved by several systems). */
   readonly ambiguousLabels: readonly string[];
+  /** Sessions read, by their outcome label. */
   readonly byLabel: Readonly<Record<string, number>>;
 }
 

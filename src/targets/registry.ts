@@ -17,7 +17,7 @@ import { candidateTarget } from "./candidates/index.js";
 import { readManifest } from "./openclaw/cache.js";
 import { readRuntimeManifest } from "./runtimes/packageCache.js";
 import { isDrivenRuntimeCached } from "./runtimes/drivenRuntimes.js";
-import { asTargetRef, parseTargetRef, printTargetRef, unknownTargetMessage, versionText, type TargetRef } from "./targetRef.js";
+import { asTargetRef, parseTargetRef, runtimeOfRef, printTargetRef, unknownTargetMessage, versionText, type TargetRef } from "./targetRef.js";
 
 /** The targets that load without the disk or the network: the reference, the oracle, the bug zoo and the peers' models. */
 export const BUILT_IN_TARGETS: readonly Target[] = [REFERENCE_TARGET, ORACLE_TARGET, ...ZOO_TARGETS, ...PEER_TARGETS];
@@ -38,7 +38,7 @@ export function builtInTargetOf(ref: TargetRef): Target | undefined {
       return [...BUILT_IN_TARGETS, ...PEER_VARIANTS].find((t) => t.name === name);
     }
     case "candidate":
-      return candidateTarget(printTargetRef(ref));
+      return candidateTarget(ref.rule, ref.times);
     case "release":
     case "build":
     case "inProcessRuntime":
@@ -68,7 +68,7 @@ export function needsFetch(name: string | TargetRef): boolean {
     case "inProcessRuntime":
       return ref.version.kind === "latest" || readRuntimeManifest(ref.runtime, ref.version.version) === undefined;
     case "drivenRuntime":
-      return !isDrivenRuntimeCached(printTargetRef(ref));
+      return !isDrivenRuntimeCached(ref);
     case "reference":
     case "oracle":
     case "zoo":
@@ -109,7 +109,7 @@ export async function resolveTarget(name: string | TargetRef): Promise<Target> {
     }
     case "drivenRuntime": {
       const { loadDrivenTarget } = await import("./runtimes/drivenRuntimes.js");
-      return loadDrivenTarget(printTargetRef(ref));
+      return loadDrivenTarget(ref);
     }
     case "adapter":
       return loadModuleTarget(ref.path);
@@ -127,10 +127,11 @@ function unreachable(value: never): never {
  * their next call: a driven CLI answers whole traces only, and is refused with the reason.
  */
 export async function resolveStepwiseTarget(name: string): Promise<Target> {
-  const target = await resolveTarget(name);
+  const ref = asTargetRef(name);
+  const target = await resolveTarget(ref);
   if (target.wholeTrace !== undefined) {
     const { closedLoopRefusal } = await import("./runtimes/drivenTarget.js");
-    throw new UserError(closedLoopRefusal(target.name));
+    throw new UserError(closedLoopRefusal(target.name, runtimeOfRef(ref)));
   }
   return target;
 }

@@ -10,9 +10,9 @@ import { ORACLE_TARGET, REFERENCE_TARGET } from "./reference.js";
 import { ZOO_TARGETS } from "./zoo/variants.js";
 import { PEER_TARGETS, PEER_VARIANTS } from "./peers/index.js";
 import { DRIVEN_RUNTIME_NAMES } from "./runtimes/drivenRuntimes.js";
+import { versionText, type DrivenRuntimeRef, type VersionSpec } from "./versionSpec.js";
 
-/** `@latest` (the registry's newest, asked when loaded) or one version. */
-export type VersionSpec = { readonly kind: "latest" } | { readonly kind: "exact"; readonly version: string };
+export { versionText, type DrivenRuntimeRef, type VersionSpec };
 
 export type TargetRef =
   | { readonly kind: "reference" }
@@ -227,18 +227,6 @@ export function asTargetRef(name: string | TargetRef, where?: string): TargetRef
   return typeof name === "string" ? targetRefOf(name, where) : name;
 }
 
-/** `latest` or the version: what follows `@`. */
-export function versionText(version: VersionSpec): string {
-  switch (version.kind) {
-    case "latest":
-      return "latest";
-    case "exact":
-      return version.version;
-    default:
-      return unreachable(version);
-  }
-}
-
 /** The text of a reference: what `--target` takes back (replay lines, report keys). */
 export function printTargetRef(ref: TargetRef): string {
   switch (ref.kind) {
@@ -325,6 +313,85 @@ export function releaseLoadOrder<T>(items: readonly T[], nameOf: (item: T) => st
   };
   const releases = items.filter((i) => releaseVersion(i) !== undefined).sort((a, b) => compareVersions(releaseVersion(a) as string, releaseVersion(b) as string));
   return [...items.filter((i) => releaseVersion(i) === undefined), ...releases];
+}
+
+/**
+ * The runtime family a name asks for before its `@` (openclaw, gemini-cli, a driven runtime),
+ * whether or not what follows parses: a message about a bad version names the family.
+ */
+export function runtimeFamilyOf(text: string): string | undefined {
+  const at = text.indexOf("@");
+  if (at <= 0) return undefined;
+  const family = text.slice(0, at);
+  return [OPENCLAW, ...IN_PROCESS_RUNTIMES, ...drivenRuntimeNames()].includes(family) ? family : undefined;
+}
+
+/** A driven runtime's name parsed (`RUNTIME@VERSION`); any other name is a user error. */
+export function drivenRuntimeRefOf(text: unknown, where?: string): Extract<TargetRef, { kind: "drivenRuntime" }> {
+  const ref = targetRefOf(text, where);
+  if (ref.kind !== "drivenRuntime") throw new UserError(`${where === undefined ? "" : `${where}: `}${printTargetRef(ref)}: not a driven runtime (known: ${drivenRuntimeNames().map((r) => `${r}@VERSION`).join(", ")})`);
+  return ref;
+}
+
+/**
+ * What follows `@` in a release's, a build's or a runtime's name (the version, `latest`, or the
+ * build's path as written); the whole name for the others, and for a name that does not parse.
+ */
+export function versionLabelOf(name: string | TargetRef): string {
+  const parsed: TargetRefResult = typeof name === "string" ? parseTargetRef(name) : { ok: true, ref: name };
+  if (!parsed.ok) return name as string;
+  const ref = parsed.ref;
+  switch (ref.kind) {
+    case "release":
+    case "inProcessRuntime":
+    case "drivenRuntime":
+      return versionText(ref.version);
+    case "build":
+      return `${ref.via === "file" ? "file:" : ""}${ref.path}`;
+    case "reference":
+    case "oracle":
+    case "zoo":
+    case "peer":
+    case "candidate":
+    case "adapter":
+      return printTargetRef(ref);
+    default:
+      return unreachable(ref);
+  }
+}
+
+/** The shipped code a reference runs: whose runtime (a driven runtime's mode apart), and which version or build. */
+export interface ShippedCode {
+  /** As scenario files name runtimes: openclaw, gemini-cli, qwen-code... */
+  readonly runtime: string;
+  /** A driven runtime run in a mode of its own (`heuristics` of `qwen-code:heuristics`). */
+  readonly mode?: string;
+  /** What follows `@`: the version, `latest`, or a build's path. */
+  readonly version: string;
+}
+
+/** The runtime's own code a reference runs; undefined for loopsim's models and engines and for a user's adapter. */
+export function shippedCodeOf(ref: TargetRef): ShippedCode | undefined {
+  switch (ref.kind) {
+    case "release":
+    case "build":
+      return { runtime: OPENCLAW, version: versionLabelOf(ref) };
+    case "inProcessRuntime":
+      return { runtime: ref.runtime, version: versionLabelOf(ref) };
+    case "drivenRuntime": {
+      const colon = ref.runtime.indexOf(":");
+      return colon < 0 ? { runtime: ref.runtime, version: versionLabelOf(ref) } : { runtime: ref.runtime.slice(0, colon), mode: ref.runtime.slice(colon + 1), version: versionLabelOf(ref) };
+    }
+    case "reference":
+    case "oracle":
+    case "zoo":
+    case "peer":
+    case "candidate":
+    case "adapter":
+      return undefined;
+    default:
+      return unreachable(ref);
+  }
 }
 
 /** Whether a name (parsed) is of one of these kinds; false for a name that does not parse. */

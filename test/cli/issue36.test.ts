@@ -3,8 +3,10 @@
 // the code before the fix. Tiny fixtures; conform runs one law; every folder is the run's scratch.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { loopsim, tempDir } from "./run.js";
+import { jsonPathLine, jsonPathSegments } from "../../src/ci/jsonPathLine.js";
 import { cacheRoot, readManifest } from "../../src/targets/openclaw/cache.js";
 import { localCheckout } from "../openclawCheckout.js";
 
@@ -81,7 +83,7 @@ describe("--junit is checked before any work", () => {
 });
 
 describe("annotations GitHub can place", () => {
-  it("keep a folder with a space, mark a JSON document's file (its JSON path in the message), and give an unreadable file's line with its path once", () => {
+  it("keep a folder with a space, mark a JSON document's file and the line of its JSON path (the path in the message; no line in a .gz, saying so), and give an unreadable file's line with its path once", () => {
     const root = tempDir();
     const spaced = join(root, "a b");
     mkdirSync(spaced);
@@ -89,16 +91,41 @@ describe("annotations GitHub can place", () => {
     writeFileSync(join(spaced, "bad.jsonl"), `${call(0)}\ngarbage\n`);
     const messages = [{ role: "system", content: "s" }, { role: "user", content: "task" }];
     for (let i = 0; i < 25; i++) messages.push({ role: "assistant", content: "THOUGHT: again\n\n```bash\ncat a.txt\n```" }, { role: "user", content: "<returncode>0</returncode>\n<output>\nsame\n</output>" });
-    writeFileSync(join(spaced, "doc.traj.json"), JSON.stringify({ info: {}, messages, trajectory_format: "mini-swe-agent-1" }));
+    // Indented, as mini-swe-agent writes it: each message on lines of its own.
+    const doc = JSON.stringify({ info: {}, messages, trajectory_format: "mini-swe-agent-1" }, null, 2);
+    writeFileSync(join(spaced, "doc.traj.json"), doc);
+    writeFileSync(join(spaced, "zipped.traj.json.gz"), gzipSync(doc));
     const r = loopsim(["scan", spaced, "--config", configOn(), "--annotations"]);
     expect(r.code, r.stderr).toBe(1); // the unreadable file
     const marks = annotations(r.stderr);
     const of = (name: string) => marks.find((m) => m.includes(`${name},`) || m.includes(`${name}::`)) ?? "";
     expect(of("loop.jsonl")).toMatch(new RegExp(`^::error file=${spaced.replace(/[.]/g, "\\.")}/loop\\.jsonl,line=41,title=`));
-    expect(of("doc.traj.json")).toMatch(new RegExp(`^::error file=${spaced.replace(/[.]/g, "\\.")}/doc\\.traj\\.json,title=[^:]+::at messages\\[\\d+\\]: `));
+    // The line GitHub marks is the line messages[k] starts on (its "{" at an indent of 4), the path said too.
+    const docMark = new RegExp(`^::error file=${spaced.replace(/[.]/g, "\\.")}/doc\\.traj\\.json,line=(\\d+),title=[^:]+::at messages\\[(\\d+)\\]: `).exec(of("doc.traj.json"));
+    expect(docMark, of("doc.traj.json")).not.toBeNull();
+    const starts = doc.split("\n").flatMap((line, i) => (line === "    {" ? [i + 1] : []));
+    expect(Number(docMark?.[1])).toBe(starts[Number(docMark?.[2])]);
+    // A compressed document: no line, and the message says why, beside the path.
+    expect(of("zipped.traj.json.gz")).toMatch(new RegExp(`^::error file=${spaced.replace(/[.]/g, "\\.")}/zipped\\.traj\\.json\\.gz,title=[^:]+::at messages\\[\\d+\\] \\(a compressed file: GitHub can mark no line in it\\): `));
     const bad = of("bad.jsonl");
     expect(bad).toMatch(new RegExp(`^::error file=${spaced.replace(/[.]/g, "\\.")}/bad\\.jsonl,line=2,title=`));
     expect(bad.split("::")[2]?.split(`${spaced}/bad.jsonl`).length).toBe(2); // the path once in the message
+  });
+});
+
+describe("the line of a JSON path", () => {
+  it("reads the importers' paths, finds the node by the parsed tree (not a key's name in a string), and gives no line where there is none", () => {
+    const dir = tempDir();
+    const file = join(dir, "chat.json");
+    writeFileSync(file, `[\n  {"traj": [\n    {"role": "user", "content": "\\"traj\\": ["},\n    {"role": "assistant"}\n  ]}\n]\n`);
+    expect(jsonPathSegments("[0].traj[1]")).toEqual([0, "traj", 1]);
+    expect(jsonPathSegments("messages[10]")).toEqual(["messages", 10]);
+    expect(jsonPathSegments("a b")).toBeUndefined();
+    expect(jsonPathLine(file, "[0].traj[1]")).toEqual({ line: 4 });
+    expect(jsonPathLine(file, "[0].traj[0]")).toEqual({ line: 3 });
+    expect(jsonPathLine(file, "[0].traj[7]")).toEqual({ noLine: "the path is not in the file as it is now" });
+    expect(jsonPathLine(join(dir, "gone.json"), "[0]")).toEqual({ noLine: "the file cannot be read again" });
+    expect(jsonPathLine(`${file}.gz`, "[0]")).toEqual({ noLine: "a compressed file: GitHub can mark no line in it" });
   });
 });
 

@@ -7,7 +7,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loopsim, tempDir } from "./run.js";
-import { loopsCommand, mineParameters } from "../../src/commands/loops.js";
+import { mineParameters } from "../../src/commands/loops.js";
+import { planLoops } from "../../src/api/index.js";
 import { UserError } from "../../src/io/errors.js";
 import { groundingFlags, refuseGroundingFlags } from "../../src/grounded/populationSpec.js";
 import { parseLoops } from "../../src/grounded/realLoopAgents.js";
@@ -72,9 +73,9 @@ describe("loopsim loops", () => {
   it("refuses to overwrite without --force, a --min below 2, and a judgements file that is not one", async () => {
     const out = tempDir();
     writeFileSync(join(out, "real-loops.md"), "mine");
-    await expect(loopsCommand([FIXTURES], { json: true, out })).rejects.toThrow("real-loops.md exists; pass --force");
+    expect(() => planLoops({ paths: [FIXTURES], json: true, out })).toThrow("real-loops.md exists; pass --force");
     expect(() => mineParameters(1)).toThrow("--min 1: a stretch repeats something");
-    await expect(loopsCommand([FIXTURES], { json: true, judgements: `${FIXTURES}/progressing.jsonl` })).rejects.toBeInstanceOf(UserError);
+    expect(() => planLoops({ paths: [FIXTURES], json: true, judgements: `${FIXTURES}/progressing.jsonl` })).toThrow(UserError);
     expect(() => refuseGroundingFlags(groundingFlags({ loops: "real" }))).toThrow("--loops real: applies to real sessions");
     expect(() => parseLoops("sometimes")).toThrow("--loops sometimes: use real");
   });

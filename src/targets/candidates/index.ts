@@ -3,26 +3,39 @@
 // for people who design guards, not models of a runtime: no runtime is known to ship them, and
 // every report that lists one says so. `compare --targets candidates` runs the listed settings.
 import type { Target } from "../target.js";
+import type { CandidateRule } from "../targetRef.js";
 import { FAILURE_SIGNATURE, failureSignatureTarget } from "./failureSignature.js";
 import { NO_EFFECT, noEffectTarget } from "./noEffect.js";
 import { RECHECK, recheckTarget } from "./recheck.js";
 
 /** The settings `candidates` expands to in compare: each rule at 3 (the miner's own bar) and 5 (the limit most peers act at). */
-export const CANDIDATE_NAMES: readonly string[] = [`candidate:${FAILURE_SIGNATURE}:3`, `candidate:${FAILURE_SIGNATURE}:5`, `candidate:${NO_EFFECT}:3`, `candidate:${NO_EFFECT}:5`, `candidate:${RECHECK}:3`, `candidate:${RECHECK}:5`];
+const CANDIDATE_SETTINGS: readonly { readonly rule: CandidateRule; readonly times: number }[] = [
+  { rule: FAILURE_SIGNATURE, times: 3 },
+  { rule: FAILURE_SIGNATURE, times: 5 },
+  { rule: NO_EFFECT, times: 3 },
+  { rule: NO_EFFECT, times: 5 },
+  { rule: RECHECK, times: 3 },
+  { rule: RECHECK, times: 5 },
+];
 
-/** Fewer than 2 is no repeat; past 50 the window outgrows any stretch the miner finds. */
-export const CANDIDATE_TIMES = { min: 2, max: 50 } as const;
-
-export const isCandidateName = (name: string): boolean => name.startsWith("candidate:");
-
-/** The candidate a name asks for, or undefined when the name is not one. */
-export function candidateTarget(name: string): Target | undefined {
-  const match = /^candidate:(failure-signature|no-effect|recheck):(\d{1,3})$/.exec(name);
-  if (match === null) return undefined;
-  const times = Number(match[2]);
-  if (times < CANDIDATE_TIMES.min || times > CANDIDATE_TIMES.max) return undefined;
-  return match[1] === FAILURE_SIGNATURE ? failureSignatureTarget(times) : match[1] === RECHECK ? recheckTarget(times) : noEffectTarget(times);
+/** The candidate a parsed `candidate:RULE:N` asks for (targetRef.ts checked N's bounds). */
+export function candidateTarget(rule: CandidateRule, times: number): Target {
+  switch (rule) {
+    case FAILURE_SIGNATURE:
+      return failureSignatureTarget(times);
+    case NO_EFFECT:
+      return noEffectTarget(times);
+    case RECHECK:
+      return recheckTarget(times);
+    default: {
+      const unhandled: never = rule;
+      throw new Error(`unhandled candidate rule ${String(unhandled)}`);
+    }
+  }
 }
 
 /** The default settings, as targets (for `loopsim targets`). */
-export const CANDIDATE_TARGETS: readonly Target[] = CANDIDATE_NAMES.map((n) => candidateTarget(n) as Target);
+export const CANDIDATE_TARGETS: readonly Target[] = CANDIDATE_SETTINGS.map((c) => candidateTarget(c.rule, c.times));
+
+/** The default settings by name (each target's name is its `candidate:RULE:N`). */
+export const CANDIDATE_NAMES: readonly string[] = CANDIDATE_TARGETS.map((t) => t.name);

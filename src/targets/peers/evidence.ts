@@ -2,6 +2,8 @@
 // how it was run), or modelled from a description only (and why its code cannot be run here).
 // The checked ones are pinned by reports/peers/agreement.json; test/peerEvidence.test.ts keeps
 // this table and that report in step.
+import { parseTargetRef } from "../targetRef.js";
+
 export interface PeerEvidence {
   /** The real runtime the model was checked against, by the name `--against` takes. */
   readonly checkedAgainst?: string;
@@ -23,7 +25,8 @@ export const PEER_EVIDENCE: Readonly<Record<string, PeerEvidence>> = {
   "crewai-react": { text: "modelled from a description only: a Python package; PyPI cannot be reached here" },
 };
 
-/** The evidence line for a target name (`goose:5` is Goose's). */
+/** The evidence line for a target name (`goose:5` is Goose's); a row name that is no target is looked up as it is. */
 export function evidenceFor(name: string): PeerEvidence | undefined {
-  return PEER_EVIDENCE[name] ?? PEER_EVIDENCE[name.split(":")[0] ?? ""];
+  const parsed = parseTargetRef(name);
+  return PEER_EVIDENCE[name] ?? (parsed.ok && parsed.ref.kind === "peer" ? PEER_EVIDENCE[parsed.ref.peer] : undefined);
 }

@@ -5,6 +5,7 @@
 // SIGKILL by its id alone, not Ctrl-C, which reaches this process too), this one is handed to
 // another parent, and stops the same way, so no CLI runs on and no scratch folder is left.
 import { loadDrivenRuntime } from "./drivenRuntimes.js";
+import { drivenRuntimeRefOf } from "../targetRef.js";
 import type { DrivenScript } from "./drivenRuntime.js";
 
 const PARENT = process.ppid;
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   const script = JSON.parse(Buffer.concat(chunks).toString("utf8")) as DrivenScript;
-  const runtime = await loadDrivenRuntime(process.argv[2] ?? "", (line) => process.stderr.write(line + "\n"));
+  const runtime = await loadDrivenRuntime(drivenRuntimeRefOf(process.argv[2] ?? ""), (line) => process.stderr.write(line + "\n"));
   const observed = await runtime.drive(script);
   process.stdout.write(JSON.stringify(observed));
 }

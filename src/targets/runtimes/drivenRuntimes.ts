@@ -16,6 +16,7 @@ import { cachedRuntimeVersions, ensureRuntime, latestVersion, npm, npmInstallInt
 import type { Target } from "../target.js";
 import { drivenTarget } from "./drivenTarget.js";
 import { QWEN_PACKAGE, qwenAdapter } from "./qwenCli.js";
+import { versionText, type DrivenRuntimeRef } from "../versionSpec.js";
 
 interface RuntimeKind {
   readonly runtime: string;
@@ -128,43 +129,50 @@ function qwenKind(heuristics: boolean): RuntimeKind {
 
 export const DRIVEN_RUNTIME_NAMES: readonly string[] = KINDS.map((k) => k.runtime);
 
-function kindOf(name: string): { kind: RuntimeKind; spec: string } | undefined {
-  const at = name.lastIndexOf("@");
-  if (at <= 0) return undefined;
-  const kind = KINDS.find((k) => k.runtime === name.slice(0, at));
-  return kind === undefined ? undefined : { kind, spec: name.slice(at + 1) };
+/** The table's row for a parsed reference (the name was parsed once, in targetRef.ts). */
+function kindOf(ref: DrivenRuntimeRef): RuntimeKind | undefined {
+  return KINDS.find((k) => k.runtime === ref.runtime);
 }
+
+const nameOf = (ref: DrivenRuntimeRef): string => `${ref.runtime}@${versionText(ref.version)}`;
 
 /** The pinned version of each driven runtime (what the committed report used). */
 export function pinnedDrivenRuntimes(): string[] {
   return KINDS.map((k) => `${k.runtime}@${k.pinned}`);
 }
 
-async function resolve(name: string, onNote: (line: string) => void): Promise<{ kind: RuntimeKind; version: string }> {
-  const found = kindOf(name);
-  if (found === undefined) throw new UserError(`${name}: not a driven runtime (known: ${DRIVEN_RUNTIME_NAMES.map((r) => `${r}@VERSION`).join(", ")})`);
-  const why = found.kind.unavailable();
-  if (why !== undefined) throw new UserError(`${name}: n/a on this machine: ${why}`);
-  if (found.spec === "latest") return { kind: found.kind, version: await latestVersion(found.kind.cache, found.kind.npmPackage, onNote) };
-  if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/.test(found.spec)) throw new UserError(`${name}: not a version (expected e.g. ${found.kind.runtime}@${found.kind.pinned})`);
-  return { kind: found.kind, version: found.spec };
+async function resolve(ref: DrivenRuntimeRef, onNote: (line: string) => void): Promise<{ kind: RuntimeKind; version: string }> {
+  const kind = kindOf(ref);
+  if (kind === undefined) throw new UserError(`${nameOf(ref)}: not a driven runtime (known: ${DRIVEN_RUNTIME_NAMES.map((r) => `${r}@VERSION`).join(", ")})`);
+  const why = kind.unavailable();
+  if (why !== undefined) throw new UserError(`${nameOf(ref)}: n/a on this machine: ${why}`);
+  switch (ref.version.kind) {
+    case "latest":
+      return { kind, version: await latestVersion(kind.cache, kind.npmPackage, onNote) };
+    case "exact":
+      return { kind, version: ref.version.version };
+    default: {
+      const unhandled: never = ref.version;
+      throw new Error(`unhandled version ${JSON.stringify(unhandled)}`);
+    }
+  }
 }
 
 /** Fetches the runtime into the cache (once); returns its name with the version. */
-export async function fetchDrivenRuntime(name: string, onNote: (line: string) => void): Promise<string> {
-  const { kind, version } = await resolve(name, onNote);
+export async function fetchDrivenRuntime(ref: DrivenRuntimeRef, onNote: (line: string) => void): Promise<string> {
+  const { kind, version } = await resolve(ref, onNote);
   await ensureRuntime(kind.cache, version, (dir) => kind.install(dir, version), onNote);
   return `${kind.runtime}@${version}`;
 }
 
 /** Whether the runtime is in the cache already (tests say SKIPPED when it is not). */
-export function isDrivenRuntimeCached(name: string): boolean {
-  const found = kindOf(name);
-  return found !== undefined && found.spec !== "latest" && readRuntimeManifest(found.kind.cache, found.spec) !== undefined;
+export function isDrivenRuntimeCached(ref: DrivenRuntimeRef): boolean {
+  const kind = kindOf(ref);
+  return kind !== undefined && ref.version.kind === "exact" && readRuntimeManifest(kind.cache, ref.version.version) !== undefined;
 }
 
-export async function loadDrivenRuntime(name: string, onNote: (line: string) => void = (line) => process.stderr.write(line + "\n")): Promise<DrivenRuntime> {
-  const { kind, version } = await resolve(name, onNote);
+export async function loadDrivenRuntime(ref: DrivenRuntimeRef, onNote: (line: string) => void = (line) => process.stderr.write(line + "\n")): Promise<DrivenRuntime> {
+  const { kind, version } = await resolve(ref, onNote);
   await ensureRuntime(kind.cache, version, (dir) => kind.install(dir, version), onNote);
   const adapter = kind.adapter(runtimeDir(kind.cache, version));
   return {
@@ -177,9 +185,9 @@ export async function loadDrivenRuntime(name: string, onNote: (line: string) => 
 }
 
 /** The driven runtime as a target of whole-trace commands (fetched first, once). */
-export async function loadDrivenTarget(name: string, onNote: (line: string) => void = (line) => process.stderr.write(line + "\n")): Promise<Target> {
-  const runtime = await loadDrivenRuntime(name, onNote);
-  return drivenTarget(runtime.name, runtime.summary, runtime.notes);
+export async function loadDrivenTarget(ref: DrivenRuntimeRef, onNote: (line: string) => void = (line) => process.stderr.write(line + "\n")): Promise<Target> {
+  const runtime = await loadDrivenRuntime(ref, onNote);
+  return drivenTarget(runtime.name, ref.runtime, runtime.summary, runtime.notes);
 }
 
 /** Each driven runtime with the npm package its versions come from, its pinned and its cached versions. */

@@ -17,8 +17,9 @@ const CHILD = fileURLToPath(new URL("./driveTraceMain.js", import.meta.url));
 const MS_PER_RESPONSE = 60_000;
 const MAX_OUTPUT = 256 * 1024 * 1024;
 
-export function closedLoopRefusal(name: string): string {
-  return `${name} is a runtime's own CLI, driven a whole trace at a time: it cannot answer one call at a time, as a closed-loop agent needs (simulate, tune, compare's agents). Use it with trace, scan, replay, scenario record or conform --against; or use its model (${name.split("@")[0]}) here`;
+/** Why `name` (a driven runtime's name with its version) cannot serve a closed-loop agent; `model`: the peer model to use instead. */
+export function closedLoopRefusal(name: string, model: string): string {
+  return `${name} is a runtime's own CLI, driven a whole trace at a time: it cannot answer one call at a time, as a closed-loop agent needs (simulate, tune, compare's agents). Use it with trace, scan, replay, scenario record or conform --against; or use its model (${model}) here`;
 }
 
 type Driven = ReturnType<typeof planTrace> & { observed: DrivenObservation };
@@ -96,7 +97,8 @@ function outputsOf(runtime: string, events: readonly ToolEvent[], driven: Driven
   return outputsFromObservations(runtime, events, plan, observed.prompts);
 }
 
-export function drivenTarget(runtime: string, summary: string, notes: readonly string[]): Target {
+/** `runtime`: the name with its version, as it ran; `model`: the runtime without it (its peer model's name). */
+export function drivenTarget(runtime: string, model: string, summary: string, notes: readonly string[]): Target {
   return {
     name: runtime,
     summary,
@@ -109,7 +111,7 @@ export function drivenTarget(runtime: string, summary: string, notes: readonly s
     ],
     breaks: [],
     start: () => {
-      throw new UserError(closedLoopRefusal(runtime));
+      throw new UserError(closedLoopRefusal(runtime, model));
     },
     wholeTrace: (_config, events) => (events.length === 0 ? [] : outputsOf(runtime, events, driveInChild(runtime, events))),
     wholeTraceAsync: async (_config, events) => (events.length === 0 ? [] : outputsOf(runtime, events, await driveInChildAsync(runtime, events))),
