@@ -510,7 +510,7 @@ export async function measureRealOutcomes(paths: readonly string[], options: Rea
     stretches += read.length;
     run.session(session.events, labelOf(session), session.id, read);
   });
-  for (const ref of [...source.sessions.keys()].sort()) if (!seen.has(ref)) leftOut.push({ session: ref, why: "no session of the population has this reference" });
+  for (const ref of [...source.sessions.keys()].sort()) if (!seen.has(ref)) leftOut.push({ session: ref, why: source.sessions.get(ref)?.calls === 0 ? "read as 0 calls: a session without calls is never replayed, and holds no stretch" : "no session of the population has this reference" });
   leftOut.sort((a, b) => (a.session < b.session ? -1 : a.session > b.session ? 1 : 0));
   const measured = await run.finishAsync(parallel);
   const definitions = { ...measured.definitions, ...READ_DEFINITIONS };
