@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { until } from "./waitFor.js";
 import { configFrom } from "../models/configResolution.js";
 import type { ToolEvent } from "../models/events.js";
 import { planCompare, runCompare, type CompareArgs } from "../src/commands/compare.js";
@@ -184,14 +185,6 @@ function groupLives(pgid: number): boolean {
   }
 }
 
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-}
 
 describe.skipIf(!haveQwen)(`compare with ${QWEN} as a row`, () => {
   it("drives the CLI on the sessions holding a stretch, and sets it against its model", () => {

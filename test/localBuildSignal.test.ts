@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { until } from "./waitFor.js";
 import { tempDir } from "./cli/run.js";
 
 function alive(pid: number): boolean {
@@ -19,14 +20,6 @@ function alive(pid: number): boolean {
   }
 }
 
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-}
 
 describe.skipIf(process.platform === "win32")("a signal during a tarball build", () => {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

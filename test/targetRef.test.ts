@@ -159,7 +159,6 @@ const NAME_FORM_TESTS = [
 /** Files that split at "@" for another reason than a target name, each with why. */
 const NOT_TARGET_NAMES: Readonly<Record<string, string>> = {
   [join("src", "grounded", "injection.ts")]: "--inject SHAPES@LENGTHS: a length range after the shapes, not a target name",
-  [join("src", "reportParts", "realOutcomesChart.ts")]: "colours a chart row by its label (openclaw-default, openclaw-enabled, openclaw@V): a colour, no dispatch on a target; the rows carry no kind (adding one changes committed report JSON)",
 };
 
 describe("one place tests a name's form", () => {

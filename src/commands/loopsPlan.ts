@@ -5,6 +5,7 @@
 // caller meets the same refusals (UserError, exit 2), each naming the flag.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { refuseOverlappingRoots } from "../io/distinctRoots.js";
 import { UserError } from "../io/errors.js";
 import { MAX_LOOPS_MIN } from "../io/limits.js";
 import { refuseOverwrite } from "../io/overwrite.js";
@@ -138,6 +139,10 @@ export function planLoops(args: LoopsArgs): LoopsPlan {
     return { kind: "merge", parts: merge, json, ...(out === undefined ? {} : { out }), judged };
   }
   if (paths.length === 0) throw new UserError("loops: name the sessions to mine (files or folders), or --merge the parts of a sharded run");
+  // A session is named relative to the path it was found under, so a path given twice, or one
+  // inside another, would mine its sessions twice under two ids. A missing path is left to the
+  // listing, which names it among the unreadable files and mines the rest.
+  refuseOverlappingRoots(paths.filter((p) => existsSync(p)), (p) => p);
   if (args.min !== undefined && typeof args.min !== "number") throw new UserError(`--min must be a whole number from 2 to ${MAX_MIN} (got ${kindOf(args.min)})`);
   const parameters = mineParameters(args.min);
   const shard = shardSpec === undefined ? undefined : parseShard(shardSpec);

@@ -8,7 +8,7 @@ import { REFERENCE_TARGET } from "../targets/reference.js";
 import type { Target } from "../targets/target.js";
 import { evidenceFor } from "../targets/peers/evidence.js";
 import { CANDIDATE_NAMES } from "../targets/candidates/index.js";
-import { isRefKind } from "../targets/targetRef.js";
+import { isOpenClawLabel, isRefKind, OPENCLAW_ROW_LABELS } from "../targets/targetRef.js";
 
 export interface CompareRow {
   /** What the report calls it. */
@@ -20,14 +20,14 @@ export interface CompareRow {
   readonly description: string;
 }
 
-const OPENCLAW_ROWS: Readonly<Record<string, CompareRow>> = {
+const OPENCLAW_ROWS: Readonly<Record<(typeof OPENCLAW_ROW_LABELS)[number], CompareRow>> = {
   "openclaw-default": { name: "openclaw-default", target: REFERENCE_TARGET.name, block: {}, description: "OpenClaw as shipped (the reference, SPEC defaults): rolling detectors off, the post-compaction guard on" },
   "openclaw-enabled": { name: "openclaw-enabled", target: REFERENCE_TARGET.name, block: { enabled: true }, description: "OpenClaw with tools.loopDetection.enabled: true (the reference): warn at 10, block at 20, breaker at 30, results compared" },
 };
 
 /** OpenClaw's own rows: the two reference rows, a release and a local build (drawn in OpenClaw's colour). */
 export function isOpenClawRow(name: string): boolean {
-  return name in OPENCLAW_ROWS || isRefKind(name, "release", "build");
+  return isOpenClawLabel(name);
 }
 
 /** `all`: both OpenClaw rows and every peer; Goose at a limit (it ships with its inspector off, like `none`). */
@@ -55,7 +55,7 @@ export async function resolveRows(names: readonly string[], wholeTrace: "refuse"
   const rows: CompareRow[] = [];
   const targets = new Map<string, Target>();
   for (const name of names) {
-    const builtIn = OPENCLAW_ROWS[name];
+    const builtIn = (OPENCLAW_ROWS as Readonly<Record<string, CompareRow | undefined>>)[name];
     const row = builtIn ?? { name, target: name, block: { enabled: true }, description: "" };
     const target = targets.get(row.target) ?? (await (wholeTrace === "allow" ? resolveTarget(row.target) : resolveStepwiseTarget(row.target)));
     targets.set(row.target, target);

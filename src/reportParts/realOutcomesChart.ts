@@ -5,6 +5,7 @@
 // told apart without colour too; names sit in a column at the right, each joined to its point.
 import { errorBars, escapeXml as esc, fmt, pct, roundAxis } from "../format/svgScale.js";
 import type { RealOutcomes } from "../grounded/realOutcomes.js";
+import { isOpenClawLabel } from "../targets/targetRef.js";
 
 const W = 760;
 const H = 440;
@@ -29,7 +30,7 @@ export function realOutcomesChart(r: RealOutcomes, measure: CaughtMeasure = "str
   const placed = rows.map((row) => ({ row, px: sx(row.resolvedStopped.share), py: sy(yOf(row).value) })).sort((a, b) => a.py - b.py || a.px - b.px || (a.row.name < b.row.name ? -1 : 1));
   const gap = (H - P.top - P.bottom) / Math.max(1, placed.length);
   placed.forEach(({ row, px, py }, k) => {
-    const colour = !row.shipped ? "#ea580c" : row.name.startsWith("openclaw") ? "#dc2626" : "#2563eb";
+    const colour = !row.shipped ? "#ea580c" : isOpenClawLabel(row.name) ? "#dc2626" : "#2563eb";
     parts.push(errorBars(px, py, sx(row.resolvedStopped.interval.low), sx(row.resolvedStopped.interval.high), sy(yOf(row).low), sy(yOf(row).high), colour));
     const caught = measure === "stretches" ? `${pct(row.caught.share)} of ${row.caught.n} stretches caught` : `${pct(row.callsSaved.share)} of ${row.callsSaved.of} stuck calls saved`;
     const title = `<title>${esc(`${row.name}${row.shipped ? "" : " (candidate, shipped by no runtime)"}: ${caught}, ${pct(row.resolvedStopped.share)} of ${row.resolvedStopped.n} resolved runs stopped`)}</title>`;

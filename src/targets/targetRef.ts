@@ -395,6 +395,14 @@ export function shippedCodeOf(ref: TargetRef): ShippedCode | undefined {
 }
 
 /** Whether a name (parsed) is of one of these kinds; false for a name that does not parse. */
+/** The labels of compare's two OpenClaw rows: the reference with SPEC defaults and with loop detection enabled. */
+export const OPENCLAW_ROW_LABELS = ["openclaw-default", "openclaw-enabled"] as const;
+
+/** Whether a report row's label is OpenClaw's own (one of its two reference rows, a release or a local build): drawn in OpenClaw's colour. */
+export function isOpenClawLabel(label: string): boolean {
+  return (OPENCLAW_ROW_LABELS as readonly string[]).includes(label) || isRefKind(label, "release", "build");
+}
+
 export function isRefKind(name: string, ...kinds: readonly TargetRefKind[]): boolean {
   const parsed = parseTargetRef(name);
   return parsed.ok && kinds.includes(parsed.ref.kind);

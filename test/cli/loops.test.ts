@@ -33,6 +33,15 @@ describe("loopsim loops", () => {
     expect(json.stretches.map((s) => `${s.id} ${s.firstCall}-${s.lastCall}`)).toEqual(["failing-install.jsonl@1 1-5", "javac-loop.jsonl@3 3-8"]);
   });
 
+  it("refuses a folder given twice or a file inside a folder given, before mining anything (its sessions would count twice)", () => {
+    const twice = loopsim(["loops", FIXTURES, `./${FIXTURES}/`]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain(`./${FIXTURES}/: the same sessions as ${FIXTURES}`);
+    const inside = loopsim(["loops", `${FIXTURES}/javac-loop.jsonl`, FIXTURES]);
+    expect(inside.code).toBe(2);
+    expect(inside.stderr).toContain(`${FIXTURES}/javac-loop.jsonl: lies inside ${FIXTURES}`);
+  });
+
   it("reports an unreadable file by its path and exits 1 after the rest", () => {
     const r = loopsim(["loops", "test/fixtures/real-loops-bad"]);
     expect(r.code).toBe(1);
