@@ -24,18 +24,12 @@ import { runTarget, type Target, type TargetOutput } from "../targets/target.js"
 import { WholeTraceSample, type KeptSession, type WholeTraceSampling } from "./wholeTraceSample.js";
 import { UserError } from "../io/errors.js";
 import { readStretches, type StretchSource } from "./stretchSource.js";
+import type { KnownStretch } from "./knownStretch.js";
 
 export type { StretchKind };
 export const STRETCH_KINDS: readonly StretchKind[] = ["identical", "changing-args"];
 
-/** A stretch as the replay needs it: its kind, and each call's event positions. */
-export interface KnownStretch {
-  readonly kind: StretchKind;
-  readonly firstEvent: number;
-  readonly lastEvent: number;
-  /** Per call of the stretch: the position of its call event, and its tokens (args and answer). */
-  readonly calls: readonly { readonly at: number; readonly tokens: number }[];
-}
+export type { KnownStretch };
 
 /** The stretches of a session, mined once and shared by every guard. */
 export function knownStretches(events: readonly ToolEvent[]): KnownStretch[] {

@@ -9,7 +9,7 @@ import { minedCalls } from "../realLoops/mine.js";
 import { loadJudgements, type SessionReading } from "../realLoops/judgements.js";
 import { eventTokens } from "../sim/tokens.js";
 import { UserError } from "../io/errors.js";
-import type { KnownStretch } from "./realOutcomes.js";
+import type { KnownStretch } from "./knownStretch.js";
 
 export type StretchSource =
   | { readonly kind: "mined" }
