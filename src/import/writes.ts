@@ -3,6 +3,7 @@
 // same test again). Read from the call alone, by its tool and its args as recorded JSON. It sits
 // with the importers, beside mask.ts, because the miner of real loops (src/realLoops) and the
 // candidate guard rules (src/targets/candidates) both need it. Pure and deterministic.
+import { pathsIn } from "./mask.js";
 
 /** Tools that run a shell command: what they change is read from the command. */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set(["bash", "exec", "shell", "run_command", "execute_bash"]);
@@ -37,4 +38,36 @@ export function writeOf(tool: string, rawArgs: string): WriteKind {
   if (created !== undefined) return { kind: "creates", file: created };
   const isWrite = SHELL_TOOLS.has(tool) ? WRITING_COMMAND.test(rawArgs) : WRITING_TOOL.test(tool) || WRITING_COMMAND.test(rawArgs);
   return isWrite ? { kind: "writes" } : { kind: "none" };
+}
+
+/** The files a call's args name (mask.ts pathsIn), one by one. */
+export function filesNamedIn(rawArgs: string): string[] {
+  const paths = pathsIn(rawArgs);
+  return paths === "" ? [] : paths.split(" ");
+}
+
+/**
+ * Whether a call may have changed what an earlier call saw, given which files were named before
+ * it. A write that only creates or touches files no earlier call named (a new scratch script, cat
+ * > test_issue.py the first time) changes nothing an earlier call looked at; a write that names no
+ * file, or a command known only by a variable, may have changed anything.
+ */
+export function changesWhatWasRead(tool: string, rawArgs: string, namedBefore: (file: string) => boolean): boolean {
+  const w = writeOf(tool, rawArgs);
+  switch (w.kind) {
+    case "none":
+      return false;
+    case "unknown":
+      return true;
+    case "creates":
+      return namedBefore(w.file);
+    case "writes": {
+      const files = filesNamedIn(rawArgs);
+      return files.length === 0 || files.some(namedBefore);
+    }
+    default: {
+      const never: never = w;
+      return never;
+    }
+  }
 }

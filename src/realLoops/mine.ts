@@ -51,7 +51,7 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { outcomeFailed } from "../import/failure.js";
 import { callUnits } from "../scenario/eventPairs.js";
-import { SHELL_TOOLS, createdFileOf, writeOf } from "../import/writes.js";
+import { SHELL_TOOLS, changesWhatWasRead, createdFileOf, filesNamedIn } from "../import/writes.js";
 import { answerLines, failureSignature, maskedCall, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
 
 export interface MineParameters {
@@ -346,28 +346,23 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
     let j = i;
     const meets = (k: number) => free(k) && (calls[k] as MinedCall).signature !== undefined && recent.slice(-2).includes((calls[k] as MinedCall).signature as string);
     for (;;) {
+      // One call may sit between two of the same failure, inside the stretch but not counted
+      // toward the threshold (only the failure after it is):
+      // - A X A: a failed call of another kind (the precision reading judged chains that counted
+      //   X false alarms: a pip install between two runs is a change);
+      // - A r A: a call that succeeded but wrote nothing changed nothing the failing call depends
+      //   on, so the same failure after it is the same lesson. Only a named tool's call
+      //   (search_direct_flight, get_reservation_details) is known to write nothing: a shell
+      //   command between (python fix.py) may well be the fix attempt. And only the same call, as
+      //   recorded, again: another payment id answered by the same error text is news about that
+      //   payment (the precision reading judged it a false alarm). An edit between is work.
       let step: number;
       if (meets(j + 1)) step = 1;
       else if (free(j + 1) && failedAt(j + 1) && meets(j + 2)) step = 2;
-      else if (free(j + 1) && !failedAt(j + 1) && wrote[j + 1] !== true && !SHELL_TOOLS.has((calls[j + 1] as MinedCall).call.tool) && meets(j + 2) && sameRecordedCall(calls, j, j + 2)) step = -2;
+      else if (free(j + 1) && !failedAt(j + 1) && wrote[j + 1] !== true && !SHELL_TOOLS.has((calls[j + 1] as MinedCall).call.tool) && meets(j + 2) && sameRecordedCall(calls, j, j + 2)) step = 2;
       else break;
-      // A r A: one call between that succeeded but wrote nothing (a search, a read) changed
-      // nothing the failing call depends on, so the same failure after it is the same lesson;
-      // it is inside the stretch but not counted toward the threshold. An edit between is work.
-      // Only a named tool's call (search_direct_flight, get_reservation_details) is known to
-      // write nothing: a shell command between (python fix.py) may well be the fix attempt. And
-      // only the same call, as recorded, again: another payment id answered by the same error
-      // text is news about that payment (the precision reading judged it a false alarm).
-      if (step === -2) {
-        j += 2;
-        recent.push((calls[j] as MinedCall).signature as string);
-        failures += 1;
-        continue;
-      }
       j += step;
       recent.push((calls[j] as MinedCall).signature as string);
-      // The failed call between two of the same (A X A) does not count: the precision reading
-      // judged chains that counted it false alarms (a pip install between two runs is a change).
       failures += 1;
     }
     let sighted = false;
@@ -394,34 +389,6 @@ function noEffectLink(chain: readonly MinedCall[], next: MinedCall): boolean {
 /** How many calls back a call may re-check an earlier one. */
 const RECHECK_WINDOW = 8;
 
-/**
- * Whether a call may have changed what a later call sees (src/import/writes.ts: an editing or
- * state-changing tool, a shell command that writes, a command known only by a variable). A write
- * that names only files no earlier call named (a new scratch script, cat > test_issue.py the
- * first time) changes nothing an earlier call looked at, so it does not part a re-check from what
- * it re-checks.
- */
-function writes(c: MinedCall, named: ReadonlySet<string>): boolean {
-  const w = writeOf(c.call.tool, c.rawArgs);
-  switch (w.kind) {
-    case "none":
-      return false;
-    case "unknown":
-      return true;
-    case "creates":
-      return named.has(w.file);
-    case "writes": {
-      const files = filesOf(c);
-      return files.length === 0 || files.some((f) => named.has(f));
-    }
-    default: {
-      const never: never = w;
-      return never;
-    }
-  }
-}
-
-const filesOf = (c: MinedCall): string[] => (pathsIn(c.rawArgs) === "" ? [] : pathsIn(c.rawArgs).split(" "));
 
 /** A command as the agent means it: without a leading cd into the work folder and a stderr redirection. */
 const commandOf = (c: MinedCall): string =>
@@ -476,12 +443,17 @@ function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
   return terms !== "" && terms === quotedTerms(i) && i.result === j.result ? "same" : undefined;
 }
 
-/** For each call, whether it may have changed what a later call sees (see writes). */
+/**
+ * For each call, whether it may have changed what a later call sees (src/import/writes.ts: an
+ * editing or state-changing tool, a shell command that writes, a command known only by a
+ * variable; a write that names only files no earlier call named does not part a re-check from
+ * what it re-checks).
+ */
 function writesOf(calls: readonly MinedCall[]): boolean[] {
   const named = new Set<string>();
   return calls.map((c) => {
-    const w = writes(c, named);
-    for (const f of filesOf(c)) named.add(f);
+    const w = changesWhatWasRead(c.call.tool, c.rawArgs, (f) => named.has(f));
+    for (const f of filesNamedIn(c.rawArgs)) named.add(f);
     return w;
   });
 }

@@ -9,7 +9,7 @@
 // A CANDIDATE, not a runtime's guard: no runtime is known to ship it; loopsim measures it as
 // evidence for people who design guards.
 import { maskText, pathsIn } from "../../import/mask.js";
-import { writeOf } from "../../import/writes.js";
+import { changesWhatWasRead, filesNamedIn, writeOf } from "../../import/writes.js";
 import { asGiven } from "../peers/normalization/callView.js";
 import { ALLOW, peerTarget, type PeerOutcome, type PeerReducer } from "../peers/peerGuard.js";
 import type { Target } from "../target.js";
@@ -42,13 +42,11 @@ function recheckReducer(times: number): PeerReducer<RecheckState> {
     onCall: (state) => ({ state, action: ALLOW }),
     onOutcome(state, outcome) {
       const args = JSON.stringify(outcome.params ?? null) ?? "null";
-      const files = pathsIn(args) === "" ? [] : pathsIn(args).split(" ");
-      const named = [...new Set([...state.named, ...files])];
-      const w = writeOf(outcome.tool, args);
+      const named = [...new Set([...state.named, ...filesNamedIn(args)])];
       // A write the tool reports failed is taken as not done.
-      const changed = !answerFailed(outcome) && (w.kind === "unknown" || (w.kind === "creates" ? state.named.includes(w.file) : w.kind === "writes" && (files.length === 0 || files.some((f) => state.named.includes(f)))));
+      const changed = !answerFailed(outcome) && changesWhatWasRead(outcome.tool, args, (f) => state.named.includes(f));
       if (changed) return { state: { recent: [], named }, action: ALLOW };
-      if (w.kind === "creates") return { state: { recent: state.recent, named }, action: ALLOW };
+      if (writeOf(outcome.tool, args).kind === "creates") return { state: { recent: state.recent, named }, action: ALLOW };
       const key = recheckKey(outcome);
       const recent = [...state.recent, key].slice(-size);
       const count = recent.filter((k) => k === key).length;
