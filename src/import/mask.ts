@@ -209,8 +209,8 @@ export function failureSignature(message: string, args: string, exitCode: number
  */
 export const REJECTIONS: readonly (readonly [string, RegExp])[] = [
   ["edit rejected by the linter", /Your proposed edit has introduced new syntax error|Your changes have NOT been applied|edit(?:ing)? (?:was|has been) (?:rejected|reverted)/i], // SWE-agent
-  ["replacement not performed", /No replacement was performed|did not appear verbatim|String to replace not found|old_str .{0,40}(?:not found|is not unique)/i], // OpenHands, Claude Code, str_replace editors
-  ["patch did not apply", /apply_patch verification failed|Failed to find expected lines|patch does not apply|Invalid patch/i], // Codex, git
+  ["replacement not performed", /No replacement was performed|did not appear verbatim|String to replace not found|Code to replace not found|old_str .{0,40}(?:not found|is not unique)/i], // OpenHands, Claude Code, str_replace editors
+  ["patch did not apply", /apply_patch verification failed|Failed to find expected lines|patch does not apply|Invalid patch|corrupt patch at line/i], // Codex, git
   ["tool input rejected", /<tool_use_error>|InputValidationError|Invalid (?:tool|function) (?:call|arguments)|Unknown tool|Tool .{0,60} (?:does not exist|not found)/i], // Claude Code, chat runtimes
   ["action not allowed", /\b(?:command|action|operation|tool) (?:is )?not (?:allowed|permitted)\b|blocked by (?:policy|the sandbox)|requires approval/i], // sandboxes, policies
 ];

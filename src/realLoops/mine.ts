@@ -67,6 +67,8 @@ export interface MineParameters {
   readonly recheck: number;
   /** Consecutive calls with changing args that all get the same non-empty masked answer. */
   readonly noEffect: number;
+  /** A first call and the calls after it that each add no new fact (noNewFact), counting the first. */
+  readonly noNewFact: number;
 }
 
 /**
@@ -77,10 +79,10 @@ export interface MineParameters {
  * refused twice. An alternation needs three full turns (six calls) before it is told apart from
  * an agent that checks two things, edits, and checks them again.
  */
-export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3 };
+export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3 };
 
 /** The miner's rules, each a kind of stuck stretch, in the order a catalogue lists them. */
-export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect"] as const;
+export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact"] as const;
 export type StretchRule = (typeof STRETCH_RULES)[number];
 
 /** Whether the stretch's calls are the same call again, or different calls that all got nowhere (what a guard keyed on the call can see, or not). */
@@ -97,6 +99,7 @@ export function kindOfRule(rule: StretchRule): StretchKind {
     case "same-rejection":
     case "unchanged-recheck":
     case "no-effect":
+    case "no-new-fact":
       return "changing-args";
     default: {
       const never: never = rule;
@@ -121,6 +124,8 @@ export function minimumLength(rule: StretchRule, p: MineParameters): number {
       return p.recheck;
     case "no-effect":
       return p.noEffect;
+    case "no-new-fact":
+      return p.noNewFact;
     default: {
       const never: never = rule;
       return never;
@@ -310,6 +315,11 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     if (new Set(chain.map((k) => (calls[k] as MinedCall).shape)).size < 2) continue;
     found.push(stretch(calls, chain[0] as number, chain[chain.length - 1] as number, "no-effect", "the same non-empty answer, masked, to different calls"));
     for (const k of chain) taken[k] = true;
+  }
+  // Calls that add no new fact, on the calls left (see noNewFactRuns).
+  for (const [first, last] of noNewFactRuns(calls, taken, wrote, parameters.noNewFact)) {
+    found.push(stretch(calls, first, last, "no-new-fact", "answers already heard since the last change: the same failure, the same lines, the same non-answer"));
+    for (let k = first; k <= last; k++) taken[k] = true;
   }
   return found.sort((a, b) => a.firstCall - b.firstCall);
 }
@@ -588,4 +598,162 @@ function stretch(calls: readonly MinedCall[], first: number, last: number, rule:
   const z = calls[last] as MinedCall;
   const shape = rule === "alternation" ? [a.shape, (calls[first + 1] as MinedCall).shape] : [a.shape];
   return { rule, kind: kindOfRule(rule), firstCall: first, lastCall: last, length: last - first + 1, shape, repeats, firstEvent: a.events[0] as number, lastEvent: Math.max(...z.events) };
+}
+
+/** How many calls back a call's answer is compared with earlier answers (no further than the last change). */
+const NEW_FACT_WINDOW = 10;
+/** A harness that wraps each action in code of its own and could not parse it: the action never ran. */
+const HARNESS_PARSE = /^\s*File "<string>", line \d+[\s\S]{0,2000}?\n\s*(?:SyntaxError|IndentationError|TabError)\b/;
+/** An install killed by the harness's timeout. */
+const INSTALL = /\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv|mamba)\s+(?:[\w-]+\s+)*(?:install|add)\b/;
+/** bash could not parse the command line: nothing in it ran. */
+const SHELL_SYNTAX = /syntax error near unexpected token|syntax error: unexpected end of file/;
+const TIMED_OUT = /timed out after \d+ seconds|\bTimeoutExpired\b|Command timed out/i;
+
+/**
+ * The failure a call met, as a family: what the agent learned from it, whatever its wording. A
+ * refusal (a patch that did not apply, then a corrupt patch: the file did not change either way),
+ * an action the harness could not parse (File "<string>": a SyntaxError whose text depends on
+ * where the quoting broke), an install that timed out, else the failure's masked signature.
+ */
+function failureFamily(c: MinedCall): string | undefined {
+  const head = c.rawResult.slice(0, 3000);
+  if (c.rejected !== undefined) return "refused";
+  if (!c.failed && c.signature === undefined) return undefined;
+  if (HARNESS_PARSE.test(head)) return "harness could not parse the action";
+  if (TIMED_OUT.test(head) && INSTALL.test(c.rawArgs)) return "install timed out";
+  // The exit status and the words of the command in the line are how it was run, not what failed
+  // (bash -lc "..." says "bash: -c: syntax error" with 127 where the plain command said it with 2).
+  return c.signature?.replace(/^exit -?\d+: /, "").replace(/\bbash\b/g, "<arg>");
+}
+
+/** A call that changed nothing whatever its command says: refused, never parsed, killed by a timeout. */
+function neverTookEffect(c: MinedCall): boolean {
+  const family = failureFamily(c);
+  return family === "refused" || family === "harness could not parse the action" || family === "install timed out" || (family !== undefined && SHELL_SYNTAX.test(family));
+}
+
+/** The lines of an answer as facts: code lines without their numbers, the importer's details line dropped, masked. */
+function factLines(c: MinedCall): string[] {
+  return answerLines(answerBody(c.result))
+    .map(codeLine)
+    .filter((l) => l !== "");
+}
+
+
+/**
+ * Whether an answer re-reads the region an earlier answer showed, rather than zooming into it: at
+ * least half of the earlier answer's lines come back. A few lines out of a whole file just read is
+ * how agents zoom in (not stuck, by the readers' protocol); the same lines again, or most of them,
+ * is a re-read.
+ */
+function sameRegion(lines: readonly string[], before: readonly string[]): boolean {
+  if (before.length === 0) return false;
+  const now = new Set(lines);
+  let back = 0;
+  for (const l of before) if (now.has(l)) back++;
+  return back * 2 >= before.length;
+}
+
+/** Every line of `lines` is one of `before`. */
+function linesIn(lines: readonly string[], before: readonly string[]): boolean {
+  const had = new Set(before);
+  return lines.every((l) => had.has(l));
+}
+
+/**
+ * For each call, whether it adds no new fact to what the calls since the last change (a write
+ * that took effect) heard, within NEW_FACT_WINDOW calls, and the earliest such call whose answer
+ * it repeats:
+ *  - the same failure family again;
+ *  - the same masked answer again (a substantial one, or one to the same files or terms);
+ *  - an answer whose every line (3 or more characters of text each) was heard before;
+ *  - the same empty answer to the same files or quoted terms.
+ */
+export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[]): { stale: boolean[]; source: (number | undefined)[] } {
+  const stale: boolean[] = [];
+  const source: (number | undefined)[] = [];
+  let epoch = 0;
+  for (const c of calls) {
+    const k = c.index;
+    let from: number | undefined;
+    // Writing a new file (cat > fix2.patch <<EOF) asks nothing: its empty answer is no answer heard again.
+    if (c.outcome !== undefined && !(wrote[k] === true && !neverTookEffect(c)) && createdFileOf(c.rawArgs) === undefined) {
+      const start = Math.max(epoch, k - NEW_FACT_WINDOW);
+      const family = failureFamily(c);
+      const lines = family === undefined ? factLines(c) : [];
+      for (let i = start; i < k; i++) {
+        const p = calls[i] as MinedCall;
+        if (p.outcome === undefined) continue;
+        if (family !== undefined) {
+          if (failureFamily(p) === family) {
+            from = i;
+            break;
+          }
+          continue;
+        }
+        if (failureFamily(p) !== undefined) continue;
+        const files = pathsIn(c.rawArgs);
+        const sameFiles = files !== "" && pathsIn(p.rawArgs) === files;
+        const sameTerms = quotedTerms(c) !== "" && quotedTerms(p) === quotedTerms(c);
+        if (c.silent) {
+          // An empty answer is news unless the same search, on the same files, heard it before.
+          if (p.silent && sameTerms && sameFiles && sameDetails(p, c)) {
+            from = i;
+            break;
+          }
+          continue;
+        }
+        if (p.result === c.result && (sameFiles || sameTerms || commandOf(p) === commandOf(c))) {
+          from = i;
+          break;
+        }
+        if (!sameFiles || lines.length < WITHIN_MIN_LINES) continue;
+        const before = factLines(p);
+        // Zooming: a narrower view of what the call just before showed is a closer look, not a re-read.
+        const zoom = i === k - 1 && new Set(lines).size < new Set(before).size;
+        if (!zoom && sameRegion(lines, before) && linesIn(lines, before)) {
+          from = i;
+          break;
+        }
+      }
+    }
+    if (wrote[k] === true && !neverTookEffect(c)) epoch = k + 1;
+    stale.push(from !== undefined);
+    source.push(from);
+  }
+  return { stale, source };
+}
+
+/**
+ * Runs of calls that add no new fact (staleCalls), not yet taken: a first call, the one whose
+ * answer the run hears again, and at least `need - 1` calls after it that each add nothing.
+ */
+function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], wrote: readonly boolean[], need: number): [number, number][] {
+  const { stale, source } = staleCalls(calls, wrote);
+  const out: [number, number][] = [];
+  let k = 0;
+  while (k < calls.length) {
+    if (stale[k] !== true || taken[k] === true) {
+      k++;
+      continue;
+    }
+    let last = k;
+    let count = 1;
+    for (;;) {
+      if (last + 1 < calls.length && stale[last + 1] === true && taken[last + 1] !== true) last += 1;
+      // One call between that wrote nothing (a look at the code between two refused patches) is
+      // inside the run but not counted: only the stale call after it is.
+      else if (last + 2 < calls.length && stale[last + 2] === true && taken[last + 1] !== true && taken[last + 2] !== true && wrote[last + 1] !== true) last += 2;
+      else break;
+      count += 1;
+    }
+    const src = source[k] as number;
+    // The first call is the one whose answer the run hears again, when it comes just before (or
+    // with one call between that wrote nothing).
+    const first = taken[src] !== true && (src === k - 1 || (src === k - 2 && taken[k - 1] !== true && wrote[k - 1] !== true && failureFamily(calls[k] as MinedCall) !== undefined)) ? src : k;
+    if (count + (first < k ? 1 : 0) >= need) out.push([first, last]);
+    k = last + 1;
+  }
+  return out;
 }
