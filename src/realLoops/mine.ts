@@ -600,6 +600,10 @@ function stretch(calls: readonly MinedCall[], first: number, last: number, rule:
   return { rule, kind: kindOfRule(rule), firstCall: first, lastCall: last, length: last - first + 1, shape, repeats, firstEvent: a.events[0] as number, lastEvent: Math.max(...z.events) };
 }
 
+/** How many calls that wrote nothing may sit between two calls that meet the same failure (see noNewFactRuns). */
+const BRIDGE_FAILURE = 2;
+/** How far a run looks ahead for its next stale call, zooms included. */
+const BRIDGE_WINDOW = 5;
 /** How many calls back a call's answer is compared with earlier answers (no further than the last change). */
 const NEW_FACT_WINDOW = 10;
 /** A harness that wraps each action in code of its own and could not parse it: the action never ran. */
@@ -608,7 +612,6 @@ const HARNESS_PARSE = /^\s*File "<string>", line \d+[\s\S]{0,2000}?\n\s*(?:Synta
 const INSTALL = /\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv|mamba)\s+(?:[\w-]+\s+)*(?:install|add)\b/;
 /** bash could not parse the command line: nothing in it ran. */
 const SHELL_SYNTAX = /syntax error near unexpected token|syntax error: unexpected end of file/;
-const TIMED_OUT = /timed out after \d+ seconds|\bTimeoutExpired\b|Command timed out/i;
 
 /**
  * The failure a call met, as a family: what the agent learned from it, whatever its wording. A
@@ -621,16 +624,55 @@ function failureFamily(c: MinedCall): string | undefined {
   if (c.rejected !== undefined) return "refused";
   if (!c.failed && c.signature === undefined) return undefined;
   if (HARNESS_PARSE.test(head)) return "harness could not parse the action";
-  if (TIMED_OUT.test(head) && INSTALL.test(c.rawArgs)) return "install timed out";
+  // An install that timed out or failed installed nothing, however it was worded (pip, then conda).
+  if (failedInstall(c)) return "install failed";
   // The exit status and the words of the command in the line are how it was run, not what failed
   // (bash -lc "..." says "bash: -c: syntax error" with 127 where the plain command said it with 2).
-  return c.signature?.replace(/^exit -?\d+: /, "").replace(/\bbash\b/g, "<arg>");
+  // A tool's "Sorry: " before the error and the place after it, "(toctree.py, line 174)", are
+  // how it was reported, not what failed (pytest and py_compile on one broken file).
+  return c.signature
+    ?.replace(/^exit -?\d+: /, "")
+    .replace(/\bbash\b/g, "<arg>")
+    .replace(/^Sorry: /, "")
+    .replace(/\s*\([^()]*\)$/, "");
+}
+
+/**
+ * A failed call that only installs (pip install numpy pandas -q, its output piped to tail): its
+ * failure is the install's. An install chained to a run (pip install x && python t.py) may have
+ * installed x before the run failed.
+ */
+function failedInstall(c: MinedCall): boolean {
+  return c.failed && INSTALL.test(c.rawArgs) && !/&&|;|\|\|/.test(c.rawArgs.replace(/^\{"command":"cd [^\s&;]+ && /, ""));
+}
+const MISSING_MODULE = /No module named '([\w.-]+)'/g;
+/**
+ * The modules a failed call says are missing (No module named 'numpy'), or a failed install
+ * (pip install numpy pandas timed out) tried to add: a missing module and an install of it that
+ * failed teach one lesson, the module is not there and cannot be had. Another module missing is
+ * another lesson (installing missing deps one by one is work).
+ */
+function missingModules(c: MinedCall): string[] {
+  if (!c.failed) return [];
+  const name = (m: string) => (m.split(".")[0] as string).toLowerCase().replace(/-/g, "_");
+  if (failedInstall(c)) {
+    const words = /\b(?:install|add)\s+([^"&|;>\n]*)/.exec(c.rawArgs)?.[1] ?? "";
+    return words
+      .split(/\s+/)
+      .filter((w) => /^[A-Za-z][\w.-]*$/.test(w))
+      .map(name);
+  }
+  return [...c.rawResult.slice(-3000).matchAll(MISSING_MODULE)].map((m) => name(m[1] as string));
+}
+function sharesMissingModule(a: MinedCall, b: MinedCall): boolean {
+  const mine = new Set(missingModules(a));
+  return mine.size > 0 && missingModules(b).some((m) => mine.has(m));
 }
 
 /** A call that changed nothing whatever its command says: refused, never parsed, killed by a timeout. */
 function neverTookEffect(c: MinedCall): boolean {
   const family = failureFamily(c);
-  return family === "refused" || family === "harness could not parse the action" || family === "install timed out" || (family !== undefined && SHELL_SYNTAX.test(family));
+  return family === "refused" || family === "harness could not parse the action" || family === "install failed" || (family !== undefined && SHELL_SYNTAX.test(family));
 }
 
 /** The lines of an answer as facts: code lines without their numbers, the importer's details line dropped, masked. */
@@ -670,13 +712,15 @@ function linesIn(lines: readonly string[], before: readonly string[]): boolean {
  *  - an answer whose every line (3 or more characters of text each) was heard before;
  *  - the same empty answer to the same files or quoted terms.
  */
-export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[]): { stale: boolean[]; source: (number | undefined)[] } {
+export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[]): { stale: boolean[]; source: (number | undefined)[]; zoom: boolean[] } {
   const stale: boolean[] = [];
+  const zooms: boolean[] = [];
   const source: (number | undefined)[] = [];
   let epoch = 0;
   for (const c of calls) {
     const k = c.index;
     let from: number | undefined;
+    let zoomed = false;
     // Writing a new file (cat > fix2.patch <<EOF) asks nothing: its empty answer is no answer heard again.
     if (c.outcome !== undefined && !(wrote[k] === true && !neverTookEffect(c)) && createdFileOf(c.rawArgs) === undefined) {
       const start = Math.max(epoch, k - NEW_FACT_WINDOW);
@@ -686,7 +730,7 @@ export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[
         const p = calls[i] as MinedCall;
         if (p.outcome === undefined) continue;
         if (family !== undefined) {
-          if (failureFamily(p) === family) {
+          if (failureFamily(p) === family || sharesMissingModule(p, c)) {
             from = i;
             break;
           }
@@ -697,8 +741,8 @@ export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[
         const sameFiles = files !== "" && pathsIn(p.rawArgs) === files;
         const sameTerms = quotedTerms(c) !== "" && quotedTerms(p) === quotedTerms(c);
         if (c.silent) {
-          // An empty answer is news unless the same search, on the same files, heard it before.
-          if (p.silent && sameTerms && sameFiles && sameDetails(p, c)) {
+          // An empty answer is news unless the same search on the same files, or the same command, heard it before.
+          if (p.silent && sameDetails(p, c) && ((sameTerms && sameFiles) || commandOf(p) === commandOf(c))) {
             from = i;
             break;
           }
@@ -710,9 +754,11 @@ export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[
         }
         if (!sameFiles || lines.length < WITHIN_MIN_LINES) continue;
         const before = factLines(p);
-        // Zooming: a narrower view of what the call just before showed is a closer look, not a re-read.
-        const zoom = i === k - 1 && new Set(lines).size < new Set(before).size;
-        if (!zoom && sameRegion(lines, before) && linesIn(lines, before)) {
+        // Zooming: a narrower view of what an earlier call showed is a closer look, not a re-read
+        // (the readers' protocol: narrowing is not stuck); it breaks no run either (see noNewFactRuns).
+        const zoom = new Set(lines).size < new Set(before).size && linesIn(lines, before);
+        if (zoom) zoomed = true;
+        else if (sameRegion(lines, before) && linesIn(lines, before)) {
           from = i;
           break;
         }
@@ -721,8 +767,9 @@ export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[
     if (wrote[k] === true && !neverTookEffect(c)) epoch = k + 1;
     stale.push(from !== undefined);
     source.push(from);
+    zooms.push(zoomed && from === undefined);
   }
-  return { stale, source };
+  return { stale, source, zoom: zooms };
 }
 
 /**
@@ -730,7 +777,7 @@ export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[
  * answer the run hears again, and at least `need - 1` calls after it that each add nothing.
  */
 function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], wrote: readonly boolean[], need: number): [number, number][] {
-  const { stale, source } = staleCalls(calls, wrote);
+  const { stale, source, zoom } = staleCalls(calls, wrote);
   const out: [number, number][] = [];
   let k = 0;
   while (k < calls.length) {
@@ -738,20 +785,39 @@ function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], w
       k++;
       continue;
     }
+    // Calls between two stale ones that wrote nothing (a look at the code between two refused
+    // patches, a check that the package is still missing between two installs that timed out) are
+    // inside the run but not counted: up to BRIDGE_FAILURE before the same failure again, one
+    // before any other stale call.
+    // A closer look at what the call before showed (a zoom) is no news either and does not count as a call between.
+    const quiet = (from: number, to: number, most: number) => {
+      let between = 0;
+      for (let b = from; b < to; b++) {
+        if (taken[b] === true || (wrote[b] === true && !neverTookEffect(calls[b] as MinedCall))) return false;
+        if (zoom[b] !== true) between++;
+      }
+      return between <= most;
+    };
+    const reach = (at: number) => (failureFamily(calls[at] as MinedCall) !== undefined ? BRIDGE_FAILURE : 1);
     let last = k;
     let count = 1;
     for (;;) {
-      if (last + 1 < calls.length && stale[last + 1] === true && taken[last + 1] !== true) last += 1;
-      // One call between that wrote nothing (a look at the code between two refused patches) is
-      // inside the run but not counted: only the stale call after it is.
-      else if (last + 2 < calls.length && stale[last + 2] === true && taken[last + 1] !== true && taken[last + 2] !== true && wrote[last + 1] !== true) last += 2;
-      else break;
+      let next = -1;
+      for (let n = last + 1; n < calls.length && n <= last + 1 + BRIDGE_WINDOW; n++) {
+        if (taken[n] === true) break;
+        if (stale[n] === true) {
+          if (quiet(last + 1, n, reach(n))) next = n;
+          break;
+        }
+      }
+      if (next < 0) break;
+      last = next;
       count += 1;
     }
     const src = source[k] as number;
-    // The first call is the one whose answer the run hears again, when it comes just before (or
-    // with one call between that wrote nothing).
-    const first = taken[src] !== true && (src === k - 1 || (src === k - 2 && taken[k - 1] !== true && wrote[k - 1] !== true && failureFamily(calls[k] as MinedCall) !== undefined)) ? src : k;
+    // The first call is the one whose answer the run hears again, when it comes just before (or,
+    // for the same failure, with calls between that wrote nothing, as above).
+    const first = taken[src] !== true && k - src - 1 <= BRIDGE_WINDOW && quiet(src + 1, k, failureFamily(calls[k] as MinedCall) !== undefined ? BRIDGE_FAILURE : 0) ? src : k;
     if (count + (first < k ? 1 : 0) >= need) out.push([first, last]);
     k = last + 1;
   }
