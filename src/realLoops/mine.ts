@@ -748,7 +748,11 @@ export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[
           }
           continue;
         }
-        if (p.result === c.result && (sameFiles || sameTerms || commandOf(p) === commandOf(c))) {
+        // The same answer to the same command, to the same search on the same files, or from a
+        // named viewer on the same files. Not to different commands on one file (pylint a.py -v,
+        // then -rn: each flag asks something new, and the precision reading judged such sweeps
+        // false alarms), nor to new scripts that print the same verdict (three experiments).
+        if (p.result === c.result && (commandOf(p) === commandOf(c) || (sameFiles && (sameTerms || !SHELL_TOOLS.has(c.call.tool))))) {
           from = i;
           break;
         }
@@ -790,13 +794,21 @@ function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], w
     // inside the run but not counted: up to BRIDGE_FAILURE before the same failure again, one
     // before any other stale call.
     // A closer look at what the call before showed (a zoom) is no news either and does not count as a call between.
+    // At most one call between may have read something new (a look at the code between two
+    // refused patches); the others must have taught nothing (a failure, an empty answer, a zoom).
+    // Reads of new content between refusals are work toward the next attempt (the precision
+    // reading judged such chains false alarms).
     const quiet = (from: number, to: number, most: number) => {
       let between = 0;
+      let reads = 0;
       for (let b = from; b < to; b++) {
-        if (taken[b] === true || (wrote[b] === true && !neverTookEffect(calls[b] as MinedCall))) return false;
-        if (zoom[b] !== true) between++;
+        const c = calls[b] as MinedCall;
+        if (taken[b] === true || (wrote[b] === true && !neverTookEffect(c))) return false;
+        if (zoom[b] === true) continue;
+        if (!(c.failed || c.rejected !== undefined || c.silent || stale[b] === true)) reads++;
+        between++;
       }
-      return between <= most;
+      return between <= most && reads <= Math.min(1, most);
     };
     const reach = (at: number) => (failureFamily(calls[at] as MinedCall) !== undefined ? BRIDGE_FAILURE : 1);
     let last = k;
