@@ -130,7 +130,11 @@ describe("changing-args rules", () => {
       ["bin/test tests/test_basic.py", "tests finished: 99 passed, 9 exceptions, in 3.65 seconds", 1],
       ["python3 check.py", "a == b: False"],
     ]);
-    expect(rules(rerunsOfEarlier)).toEqual([]);
+    // The unchanged re-check rule takes none of it; the no-new-fact rule does (the recall readers
+    // marked the session this comes from, sympy-13091 #112-#115, stuck: the grep found nothing
+    // twice, then two re-runs of unchanged calls, nothing changed in the code between).
+    expect(rules(rerunsOfEarlier).filter((r) => r.startsWith("unchanged-recheck"))).toEqual([]);
+    expect(rules(rerunsOfEarlier)).toEqual(["no-new-fact 3-6 changing-args"]);
   });
 
   it("does not take a re-run after an edit, zooming into what was just read, or different searches finding nothing for re-checks", () => {
@@ -168,7 +172,11 @@ describe("changing-args rules", () => {
       ["python -c 'import django.db'", missing, 1],
       ["grep -n 'class Model' django/db/models/base.py", "404:class Model(metaclass=ModelBase):"],
     ]);
-    expect(rules(events)).toEqual([]);
+    expect(rules(events).filter((r) => r.startsWith("same-failure"))).toEqual([]);
+    // An install that timed out installed nothing: the module missing, the install of it failing
+    // and the module missing again are one lesson three times (no-new-fact; the recall readers
+    // marked django-12856 #19-#22, where this comes from, stuck).
+    expect(rules(events)).toEqual(["no-new-fact 0-2 changing-args"]);
     const testFail = "FAILED tests/test_a.py::test_x - AssertionError: assert 1 == 2";
     const aroundEdit = session([
       ["pytest -q tests/test_a.py", testFail, 1],
@@ -194,6 +202,58 @@ describe("changing-args rules", () => {
       ["python run.py --verbose", "ValueError: bad", 1],
     ]);
     expect(rules(shellBetween)).toEqual([]);
+  });
+
+  it("finds calls that add no new fact: a patch refused as 'does not apply', then as 'corrupt patch', with re-views of the unchanged lines between", () => {
+    const region = "violation_buff.append(\n    LintResult(\n        anchor=alias_info.alias_identifier_ref,\n        description=\"Avoid using aliases in join condition\",\n        fixes=fixes,";
+    const refused = (n: number, how: string): [string, string, number] => [`cat > fix${n}.patch << 'EOF'\n--- a/src/rules/L031.py\n+++ b/src/rules/L031.py\n@@ -211,7 +211,7 @@\nEOF\ngit apply fix${n}.patch`, how, how.includes("corrupt") ? 128 : 1];
+    const doesNotApply = "error: patch failed: src/rules/L031.py:211\nerror: src/rules/L031.py: patch does not apply";
+    const events = session([
+      ["sed -n '205,220p' src/rules/L031.py", `${region}\n        ])\n    return violation_buff`],
+      refused(1, doesNotApply),
+      ["sed -n '211,215p' src/rules/L031.py", region],
+      refused(2, "error: corrupt patch at line 14"),
+      ["sed -n '211,215p' src/rules/L031.py", region],
+      refused(3, doesNotApply),
+      ["sed -i 's/join condition/FROM clauses/' src/rules/L031.py", ""],
+    ]);
+    expect(rules(events)).toEqual(["no-new-fact 1-5 changing-args"]);
+    // Near miss: a write that took effect between (the sed edit) starts what was heard anew.
+    const edited = session([refused(1, doesNotApply), ["sed -i 's/a/b/' src/rules/L031.py", ""], refused(2, "error: corrupt patch at line 14"), ["sed -i 's/b/c/' src/rules/L031.py", ""], refused(3, doesNotApply)]);
+    expect(rules(edited)).toEqual([]);
+  });
+
+  it("finds differently worded actions the harness could not parse (File \"<string>\" ... SyntaxError, whatever the message), but not with new content read between", () => {
+    const parse = (message: string) => `  File "<string>", line 870\n    exec_bash_cmd("sed -i 's/a/b/' x.py")\n                                ^\nSyntaxError: ${message}`;
+    const events = session([
+      ["exec_bash_cmd(applypatch)", parse("unexpected character after line continuation character"), 1],
+      ["exec_bash_cmd(sed)", parse("invalid syntax"), 1],
+      ["exec_bash_cmd(python)", parse("EOL while scanning string literal"), 1],
+      ["exec_bash_cmd(perl)", parse("invalid syntax"), 1],
+    ]);
+    expect(rules(events)).toEqual(["no-new-fact 0-3 changing-args"]);
+    // Near miss: two reads of new code between each attempt are work toward the next attempt.
+    const reading = session([
+      ["exec_bash_cmd(applypatch)", parse("unexpected character after line continuation character"), 1],
+      ["sed -n '1,40p' django/forms/widgets.py", "class Widget:\n    def render(self):\n        return 1\n    def value(self):\n        return 2"],
+      ["sed -n '41,80p' django/forms/widgets.py", "class Input(Widget):\n    input_type = None\n    def format(self):\n        return 3"],
+      ["exec_bash_cmd(sed)", parse("invalid syntax"), 1],
+      ["sed -n '81,120p' django/forms/widgets.py", "class TextInput(Input):\n    input_type = 'text'\n    template = 'text.html'"],
+      ["sed -n '121,160p' django/forms/widgets.py", "class NumberInput(Input):\n    input_type = 'number'\n    template = 'number.html'"],
+      ["exec_bash_cmd(python)", parse("EOL while scanning string literal"), 1],
+    ]);
+    expect(rules(reading)).toEqual([]);
+  });
+
+  it("does not take missing deps installed one by one for one failure: an install that worked is a change", () => {
+    const missing = (m: string) => `Traceback (most recent call last):\nModuleNotFoundError: No module named '${m}'`;
+    const events = session([
+      ["python test_isnull.py", missing("asgiref"), 1],
+      ["pip install asgiref -q && python test_isnull.py", `Successfully installed asgiref\n${missing("pytz")}`, 1],
+      ["pip install pytz -q && python test_isnull.py", `Successfully installed pytz\n${missing("sqlparse")}`, 1],
+      ["pip install sqlparse -q && python test_isnull.py", "OK"],
+    ]);
+    expect(rules(events)).toEqual([]);
   });
 
   it("keeps the notice of a command the harness killed (mini-swe-agent-1.1's <exception>) as its output", () => {

@@ -26,6 +26,17 @@
 //   - no effect: consecutive calls with different args that all get the same, non-empty masked
 //     answer, as if none of them had been sent (the same file content after each edit, the same
 //     listing).
+//   - no new fact: a first call and at least two calls after it that each add no new fact to what
+//     was heard since the last write that took effect (staleCalls, noNewFactRuns): the same
+//     failure family again, the same answer to the same command or search, a re-read of the
+//     same region, the same empty answer to the same search. This is the readers' own test (no
+//     call after the first taught anything, whatever the arguments), and it finds what the rules
+//     above miss because each demands one exact signature or one exact answer in consecutive
+//     calls: retries around one failure whose text varies a little (a patch refused as "does not
+//     apply", then "corrupt patch"), a harness that could not parse each differently worded
+//     action (File "<string>" ... SyntaxError), the same install timing out with a check between,
+//     a module missing and the install of it failing, the same region re-read between refused
+//     edits. It runs last, on the calls the other rules left.
 // An unchanged re-check stretch needs 2 calls that hear an answer of the stretch itself whole
 // again: the precision reading judged stretches resting on one re-read, on narrower views, or on
 // repeats of calls from before the stretch false alarms. In a same-failure chain, A r A lets one
