@@ -696,16 +696,17 @@ function factLines(c: MinedCall): string[] {
 
 /**
  * Whether an answer re-reads the region an earlier answer showed, rather than zooming into it: at
- * least half of the earlier answer's lines come back. A few lines out of a whole file just read is
- * how agents zoom in (not stuck, by the readers' protocol); the same lines again, or most of them,
- * is a re-read.
+ * least two thirds of the earlier answer's lines come back (sed -n '1443,1465p' after
+ * '1443,1470p'). A few lines out of a view just read is how agents zoom in (not stuck, by the
+ * readers' protocol: 340-345 after 335-345 is a closer look, and the readers judged chains of
+ * such views not stuck); the same lines again, or nearly all of them, is a re-read.
  */
 function sameRegion(lines: readonly string[], before: readonly string[]): boolean {
   if (before.length === 0) return false;
   const now = new Set(lines);
   let back = 0;
   for (const l of before) if (now.has(l)) back++;
-  return back * 2 >= before.length;
+  return back * 3 >= before.length * 2;
 }
 
 /** Every line of `lines` is one of `before`. */
@@ -769,11 +770,15 @@ export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[
         }
         if (!sameFiles || lines.length < WITHIN_MIN_LINES) continue;
         const before = factLines(p);
-        // Zooming: a narrower view of what an earlier call showed is a closer look, not a re-read
-        // (the readers' protocol: narrowing is not stuck); it breaks no run either (see noNewFactRuns).
-        const zoom = new Set(lines).size < new Set(before).size && linesIn(lines, before);
-        if (zoom) zoomed = true;
-        else if (sameRegion(lines, before) && linesIn(lines, before)) {
+        // A view all of whose lines an earlier answer showed: a re-read when it shows most of that
+        // region again (sameRegion), else zooming, a closer look at part of it (the readers'
+        // protocol: narrowing is not stuck), which breaks no run either (see noNewFactRuns).
+        if (!linesIn(lines, before)) continue;
+        if (!sameRegion(lines, before)) {
+          zoomed = true;
+          continue;
+        }
+        {
           from = i;
           break;
         }
@@ -806,7 +811,8 @@ function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], w
     // before any other stale call.
     // A closer look at what the call before showed (a zoom) is no news either and does not count as a call between.
     // At most one call between may have read something new (a look at the code between two
-    // refused patches); the others must have taught nothing (a failure, an empty answer, a zoom).
+    // refused patches); the others must have taught nothing (a failure, an empty or a short
+    // answer: "3.9.1", "numpy not available", a zoom).
     // Reads of new content between refusals are work toward the next attempt (the precision
     // reading judged such chains false alarms).
     const quiet = (from: number, to: number, most: number) => {
@@ -816,7 +822,7 @@ function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], w
         const c = calls[b] as MinedCall;
         if (taken[b] === true || (wrote[b] === true && !neverTookEffect(c))) return false;
         if (zoom[b] === true) continue;
-        if (!(c.failed || c.rejected !== undefined || c.silent || stale[b] === true)) reads++;
+        if (c.substantial && !c.failed && c.rejected === undefined && stale[b] !== true) reads++;
         between++;
       }
       return between <= most && reads <= Math.min(1, most);
