@@ -120,7 +120,10 @@ describe("changing-args rules", () => {
       ["sed -n '1443,1465p' lib/contour.py", region.split("\n").slice(0, 4).join("\n")],
       ["sed -n '1443,1470p' lib/contour.py", region],
     ]);
-    expect(rules(narrowerThenSame)).toEqual([]);
+    expect(rules(narrowerThenSame).filter((r) => r.startsWith("unchanged-recheck"))).toEqual([]);
+    // The no-new-fact rule takes it: 4 of the 5 lines again is a re-read, not a zoom, and the recall
+    // readers marked the session this comes from (matplotlib-24870 #16-#18) stuck.
+    expect(rules(narrowerThenSame)).toEqual(["no-new-fact 0-2 changing-args"]);
     const rerunsOfEarlier = session([
       ["bin/test tests/test_basic.py", "tests finished: 99 passed, 9 exceptions, in 2.71 seconds", 1],
       ["cat > check.py <<'EOF'\nprint(1 == 1)\nEOF", ""],

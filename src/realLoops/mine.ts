@@ -696,7 +696,7 @@ function factLines(c: MinedCall): string[] {
 
 /**
  * Whether an answer re-reads the region an earlier answer showed, rather than zooming into it: at
- * least two thirds of the earlier answer's lines come back (sed -n '1443,1465p' after
+ * more than two thirds of the earlier answer's lines come back (sed -n '1443,1465p' after
  * '1443,1470p'). A few lines out of a view just read is how agents zoom in (not stuck, by the
  * readers' protocol: 340-345 after 335-345 is a closer look, and the readers judged chains of
  * such views not stuck); the same lines again, or nearly all of them, is a re-read.
@@ -706,7 +706,7 @@ function sameRegion(lines: readonly string[], before: readonly string[]): boolea
   const now = new Set(lines);
   let back = 0;
   for (const l of before) if (now.has(l)) back++;
-  return back * 3 >= before.length * 2;
+  return back * 3 > before.length * 2;
 }
 
 /** Every line of `lines` is one of `before`. */
@@ -829,7 +829,6 @@ function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], w
     };
     const reach = (at: number) => (failureFamily(calls[at] as MinedCall) !== undefined ? BRIDGE_FAILURE : 1);
     let last = k;
-    let count = 1;
     for (;;) {
       let next = -1;
       for (let n = last + 1; n < calls.length && n <= last + 1 + BRIDGE_WINDOW; n++) {
@@ -841,13 +840,21 @@ function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], w
       }
       if (next < 0) break;
       last = next;
-      count += 1;
     }
-    const src = source[k] as number;
-    // The first call is the one whose answer the run hears again, when it comes just before (or,
-    // for the same failure, with calls between that wrote nothing, as above).
-    const first = taken[src] !== true && k - src - 1 <= BRIDGE_WINDOW && quiet(src + 1, k, failureFamily(calls[k] as MinedCall) !== undefined ? BRIDGE_FAILURE : 0) ? src : k;
-    if (count + (first < k ? 1 : 0) >= need) out.push([first, last]);
+    // The first call is the earliest one whose answer the run hears again, when it comes just
+    // before the run (or, for a failure, with calls between that taught nothing, as above).
+    let first = k;
+    for (let r = k; r <= last; r++) {
+      const src = source[r];
+      if (stale[r] !== true || src === undefined || src >= first || taken[src] === true || k - src - 1 > BRIDGE_WINDOW) continue;
+      if (quiet(src + 1, k, failureFamily(calls[src] as MinedCall) !== undefined ? BRIDGE_FAILURE : 0)) first = src;
+    }
+    // What counts: the first call, once, and each call of the run that added no new fact (an
+    // answer first heard just before the run counts toward the three, as the readers' protocol
+    // counts a failure seen just before).
+    let counted = first < k ? 1 : 0;
+    for (let r = k; r <= last; r++) if (stale[r] === true) counted++;
+    if (counted >= need) out.push([first, last]);
     k = last + 1;
   }
   return out;
