@@ -509,7 +509,7 @@ export function catalogueMarkdown(c: Catalogue): string {
     lines.push(
       "## Recall on held-out sessions",
       "",
-      `Sessions read whole after the rules were set, by readers who saw no miner output, and never used to shape a rule: ${h.sessions} mined by this run (${h.callsRead} calls, ${h.stuckRead} read stuck). Recall of stuck calls: ${h.stuckRead === 0 ? "no stuck call read" : percentWithInterval(h.recall, h.interval)} (95% Wilson interval; optimistic, as above). Calls the miner flagged that the readers did not find stuck: ${h.flaggedNotRead}. This, not the recall above, is what to expect on sessions the rules were not fitted to.`,
+      `Sessions read whole after the first rules were set (batches 3-5), by readers who saw no miner output: ${h.sessions} mined by this run (${h.callsRead} calls, ${h.stuckRead} read stuck). Recall of stuck calls: ${h.stuckRead === 0 ? "no stuck call read" : percentWithInterval(h.recall, h.interval)} (95% Wilson interval; optimistic, as above). Calls the miner flagged that the readers did not find stuck: ${h.flaggedNotRead}. They were held out from the rules up to unchanged-recheck; the no-new-fact rule was shaped on them too (development data, call by call), so this is no longer a held-out figure for it: the next blind batch is.`,
       "",
       `Covered by rule: ${Object.keys(h.byRule).length === 0 ? "none" : Object.entries(h.byRule).map(([k, n]) => `${k} ${n}`).join(", ")}.`,
       "",
