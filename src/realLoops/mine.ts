@@ -809,20 +809,24 @@ function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], w
     // patches, a check that the package is still missing between two installs that timed out) are
     // inside the run but not counted: up to BRIDGE_FAILURE before the same failure again, one
     // before any other stale call.
-    // A closer look at what the call before showed (a zoom) is no news either and does not count as a call between.
-    // At most one call between may have read something new (a look at the code between two
-    // refused patches); the others must have taught nothing (a failure, an empty or a short
-    // answer: "3.9.1", "numpy not available", a zoom).
-    // Reads of new content between refusals are work toward the next attempt (the precision
-    // reading judged such chains false alarms).
+    // A zoom (a closer look at what an earlier answer showed) is no news either and does not count
+    // as a call between. At most one call between may have read something new (a look at the
+    // code between two refused patches); the others must have taught nothing: a failure, an
+    // empty answer, or a short one ("3.9.1", "numpy not available") when the same failure comes
+    // back after it. A short success before anything else may be the attempt that worked (the
+    // heredoc that finally ran), after which a re-read is work again. Reads of new content
+    // between refusals are work toward the next attempt (the precision reading judged such
+    // chains false alarms).
     const quiet = (from: number, to: number, most: number) => {
+      const failureAfter = failureFamily(calls[to] as MinedCall) !== undefined;
       let between = 0;
       let reads = 0;
       for (let b = from; b < to; b++) {
         const c = calls[b] as MinedCall;
         if (taken[b] === true || (wrote[b] === true && !neverTookEffect(c))) return false;
         if (zoom[b] === true) continue;
-        if (c.substantial && !c.failed && c.rejected === undefined && stale[b] !== true) reads++;
+        const succeeded = !c.failed && c.rejected === undefined && stale[b] !== true && !c.silent;
+        if (succeeded && (c.substantial || !failureAfter)) reads++;
         between++;
       }
       return between <= most && reads <= Math.min(1, most);
