@@ -761,10 +761,14 @@ export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[
           continue;
         }
         // The same answer to the same command, to the same search on the same files, or from a
-        // named viewer on the same files. Not to different commands on one file (pylint a.py -v,
+        // named viewer on the same files. Not a named tool's same call about no file (a chat
+        // runtime's search_direct_flight again: the customer may have changed the request between,
+        // which the record does not show; the precision reading judged one such false alarm), nor
+        // different commands on one file (pylint a.py -v,
         // then -rn: each flag asks something new, and the precision reading judged such sweeps
         // false alarms), nor to new scripts that print the same verdict (three experiments).
-        if (p.result === c.result && (commandOf(p) === commandOf(c) || (sameFiles && (sameTerms || !SHELL_TOOLS.has(c.call.tool))))) {
+        const shell = SHELL_TOOLS.has(c.call.tool);
+        if (p.result === c.result && ((commandOf(p) === commandOf(c) && (shell || sameFiles)) || (sameFiles && (sameTerms || !shell)))) {
           from = i;
           break;
         }
