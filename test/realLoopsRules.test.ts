@@ -248,6 +248,15 @@ describe("changing-args rules", () => {
     expect(rules(reading)).toEqual([]);
   });
 
+  it("lets a chain of the same refusal go on through calls after it that add no new fact, but not past an edit that took effect", () => {
+    const refused = (n: number): [string, string, number] => [`git apply ${["first", "second", "third", "fourth"][n - 1] as string}.patch`, "error: src/a.py: patch does not apply", 1];
+    const view: [string, string] = ["sed -n '10,14p' src/a.py", "def f(x):\n    if x:\n        return 1\n    return 2\n# end"];
+    const chain = session([view, refused(1), refused(2), refused(3), view, refused(4)]);
+    expect(rules(chain)).toEqual(["same-rejection 1-5 changing-args"]);
+    const edited = session([view, refused(1), refused(2), refused(3), ["sed -i 's/x/y/' src/a.py", ""], refused(4)]);
+    expect(rules(edited)).toEqual(["same-rejection 1-3 changing-args"]);
+  });
+
   it("does not take missing deps installed one by one for one failure: an install that worked is a change", () => {
     const missing = (m: string) => `Traceback (most recent call last):\nModuleNotFoundError: No module named '${m}'`;
     const events = session([
@@ -296,7 +305,9 @@ describe("reading the catalogue", () => {
     const builder = new CatalogueBuilder({ command: "loopsim loops x", paths: ["x"], parameters: DEFAULT_MINE_PARAMETERS }, j);
     builder.addRow(sessionRow(0, "s.jsonl", "trace", prose, DEFAULT_MINE_PARAMETERS));
     const c = builder.finish([], []);
-    expect(c.recall).toMatchObject({ sessions: 1, stuckRead: 5, covered: 3, recall: 0.6, notMined: ["other.jsonl"], flaggedNotRead: 0, byRule: { "same-failure": 3 } });
+    // The same-failure chain (1-3) goes on through the re-read after it (5, with the first read, 4,
+    // between), as the fixture's reading marks it: calls that add no new fact after a chain extend it.
+    expect(c.recall).toMatchObject({ sessions: 1, stuckRead: 5, covered: 5, recall: 1, notMined: ["other.jsonl"], flaggedNotRead: 0, byRule: { "same-failure": 5 } });
     expect(c.recall?.interval.n).toBe(5);
     expect(c.judged).toMatchObject({ judged: 1, stuck: 1, notFound: ["gone.jsonl@4"] });
     expect(c.judged?.byRule["same-failure"]).toMatchObject({ judged: 1, precision: 1 });

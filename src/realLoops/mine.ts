@@ -327,6 +327,19 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     found.push(stretch(calls, chain[0] as number, chain[chain.length - 1] as number, "no-effect", "the same non-empty answer, masked, to different calls"));
     for (const k of chain) taken[k] = true;
   }
+  // A chain of the same failure or refusal goes on through the calls after it that add no new
+  // fact (the same refusal after a re-view of the unchanged lines, a parse error worded
+  // differently): the readers mark them as one stretch, and a run of its own would have lost its
+  // first calls to the chain.
+  {
+    const { stale, zoom } = staleCalls(calls, wrote);
+    for (const [at, s] of found.entries()) {
+      if (s.rule !== "same-failure" && s.rule !== "same-rejection") continue;
+      const last = runWalk(calls, taken, wrote, stale, zoom).extend(s.lastCall);
+      for (let k = s.lastCall + 1; k <= last; k++) taken[k] = true;
+      if (last > s.lastCall) found[at] = stretch(calls, s.firstCall, last, s.rule, s.repeats);
+    }
+  }
   // Calls that add no new fact, on the calls left (see noNewFactRuns).
   for (const [first, last] of noNewFactRuns(calls, taken, wrote, parameters.noNewFact)) {
     found.push(stretch(calls, first, last, "no-new-fact", "answers already heard since the last change: the same failure, the same lines, the same non-answer"));
@@ -802,6 +815,8 @@ export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[
  */
 function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], wrote: readonly boolean[], need: number): [number, number][] {
   const { stale, source, zoom } = staleCalls(calls, wrote);
+  const walk = runWalk(calls, taken, wrote, stale, zoom);
+  const quiet = walk.quiet;
   const out: [number, number][] = [];
   let k = 0;
   while (k < calls.length) {
@@ -809,46 +824,7 @@ function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], w
       k++;
       continue;
     }
-    // Calls between two stale ones that wrote nothing (a look at the code between two refused
-    // patches, a check that the package is still missing between two installs that timed out) are
-    // inside the run but not counted: up to BRIDGE_FAILURE before the same failure again, one
-    // before any other stale call.
-    // A zoom (a closer look at what an earlier answer showed) is no news either and does not count
-    // as a call between. At most one call between may have read something new (a look at the
-    // code between two refused patches); the others must have taught nothing: a failure, an
-    // empty answer, or a short one ("3.9.1", "numpy not available") when the same failure comes
-    // back after it. A short success before anything else may be the attempt that worked (the
-    // heredoc that finally ran), after which a re-read is work again. Reads of new content
-    // between refusals are work toward the next attempt (the precision reading judged such
-    // chains false alarms).
-    const quiet = (from: number, to: number, most: number) => {
-      const failureAfter = failureFamily(calls[to] as MinedCall) !== undefined;
-      let between = 0;
-      let reads = 0;
-      for (let b = from; b < to; b++) {
-        const c = calls[b] as MinedCall;
-        if (taken[b] === true || (wrote[b] === true && !neverTookEffect(c))) return false;
-        if (zoom[b] === true) continue;
-        const succeeded = !c.failed && c.rejected === undefined && stale[b] !== true && !c.silent;
-        if (succeeded && (c.substantial || !failureAfter)) reads++;
-        between++;
-      }
-      return between <= most && reads <= Math.min(1, most);
-    };
-    const reach = (at: number) => (failureFamily(calls[at] as MinedCall) !== undefined ? BRIDGE_FAILURE : 1);
-    let last = k;
-    for (;;) {
-      let next = -1;
-      for (let n = last + 1; n < calls.length && n <= last + 1 + BRIDGE_WINDOW; n++) {
-        if (taken[n] === true) break;
-        if (stale[n] === true) {
-          if (quiet(last + 1, n, reach(n))) next = n;
-          break;
-        }
-      }
-      if (next < 0) break;
-      last = next;
-    }
+    const last = walk.extend(k);
     // The first call is the earliest one whose answer the run hears again, when it comes just
     // before the run (or, for a failure, with calls between that taught nothing, as above).
     let first = k;
@@ -866,4 +842,55 @@ function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], w
     k = last + 1;
   }
   return out;
+}
+
+/**
+ * How a run of calls that add no new fact walks on (see noNewFactRuns): from its last call to the
+ * next stale call, over calls between that taught nothing.
+ */
+function runWalk(calls: readonly MinedCall[], taken: readonly boolean[], wrote: readonly boolean[], stale: readonly boolean[], zoom: readonly boolean[]): { quiet: (from: number, to: number, most: number) => boolean; extend: (from: number) => number } {
+  // Calls between two stale ones that wrote nothing (a look at the code between two refused
+  // patches, a check that the package is still missing between two installs that timed out) are
+  // inside the run but not counted: up to BRIDGE_FAILURE before the same failure again, one
+  // before any other stale call.
+  // A zoom (a closer look at what an earlier answer showed) is no news either and does not count
+  // as a call between. At most one call between may have read something new (a look at the
+  // code between two refused patches); the others must have taught nothing: a failure, an
+  // empty answer, or a short one ("3.9.1", "numpy not available") when the same failure comes
+  // back after it. A short success before anything else may be the attempt that worked (the
+  // heredoc that finally ran), after which a re-read is work again. Reads of new content
+  // between refusals are work toward the next attempt (the precision reading judged such
+  // chains false alarms).
+  const quiet = (from: number, to: number, most: number): boolean => {
+    const failureAfter = failureFamily(calls[to] as MinedCall) !== undefined;
+    let between = 0;
+    let reads = 0;
+    for (let b = from; b < to; b++) {
+      const c = calls[b] as MinedCall;
+      if (taken[b] === true || (wrote[b] === true && !neverTookEffect(c))) return false;
+      if (zoom[b] === true) continue;
+      const succeeded = !c.failed && c.rejected === undefined && stale[b] !== true && !c.silent;
+      if (succeeded && (c.substantial || !failureAfter)) reads++;
+      between++;
+    }
+    return between <= most && reads <= Math.min(1, most);
+  };
+  const reach = (at: number) => (failureFamily(calls[at] as MinedCall) !== undefined ? BRIDGE_FAILURE : 1);
+  const extend = (from: number): number => {
+    let last = from;
+    for (;;) {
+      let next = -1;
+      for (let n = last + 1; n < calls.length && n <= last + 1 + BRIDGE_WINDOW; n++) {
+        if (taken[n] === true) break;
+        if (stale[n] === true) {
+          if (quiet(last + 1, n, reach(n))) next = n;
+          break;
+        }
+      }
+      if (next < 0) break;
+      last = next;
+    }
+    return last;
+  };
+  return { quiet, extend };
 }
