@@ -9,7 +9,7 @@ import { goalGroups, populationLine } from "./renderMarkdown.js";
 import { disagreementSection, groundedSection } from "./groundedSection.js";
 import { escapeHtml, sectionHtml } from "../reportParts/section.js";
 import { realLoopsSection } from "./realLoopsSection.js";
-import { realOutcomesHtml } from "../reportParts/realOutcomesSection.js";
+import { realOutcomesHtml, stretchSourceNote } from "../reportParts/realOutcomesSection.js";
 import { SENSITIVITY_CSS, sensitivityHtml } from "../reportParts/reactionGridView.js";
 import { tuneSensitivitySection } from "./sensitivitySection.js";
 import { SESSION_HEADER, rowCells, rowLabel, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
@@ -65,6 +65,7 @@ ${SENSITIVITY_CSS}
 </style></head><body>
 <h1>loopsim tuning report</h1>
 <p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${report.rows.length} configs, ${esc(populationLine(report).replace(/`/g, ""))}. Baseline: ${esc(report.baseline.source)}. Grid: <code>${esc(report.grid.spec)}</code>. Reproduce: <code>${esc(report.reproduce)}</code>.</p>${report.target === undefined ? "" : `<p>Guard under test: <code>${esc(report.target)}</code>${report.targetIgnores === undefined ? "." : `, which ignores ${esc(report.targetIgnores.join(", "))}: grid points that differ only in those fields give identical rows.`}</p>`}
+${stretchSourceNote(report.realOutcomes) === undefined ? "" : `<p>${esc((stretchSourceNote(report.realOutcomes) as string).replace(/`|\*\*/g, ""))}</p>`}
 <h2>Recommendations</h2>
 ${picksHtml}
 ${recs}

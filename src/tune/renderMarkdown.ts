@@ -7,7 +7,7 @@ import { percentOneDecimal } from "../format/percent.js";
 import type { TuneReport } from "./report.js";
 import { disagreementSection, groundedSection } from "./groundedSection.js";
 import { realLoopsSection } from "./realLoopsSection.js";
-import { realOutcomesMarkdown } from "../reportParts/realOutcomesSection.js";
+import { realOutcomesMarkdown, stretchSourceNote } from "../reportParts/realOutcomesSection.js";
 import { sensitivityMarkdown } from "../reportParts/reactionGridView.js";
 import { tuneSensitivitySection } from "./sensitivitySection.js";
 import { SESSION_HEADER, rowCells, rowLabel, sampleSizes, sessionCells, sessionsIntro, tableHeader, variedFields } from "./table.js";
@@ -34,6 +34,9 @@ export function renderMarkdown(report: TuneReport): string {
   if (report.target !== undefined) {
     out.push(`Guard under test: \`${report.target}\`${report.targetIgnores === undefined ? "." : `, which ignores ${report.targetIgnores.join(", ")}: grid points that differ only in those fields give identical rows, which is what this release does with them.`}`, "");
   }
+  // Said before the recommendations: with --stretches read:FILE the real-outcomes figures rest on read stretches, not mined ones.
+  const readFrom = stretchSourceNote(report.realOutcomes);
+  if (readFrom !== undefined) out.push(readFrom, "");
   out.push("## Recommendations", "");
   const picks = picksTable(report);
   out.push(line(picks.header), line(picks.header.map(() => "---")), ...picks.rows.map(line), "");

@@ -2,7 +2,7 @@
 // people marked reading whole sessions (a judgements file's sessions and heldOut.sessions), not on
 // the miner's; only the sessions read run, and a read session whose call count differs from the
 // miner's numbering (or that the population lacks) is left out and named.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loopsim, tempDir } from "./run.js";
@@ -55,6 +55,20 @@ describe("compare --stretches read:FILE", () => {
     const md = compare(`read:${file}`).stdout;
     expect(md).toContain("**The stuck stretches of the real-outcomes figures were read by people, not mined:** 2 stretches marked stuck reading 2 sessions whole (of 4 read in");
     expect(md).toContain("`failing-install.jsonl` (read as 99 calls, the miner numbers 7)");
+  });
+
+  it("tune on read stretches says so above its recommendations, in Markdown and HTML", () => {
+    const file = judgementsFile(READINGS);
+    const out = join(tempDir(), "tune");
+    const r = loopsim(["tune", "--population", `sessions:${FIXTURES}`, "--loops", "real", "--stretches", `read:${file}`, "--grid", "criticalThreshold=20", "--reaction-grid", "none", "--out", out]);
+    expect(r.code).toBe(0);
+    const md = readFileSync(join(out, "report.md"), "utf8");
+    const note = md.indexOf("**The stuck stretches of the real-outcomes figures were read by people, not mined:** 2 stretches");
+    expect(note).toBeGreaterThan(0);
+    expect(note).toBeLessThan(md.indexOf("## Recommendations"));
+    const html = readFileSync(join(out, "report.html"), "utf8");
+    expect(html.indexOf("The stuck stretches of the real-outcomes figures were read by people, not mined: 2 stretches")).toBeGreaterThan(0);
+    expect(html.indexOf("The stuck stretches of the real-outcomes figures were read by people")).toBeLessThan(html.indexOf("<h2>Recommendations</h2>"));
   });
 
   it("refuses a missing file, a file with no readings, and an unknown form, naming the problem (exit 2)", () => {
