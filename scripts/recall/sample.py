@@ -21,6 +21,9 @@ two batches then became development data).
 Batch 6 (`--batch 6`, seed 40): up to 48 per dataset (36 failed, or every failed run left where fewer remain; 12 successful), none from batches 1-5: the
 held-out sample for the rules revised after batch 5 measured them (batches 3-5 then became
 development data, read by the rules' author).
+Batch 7 (`--batch 7`, seed 41): up to 48 per dataset (48 failed, or every failed run left: none
+of gemini-3-pro and deepseek, whose failed runs batches 1-6 used up; 12 successful), none from
+batches 1-6: the held-out sample for the rules revised after batch 6 measured them.
 Usage: sample.py DATASETS_ROOT [--batch 2|3] > sample.json
 """
 import gzip, json, os, random, sys
@@ -154,7 +157,7 @@ def batch3(root: str, batch: int = 3, failed: int = 9, ok: int = 3) -> None:
 
 
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3", "4", "5", "6")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3", "4", "5", "6", "7")]
     root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "datasets")
     batch = sys.argv[sys.argv.index("--batch") + 1] if "--batch" in sys.argv else "1"
-    {"1": main, "2": batch2, "3": batch3, "4": lambda r: batch3(r, 4), "5": lambda r: batch3(r, 5, 18, 6), "6": lambda r: batch3(r, 6, 36, 12)}[batch](root)
+    {"1": main, "2": batch2, "3": batch3, "4": lambda r: batch3(r, 4), "5": lambda r: batch3(r, 5, 18, 6), "6": lambda r: batch3(r, 6, 36, 12), "7": lambda r: batch3(r, 7, 48, 12)}[batch](root)
