@@ -353,6 +353,18 @@ function sameRecordedCall(calls: readonly MinedCall[], a: number, b: number): bo
   return (calls[b] as MinedCall).rawArgs === (calls[a] as MinedCall).rawArgs && (calls[b] as MinedCall).call.tool === (calls[a] as MinedCall).call.tool;
 }
 
+/**
+ * The failure a same-failure chain compares: the call's signature, except where bash's syntax
+ * error comes after output (a heredoc script that ran, then `PY && sed` it could not parse): the
+ * script's own answer is what the agent learned, so the whole masked answer is compared (the
+ * precision reading of round 2 judged chains resting on that trailing error false alarms: each
+ * script had done something different).
+ */
+function chainSignature(c: MinedCall): string | undefined {
+  if (c.signature === undefined) return undefined;
+  return SHELL_SYNTAX.test(c.signature) && ranBeforeSyntaxError(c) ? c.result : c.signature;
+}
+
 /** How many calls before a chain of failures an earlier sighting of its failure counts toward the threshold. */
 const SIGHTING_WINDOW = 3;
 
@@ -370,15 +382,15 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
   const failedAt = (k: number) => (calls[k] as MinedCall).failed || (calls[k] as MinedCall).rejected !== undefined;
   let i = 0;
   while (i < calls.length) {
-    const start = calls[i] as MinedCall;
-    if (!free(i) || start.signature === undefined) {
+    const start = chainSignature(calls[i] as MinedCall);
+    if (!free(i) || start === undefined) {
       i++;
       continue;
     }
-    const recent = [start.signature];
+    const recent = [start];
     let failures = 1;
     let j = i;
-    const meets = (k: number) => free(k) && (calls[k] as MinedCall).signature !== undefined && recent.slice(-2).includes((calls[k] as MinedCall).signature as string);
+    const meets = (k: number) => free(k) && chainSignature(calls[k] as MinedCall) !== undefined && recent.slice(-2).includes(chainSignature(calls[k] as MinedCall) as string);
     for (;;) {
       // One call may sit between two of the same failure, inside the stretch but not counted
       // toward the threshold (only the failure after it is):
@@ -396,11 +408,11 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
       else if (free(j + 1) && !failedAt(j + 1) && wrote[j + 1] !== true && !SHELL_TOOLS.has((calls[j + 1] as MinedCall).call.tool) && meets(j + 2) && sameRecordedCall(calls, j, j + 2)) step = 2;
       else break;
       j += step;
-      recent.push((calls[j] as MinedCall).signature as string);
+      recent.push(chainSignature(calls[j] as MinedCall) as string);
       failures += 1;
     }
     let sighted = false;
-    for (let k = Math.max(0, i - SIGHTING_WINDOW); k < i; k++) if ((calls[k] as MinedCall).signature === start.signature) sighted = true;
+    for (let k = Math.max(0, i - SIGHTING_WINDOW); k < i; k++) if (chainSignature(calls[k] as MinedCall) === start) sighted = true;
     if (j > i && failures + (sighted ? 1 : 0) >= need) out.push([i, j]);
     i = j + 1;
   }
@@ -632,6 +644,27 @@ const BRIDGE_WINDOW = 5;
 const NEW_FACT_WINDOW = 10;
 /** A harness that wraps each action in code of its own and could not parse it: the action never ran. */
 const HARNESS_PARSE = /^\s*File "<string>", line \d+[\s\S]{0,2000}?\n\s*(?:SyntaxError|IndentationError|TabError)\b/;
+const UNPARSED = "harness could not parse the action";
+const INSTALL_FAILED = "install failed";
+/**
+ * Two failures of one family. Failed installs are one when one's packages are all among the
+ * other's (pip install numpy pandas timed out, then pip install numpy, then conda install numpy
+ * pandas: the same packages cannot be had); installs of other packages (erfa, then pyerfa) are
+ * deps tried one by one.
+ */
+function sameFamily(a: string | undefined, b: string): boolean {
+  if (a === b) return true;
+  if (a === undefined || !a.startsWith(`${INSTALL_FAILED}: `) || !b.startsWith(`${INSTALL_FAILED}: `)) return false;
+  const x = a.slice(INSTALL_FAILED.length + 2).split(" ");
+  const y = b.slice(INSTALL_FAILED.length + 2).split(" ");
+  const within = (p: string[], q: string[]) => p.every((w) => w !== "" && q.includes(w));
+  return within(x, y) || within(y, x);
+}
+/** The packages an install names, sorted, without its options (pip install numpy pandas -q). */
+function installedPackages(c: MinedCall): string {
+  const words = /\b(?:install|add)\s+([^"&|;>\n]*)/.exec(c.rawArgs)?.[1] ?? "";
+  return [...new Set(words.split(/\s+/).filter((w) => /^[A-Za-z][\w.-]*$/.test(w)).map((w) => w.toLowerCase().replace(/-/g, "_")))].sort().join(" ");
+}
 /** An install killed by the harness's timeout. */
 const INSTALL = /\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv|mamba)\s+(?:[\w-]+\s+)*(?:install|add)\b/;
 /** bash could not parse the command line: nothing in it ran. */
@@ -639,17 +672,22 @@ const SHELL_SYNTAX = /syntax error near unexpected token|syntax error: unexpecte
 
 /**
  * The failure a call met, as a family: what the agent learned from it, whatever its wording. A
- * refusal (a patch that did not apply, then a corrupt patch: the file did not change either way),
- * an action the harness could not parse (File "<string>": a SyntaxError whose text depends on
- * where the quoting broke), an install that timed out, else the failure's masked signature.
+ * refusal of one kind (a patch that did not apply, then a corrupt patch: the file did not change
+ * either way), an install that timed out, an action the harness could not parse (File
+ * "<string>" ... SyntaxError, whatever the message), else the failure's masked signature. Unparsed
+ * actions are one family only when they come one right after the other (staleCalls): the
+ * precision reading of round 2 judged runs with new reads between them false alarms (work went
+ * on beside a format failure), and runs of them back to back stuck (nothing ran four times).
  */
 function failureFamily(c: MinedCall): string | undefined {
-  const head = c.rawResult.slice(0, 3000);
-  if (c.rejected !== undefined) return "refused";
+  if (c.rejected !== undefined) return `refused: ${c.rejected}`;
   if (!c.failed && c.signature === undefined) return undefined;
-  if (HARNESS_PARSE.test(head)) return "harness could not parse the action";
-  // An install that timed out or failed installed nothing, however it was worded (pip, then conda).
-  if (failedInstall(c)) return "install failed";
+  if (HARNESS_PARSE.test(c.rawResult.slice(0, 3000))) return UNPARSED;
+  // An install that timed out or failed installed nothing, however it was worded (pip, then
+  // conda): the same packages again are the same lesson. Other packages are another lesson
+  // (installing missing deps one by one is work: the precision reading of round 2 judged runs
+  // that lumped installs of different packages together false alarms).
+  if (failedInstall(c)) return `${INSTALL_FAILED}: ${installedPackages(c)}`;
   // The exit status and the words of the command in the line are how it was run, not what failed
   // (bash -lc "..." says "bash: -c: syntax error" with 127 where the plain command said it with 2).
   // A tool's "Sorry: " before the error and the place after it, "(toctree.py, line 174)", are
@@ -669,40 +707,35 @@ function failureFamily(c: MinedCall): string | undefined {
 function failedInstall(c: MinedCall): boolean {
   return c.failed && INSTALL.test(c.rawArgs) && !/&&|;|\|\|/.test(c.rawArgs.replace(/^\{"command":"cd [^\s&;]+ && /, ""));
 }
-const MISSING_MODULE = /No module named '([\w.-]+)'/g;
 /**
- * The modules a failed call says are missing (No module named 'numpy'), or a failed install
- * (pip install numpy pandas timed out) tried to add: a missing module and an install of it that
- * failed teach one lesson, the module is not there and cannot be had. Another module missing is
- * another lesson (installing missing deps one by one is work).
+ * A call that changed nothing whatever its command says: refused, never parsed, killed by a
+ * timeout, or a command line bash could not parse that printed nothing else. A shell syntax error
+ * AFTER output (a heredoc script that ran and printed "patched", then `PY && sed` that bash could
+ * not parse) is no such call: the script before it ran (the precision reading of round 2 judged
+ * chains resting on that trailing error false alarms).
  */
-function missingModules(c: MinedCall): string[] {
-  if (!c.failed) return [];
-  const name = (m: string) => (m.split(".")[0] as string).toLowerCase().replace(/-/g, "_");
-  if (failedInstall(c)) {
-    const words = /\b(?:install|add)\s+([^"&|;>\n]*)/.exec(c.rawArgs)?.[1] ?? "";
-    return words
-      .split(/\s+/)
-      .filter((w) => /^[A-Za-z][\w.-]*$/.test(w))
-      .map(name);
-  }
-  return [...c.rawResult.slice(-3000).matchAll(MISSING_MODULE)].map((m) => name(m[1] as string));
-}
-function sharesMissingModule(a: MinedCall, b: MinedCall): boolean {
-  const mine = new Set(missingModules(a));
-  return mine.size > 0 && missingModules(b).some((m) => mine.has(m));
-}
-
-/** A call that changed nothing whatever its command says: refused, never parsed, killed by a timeout. */
 function neverTookEffect(c: MinedCall): boolean {
   const family = failureFamily(c);
-  return family === "refused" || family === "harness could not parse the action" || family === "install failed" || (family !== undefined && SHELL_SYNTAX.test(family));
+  if (family === undefined) return false;
+  return family.startsWith("refused") || HARNESS_PARSE.test(c.rawResult.slice(0, 3000)) || family.startsWith(INSTALL_FAILED) || (SHELL_SYNTAX.test(family) && !ranBeforeSyntaxError(c));
 }
+
+/** The answer holds lines before bash's syntax error: some of the command ran. */
+function ranBeforeSyntaxError(c: MinedCall): boolean {
+  const lines = answerLines(answerBody(c.rawResult));
+  const at = lines.findIndex((l) => SHELL_SYNTAX.test(l));
+  // Only errors before it (command not found for the pieces bash split off) is nothing that worked.
+  return lines.slice(0, Math.max(0, at)).some((l) => !FAILED_PIECE.test(l));
+}
+/** A line bash prints for a piece of a mangled command line that failed too. */
+const FAILED_PIECE = /^bash: |command not found|No such file or directory|^\s*\^|`[^`]*'$/;
 
 /** The lines of an answer as facts: code lines without their numbers, the importer's details line dropped, masked. */
 function factLines(c: MinedCall): string[] {
-  return answerLines(answerBody(c.result))
-    .map(codeLine)
+  // The lines as printed, numbers included: a view with line numbers (nl -ba) after one without
+  // tells the agent where to edit, which the precision reading of round 2 judged a new fact.
+  return answerLines(answerBody(c.rawResult))
+    .map((l) => maskText(l.replace(/\s+/g, " ")))
     .filter((l) => l !== "");
 }
 
@@ -755,7 +788,7 @@ export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[
         const p = calls[i] as MinedCall;
         if (p.outcome === undefined) continue;
         if (family !== undefined) {
-          if (failureFamily(p) === family || sharesMissingModule(p, c)) {
+          if (sameFamily(failureFamily(p), family) && (family !== UNPARSED || i === k - 1)) {
             from = i;
             break;
           }
@@ -815,6 +848,14 @@ export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[
  */
 function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], wrote: readonly boolean[], need: number): [number, number][] {
   const { stale, source, zoom } = staleCalls(calls, wrote);
+  // The fact a stale call heard again: the first hearing of it (following the sources back).
+  const root: (number | undefined)[] = [];
+  const heardAgain = new Set<number>();
+  for (let r = 0; r < calls.length; r++) {
+    const src = source[r];
+    root.push(stale[r] === true && src !== undefined ? (root[src] ?? src) : r);
+    if (stale[r] === true && src !== undefined) heardAgain.add(root[src] ?? src);
+  }
   const walk = runWalk(calls, taken, wrote, stale, zoom);
   const quiet = walk.quiet;
   const out: [number, number][] = [];
@@ -833,12 +874,20 @@ function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], w
       if (stale[r] !== true || src === undefined || src >= first || taken[src] === true || k - src - 1 > BRIDGE_WINDOW) continue;
       if (quiet(src + 1, k, failureFamily(calls[src] as MinedCall) !== undefined ? BRIDGE_FAILURE : 0)) first = src;
     }
-    // What counts: the first call, once, and each call of the run that added no new fact (an
-    // answer first heard just before the run counts toward the three, as the readers' protocol
-    // counts a failure seen just before).
-    let counted = first < k ? 1 : 0;
-    for (let r = k; r <= last; r++) if (stale[r] === true) counted++;
-    if (counted >= need) out.push([first, last]);
+    // What counts: ONE fact heard `need` times inside the run (its first hearing and the calls
+    // that heard it again), not stale calls of different facts added up. The readers' protocol
+    // asks for the same failure or non-result at least three times; the precision reading judged
+    // the runs that added up different facts heard twice each (a view re-read once, then a test
+    // re-run once) false alarms.
+    // Its first hearing counts too when it came before the run (since the last change, within
+    // NEW_FACT_WINDOW calls: a failure seen, a look at the code, the same failure twice more).
+    const heard = new Map<number, number>();
+    for (let r = first; r <= last; r++) {
+      const fact = stale[r] === true ? root[r] : r;
+      if (fact === undefined || (stale[r] !== true && !heardAgain.has(r))) continue;
+      heard.set(fact, (heard.get(fact) ?? (fact < first ? 1 : 0)) + 1);
+    }
+    if (Math.max(0, ...heard.values()) >= need) out.push([first, last]);
     k = last + 1;
   }
   return out;
