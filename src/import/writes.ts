@@ -18,6 +18,12 @@ const WRITING_TOOL = /edit|write|replace|create|insert|patch|apply|update|delete
  */
 const WRITING_COMMAND = /\bsed\s+(?:-\w+\s+)*-[a-zA-Z]*i|\bperl\s+(?:-\w+\s+)*-\w*i|(?<![\d&>])>>?(?!&)\s*(?!\/dev\/null)[\w./~"'$-]|\btee\b|(?:^|[;&|(]\s*|"command":"\s*)(?:mv|cp|rm|touch|mkdir|patch|ln|chmod|truncate)\s|\bgit\s+(?:apply|checkout|stash|reset|restore|am|cherry-pick|commit|merge|rebase|rm|mv)\b|\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv)\s+(?:\w+\s+)*(?:install|add|remove|uninstall)\b|\.write(?:_text|_bytes)?\(|open\([^)]{0,200}['"][wa]\+?b?['"]|\bsetup\.py\s+(?:develop|install)/;
 const FILE_CREATION = /^\{"command":"(?:cd [^\s&;]+ && )?cat\s*(?:<<-?\s*\\?['"]?\w+\\?['"]?\s*)?>\s*([\w./~-]+)/;
+/**
+ * A lone copy of one file to another (cp a.py a.py.bak): it writes only its destination. A backup
+ * changes nothing an earlier call read (the readers marked re-reads with only a backup copy
+ * between as stuck); a restore (cp a.py.bak a.py) writes a file read before.
+ */
+const LONE_COPY = /^\{"command":"(?:cd [^\s&;]+ && )?cp\s+(?:-\w+\s+)*[\w./~-]+\s+([\w./~-]+)\s*"\}$/;
 /** A command the record names only by a variable (CaM's exec_bash_cmd(cmd)): what ran is not known. */
 const UNKNOWN_COMMAND = /^\{"command":\{"expr":/;
 
@@ -36,6 +42,8 @@ export function writeOf(tool: string, rawArgs: string): WriteKind {
   if (UNKNOWN_COMMAND.test(rawArgs)) return { kind: "unknown" };
   const created = createdFileOf(rawArgs);
   if (created !== undefined) return { kind: "creates", file: created };
+  const copied = SHELL_TOOLS.has(tool) ? LONE_COPY.exec(rawArgs)?.[1] : undefined;
+  if (copied !== undefined) return { kind: "creates", file: copied };
   const isWrite = SHELL_TOOLS.has(tool) ? WRITING_COMMAND.test(rawArgs) : WRITING_TOOL.test(tool) || WRITING_COMMAND.test(rawArgs);
   return isWrite ? { kind: "writes" } : { kind: "none" };
 }

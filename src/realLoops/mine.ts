@@ -332,10 +332,10 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
   // differently): the readers mark them as one stretch, and a run of its own would have lost its
   // first calls to the chain.
   {
-    const { stale, zoom } = staleCalls(calls, wrote);
+    const { stale, zoom, wrote: changed } = staleCalls(calls, wrote);
     for (const [at, s] of found.entries()) {
       if (s.rule !== "same-failure" && s.rule !== "same-rejection") continue;
-      const last = runWalk(calls, taken, wrote, stale, zoom).extend(s.lastCall);
+      const last = runWalk(calls, taken, changed, stale, zoom).extend(s.lastCall);
       for (let k = s.lastCall + 1; k <= last; k++) taken[k] = true;
       if (last > s.lastCall) found[at] = stretch(calls, s.firstCall, last, s.rule, s.repeats);
     }
@@ -412,7 +412,15 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
       failures += 1;
     }
     let sighted = false;
-    for (let k = Math.max(0, i - SIGHTING_WINDOW); k < i; k++) if (chainSignature(calls[k] as MinedCall) === start) sighted = true;
+    // The calls between the sighting and the chain must have written nothing that took effect
+    // (a script run between may have been the fix; the precision reading of round 2 judged a
+    // refusal sighted before a script and a fresh view, then refused twice, a false alarm).
+    for (let k = Math.max(0, i - SIGHTING_WINDOW); k < i; k++) {
+      if (chainSignature(calls[k] as MinedCall) !== start) continue;
+      let clean = true;
+      for (let b = k + 1; b < i; b++) if (wrote[b] === true && !neverTookEffect(calls[b] as MinedCall)) clean = false;
+      if (clean) sighted = true;
+    }
     if (j > i && failures + (sighted ? 1 : 0) >= need) out.push([i, j]);
     i = j + 1;
   }
@@ -770,7 +778,11 @@ function linesIn(lines: readonly string[], before: readonly string[]): boolean {
  *  - an answer whose every line (3 or more characters of text each) was heard before;
  *  - the same empty answer to the same files or quoted terms.
  */
-export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[]): { stale: boolean[]; source: (number | undefined)[]; zoom: boolean[] } {
+export function staleCalls(calls: readonly MinedCall[], recorded: readonly boolean[]): { stale: boolean[]; source: (number | undefined)[]; zoom: boolean[]; wrote: boolean[] } {
+  // A write sent again as it was, answered as before, makes the state it made before: it is no
+  // change (see redoneWrites), and it adds no fact.
+  const redone = redoneWrites(calls, recorded);
+  const wrote = recorded.map((w, k) => w && redone[k] === undefined);
   const stale: boolean[] = [];
   const zooms: boolean[] = [];
   const source: (number | undefined)[] = [];
@@ -780,7 +792,8 @@ export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[
     let from: number | undefined;
     let zoomed = false;
     // Writing a new file (cat > fix2.patch <<EOF) asks nothing: its empty answer is no answer heard again.
-    if (c.outcome !== undefined && !(wrote[k] === true && !neverTookEffect(c)) && createdFileOf(c.rawArgs) === undefined) {
+    if (redone[k] !== undefined) from = redone[k];
+    else if (c.outcome !== undefined && !(wrote[k] === true && !neverTookEffect(c)) && createdFileOf(c.rawArgs) === undefined) {
       const start = Math.max(epoch, k - NEW_FACT_WINDOW);
       const family = failureFamily(c);
       const lines = family === undefined ? factLines(c) : [];
@@ -839,7 +852,39 @@ export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[
     source.push(from);
     zooms.push(zoomed && from === undefined);
   }
-  return { stale, source, zoom: zooms };
+  return { stale, source, zoom: zooms, wrote };
+}
+
+/**
+ * For each call, the earlier call it re-sends when it is a write sent again exactly as recorded
+ * (the same tool, the same args) within NEW_FACT_WINDOW calls, answered with the same masked
+ * text, with no write between that is not itself such a re-send (a revert and the same re-apply,
+ * again). It makes the state the first one made: the same patch file written again byte for
+ * byte, the same `git checkout f && sed -i ...` sent again. The readers mark such re-sends stuck
+ * ("the same rejected action re-sent", "an edit that did not apply, re-applied the same way").
+ * An append (>>) adds again, so it is never one; nor is a command known only by a variable.
+ */
+function redoneWrites(calls: readonly MinedCall[], wrote: readonly boolean[]): (number | undefined)[] {
+  const redone: (number | undefined)[] = [];
+  for (const c of calls) {
+    const k = c.index;
+    let from: number | undefined;
+    const writes = wrote[k] === true || createdFileOf(c.rawArgs) !== undefined;
+    // A command the record names only by a variable ({"expr":"cmd"}) is a different command each time, whatever the record says.
+    if (writes && c.outcome !== undefined && !c.rawArgs.includes(">>") && !c.rawArgs.includes('{"expr":')) {
+      for (let p = k - 1; p >= Math.max(0, k - NEW_FACT_WINDOW); p--) {
+        const q = calls[p] as MinedCall;
+        if (q.rawArgs === c.rawArgs && q.call.tool === c.call.tool && q.outcome !== undefined && q.result === c.result) {
+          from = p;
+          break;
+        }
+        // Another write between that is no re-send: the state may differ, the same write is work.
+        if (wrote[p] === true && redone[p] === undefined && !neverTookEffect(q)) break;
+      }
+    }
+    redone.push(from);
+  }
+  return redone;
 }
 
 /**
@@ -847,7 +892,7 @@ export function staleCalls(calls: readonly MinedCall[], wrote: readonly boolean[
  * answer the run hears again, and at least `need - 1` calls after it that each add nothing.
  */
 function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], wrote: readonly boolean[], need: number): [number, number][] {
-  const { stale, source, zoom } = staleCalls(calls, wrote);
+  const { stale, source, zoom, wrote: changed } = staleCalls(calls, wrote);
   // The fact a stale call heard again: the first hearing of it (following the sources back).
   const root: (number | undefined)[] = [];
   const heardAgain = new Set<number>();
@@ -856,7 +901,7 @@ function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], w
     root.push(stale[r] === true && src !== undefined ? (root[src] ?? src) : r);
     if (stale[r] === true && src !== undefined) heardAgain.add(root[src] ?? src);
   }
-  const walk = runWalk(calls, taken, wrote, stale, zoom);
+  const walk = runWalk(calls, taken, changed, stale, zoom);
   const quiet = walk.quiet;
   const out: [number, number][] = [];
   let k = 0;
@@ -887,7 +932,9 @@ function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], w
       if (fact === undefined || (stale[r] !== true && !heardAgain.has(r))) continue;
       heard.set(fact, (heard.get(fact) ?? (fact < first ? 1 : 0)) + 1);
     }
-    if (Math.max(0, ...heard.values()) >= need) out.push([first, last]);
+    // And the run itself is `need` calls or more: a fact heard once before and twice in a run of
+    // two is a retry after a look (the readers mark the repeating calls, three or more).
+    if (Math.max(0, ...heard.values()) >= need && last - first + 1 >= need) out.push([first, last]);
     k = last + 1;
   }
   return out;
