@@ -13,10 +13,11 @@ const WRITING_TOOL = /edit|write|replace|create|insert|patch|apply|update|delete
 /**
  * A shell command that writes: sed -i, perl -i, a redirection into a file (not 2>&1, not
  * /dev/null), tee, mv, cp, rm, touch, patch, git apply/checkout/stash/reset, an install, a script
- * body that writes a file. Running a script (python fix.py) is not one: what it changed shows in
+ * body that writes a file, a find that deletes (find . -name "*.pyc" -delete: clearing a cache
+ * is a change, and the same run after it may answer otherwise). Running a script (python fix.py) is not one: what it changed shows in
  * the answers after it, and the same answers after it say it changed nothing.
  */
-const WRITING_COMMAND = /\bsed\s+(?:-\w+\s+)*-[a-zA-Z]*i|\bperl\s+(?:-\w+\s+)*-\w*i|(?<![\d&>])>>?(?!&)\s*(?!\/dev\/null)[\w./~"'$-]|\btee\b|(?:^|[;&|(]\s*|"command":"\s*)(?:mv|cp|rm|touch|mkdir|patch|ln|chmod|truncate)\s|\bgit\s+(?:apply|checkout|stash|reset|restore|am|cherry-pick|commit|merge|rebase|rm|mv)\b|\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv)\s+(?:\w+\s+)*(?:install|add|remove|uninstall)\b|\.write(?:_text|_bytes)?\(|open\([^)]{0,200}['"][wa]\+?b?['"]|\bsetup\.py\s+(?:develop|install)/;
+const WRITING_COMMAND = /\bsed\s+(?:-\w+\s+)*-[a-zA-Z]*i|\bperl\s+(?:-\w+\s+)*-\w*i|(?<![\d&>])>>?(?!&)\s*(?!\/dev\/null)[\w./~"'$-]|\btee\b|(?:^|[;&|(]\s*|"command":"\s*)(?:mv|cp|rm|touch|mkdir|patch|ln|chmod|truncate)\s|\bgit\s+(?:apply|checkout|stash|reset|restore|am|cherry-pick|commit|merge|rebase|rm|mv)\b|\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv)\s+(?:\w+\s+)*(?:install|add|remove|uninstall)\b|\.write(?:_text|_bytes)?\(|open\([^)]{0,200}['"][wa]\+?b?['"]|\bsetup\.py\s+(?:develop|install)|\bfind\b[^|;&]*\s-delete\b/;
 const FILE_CREATION = /^\{"command":"(?:cd [^\s&;]+ && )?cat\s*(?:<<-?\s*\\?['"]?\w+\\?['"]?\s*)?>\s*([\w./~-]+)/;
 /**
  * A lone copy of one file to another (cp a.py a.py.bak): it writes only its destination. A backup
