@@ -365,6 +365,17 @@ function chainSignature(c: MinedCall): string | undefined {
   return SHELL_SYNTAX.test(c.signature) && ranBeforeSyntaxError(c) ? c.result : c.signature;
 }
 
+/**
+ * A call that made a change that took effect and then ran tests that failed (a patch script, then
+ * pytest; git checkout, then pytest): the readers' protocol says a test re-run after a real code
+ * change is not stuck even when it fails the same way, and the first reading judged chains of
+ * such calls (revert, baseline run, re-apply) false alarms. It joins no chain after its first call.
+ */
+function changedThenTested(c: MinedCall, wrote: boolean): boolean {
+  return wrote && !neverTookEffect(c) && TEST_REPORT.test(c.rawResult.slice(-4000));
+}
+const TEST_REPORT = /\b\d+ (?:failed|passed|errors?)\b|^FAILED |\bTests? failed\b|^(?:FAIL|ERROR): test/m;
+
 /** How many calls before a chain of failures an earlier sighting of its failure counts toward the threshold. */
 const SIGHTING_WINDOW = 3;
 
@@ -390,7 +401,7 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
     const recent = [start];
     let failures = 1;
     let j = i;
-    const meets = (k: number) => free(k) && chainSignature(calls[k] as MinedCall) !== undefined && recent.slice(-2).includes(chainSignature(calls[k] as MinedCall) as string);
+    const meets = (k: number) => free(k) && !changedThenTested(calls[k] as MinedCall, wrote[k] === true) && chainSignature(calls[k] as MinedCall) !== undefined && recent.slice(-2).includes(chainSignature(calls[k] as MinedCall) as string);
     for (;;) {
       // One call may sit between two of the same failure, inside the stretch but not counted
       // toward the threshold (only the failure after it is):
@@ -934,7 +945,11 @@ function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], w
     }
     // And the run itself is `need` calls or more: a fact heard once before and twice in a run of
     // two is a retry after a look (the readers mark the repeating calls, three or more).
-    if (Math.max(0, ...heard.values()) >= need && last - first + 1 >= need) out.push([first, last]);
+    // Not a wait that paid off: the very next call is the last one again, as recorded, with a new
+    // answer (polls of a running build until it finished; the first reading judged one a false
+    // alarm). A command known only by a variable ({"expr":"cmd"}) is no same call.
+    const waited = waitPaidOff(calls, last) && !(calls[last] as MinedCall).rawArgs.includes('{"expr":');
+    if (Math.max(0, ...heard.values()) >= need && last - first + 1 >= need && !waited) out.push([first, last]);
     k = last + 1;
   }
   return out;
