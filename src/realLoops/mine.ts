@@ -376,6 +376,11 @@ function changedThenTested(c: MinedCall, wrote: boolean): boolean {
 }
 const TEST_REPORT = /\b\d+ (?:failed|passed|errors?)\b|^FAILED |\bTests? failed\b|^(?:FAIL|ERROR): test/m;
 
+/** A call that neither failed nor was refused, and whose answer reports no failure either (a bash error inside a completed run is one). */
+function worked(c: MinedCall): boolean {
+  return !c.failed && c.rejected === undefined && failureSignature(c.rawResult, c.rawArgs, undefined) === undefined;
+}
+
 /** How many calls before a chain of failures an earlier sighting of its failure counts toward the threshold. */
 const SIGHTING_WINDOW = 3;
 
@@ -423,13 +428,13 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
       failures += 1;
     }
     let sighted = false;
-    // The calls between the sighting and the chain must have written nothing that took effect
-    // (a script run between may have been the fix; the precision reading of round 2 judged a
-    // refusal sighted before a script and a fresh view, then refused twice, a false alarm).
+    // The calls between the sighting and the chain must not have worked: no substantial answer
+    // that reports no failure at all (a think or an empty answer is fine; the precision reading of round 2 judged a refusal sighted before a script
+    // that ran and a fresh view, then refused twice, a false alarm).
     for (let k = Math.max(0, i - SIGHTING_WINDOW); k < i; k++) {
       if (chainSignature(calls[k] as MinedCall) !== start) continue;
       let clean = true;
-      for (let b = k + 1; b < i; b++) if (wrote[b] === true && !neverTookEffect(calls[b] as MinedCall)) clean = false;
+      for (let b = k + 1; b < i; b++) if (worked(calls[b] as MinedCall) && (calls[b] as MinedCall).substantial) clean = false;
       if (clean) sighted = true;
     }
     if (j > i && failures + (sighted ? 1 : 0) >= need) out.push([i, j]);
