@@ -712,6 +712,8 @@ function failureFamily(c: MinedCall): string | undefined {
   // (installing missing deps one by one is work: the precision reading of round 2 judged runs
   // that lumped installs of different packages together false alarms).
   if (failedInstall(c)) return `${INSTALL_FAILED}: ${installedPackages(c)}`;
+  // bash's syntax error after output: what the script before it said is the lesson (chainSignature).
+  if (c.signature !== undefined && SHELL_SYNTAX.test(c.signature) && ranBeforeSyntaxError(c)) return `ran, then a syntax error: ${c.result}`;
   // The exit status and the words of the command in the line are how it was run, not what failed
   // (bash -lc "..." says "bash: -c: syntax error" with 127 where the plain command said it with 2).
   // A tool's "Sorry: " before the error and the place after it, "(toctree.py, line 174)", are
