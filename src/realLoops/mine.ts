@@ -712,6 +712,14 @@ const SHELL_SYNTAX = /syntax error near unexpected token|syntax error: unexpecte
  * on beside a format failure), and runs of them back to back stuck (nothing ran four times).
  */
 function failureFamily(c: MinedCall): string | undefined {
+  // Asked for each call once per later call in a window: work it out once.
+  if (FAMILIES.has(c)) return FAMILIES.get(c);
+  const family = familyOf(c);
+  FAMILIES.set(c, family);
+  return family;
+}
+const FAMILIES = new WeakMap<MinedCall, string | undefined>();
+function familyOf(c: MinedCall): string | undefined {
   if (c.rejected !== undefined) return `refused: ${c.rejected}`;
   if (!c.failed && c.signature === undefined) return undefined;
   if (HARNESS_PARSE.test(c.rawResult.slice(0, 3000))) return UNPARSED;
@@ -766,6 +774,15 @@ const FAILED_PIECE = /^bash: |command not found|No such file or directory|^\s*\^
 
 /** The lines of an answer as facts: code lines without their numbers, the importer's details line dropped, masked. */
 function factLines(c: MinedCall): string[] {
+  // Each call's answer is compared with up to NEW_FACT_WINDOW later ones: mask its lines once.
+  const known = FACT_LINES.get(c);
+  if (known !== undefined) return known;
+  const lines = factLinesOf(c);
+  FACT_LINES.set(c, lines);
+  return lines;
+}
+const FACT_LINES = new WeakMap<MinedCall, string[]>();
+function factLinesOf(c: MinedCall): string[] {
   // The lines as printed, numbers included: a view with line numbers (nl -ba) after one without
   // tells the agent where to edit, which the precision reading of round 2 judged a new fact.
   return answerLines(answerBody(c.rawResult))
