@@ -348,6 +348,19 @@ describe("changing-args rules", () => {
     expect(rules(viewed)).toEqual([]);
   });
 
+  it("takes a named tool's failed call for no change: the same booking refused three times with a think and a sum between", () => {
+    const tool = (i: number, name: string, params: Record<string, unknown>, text: string, failed: boolean): ToolEvent[] => [
+      { type: "call", runId: "r", callId: `c${i}`, tool: name, params },
+      { type: "outcome", runId: "r", callId: `c${i}`, tool: name, params, result: { content: [{ type: "text", text }], details: { status: failed ? "failed" : "completed" } } },
+    ];
+    const book = (i: number, paid: number) => tool(i, "book_reservation", { user_id: "noah_9847", amount: paid }, `Error: payment amount does not add up, total price is 1002, but paid ${paid}`, true);
+    const events = [...book(0, 957), ...tool(1, "think", { thought: "recalculate" }, "", false), ...tool(2, "calculate", { expression: "(158 + 161) * 3 + 90" }, "1047.0", false), ...book(3, 1047), ...tool(4, "think", { thought: "again" }, "", false), ...tool(5, "calculate", { expression: "(158 + 161) * 3" }, "957.0", false), ...book(6, 957)];
+    expect(rules(events)).toEqual(["no-new-fact 0-6 changing-args"]);
+    // Near miss: a booking that went through between is a change: what was heard before it is heard anew.
+    const booked = [...book(0, 957), ...tool(1, "think", { thought: "recalculate" }, "", false), ...tool(2, "book_reservation", { user_id: "noah_9847", amount: 1002 }, "Reservation HATX01 booked", false), ...book(3, 1047), ...tool(4, "think", { thought: "again" }, "", false), ...book(5, 957)];
+    expect(rules(booked)).toEqual([]);
+  });
+
   it("keeps the notice of a command the harness killed (mini-swe-agent-1.1's <exception>) as its output", () => {
     const o = parseObservation("<exception>An error occurred while executing the command: Command 'pip install numpy' timed out after 60 seconds</exception>\n<returncode>-1</returncode>\n<output>\n</output>");
     expect(o).toMatchObject({ exitCode: -1, timedOut: false });

@@ -43,8 +43,9 @@
 //     calls, installs are one family only for the same packages, unparsed actions only back to
 //     back, bash's syntax error after output is no family (the script before it ran), a write
 //     re-sent as recorded and answered as before is no change (redoneWrites), a lone backup
-//     copy changes nothing read and a find that deletes is a change (writes.ts), and a wait that
-//     paid off is no stretch.
+//     copy changes nothing read and a find that deletes is a change (writes.ts), a named tool's
+//     failed call (book_reservation refused) changed nothing, and a wait that paid off is no
+//     stretch.
 // An unchanged re-check stretch needs 2 calls that hear an answer of the stretch itself whole
 // again: the precision reading judged stretches resting on one re-read, on narrower views, or on
 // repeats of calls from before the stretch false alarms. In a same-failure chain, A r A lets one
@@ -759,6 +760,9 @@ function failedInstall(c: MinedCall): boolean {
 function neverTookEffect(c: MinedCall): boolean {
   const family = failureFamily(c);
   if (family === undefined) return false;
+  // A named tool (book_reservation, update_*) that answered with a failure refused the action: the
+  // runtime checks its input before it changes anything (a shell command may fail half done).
+  if (c.failed && !SHELL_TOOLS.has(c.call.tool)) return true;
   return family.startsWith("refused") || HARNESS_PARSE.test(c.rawResult.slice(0, 3000)) || family.startsWith(INSTALL_FAILED) || (SHELL_SYNTAX.test(family) && !ranBeforeSyntaxError(c));
 }
 
