@@ -124,7 +124,8 @@ def toolcalls(msgs, show_dialogue):
 
 def load(root, ref):
     path, _, rid = ref.partition("#")
-    d = json.load(gzip.open(f"{root}/{path}"))
+    # Datasets are published gzip-compressed; the corpus keeps some sessions as plain JSON.
+    d = json.load(gzip.open(f"{root}/{path}") if path.endswith(".gz") else open(f"{root}/{path}"))
     if rid:
         task, trial = rid.split("/trial")
         run = next(r for r in d if str(r["task_id"]) == task and str(r["trial"]) == trial)
