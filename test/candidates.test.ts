@@ -99,3 +99,26 @@ describe("candidate names", () => {
     expect(JSON.stringify(runTarget(target("candidate:failure-signature:3"), config, events))).toBe(JSON.stringify(runTarget(target("candidate:failure-signature:3"), config, events)));
   });
 });
+
+describe("candidate:no-new-fact:N", () => {
+  it("stops at the Nth hearing of one fact with nothing changed between: the same patch file written again, the same failure whatever the args", () => {
+    const patch = "cat > fix.patch << 'EOF'\n--- a/r.py\n+++ b/r.py\n@@ -1 +1 @@\n-return None\n+raise Http404\nEOF";
+    const write = (k: number): ToolEvent[] => [
+      { type: "call", runId: "r", callId: `w${k}`, tool: "bash", params: { command: patch } },
+      { type: "outcome", runId: "r", callId: `w${k}`, tool: "bash", params: { command: patch }, result: { content: [{ type: "text", text: "" }], details: { status: "completed", exitCode: 0 } } },
+    ];
+    const view = exec("sed -n '250,270p' r.py", "def match(self, path):\n    return None", 0);
+    const rewritten = [...write(1), ...write(2), ...view, ...write(3)];
+    expect(stopAt("candidate:no-new-fact:3", rewritten)).toBe(rewritten.length - 1);
+    const failures = [1, 2, 3].flatMap((k) => exec(`python run${k}.py`, `  File "x.py", line ${10 + k}\nModuleNotFoundError: No module named 'foo'`, 1));
+    expect(stopAt("candidate:no-new-fact:3", failures)).toBe(5);
+  });
+  it("does not stop when a change took effect between (an edit, then the same failure is work), nor on different facts", () => {
+    const fail = (k: number) => exec(`python repro${k}.py`, "ValueError: bad value", 1);
+    const edit = (k: number) => exec(`sed -i 's/a${k}/b${k}/' src/m.py`, "", 0);
+    expect(stopAt("candidate:no-new-fact:3", [...exec("cat src/m.py", "a1 a2", 0), ...fail(1), ...edit(1), ...fail(2), ...edit(2), ...fail(3)])).toBe(-1);
+    const reads = [1, 2, 3].flatMap((k) => exec(`sed -n '${k},${k + 5}p' src/m.py`, `line ${"abc"[k - 1]} of the file`, 0));
+    expect(stopAt("candidate:no-new-fact:3", reads)).toBe(-1);
+    expect(CANDIDATE_TARGETS.map((t) => t.name)).not.toContain("candidate:no-new-fact:3");
+  });
+});

@@ -67,7 +67,7 @@ describe("parsing a target name", () => {
     expect(problem("opencod@1.0.0")).toMatch(/^unknown target "opencod@1\.0\.0" \(did you mean "opencode@1\.0\.0"\?/);
     expect(problem("zoo:nope")).toMatch(/^unknown target "zoo:nope"/);
     expect(problem("candidate:no-effect:51")).toMatch(/N must be a whole number from 2 to 50/);
-    expect(problem("candidate:nope:5")).toMatch(/no candidate rule "nope" \(known: failure-signature, no-effect, recheck\)/);
+    expect(problem("candidate:nope:5")).toMatch(/no candidate rule "nope" \(known: failure-signature, no-effect, recheck, no-new-fact\)/);
     expect(problem(42 as unknown as string)).toMatch(/must be a string \(got number\)/);
   });
 

@@ -37,7 +37,7 @@ export type TargetRef =
 export type TargetRefKind = TargetRef["kind"];
 
 /** The candidate rules, by the names `candidate:RULE:N` takes, and the bounds of N. */
-export const CANDIDATE_RULES = ["failure-signature", "no-effect", "recheck"] as const;
+export const CANDIDATE_RULES = ["failure-signature", "no-effect", "recheck", "no-new-fact"] as const;
 export type CandidateRule = (typeof CANDIDATE_RULES)[number];
 export const CANDIDATE_TIMES_BOUNDS = { min: 2, max: 50 } as const;
 

@@ -1,11 +1,12 @@
 // Candidate guard rules, by the names `--target` and `compare --targets` take:
-// `candidate:failure-signature:N`, `candidate:no-effect:N` and `candidate:recheck:N` (N from 2 to 50). They are evidence
+// `candidate:failure-signature:N`, `candidate:no-effect:N`, `candidate:recheck:N` and `candidate:no-new-fact:N` (N from 2 to 50; no-new-fact is not among the defaults `candidates` expands to). They are evidence
 // for people who design guards, not models of a runtime: no runtime is known to ship them, and
 // every report that lists one says so. `compare --targets candidates` runs the listed settings.
 import type { Target } from "../target.js";
 import type { CandidateRule } from "../targetRef.js";
 import { FAILURE_SIGNATURE, failureSignatureTarget } from "./failureSignature.js";
 import { NO_EFFECT, noEffectTarget } from "./noEffect.js";
+import { NO_NEW_FACT, noNewFactTarget } from "./noNewFact.js";
 import { RECHECK, recheckTarget } from "./recheck.js";
 
 /** The settings `candidates` expands to in compare: each rule at 3 (the miner's own bar) and 5 (the limit most peers act at). */
@@ -27,6 +28,8 @@ export function candidateTarget(rule: CandidateRule, times: number): Target {
       return noEffectTarget(times);
     case RECHECK:
       return recheckTarget(times);
+    case NO_NEW_FACT:
+      return noNewFactTarget(times);
     default: {
       const unhandled: never = rule;
       throw new Error(`unhandled candidate rule ${String(unhandled)}`);
