@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { loopsim } from "./run.js";
 
-const COLUMNS = ["reference", "gemini-cli", "qwen-code", "openhands", "roo-code", "cline", "kilo", "opencode", "crush", "crewai", "crewai-react", "goose", "candidate:failure-signature:3", "candidate:failure-signature:5", "candidate:no-effect:3", "candidate:recheck:3"];
+const COLUMNS = ["reference", "gemini-cli", "qwen-code", "openhands", "roo-code", "cline", "kilo", "opencode", "crush", "crewai", "crewai-react", "goose", "candidate:failure-signature:3", "candidate:failure-signature:5", "candidate:no-effect:3", "candidate:recheck:3", "candidate:no-new-fact:3"];
 
 describe("reports/real-loops/candidates-field", () => {
   it("is what `loopsim field` makes today with its columns", () => {
