@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
-import { answerLines, lastAnswerLines, maskText, REJECTIONS, rejectionOf } from "../src/import/mask.js";
+import { answerLines, lastAnswerLines, maskText, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
 import { detectFormat } from "../src/import/detect.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import { answerKey } from "../src/import/orphans.js";
@@ -76,6 +76,15 @@ describe("loops' shortcuts give the plain result", () => {
     check("lastAnswerLines", fc.tuple(text, fc.nat(6)), ([t, n]) => {
       expect(lastAnswerLines(t, n)).toEqual(n === 0 ? [] : answerLines(t).slice(-n));
     });
+  });
+
+  it("pathsIn, running its pattern on the runs that hold an extension, names the files the pattern names over the whole args", () => {
+    const plain = (args: string) => [...new Set(args.match(/(?:[\w.~-]*\/)*[\w-]+\.(?:py|js|ts|tsx|json|txt|md|c|h|cpp|java|rs|go|rb|sh|cfg|ini|toml|yaml|yml|html|css|rst|pyx|pyi|sty|tex)\b/g) ?? [])].sort().join(" ");
+    const part = fc.constantFrom("a", "x_1", "py", "pyx", "tex", "c", "h", ".", "/", "~", "-", " ", "\\n", '"', "'", "é", "..", "./", "~/", "-/", "a.py", ".js", "/tmp/", "$", "=", "(", "\u0000");
+    for (const sample of ['{"command":"cd /repo && python ~x.py a.b.c.pyx -o out.json"}', "s/a/b/ foo.py.bak .py a..py -/b.ts", "é.py x.pyé a.c2.h", "~/a.py x-y/b.c .~/.sh_1.sh"]) expect(pathsIn(sample)).toBe(plain(sample));
+    check("pathsIn", fc.array(part, { maxLength: 40 }).map((parts) => parts.join("")), (args) => {
+      expect(pathsIn(args)).toBe(plain(args));
+    }, 1000);
   });
 
   it("tokensOf counts JSON.stringify's length without building the JSON", () => {
