@@ -56,6 +56,15 @@ describe("loops' shortcuts give the plain result", () => {
     });
   });
 
+  it("maskText over lines joined by newlines gives the lines masked one by one (the miner masks an answer's fact lines at once)", () => {
+    const line = text.map((t) => t.replace(/\s+/g, " "));
+    check("maskText by lines", fc.array(line, { maxLength: 6 }), (lines) => {
+      expect(maskText(lines.join("\n")).split("\n")).toEqual(lines.length === 0 ? [""] : lines.map((l) => maskText(l)));
+    });
+    const joined = ["2026-12-03", "10:00:01", "/tmp/a", "b", "550e8400-e29b-41d4-a716-446655440000", "deadbeef12", "tmpab12_x"];
+    expect(maskText(joined.join("\n")).split("\n")).toEqual(joined.map((l) => maskText(l)));
+  });
+
   it("rejectionOf, its one alternation tested first, names the refusal the patterns name one by one", () => {
     const plain = (t: string) => REJECTIONS.find(([, pattern]) => pattern.test(t.slice(0, 600)))?.[0];
     const phrase = fc.constantFrom("Your changes have NOT been applied", "editing was reverted", "No replacement was performed", "old_str x not found", "patch does not apply", "<tool_use_error>", "Unknown tool", "Tool foo does not exist", "command is not allowed", "blocked by policy", "requires approval", "x", " ", "\n", "tool", "not ");

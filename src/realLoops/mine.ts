@@ -799,8 +799,13 @@ const factLineSet = perCall((c: MinedCall): ReadonlySet<string> => new Set(factL
 function factLinesOf(c: MinedCall): string[] {
   // The lines as printed, numbers included: a view with line numbers (nl -ba) after one without
   // tells the agent where to edit, which the precision reading of round 2 judged a new fact.
-  return answerLines(answerBody(c.rawResult))
-    .map((l) => maskText(l.replace(/\s+/g, " ")))
+  // Masked as one text, not line by line: no mask matches across a newline or puts one in, so
+  // the lines of the masked whole are the masked lines (test/loopsFastPaths.test.ts), and a long
+  // answer is masked in a few scans instead of seven per line.
+  const lines = answerLines(answerBody(c.rawResult)).map((l) => l.replace(/\s+/g, " "));
+  if (lines.length === 0) return [];
+  return maskText(lines.join("\n"))
+    .split("\n")
     .filter((l) => l !== "");
 }
 
