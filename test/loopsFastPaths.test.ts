@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
-import { answerLines, lastAnswerLines, maskText, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
+import { answerLines, hasAnswerLine, lastAnswerLines, maskText, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
 import { detectFormat } from "../src/import/detect.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import { answerKey } from "../src/import/orphans.js";
@@ -73,7 +73,7 @@ describe("loops' shortcuts give the plain result", () => {
     });
   });
 
-  it("answerLines keeps the non-blank lines that are no harness tag; lastAnswerLines is its last lines", () => {
+  it("answerLines keeps the non-blank lines that are no harness tag; lastAnswerLines is its last lines; hasAnswerLine says whether there is one", () => {
     check("answerLines", text, (t) => {
       expect(answerLines(t)).toEqual(
         t
@@ -81,6 +81,9 @@ describe("loops' shortcuts give the plain result", () => {
           .map((l) => l.trim())
           .filter((l) => l !== "" && !/^<\/?(?:output|output_head|output_tail|warning|returncode)>$/.test(l)),
       );
+    });
+    check("hasAnswerLine", text, (t) => {
+      expect(hasAnswerLine(t)).toBe(answerLines(t).length > 0);
     });
     check("lastAnswerLines", fc.tuple(text, fc.nat(6)), ([t, n]) => {
       expect(lastAnswerLines(t, n)).toEqual(n === 0 ? [] : answerLines(t).slice(-n));

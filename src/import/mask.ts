@@ -172,6 +172,17 @@ export function answerLines(message: string): string[] {
   }
 }
 
+/** answerLines(message).length > 0, read only as far as the first such line (most answers start with one; outputs run to megabytes). */
+export function hasAnswerLine(message: string): boolean {
+  for (let start = 0; ; ) {
+    const end = message.indexOf("\n", start);
+    const line = (end === -1 ? message.slice(start) : message.slice(start, end)).trim();
+    if (line !== "" && !HARNESS_TAG.test(line)) return true;
+    if (end === -1) return false;
+    start = end + 1;
+  }
+}
+
 /** answerLines(message).slice(-count), read from the end of the answer (a failed build's output can run to megabytes). */
 export function lastAnswerLines(message: string, count: number): string[] {
   const lines: string[] = [];

@@ -72,7 +72,7 @@ import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js"
 import { outcomeFailed } from "../import/failure.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { answerLines, failureSignature, maskedCall, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
+import { answerLines, failureSignature, hasAnswerLine, maskedCall, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
 import { perCall } from "./perCall.js";
 
 export interface MineParameters {
@@ -220,7 +220,7 @@ export function minedCalls(events: readonly ToolEvent[]): MinedCall[] {
       rawArgs,
       rawResult: details === "" ? message : `${message}\n${details}`,
       failed,
-      silent: answerLines(message).length === 0,
+      silent: !hasAnswerLine(message),
       substantial: substantial(maskedMessage),
       ...(rejected === undefined ? {} : { rejected }),
       ...(signature === undefined ? {} : { signature }),
@@ -327,11 +327,19 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
   // How often each answer comes in the session: an answer given all along (a harness's "Process
   // running with session ID 4711", the same passing test run) is an acknowledgement, not a sign
   // that the calls of one run had no effect.
-  const answers = new Map<string, number>();
-  for (const c of calls) if (!c.silent) answers.set(c.result, (answers.get(c.result) ?? 0) + 1);
+  // Counted when a chain long enough first asks (rarely): hashing every answer of every session,
+  // outputs of megabytes among them, for a count almost never read was a tenth of the miner's time.
+  let answers: Map<string, number> | undefined;
+  const timesAnswered = (result: string): number => {
+    if (answers === undefined) {
+      answers = new Map<string, number>();
+      for (const c of calls) if (!c.silent) answers.set(c.result, (answers.get(c.result) ?? 0) + 1);
+    }
+    return answers.get(result) ?? 0;
+  };
   for (const chain of chains(calls, taken, noEffectLink)) {
     if (chain.length < parameters.noEffect) continue;
-    if ((answers.get((calls[chain[0] as number] as MinedCall).result) ?? 0) > chain.length + NO_EFFECT_ELSEWHERE) continue;
+    if (timesAnswered((calls[chain[0] as number] as MinedCall).result) > chain.length + NO_EFFECT_ELSEWHERE) continue;
     // Different args: a chain of one call sent again is a repeat's business (and was no repeat).
     if (new Set(chain.map((k) => (calls[k] as MinedCall).shape)).size < 2) continue;
     found.push(stretch(calls, chain[0] as number, chain[chain.length - 1] as number, "no-effect", "the same non-empty answer, masked, to different calls"));
