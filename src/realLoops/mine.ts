@@ -72,7 +72,7 @@ import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js"
 import { outcomeFailed } from "../import/failure.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { answerLines, failureSignature, hasAnswerLine, maskedCall, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
+import { answerLines, failureSignature, hasAnswerLine, lastAnswerLines, maskedCall, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
 import { perCall } from "./perCall.js";
 
 export interface MineParameters {
@@ -512,7 +512,8 @@ const WITHIN_MIN_LINES = 3;
 /** Re-checks of the run's own answers a run needs (see recheckRuns). */
 const RECHECKS_INSIDE = 2;
 /** The last lines of a masked answer: where a test run, a script or a build says how it ended. */
-const verdictOf = perCall((c: MinedCall): string => answerLines(c.result).slice(-VERDICT_LINES).join("\n"));
+// lastAnswerLines reads from the end: a test run's output can run to megabytes.
+const verdictOf = perCall((c: MinedCall): string => lastAnswerLines(c.result, VERDICT_LINES).join("\n"));
 const VERDICT_LINES = 5;
 /** A masked result without the details line the importer appended ({"status":..., "exitCode":...}). */
 const answerBody = (result: string): string => result.replace(/\n\{[^\n]*\}$/, "");
