@@ -24,6 +24,10 @@ development data, read by the rules' author).
 Batch 7 (`--batch 7`, seed 41): up to 48 per dataset (48 failed, or every failed run left: none
 of gemini-3-pro and deepseek, whose failed runs batches 1-6 used up; 12 successful), none from
 batches 1-6: the held-out sample for the rules revised after batch 6 measured them.
+Batch 8 (`--batch 8`, seed 42): more held-out sessions for the same rules as batch 7, read after
+batch 7: 48 more failed gpt-5-cam runs (the only dataset with failed runs left), and every run of
+deepseek's reasoner configuration (no outcome label: its runs were never evaluated; recall needs
+none), none from batches 1-7.
 Usage: sample.py DATASETS_ROOT [--batch 2|3] > sample.json
 """
 import gzip, json, os, random, sys
@@ -156,8 +160,27 @@ def batch3(root: str, batch: int = 3, failed: int = 9, ok: int = 3) -> None:
     print()
 
 
+def batch8(root: str) -> None:
+    here = os.path.dirname(os.path.abspath(__file__))
+    read = set()
+    for k in range(1, 8):
+        read |= {x["ref"] for x in json.load(open(os.path.join(here, f"sample-batch{k}.json")))["sessions"]}
+    rng = random.Random(SEED + 7)
+    out = []
+    d = "mini-swe-agent-gpt-5-cam"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    pool = sorted((f"{d}/run_results/{r}/{i}/{i}.traj.json.gz", l) for r, m in labels.items() for i, l in m.items() if l in FAILED and os.path.exists(os.path.join(root, d, "run_results", r, i, i + ".traj.json.gz")))
+    out += [{"ref": r, "dataset": d, "label": l} for r, l in rng.sample([p for p in pool if p[0] not in read], 48)]
+    d = "mini-swe-agent-deepseek-tool-calls"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    r = "deepseek_reasoner_dev"
+    out += [{"ref": f"{d}/output/{r}/{i}/{i}.traj.json.gz", "dataset": d, "label": l} for i, l in sorted(labels[r].items()) if os.path.exists(os.path.join(root, d, "output", r, i, i + ".traj.json.gz")) and f"{d}/output/{r}/{i}/{i}.traj.json.gz" not in read]
+    json.dump({"seed": SEED + 7, "batch": 8, "sessions": out}, sys.stdout, indent=1)
+    print()
+
+
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3", "4", "5", "6", "7")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3", "4", "5", "6", "7", "8")]
     root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "datasets")
     batch = sys.argv[sys.argv.index("--batch") + 1] if "--batch" in sys.argv else "1"
-    {"1": main, "2": batch2, "3": batch3, "4": lambda r: batch3(r, 4), "5": lambda r: batch3(r, 5, 18, 6), "6": lambda r: batch3(r, 6, 36, 12), "7": lambda r: batch3(r, 7, 48, 12)}[batch](root)
+    {"1": main, "2": batch2, "3": batch3, "4": lambda r: batch3(r, 4), "5": lambda r: batch3(r, 5, 18, 6), "6": lambda r: batch3(r, 6, 36, 12), "7": lambda r: batch3(r, 7, 48, 12), "8": batch8}[batch](root)

@@ -65,8 +65,7 @@ ${SENSITIVITY_CSS}
 </style></head><body>
 <h1>loopsim tuning report</h1>
 <p>loopsim ${esc(report.loopsimVersion)}, seed ${report.seed}, ${report.rows.length} configs, ${esc(populationLine(report).replace(/`/g, ""))}. Baseline: ${esc(report.baseline.source)}. Grid: <code>${esc(report.grid.spec)}</code>. Reproduce: <code>${esc(report.reproduce)}</code>.</p>${report.target === undefined ? "" : `<p>Guard under test: <code>${esc(report.target)}</code>${report.targetIgnores === undefined ? "." : `, which ignores ${esc(report.targetIgnores.join(", "))}: grid points that differ only in those fields give identical rows.`}</p>`}
-${stretchSourceNote(report.realOutcomes) === undefined ? "" : `<p>${esc((stretchSourceNote(report.realOutcomes) as string).replace(/`|\*\*/g, ""))}</p>`}
-<h2>Recommendations</h2>
+${stretchSourceNote(report.realOutcomes) === undefined ? "" : `<p>${esc((stretchSourceNote(report.realOutcomes) as string).replace(/`|\*\*/g, ""))}</p>\n`}<h2>Recommendations</h2>
 ${picksHtml}
 ${recs}
 <h2>Charts</h2>
