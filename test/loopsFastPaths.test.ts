@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
-import { answerLines, lastAnswerLines, maskText, REJECTIONS, rejectionOf } from "../src/import/mask.js";
+import { answerLines, hasAnswerLine, lastAnswerLines, maskText, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
 import { detectFormat } from "../src/import/detect.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import { answerKey } from "../src/import/orphans.js";
@@ -56,6 +56,15 @@ describe("loops' shortcuts give the plain result", () => {
     });
   });
 
+  it("maskText over lines joined by newlines gives the lines masked one by one (the miner masks an answer's fact lines at once)", () => {
+    const line = text.map((t) => t.replace(/\s+/g, " "));
+    check("maskText by lines", fc.array(line, { maxLength: 6 }), (lines) => {
+      expect(maskText(lines.join("\n")).split("\n")).toEqual(lines.length === 0 ? [""] : lines.map((l) => maskText(l)));
+    });
+    const joined = ["2026-12-03", "10:00:01", "/tmp/a", "b", "550e8400-e29b-41d4-a716-446655440000", "deadbeef12", "tmpab12_x"];
+    expect(maskText(joined.join("\n")).split("\n")).toEqual(joined.map((l) => maskText(l)));
+  });
+
   it("rejectionOf, its one alternation tested first, names the refusal the patterns name one by one", () => {
     const plain = (t: string) => REJECTIONS.find(([, pattern]) => pattern.test(t.slice(0, 600)))?.[0];
     const phrase = fc.constantFrom("Your changes have NOT been applied", "editing was reverted", "No replacement was performed", "old_str x not found", "patch does not apply", "<tool_use_error>", "Unknown tool", "Tool foo does not exist", "command is not allowed", "blocked by policy", "requires approval", "x", " ", "\n", "tool", "not ");
@@ -64,7 +73,7 @@ describe("loops' shortcuts give the plain result", () => {
     });
   });
 
-  it("answerLines keeps the non-blank lines that are no harness tag; lastAnswerLines is its last lines", () => {
+  it("answerLines keeps the non-blank lines that are no harness tag; lastAnswerLines is its last lines; hasAnswerLine says whether there is one", () => {
     check("answerLines", text, (t) => {
       expect(answerLines(t)).toEqual(
         t
@@ -73,9 +82,21 @@ describe("loops' shortcuts give the plain result", () => {
           .filter((l) => l !== "" && !/^<\/?(?:output|output_head|output_tail|warning|returncode)>$/.test(l)),
       );
     });
+    check("hasAnswerLine", text, (t) => {
+      expect(hasAnswerLine(t)).toBe(answerLines(t).length > 0);
+    });
     check("lastAnswerLines", fc.tuple(text, fc.nat(6)), ([t, n]) => {
       expect(lastAnswerLines(t, n)).toEqual(n === 0 ? [] : answerLines(t).slice(-n));
     });
+  });
+
+  it("pathsIn, running its pattern on the runs that hold an extension, names the files the pattern names over the whole args", () => {
+    const plain = (args: string) => [...new Set(args.match(/(?:[\w.~-]*\/)*[\w-]+\.(?:py|js|ts|tsx|json|txt|md|c|h|cpp|java|rs|go|rb|sh|cfg|ini|toml|yaml|yml|html|css|rst|pyx|pyi|sty|tex)\b/g) ?? [])].sort().join(" ");
+    const part = fc.constantFrom("a", "x_1", "py", "pyx", "tex", "c", "h", ".", "/", "~", "-", " ", "\\n", '"', "'", "é", "..", "./", "~/", "-/", "a.py", ".js", "/tmp/", "$", "=", "(", "\u0000");
+    for (const sample of ['{"command":"cd /repo && python ~x.py a.b.c.pyx -o out.json"}', "s/a/b/ foo.py.bak .py a..py -/b.ts", "é.py x.pyé a.c2.h", "~/a.py x-y/b.c .~/.sh_1.sh"]) expect(pathsIn(sample)).toBe(plain(sample));
+    check("pathsIn", fc.array(part, { maxLength: 40 }).map((parts) => parts.join("")), (args) => {
+      expect(pathsIn(args)).toBe(plain(args));
+    }, 1000);
   });
 
   it("tokensOf counts JSON.stringify's length without building the JSON", () => {

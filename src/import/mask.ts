@@ -118,10 +118,32 @@ const WORD = /[A-Za-z_][\w.-]*/g;
 
 /** A file named with its extension, with or without folders (a sed script's s/a/b/ is no file). */
 const FILE = /(?:[\w.~-]*\/)*[\w-]+\.(?:py|js|ts|tsx|json|txt|md|c|h|cpp|java|rs|go|rb|sh|cfg|ini|toml|yaml|yml|html|css|rst|pyx|pyi|sty|tex)\b/g;
+/** Where a file name can end: a dot and one of FILE's extensions. Every FILE match holds one. */
+const EXTENSION = /\.(?:py|js|ts|tsx|json|txt|md|c|h|cpp|java|rs|go|rb|sh|cfg|ini|toml|yaml|yml|html|css|rst|pyx|pyi|sty|tex)\b/g;
+/** The characters a FILE match is made of (\w . ~ - /): a match never crosses any other. */
+const isPathCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 126 || c === 47 || c === 45;
 
 /** The files a call's args name, sorted and once each: what a call acts on or runs. */
 export function pathsIn(args: string): string {
-  return [...new Set(args.match(FILE) ?? [])].sort().join(" ");
+  // FILE alone is what this computes, but run over a whole command it backtracks at every
+  // character of every word (its folder part may start anywhere), which made it the miner's
+  // costliest step once the rules compared files. A match lies inside one maximal run of path
+  // characters (the character after a run is no word character, so FILE's closing \b reads the
+  // same in the run as in the whole), and only a run holding a dot and an extension can hold one:
+  // FILE is run on those runs alone, left to right, which finds the same matches
+  // (test/loopsFastPaths.test.ts checks it against FILE over the whole args).
+  const found = new Set<string>();
+  EXTENSION.lastIndex = 0;
+  for (let hit = EXTENSION.exec(args); hit !== null; hit = EXTENSION.exec(args)) {
+    let start = hit.index;
+    while (start > 0 && isPathCode(args.charCodeAt(start - 1))) start--;
+    let end = hit.index + hit[0].length;
+    while (end < args.length && isPathCode(args.charCodeAt(end))) end++;
+    for (const file of args.slice(start, end).match(FILE) ?? []) found.add(file);
+    // The rest of this run is done: look for the next extension after it.
+    EXTENSION.lastIndex = end;
+  }
+  return [...found].sort().join(" ");
 }
 
 /** The first word of each line of a call's args: what a shell would have tried to run. */
@@ -146,6 +168,17 @@ export function answerLines(message: string): string[] {
     const line = (end === -1 ? message.slice(start) : message.slice(start, end)).trim();
     if (line !== "" && !HARNESS_TAG.test(line)) lines.push(line);
     if (end === -1) return lines;
+    start = end + 1;
+  }
+}
+
+/** answerLines(message).length > 0, read only as far as the first such line (most answers start with one; outputs run to megabytes). */
+export function hasAnswerLine(message: string): boolean {
+  for (let start = 0; ; ) {
+    const end = message.indexOf("\n", start);
+    const line = (end === -1 ? message.slice(start) : message.slice(start, end)).trim();
+    if (line !== "" && !HARNESS_TAG.test(line)) return true;
+    if (end === -1) return false;
     start = end + 1;
   }
 }

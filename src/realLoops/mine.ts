@@ -71,8 +71,9 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { outcomeFailed } from "../import/failure.js";
 import { callUnits } from "../scenario/eventPairs.js";
-import { SHELL_TOOLS, changesWhatWasRead, createdFileOf, filesNamedIn } from "../import/writes.js";
-import { answerLines, failureSignature, maskedCall, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
+import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
+import { answerLines, failureSignature, hasAnswerLine, lastAnswerLines, maskedCall, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
+import { perCall } from "./perCall.js";
 
 export interface MineParameters {
   /** Calls in a row, same masked call and result, that make a repeat. */
@@ -219,7 +220,7 @@ export function minedCalls(events: readonly ToolEvent[]): MinedCall[] {
       rawArgs,
       rawResult: details === "" ? message : `${message}\n${details}`,
       failed,
-      silent: answerLines(message).length === 0,
+      silent: !hasAnswerLine(message),
       substantial: substantial(maskedMessage),
       ...(rejected === undefined ? {} : { rejected }),
       ...(signature === undefined ? {} : { signature }),
@@ -319,18 +320,26 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     for (let k = first; k <= last; k++) taken[k] = true;
   }
   // Unchanged re-checks, on the calls left: re-reading, re-running, re-asking with nothing written between.
-  for (const [first, last] of recheckRuns(calls, taken, parameters.recheck)) {
+  for (const [first, last] of recheckRuns(calls, taken, wrote, parameters.recheck)) {
     found.push(stretch(calls, first, last, "unchanged-recheck", "an earlier call's answer again, nothing written between"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
   // How often each answer comes in the session: an answer given all along (a harness's "Process
   // running with session ID 4711", the same passing test run) is an acknowledgement, not a sign
   // that the calls of one run had no effect.
-  const answers = new Map<string, number>();
-  for (const c of calls) if (!c.silent) answers.set(c.result, (answers.get(c.result) ?? 0) + 1);
+  // Counted when a chain long enough first asks (rarely): hashing every answer of every session,
+  // outputs of megabytes among them, for a count almost never read was a tenth of the miner's time.
+  let answers: Map<string, number> | undefined;
+  const timesAnswered = (result: string): number => {
+    if (answers === undefined) {
+      answers = new Map<string, number>();
+      for (const c of calls) if (!c.silent) answers.set(c.result, (answers.get(c.result) ?? 0) + 1);
+    }
+    return answers.get(result) ?? 0;
+  };
   for (const chain of chains(calls, taken, noEffectLink)) {
     if (chain.length < parameters.noEffect) continue;
-    if ((answers.get((calls[chain[0] as number] as MinedCall).result) ?? 0) > chain.length + NO_EFFECT_ELSEWHERE) continue;
+    if (timesAnswered((calls[chain[0] as number] as MinedCall).result) > chain.length + NO_EFFECT_ELSEWHERE) continue;
     // Different args: a chain of one call sent again is a repeat's business (and was no repeat).
     if (new Set(chain.map((k) => (calls[k] as MinedCall).shape)).size < 2) continue;
     found.push(stretch(calls, chain[0] as number, chain[chain.length - 1] as number, "no-effect", "the same non-empty answer, masked, to different calls"));
@@ -340,8 +349,10 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
   // fact (the same refusal after a re-view of the unchanged lines, a parse error worded
   // differently): the readers mark them as one stretch, and a run of its own would have lost its
   // first calls to the chain.
+  // What each call heard again is worked out once, for these chains and for the runs below.
+  const heardAgain = staleCalls(calls, wrote);
   {
-    const { stale, zoom, wrote: changed } = staleCalls(calls, wrote);
+    const { stale, zoom, wrote: changed } = heardAgain;
     for (const [at, s] of found.entries()) {
       if (s.rule !== "same-failure" && s.rule !== "same-rejection") continue;
       const last = runWalk(calls, taken, changed, stale, zoom).extend(s.lastCall);
@@ -350,7 +361,7 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     }
   }
   // Calls that add no new fact, on the calls left (see noNewFactRuns).
-  for (const [first, last] of noNewFactRuns(calls, taken, wrote, parameters.noNewFact)) {
+  for (const [first, last] of noNewFactRuns(calls, taken, heardAgain, parameters.noNewFact)) {
     found.push(stretch(calls, first, last, "no-new-fact", "answers already heard since the last change: the same failure, the same lines, the same non-answer"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
@@ -462,7 +473,7 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
 function noEffectLink(chain: readonly MinedCall[], next: MinedCall): boolean {
   const before = chain[chain.length - 1] as MinedCall;
   const ok = (c: MinedCall) => c.outcome !== undefined && !c.failed && c.rejected === undefined && c.substantial;
-  return ok(before) && ok(next) && next.call.tool === before.call.tool && next.result === before.result && pathsIn(next.rawArgs) === pathsIn(before.rawArgs);
+  return ok(before) && ok(next) && next.call.tool === before.call.tool && next.result === before.result && filesOf(next) === filesOf(before);
 }
 
 /** How many calls back a call may re-check an earlier one. */
@@ -470,33 +481,45 @@ const RECHECK_WINDOW = 8;
 
 
 /** A command as the agent means it: without a leading cd into the work folder and a stderr redirection. */
-const commandOf = (c: MinedCall): string =>
-  `${c.call.tool} ${c.rawArgs
-    .replace(/^\{"command":"cd [^\s&;]+ && /, '{"command":"')
-    .replace(/\s*2>&1/g, "")
-    .replace(/\s+/g, " ")}`;
+const commandOf = perCall(
+  (c: MinedCall): string =>
+    `${c.call.tool} ${c.rawArgs
+      .replace(/^\{"command":"cd [^\s&;]+ && /, '{"command":"')
+      .replace(/\s*2>&1/g, "")
+      .replace(/\s+/g, " ")}`,
+);
 
 /** The quoted terms of a call's args (what a grep looks for), sorted: two wordings of one search share them. */
-const quotedTerms = (c: MinedCall): string => [...new Set([...c.rawArgs.matchAll(/\\"([^"\\]{3,80})\\"|'([^'\n]{3,80})'/g)].map((m) => (m[1] ?? m[2]) as string))].sort().join("\u0000");
+const quotedTerms = perCall((c: MinedCall): string => [...new Set([...c.rawArgs.matchAll(/\\"([^"\\]{3,80})\\"|'([^'\n]{3,80})'/g)].map((m) => (m[1] ?? m[2]) as string))].sort().join("\u0000"));
+/** The files a call's args name (mask.ts pathsIn): compared with each earlier call in a window, worked out once. */
+const filesOf = perCall((c: MinedCall): string => pathsIn(c.rawArgs));
 
 /** A line of a file as a view prints it, without the line number grep -n, nl or a code viewer puts before it. */
 const codeLine = (line: string): string => line.replace(/^#(?::|-|\s)\s*/, "").trim();
 /** Every line of answer a (as code lines) is a line of answer b: a narrower view of what b showed. */
-function linesWithin(a: string, b: string): boolean {
-  const seen = new Set(answerLines(answerBody(b)).map(codeLine));
-  const lines = answerLines(answerBody(a)).map(codeLine).filter((l) => l !== "");
+function linesWithin(a: MinedCall, b: MinedCall): boolean {
+  const seen = codeLinesOf(b).all;
+  const lines = codeLinesOf(a).shown;
   // A line or two (grep finding the def just read) is a pointer into what was read, not a re-read.
   return lines.length >= WITHIN_MIN_LINES && lines.every((l) => seen.has(l));
 }
+/** A call's masked answer as code lines: all of them (what a later view may fall within), and the non-blank ones (what it shows). */
+const codeLinesOf = perCall((c: MinedCall): { all: ReadonlySet<string>; shown: readonly string[] } => {
+  const lines = answerLines(answerBody(c.result)).map(codeLine);
+  return { all: new Set(lines), shown: lines.filter((l) => l !== "") };
+});
 const WITHIN_MIN_LINES = 3;
 /** Re-checks of the run's own answers a run needs (see recheckRuns). */
 const RECHECKS_INSIDE = 2;
 /** The last lines of a masked answer: where a test run, a script or a build says how it ended. */
-const verdictOf = (result: string): string => answerLines(result).slice(-VERDICT_LINES).join("\n");
+// lastAnswerLines reads from the end: a test run's output can run to megabytes.
+const verdictOf = perCall((c: MinedCall): string => lastAnswerLines(c.result, VERDICT_LINES).join("\n"));
 const VERDICT_LINES = 5;
 /** A masked result without the details line the importer appended ({"status":..., "exitCode":...}). */
 const answerBody = (result: string): string => result.replace(/\n\{[^\n]*\}$/, "");
-const sameDetails = (i: MinedCall, j: MinedCall): boolean => i.result.slice(answerBody(i.result).length) === j.result.slice(answerBody(j.result).length);
+const sameDetails = (i: MinedCall, j: MinedCall): boolean => detailsOf(i) === detailsOf(j);
+/** The details line the importer appended to a masked result (with its newline), or "". */
+const detailsOf = perCall((c: MinedCall): string => c.result.slice(answerBody(c.result).length));
 
 /**
  * Whether call j re-checks call i: j asks again what i asked and hears what i heard. Either the
@@ -512,12 +535,12 @@ function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
   if (createdFileOf(j.rawArgs) !== undefined) return undefined;
   // The same command with nothing written between: the same verdict (the answer's last lines,
   // masked) is the same answer, since a long output is elided at a point that moves with a clock.
-  if (commandOf(i) === commandOf(j)) return i.result === j.result || verdictOf(i.result) === verdictOf(j.result) ? "same" : undefined;
+  if (commandOf(i) === commandOf(j)) return i.result === j.result || verdictOf(i) === verdictOf(j) ? "same" : undefined;
   if (i.call.tool !== j.call.tool) return undefined;
-  const files = pathsIn(j.rawArgs);
-  if (files === "" || files !== pathsIn(i.rawArgs)) return undefined;
+  const files = filesOf(j);
+  if (files === "" || files !== filesOf(i)) return undefined;
   if (j.substantial && i.result === j.result) return "same";
-  if (j.substantial && sameDetails(i, j) && linesWithin(j.result, i.result)) return "within";
+  if (j.substantial && sameDetails(i, j) && linesWithin(j, i)) return "within";
   const terms = quotedTerms(j);
   return terms !== "" && terms === quotedTerms(i) && i.result === j.result ? "same" : undefined;
 }
@@ -532,7 +555,9 @@ function writesOf(calls: readonly MinedCall[]): boolean[] {
   const named = new Set<string>();
   return calls.map((c) => {
     const w = changesWhatWasRead(c.call.tool, c.rawArgs, (f) => named.has(f));
-    for (const f of filesNamedIn(c.rawArgs)) named.add(f);
+    const files = filesOf(c);
+    // filesNamedIn, from the files worked out once for the call.
+    if (files !== "") for (const f of files.split(" ")) named.add(f);
     return w;
   });
 }
@@ -542,8 +567,7 @@ function writesOf(calls: readonly MinedCall[]): boolean[] {
  * again, else the nearest it shows a narrower view of) among the RECHECK_WINDOW calls before it,
  * looking back no further than the last write. Exported for inspection.
  */
-export function recheckSources(calls: readonly MinedCall[]): { wrote: boolean[]; source: (number | undefined)[]; same: boolean[] } {
-  const wrote = writesOf(calls);
+export function recheckSources(calls: readonly MinedCall[], wrote: boolean[] = writesOf(calls)): { wrote: boolean[]; source: (number | undefined)[]; same: boolean[] } {
   const source: (number | undefined)[] = [];
   const same: boolean[] = [];
   for (const c of calls) {
@@ -575,8 +599,8 @@ export function recheckSources(calls: readonly MinedCall[]): { wrote: boolean[];
  * re-checks (the read, then the same read again). An identical re-run AFTER an edit is never one:
  * the edit parts them, and running the reproduce script after each change is work.
  */
-function recheckRuns(calls: readonly MinedCall[], taken: readonly boolean[], need: number): [number, number][] {
-  const { source, same } = recheckSources(calls);
+function recheckRuns(calls: readonly MinedCall[], taken: readonly boolean[], wrote: boolean[], need: number): [number, number][] {
+  const { source, same } = recheckSources(calls, wrote);
   const out: [number, number][] = [];
   let k = 0;
   while (k < calls.length) {
@@ -777,20 +801,20 @@ function ranBeforeSyntaxError(c: MinedCall): boolean {
 const FAILED_PIECE = /^bash: |command not found|No such file or directory|^\s*\^|`[^`]*'$/;
 
 /** The lines of an answer as facts: code lines without their numbers, the importer's details line dropped, masked. */
-function factLines(c: MinedCall): string[] {
-  // Each call's answer is compared with up to NEW_FACT_WINDOW later ones: mask its lines once.
-  const known = FACT_LINES.get(c);
-  if (known !== undefined) return known;
-  const lines = factLinesOf(c);
-  FACT_LINES.set(c, lines);
-  return lines;
-}
-const FACT_LINES = new WeakMap<MinedCall, string[]>();
+// Each call's answer is compared with up to NEW_FACT_WINDOW later ones: mask its lines once, and
+// make the set a later answer's lines are looked up in once.
+const factLines = perCall(factLinesOf);
+const factLineSet = perCall((c: MinedCall): ReadonlySet<string> => new Set(factLines(c)));
 function factLinesOf(c: MinedCall): string[] {
   // The lines as printed, numbers included: a view with line numbers (nl -ba) after one without
   // tells the agent where to edit, which the precision reading of round 2 judged a new fact.
-  return answerLines(answerBody(c.rawResult))
-    .map((l) => maskText(l.replace(/\s+/g, " ")))
+  // Masked as one text, not line by line: no mask matches across a newline or puts one in, so
+  // the lines of the masked whole are the masked lines (test/loopsFastPaths.test.ts), and a long
+  // answer is masked in a few scans instead of seven per line.
+  const lines = answerLines(answerBody(c.rawResult)).map((l) => l.replace(/\s+/g, " "));
+  if (lines.length === 0) return [];
+  return maskText(lines.join("\n"))
+    .split("\n")
     .filter((l) => l !== "");
 }
 
@@ -802,17 +826,15 @@ function factLinesOf(c: MinedCall): string[] {
  * readers' protocol: 340-345 after 335-345 is a closer look, and the readers judged chains of
  * such views not stuck); the same lines again, or nearly all of them, is a re-read.
  */
-function sameRegion(lines: readonly string[], before: readonly string[]): boolean {
+function sameRegion(now: ReadonlySet<string>, before: readonly string[]): boolean {
   if (before.length === 0) return false;
-  const now = new Set(lines);
   let back = 0;
   for (const l of before) if (now.has(l)) back++;
   return back * 3 > before.length * 2;
 }
 
 /** Every line of `lines` is one of `before`. */
-function linesIn(lines: readonly string[], before: readonly string[]): boolean {
-  const had = new Set(before);
+function linesIn(lines: readonly string[], had: ReadonlySet<string>): boolean {
   return lines.every((l) => had.has(l));
 }
 
@@ -843,7 +865,9 @@ export function staleCalls(calls: readonly MinedCall[], recorded: readonly boole
     else if (c.outcome !== undefined && !(wrote[k] === true && !neverTookEffect(c)) && createdFileOf(c.rawArgs) === undefined) {
       const start = Math.max(epoch, k - NEW_FACT_WINDOW);
       const family = failureFamily(c);
-      const lines = family === undefined ? factLines(c) : [];
+      // Only needed when an earlier call named the same files: worked out then (factLines is pure).
+      const lines = (): readonly string[] => (family === undefined ? factLines(c) : []);
+      const files = filesOf(c);
       for (let i = start; i < k; i++) {
         const p = calls[i] as MinedCall;
         if (p.outcome === undefined) continue;
@@ -855,8 +879,7 @@ export function staleCalls(calls: readonly MinedCall[], recorded: readonly boole
           continue;
         }
         if (failureFamily(p) !== undefined) continue;
-        const files = pathsIn(c.rawArgs);
-        const sameFiles = files !== "" && pathsIn(p.rawArgs) === files;
+        const sameFiles = files !== "" && filesOf(p) === files;
         const sameTerms = quotedTerms(c) !== "" && quotedTerms(p) === quotedTerms(c);
         if (c.silent) {
           // An empty answer is news unless the same search on the same files, or the same command, heard it before.
@@ -878,13 +901,13 @@ export function staleCalls(calls: readonly MinedCall[], recorded: readonly boole
           from = i;
           break;
         }
-        if (!sameFiles || lines.length < WITHIN_MIN_LINES) continue;
+        if (!sameFiles || lines().length < WITHIN_MIN_LINES) continue;
         const before = factLines(p);
         // A view all of whose lines an earlier answer showed: a re-read when it shows most of that
         // region again (sameRegion), else zooming, a closer look at part of it (the readers'
         // protocol: narrowing is not stuck), which breaks no run either (see noNewFactRuns).
-        if (!linesIn(lines, before)) continue;
-        if (!sameRegion(lines, before)) {
+        if (!linesIn(lines(), factLineSet(p))) continue;
+        if (!sameRegion(factLineSet(c), before)) {
           zoomed = true;
           continue;
         }
@@ -938,8 +961,8 @@ function redoneWrites(calls: readonly MinedCall[], wrote: readonly boolean[]): (
  * Runs of calls that add no new fact (staleCalls), not yet taken: a first call, the one whose
  * answer the run hears again, and at least `need - 1` calls after it that each add nothing.
  */
-function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], wrote: readonly boolean[], need: number): [number, number][] {
-  const { stale, source, zoom, wrote: changed } = staleCalls(calls, wrote);
+function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], facts: ReturnType<typeof staleCalls>, need: number): [number, number][] {
+  const { stale, source, zoom, wrote: changed } = facts;
   // The fact a stale call heard again: the first hearing of it (following the sources back).
   const root: (number | undefined)[] = [];
   const heardAgain = new Set<number>();
