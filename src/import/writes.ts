@@ -27,6 +27,15 @@ const FILE_CREATION = /^\{"command":"(?:cd [^\s&;]+ && )?cat\s*(?:<<-?\s*\\?['"]
 const LONE_COPY = /^\{"command":"(?:cd [^\s&;]+ && )?cp\s+(?:-\w+\s+)*[\w./~-]+\s+([\w./~-]+)\s*"\}$/;
 /** A command the record names only by a variable (CaM's exec_bash_cmd(cmd)): what ran is not known. */
 const UNKNOWN_COMMAND = /^\{"command":\{"expr":/;
+/**
+ * Args any part of which the record names only by a variable (a CaM command or a code_replace's
+ * old_code given as {"expr":"old_code"}): two such calls recorded alike may have sent different
+ * things, so they are never the same call. Wider than UNKNOWN_COMMAND, which asks only what a
+ * shell command may have written: a code_replace known by its file still writes that file.
+ */
+export function argsNamedByVariable(rawArgs: string): boolean {
+  return rawArgs.includes('{"expr":');
+}
 
 export type WriteKind = { readonly kind: "none" } | { readonly kind: "unknown" } | { readonly kind: "creates"; readonly file: string } | { readonly kind: "writes" };
 

@@ -69,11 +69,12 @@
 // consecutive (no guard demands that), and the signature is the error's, never the call's.
 // The outcome labels of a dataset (resolved, failed) are never read here: they are for reporting.
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
-import { outcomeFailed } from "../import/failure.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { answerLines, failureSignature, hasAnswerLine, lastAnswerLines, maskedCall, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
-import { perCall } from "./perCall.js";
+import { answerBody, commandOf, factCallOf, type FactCall, filesOf, neverTookEffect, quotedTerms, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES } from "../import/facts.js";
+import { perCall } from "../import/perCall.js";
+import { answerLines, failureSignature, lastAnswerLines, maskedCall } from "./mask.js";
+import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
 
 export interface MineParameters {
   /** Calls in a row, same masked call and result, that make a repeat. */
@@ -154,28 +155,14 @@ export function minimumLength(rule: StretchRule, p: MineParameters): number {
   }
 }
 
-/** One call of a session, as the miner sees it. */
-export interface MinedCall {
+/** One call of a session, as the miner sees it: what it taught (facts.ts), where it sits, its masked shape. */
+export interface MinedCall extends FactCall {
   /** Position among the session's calls (0-based). */
   readonly index: number;
   /** Positions of the call's events (the call, then its outcomes) in the session's events. */
   readonly events: readonly number[];
   readonly call: CallEvent;
-  readonly outcome?: OutcomeEvent;
   readonly shape: string;
-  readonly result: string;
-  /** The args and the result text as recorded, before masking. */
-  readonly rawArgs: string;
-  readonly rawResult: string;
-  readonly failed: boolean;
-  /** The kind of refusal when the environment turned the action back without running it (mask.ts rejectionOf). */
-  readonly rejected?: string;
-  /** The tool said nothing (no text beside the exit status the importer recorded). */
-  readonly silent: boolean;
-  /** The tool said more than a number or a word (see substantial). */
-  readonly substantial: boolean;
-  /** For a failed or refused call: its failure, masked (mask.ts failureSignature); otherwise undefined. */
-  readonly signature?: string;
 }
 
 export interface Stretch {
@@ -202,52 +189,11 @@ export function minedCalls(events: readonly ToolEvent[]): MinedCall[] {
     if (call?.type !== "call") continue;
     const outcomeAt = unit[1];
     const outcome = outcomeAt === undefined ? undefined : (events[outcomeAt] as OutcomeEvent);
-    // What the tool said, and apart from it the details the importer added (an exit code, a status).
-    const message = outcomeText(outcome, false);
-    const details = detailsText(outcome, message);
-    const maskedMessage = maskText(message);
-    const rawArgs = JSON.stringify(call.params ?? null) ?? "null";
-    const failed = outcome !== undefined && outcomeFailed(outcome);
-    const rejected = outcome === undefined ? undefined : rejectionOf(message);
-    const signature = rejected !== undefined ? `refused: ${rejected}` : failed ? failureSignature(message, rawArgs, exitCodeOf(outcome)) : undefined;
-    calls.push({
-      index: calls.length,
-      events: unit,
-      call,
-      ...(outcome === undefined ? {} : { outcome }),
-      shape: maskedCall(call),
-      result: details === "" ? maskedMessage : `${maskedMessage}\n${maskText(details)}`,
-      rawArgs,
-      rawResult: details === "" ? message : `${message}\n${details}`,
-      failed,
-      silent: !hasAnswerLine(message),
-      substantial: substantial(maskedMessage),
-      ...(rejected === undefined ? {} : { rejected }),
-      ...(signature === undefined ? {} : { signature }),
-    });
+    calls.push({ index: calls.length, events: unit, shape: maskedCall(call), ...factCallOf(call, outcome), call });
   }
   return calls;
 }
 
-/**
- * A result's details as JSON (an exit code, a status are part of what the agent learns), without
- * the copy of the output some importers keep beside the text (OpenClaw's exec `aggregated`): the
- * same text twice would only be masked and compared twice.
- */
-function detailsText(outcome: OutcomeEvent | undefined, message: string): string {
-  const result = outcome?.error === undefined ? outcome?.result : undefined;
-  const details = result !== null && typeof result === "object" ? (result as { details?: unknown }).details : undefined;
-  if (details === undefined) return "";
-  if (details === null || typeof details !== "object" || Array.isArray(details)) return JSON.stringify(details) ?? "";
-  const { aggregated, ...rest } = details as Record<string, unknown>;
-  return JSON.stringify(aggregated === undefined || aggregated === message || (typeof aggregated === "string" && aggregated.trim() === message.trim()) ? rest : details) ?? "";
-}
-
-/** The exit code an importer put into the result's details ({exitCode}), if any. */
-function exitCodeOf(outcome: OutcomeEvent | undefined): number | undefined {
-  const details = (outcome?.result as { details?: { exitCode?: unknown } } | null | undefined)?.details;
-  return typeof details?.exitCode === "number" ? details.exitCode : undefined;
-}
 
 /**
  * Nothing new: the same masked call and the same masked result, and not both changed in what the
@@ -480,19 +426,6 @@ function noEffectLink(chain: readonly MinedCall[], next: MinedCall): boolean {
 const RECHECK_WINDOW = 8;
 
 
-/** A command as the agent means it: without a leading cd into the work folder and a stderr redirection. */
-const commandOf = perCall(
-  (c: MinedCall): string =>
-    `${c.call.tool} ${c.rawArgs
-      .replace(/^\{"command":"cd [^\s&;]+ && /, '{"command":"')
-      .replace(/\s*2>&1/g, "")
-      .replace(/\s+/g, " ")}`,
-);
-
-/** The quoted terms of a call's args (what a grep looks for), sorted: two wordings of one search share them. */
-const quotedTerms = perCall((c: MinedCall): string => [...new Set([...c.rawArgs.matchAll(/\\"([^"\\]{3,80})\\"|'([^'\n]{3,80})'/g)].map((m) => (m[1] ?? m[2]) as string))].sort().join("\u0000"));
-/** The files a call's args name (mask.ts pathsIn): compared with each earlier call in a window, worked out once. */
-const filesOf = perCall((c: MinedCall): string => pathsIn(c.rawArgs));
 
 /** A line of a file as a view prints it, without the line number grep -n, nl or a code viewer puts before it. */
 const codeLine = (line: string): string => line.replace(/^#(?::|-|\s)\s*/, "").trim();
@@ -508,18 +441,12 @@ const codeLinesOf = perCall((c: MinedCall): { all: ReadonlySet<string>; shown: r
   const lines = answerLines(answerBody(c.result)).map(codeLine);
   return { all: new Set(lines), shown: lines.filter((l) => l !== "") };
 });
-const WITHIN_MIN_LINES = 3;
 /** Re-checks of the run's own answers a run needs (see recheckRuns). */
 const RECHECKS_INSIDE = 2;
 /** The last lines of a masked answer: where a test run, a script or a build says how it ended. */
 // lastAnswerLines reads from the end: a test run's output can run to megabytes.
 const verdictOf = perCall((c: MinedCall): string => lastAnswerLines(c.result, VERDICT_LINES).join("\n"));
 const VERDICT_LINES = 5;
-/** A masked result without the details line the importer appended ({"status":..., "exitCode":...}). */
-const answerBody = (result: string): string => result.replace(/\n\{[^\n]*\}$/, "");
-const sameDetails = (i: MinedCall, j: MinedCall): boolean => detailsOf(i) === detailsOf(j);
-/** The details line the importer appended to a masked result (with its newline), or "". */
-const detailsOf = perCall((c: MinedCall): string => c.result.slice(answerBody(c.result).length));
 
 /**
  * Whether call j re-checks call i: j asks again what i asked and hears what i heard. Either the
@@ -630,32 +557,8 @@ function recheckRuns(calls: readonly MinedCall[], taken: readonly boolean[], wro
   return out;
 }
 
-/**
- * An answer that could only repeat if nothing changed: some text beyond numbers and placeholders,
- * and more than a word. A calculator's "171.0" and "201.0" mask alike, and a script printing "OK"
- * or "True" for each of three inputs found something out three times.
- */
-const NO_EFFECT_MIN_CHARS = 40;
 /** Calls outside a no-effect run that may get its answer too (a view before the edits, one after) before the answer counts as one the session gives all along. */
 const NO_EFFECT_ELSEWHERE = 2;
-function substantial(masked: string): boolean {
-  if (masked.trim().length < NO_EFFECT_MIN_CHARS) return false;
-  // Letters outside the mask's placeholders, counted only as far as needed (outputs run to megabytes).
-  let letters = 0;
-  for (let i = 0; i < masked.length; i++) {
-    const c = masked.charCodeAt(i);
-    if (c === 60 /* < */) {
-      const close = masked.indexOf(">", i);
-      if (close > i && close - i <= 40 && /^<\w+>$/.test(masked.slice(i, close + 1))) {
-        i = close;
-        continue;
-      }
-    }
-    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letters++;
-    if (letters >= NO_EFFECT_MIN_CHARS / 2) return true;
-  }
-  return false;
-}
 
 /** Maximal runs of consecutive calls not yet taken, each linked to the run before it (calls' positions). */
 function chains(calls: readonly MinedCall[], taken: readonly boolean[], link: (chain: readonly MinedCall[], next: MinedCall) => boolean): number[][] {
@@ -675,17 +578,6 @@ function chains(calls: readonly MinedCall[], taken: readonly boolean[], link: (c
   return out;
 }
 
-/**
- * A wait that paid off: the very call after the repeats is the same call, as recorded, and its
- * answer is new (a build finished, a page loaded). Polling a running process until it answers is
- * waiting, not being stuck (OpenHands #5355 is about guards that stop it).
- */
-function waitPaidOff(calls: readonly MinedCall[], last: number): boolean {
-  const a = calls[last] as MinedCall;
-  const b = calls[last + 1];
-  return b !== undefined && b.outcome !== undefined && b.rawArgs === a.rawArgs && b.call.tool === a.call.tool && b.result !== a.result;
-}
-
 function stretch(calls: readonly MinedCall[], first: number, last: number, rule: StretchRule, repeats: string): Stretch {
   const a = calls[first] as MinedCall;
   const z = calls[last] as MinedCall;
@@ -693,374 +585,3 @@ function stretch(calls: readonly MinedCall[], first: number, last: number, rule:
   return { rule, kind: kindOfRule(rule), firstCall: first, lastCall: last, length: last - first + 1, shape, repeats, firstEvent: a.events[0] as number, lastEvent: Math.max(...z.events) };
 }
 
-/** How many calls that wrote nothing may sit between two calls that meet the same failure (see noNewFactRuns). */
-const BRIDGE_FAILURE = 2;
-/** How far a run looks ahead for its next stale call, zooms included. */
-const BRIDGE_WINDOW = 5;
-/** How many calls back a call's answer is compared with earlier answers (no further than the last change). */
-const NEW_FACT_WINDOW = 10;
-/** A harness that wraps each action in code of its own and could not parse it: the action never ran. */
-const HARNESS_PARSE = /^\s*File "<string>", line \d+[\s\S]{0,2000}?\n\s*(?:SyntaxError|IndentationError|TabError)\b/;
-const UNPARSED = "harness could not parse the action";
-const INSTALL_FAILED = "install failed";
-/**
- * Two failures of one family. Failed installs are one when one's packages are all among the
- * other's (pip install numpy pandas timed out, then pip install numpy, then conda install numpy
- * pandas: the same packages cannot be had); installs of other packages (erfa, then pyerfa) are
- * deps tried one by one.
- */
-function sameFamily(a: string | undefined, b: string): boolean {
-  if (a === b) return true;
-  if (a === undefined || !a.startsWith(`${INSTALL_FAILED}: `) || !b.startsWith(`${INSTALL_FAILED}: `)) return false;
-  const x = a.slice(INSTALL_FAILED.length + 2).split(" ");
-  const y = b.slice(INSTALL_FAILED.length + 2).split(" ");
-  const within = (p: string[], q: string[]) => p.every((w) => w !== "" && q.includes(w));
-  return within(x, y) || within(y, x);
-}
-/** The packages an install names, sorted, without its options (pip install numpy pandas -q). */
-function installedPackages(c: MinedCall): string {
-  const words = /\b(?:install|add)\s+([^"&|;>\n]*)/.exec(c.rawArgs)?.[1] ?? "";
-  return [...new Set(words.split(/\s+/).filter((w) => /^[A-Za-z][\w.-]*$/.test(w)).map((w) => w.toLowerCase().replace(/-/g, "_")))].sort().join(" ");
-}
-/** An install killed by the harness's timeout. */
-const INSTALL = /\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv|mamba)\s+(?:[\w-]+\s+)*(?:install|add)\b/;
-/** bash could not parse the command line: nothing in it ran. */
-const SHELL_SYNTAX = /syntax error near unexpected token|syntax error: unexpected end of file/;
-
-/**
- * The failure a call met, as a family: what the agent learned from it, whatever its wording. A
- * refusal of one kind (a patch that did not apply, then a corrupt patch: the file did not change
- * either way), an install that timed out, an action the harness could not parse (File
- * "<string>" ... SyntaxError, whatever the message), else the failure's masked signature. Unparsed
- * actions are one family only when they come one right after the other (staleCalls): the
- * precision reading of round 2 judged runs with new reads between them false alarms (work went
- * on beside a format failure), and runs of them back to back stuck (nothing ran four times).
- */
-function failureFamily(c: MinedCall): string | undefined {
-  // Asked for each call once per later call in a window: work it out once.
-  if (FAMILIES.has(c)) return FAMILIES.get(c);
-  const family = familyOf(c);
-  FAMILIES.set(c, family);
-  return family;
-}
-const FAMILIES = new WeakMap<MinedCall, string | undefined>();
-function familyOf(c: MinedCall): string | undefined {
-  if (c.rejected !== undefined) return `refused: ${c.rejected}`;
-  if (!c.failed && c.signature === undefined) return undefined;
-  if (HARNESS_PARSE.test(c.rawResult.slice(0, 3000))) return UNPARSED;
-  // An install that timed out or failed installed nothing, however it was worded (pip, then
-  // conda): the same packages again are the same lesson. Other packages are another lesson
-  // (installing missing deps one by one is work: the precision reading of round 2 judged runs
-  // that lumped installs of different packages together false alarms).
-  if (failedInstall(c)) return `${INSTALL_FAILED}: ${installedPackages(c)}`;
-  // bash's syntax error after output: what the script before it said is the lesson (chainSignature).
-  if (c.signature !== undefined && SHELL_SYNTAX.test(c.signature) && ranBeforeSyntaxError(c)) return `ran, then a syntax error: ${c.result}`;
-  // The exit status and the words of the command in the line are how it was run, not what failed
-  // (bash -lc "..." says "bash: -c: syntax error" with 127 where the plain command said it with 2).
-  // A tool's "Sorry: " before the error and the place after it, "(toctree.py, line 174)", are
-  // how it was reported, not what failed (pytest and py_compile on one broken file).
-  return c.signature
-    ?.replace(/^exit -?\d+: /, "")
-    .replace(/\bbash\b/g, "<arg>")
-    .replace(/^Sorry: /, "")
-    .replace(/\s*\([^()]*\)$/, "");
-}
-
-/**
- * A failed call that only installs (pip install numpy pandas -q, its output piped to tail): its
- * failure is the install's. An install chained to a run (pip install x && python t.py) may have
- * installed x before the run failed.
- */
-function failedInstall(c: MinedCall): boolean {
-  return c.failed && INSTALL.test(c.rawArgs) && !/&&|;|\|\|/.test(c.rawArgs.replace(/^\{"command":"cd [^\s&;]+ && /, ""));
-}
-/**
- * A call that changed nothing whatever its command says: refused, never parsed, killed by a
- * timeout, or a command line bash could not parse that printed nothing else. A shell syntax error
- * AFTER output (a heredoc script that ran and printed "patched", then `PY && sed` that bash could
- * not parse) is no such call: the script before it ran (the precision reading of round 2 judged
- * chains resting on that trailing error false alarms).
- */
-function neverTookEffect(c: MinedCall): boolean {
-  const family = failureFamily(c);
-  if (family === undefined) return false;
-  // A named tool (book_reservation, update_*) that answered with a failure refused the action: the
-  // runtime checks its input before it changes anything (a shell command may fail half done).
-  if (c.failed && !SHELL_TOOLS.has(c.call.tool)) return true;
-  return family.startsWith("refused") || HARNESS_PARSE.test(c.rawResult.slice(0, 3000)) || family.startsWith(INSTALL_FAILED) || (SHELL_SYNTAX.test(family) && !ranBeforeSyntaxError(c));
-}
-
-/** The answer holds lines before bash's syntax error: some of the command ran. */
-function ranBeforeSyntaxError(c: MinedCall): boolean {
-  const lines = answerLines(answerBody(c.rawResult));
-  const at = lines.findIndex((l) => SHELL_SYNTAX.test(l));
-  // Only errors before it (command not found for the pieces bash split off) is nothing that worked.
-  return lines.slice(0, Math.max(0, at)).some((l) => !FAILED_PIECE.test(l));
-}
-/** A line bash prints for a piece of a mangled command line that failed too. */
-const FAILED_PIECE = /^bash: |command not found|No such file or directory|^\s*\^|`[^`]*'$/;
-
-/** The lines of an answer as facts: code lines without their numbers, the importer's details line dropped, masked. */
-// Each call's answer is compared with up to NEW_FACT_WINDOW later ones: mask its lines once, and
-// make the set a later answer's lines are looked up in once.
-const factLines = perCall(factLinesOf);
-const factLineSet = perCall((c: MinedCall): ReadonlySet<string> => new Set(factLines(c)));
-function factLinesOf(c: MinedCall): string[] {
-  // The lines as printed, numbers included: a view with line numbers (nl -ba) after one without
-  // tells the agent where to edit, which the precision reading of round 2 judged a new fact.
-  // Masked as one text, not line by line: no mask matches across a newline or puts one in, so
-  // the lines of the masked whole are the masked lines (test/loopsFastPaths.test.ts), and a long
-  // answer is masked in a few scans instead of seven per line.
-  const lines = answerLines(answerBody(c.rawResult)).map((l) => l.replace(/\s+/g, " "));
-  if (lines.length === 0) return [];
-  return maskText(lines.join("\n"))
-    .split("\n")
-    .filter((l) => l !== "");
-}
-
-
-/**
- * Whether an answer re-reads the region an earlier answer showed, rather than zooming into it: at
- * more than two thirds of the earlier answer's lines come back (sed -n '1443,1465p' after
- * '1443,1470p'). A few lines out of a view just read is how agents zoom in (not stuck, by the
- * readers' protocol: 340-345 after 335-345 is a closer look, and the readers judged chains of
- * such views not stuck); the same lines again, or nearly all of them, is a re-read.
- */
-function sameRegion(now: ReadonlySet<string>, before: readonly string[]): boolean {
-  if (before.length === 0) return false;
-  let back = 0;
-  for (const l of before) if (now.has(l)) back++;
-  return back * 3 > before.length * 2;
-}
-
-/** Every line of `lines` is one of `before`. */
-function linesIn(lines: readonly string[], had: ReadonlySet<string>): boolean {
-  return lines.every((l) => had.has(l));
-}
-
-/**
- * For each call, whether it adds no new fact to what the calls since the last change (a write
- * that took effect) heard, within NEW_FACT_WINDOW calls, and the earliest such call whose answer
- * it repeats:
- *  - the same failure family again;
- *  - the same masked answer again (a substantial one, or one to the same files or terms);
- *  - an answer whose every line (3 or more characters of text each) was heard before;
- *  - the same empty answer to the same files or quoted terms.
- */
-export function staleCalls(calls: readonly MinedCall[], recorded: readonly boolean[]): { stale: boolean[]; source: (number | undefined)[]; zoom: boolean[]; wrote: boolean[] } {
-  // A write sent again as it was, answered as before, makes the state it made before: it is no
-  // change (see redoneWrites), and it adds no fact.
-  const redone = redoneWrites(calls, recorded);
-  const wrote = recorded.map((w, k) => w && redone[k] === undefined);
-  const stale: boolean[] = [];
-  const zooms: boolean[] = [];
-  const source: (number | undefined)[] = [];
-  let epoch = 0;
-  for (const c of calls) {
-    const k = c.index;
-    let from: number | undefined;
-    let zoomed = false;
-    // Writing a new file (cat > fix2.patch <<EOF) asks nothing: its empty answer is no answer heard again.
-    if (redone[k] !== undefined) from = redone[k];
-    else if (c.outcome !== undefined && !(wrote[k] === true && !neverTookEffect(c)) && createdFileOf(c.rawArgs) === undefined) {
-      const start = Math.max(epoch, k - NEW_FACT_WINDOW);
-      const family = failureFamily(c);
-      // Only needed when an earlier call named the same files: worked out then (factLines is pure).
-      const lines = (): readonly string[] => (family === undefined ? factLines(c) : []);
-      const files = filesOf(c);
-      for (let i = start; i < k; i++) {
-        const p = calls[i] as MinedCall;
-        if (p.outcome === undefined) continue;
-        if (family !== undefined) {
-          if (sameFamily(failureFamily(p), family) && (family !== UNPARSED || i === k - 1)) {
-            from = i;
-            break;
-          }
-          continue;
-        }
-        if (failureFamily(p) !== undefined) continue;
-        const sameFiles = files !== "" && filesOf(p) === files;
-        const sameTerms = quotedTerms(c) !== "" && quotedTerms(p) === quotedTerms(c);
-        if (c.silent) {
-          // An empty answer is news unless the same search on the same files, or the same command, heard it before.
-          if (p.silent && sameDetails(p, c) && ((sameTerms && sameFiles) || commandOf(p) === commandOf(c))) {
-            from = i;
-            break;
-          }
-          continue;
-        }
-        // The same answer to the same command, to the same search on the same files, or from a
-        // named viewer on the same files. Not a named tool's same call about no file (a chat
-        // runtime's search_direct_flight again: the customer may have changed the request between,
-        // which the record does not show; the precision reading judged one such false alarm), nor
-        // different commands on one file (pylint a.py -v,
-        // then -rn: each flag asks something new, and the precision reading judged such sweeps
-        // false alarms), nor to new scripts that print the same verdict (three experiments).
-        const shell = SHELL_TOOLS.has(c.call.tool);
-        if (p.result === c.result && ((commandOf(p) === commandOf(c) && (shell || sameFiles)) || (sameFiles && (sameTerms || !shell)))) {
-          from = i;
-          break;
-        }
-        if (!sameFiles || lines().length < WITHIN_MIN_LINES) continue;
-        const before = factLines(p);
-        // A view all of whose lines an earlier answer showed: a re-read when it shows most of that
-        // region again (sameRegion), else zooming, a closer look at part of it (the readers'
-        // protocol: narrowing is not stuck), which breaks no run either (see noNewFactRuns).
-        if (!linesIn(lines(), factLineSet(p))) continue;
-        if (!sameRegion(factLineSet(c), before)) {
-          zoomed = true;
-          continue;
-        }
-        {
-          from = i;
-          break;
-        }
-      }
-    }
-    if (wrote[k] === true && !neverTookEffect(c)) epoch = k + 1;
-    stale.push(from !== undefined);
-    source.push(from);
-    zooms.push(zoomed && from === undefined);
-  }
-  return { stale, source, zoom: zooms, wrote };
-}
-
-/**
- * For each call, the earlier call it re-sends when it is a write sent again exactly as recorded
- * (the same tool, the same args) within NEW_FACT_WINDOW calls, answered with the same masked
- * text, with no write between that is not itself such a re-send (a revert and the same re-apply,
- * again). It makes the state the first one made: the same patch file written again byte for
- * byte, the same `git checkout f && sed -i ...` sent again. The readers mark such re-sends stuck
- * ("the same rejected action re-sent", "an edit that did not apply, re-applied the same way").
- * An append (>>) adds again, so it is never one; nor is a command known only by a variable.
- */
-function redoneWrites(calls: readonly MinedCall[], wrote: readonly boolean[]): (number | undefined)[] {
-  const redone: (number | undefined)[] = [];
-  for (const c of calls) {
-    const k = c.index;
-    let from: number | undefined;
-    const writes = wrote[k] === true || createdFileOf(c.rawArgs) !== undefined;
-    // A command the record names only by a variable ({"expr":"cmd"}) is a different command each time, whatever the record says.
-    if (writes && c.outcome !== undefined && !c.rawArgs.includes(">>") && !c.rawArgs.includes('{"expr":')) {
-      for (let p = k - 1; p >= Math.max(0, k - NEW_FACT_WINDOW); p--) {
-        const q = calls[p] as MinedCall;
-        if (q.rawArgs === c.rawArgs && q.call.tool === c.call.tool && q.outcome !== undefined && q.result === c.result) {
-          from = p;
-          break;
-        }
-        // Another write between that is no re-send: the state may differ, the same write is work.
-        if (wrote[p] === true && redone[p] === undefined && !neverTookEffect(q)) break;
-      }
-    }
-    redone.push(from);
-  }
-  return redone;
-}
-
-/**
- * Runs of calls that add no new fact (staleCalls), not yet taken: a first call, the one whose
- * answer the run hears again, and at least `need - 1` calls after it that each add nothing.
- */
-function noNewFactRuns(calls: readonly MinedCall[], taken: readonly boolean[], facts: ReturnType<typeof staleCalls>, need: number): [number, number][] {
-  const { stale, source, zoom, wrote: changed } = facts;
-  // The fact a stale call heard again: the first hearing of it (following the sources back).
-  const root: (number | undefined)[] = [];
-  const heardAgain = new Set<number>();
-  for (let r = 0; r < calls.length; r++) {
-    const src = source[r];
-    root.push(stale[r] === true && src !== undefined ? (root[src] ?? src) : r);
-    if (stale[r] === true && src !== undefined) heardAgain.add(root[src] ?? src);
-  }
-  const walk = runWalk(calls, taken, changed, stale, zoom);
-  const quiet = walk.quiet;
-  const out: [number, number][] = [];
-  let k = 0;
-  while (k < calls.length) {
-    if (stale[k] !== true || taken[k] === true) {
-      k++;
-      continue;
-    }
-    const last = walk.extend(k);
-    // The first call is the earliest one whose answer the run hears again, when it comes just
-    // before the run (or, for a failure, with calls between that taught nothing, as above).
-    let first = k;
-    for (let r = k; r <= last; r++) {
-      const src = source[r];
-      if (stale[r] !== true || src === undefined || src >= first || taken[src] === true || k - src - 1 > BRIDGE_WINDOW) continue;
-      if (quiet(src + 1, k, failureFamily(calls[src] as MinedCall) !== undefined ? BRIDGE_FAILURE : 0)) first = src;
-    }
-    // What counts: ONE fact heard `need` times inside the run (its first hearing and the calls
-    // that heard it again), not stale calls of different facts added up. The readers' protocol
-    // asks for the same failure or non-result at least three times; the precision reading judged
-    // the runs that added up different facts heard twice each (a view re-read once, then a test
-    // re-run once) false alarms.
-    // Its first hearing counts too when it came before the run (since the last change, within
-    // NEW_FACT_WINDOW calls: a failure seen, a look at the code, the same failure twice more).
-    const heard = new Map<number, number>();
-    for (let r = first; r <= last; r++) {
-      const fact = stale[r] === true ? root[r] : r;
-      if (fact === undefined || (stale[r] !== true && !heardAgain.has(r))) continue;
-      heard.set(fact, (heard.get(fact) ?? (fact < first ? 1 : 0)) + 1);
-    }
-    // And the run itself is `need` calls or more: a fact heard once before and twice in a run of
-    // two is a retry after a look (the readers mark the repeating calls, three or more).
-    // Not a wait that paid off: the very next call is the last one again, as recorded, with a new
-    // answer (polls of a running build until it finished; the first reading judged one a false
-    // alarm). A command known only by a variable ({"expr":"cmd"}) is no same call.
-    const waited = waitPaidOff(calls, last) && !(calls[last] as MinedCall).rawArgs.includes('{"expr":');
-    if (Math.max(0, ...heard.values()) >= need && last - first + 1 >= need && !waited) out.push([first, last]);
-    k = last + 1;
-  }
-  return out;
-}
-
-/**
- * How a run of calls that add no new fact walks on (see noNewFactRuns): from its last call to the
- * next stale call, over calls between that taught nothing.
- */
-function runWalk(calls: readonly MinedCall[], taken: readonly boolean[], wrote: readonly boolean[], stale: readonly boolean[], zoom: readonly boolean[]): { quiet: (from: number, to: number, most: number) => boolean; extend: (from: number) => number } {
-  // Calls between two stale ones that wrote nothing (a look at the code between two refused
-  // patches, a check that the package is still missing between two installs that timed out) are
-  // inside the run but not counted: up to BRIDGE_FAILURE before the same failure again, one
-  // before any other stale call.
-  // A zoom (a closer look at what an earlier answer showed) is no news either and does not count
-  // as a call between. At most one call between may have read something new (a look at the
-  // code between two refused patches); the others must have taught nothing: a failure, an
-  // empty answer, or a short one ("3.9.1", "numpy not available") when the same failure comes
-  // back after it. A short success before anything else may be the attempt that worked (the
-  // heredoc that finally ran), after which a re-read is work again. Reads of new content
-  // between refusals are work toward the next attempt (the precision reading judged such
-  // chains false alarms).
-  const quiet = (from: number, to: number, most: number): boolean => {
-    const failureAfter = failureFamily(calls[to] as MinedCall) !== undefined;
-    let between = 0;
-    let reads = 0;
-    for (let b = from; b < to; b++) {
-      const c = calls[b] as MinedCall;
-      if (taken[b] === true || (wrote[b] === true && !neverTookEffect(c))) return false;
-      if (zoom[b] === true) continue;
-      const succeeded = !c.failed && c.rejected === undefined && stale[b] !== true && !c.silent;
-      if (succeeded && (c.substantial || !failureAfter)) reads++;
-      between++;
-    }
-    return between <= most && reads <= Math.min(1, most);
-  };
-  const reach = (at: number) => (failureFamily(calls[at] as MinedCall) !== undefined ? BRIDGE_FAILURE : 1);
-  const extend = (from: number): number => {
-    let last = from;
-    for (;;) {
-      let next = -1;
-      for (let n = last + 1; n < calls.length && n <= last + 1 + BRIDGE_WINDOW; n++) {
-        if (taken[n] === true) break;
-        if (stale[n] === true) {
-          if (quiet(last + 1, n, reach(n))) next = n;
-          break;
-        }
-      }
-      if (next < 0) break;
-      last = next;
-    }
-    return last;
-  };
-  return { quiet, extend };
-}

@@ -1,0 +1,322 @@
+// What one recorded call taught the agent, and whether a later call heard it again: the per-call
+// decisions of the no-new-fact rule. They sit with the importers, beside writes.ts and mask.ts,
+// because two layers make them: the miner of real loops (src/realLoops/noNewFact.ts, offline, on a
+// whole session) and the candidate guard `candidate:no-new-fact:N` (src/targets/candidates, online,
+// one answer at a time). One definition keeps the candidate the miner's rule run online: a family
+// of failures, a write that never took effect, a write re-sent, a region re-read mean the same in
+// both. Pure and deterministic; values derived from one call are worked out once (perCall.ts).
+import type { CallEvent, OutcomeEvent } from "../../models/events.js";
+import { outcomeFailed } from "./failure.js";
+import { answerLines, failureSignature, hasAnswerLine, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
+import { perCall } from "./perCall.js";
+import { argsNamedByVariable, SHELL_TOOLS } from "./writes.js";
+
+/** One answered (or unanswered) call, as the no-new-fact rule reads it. */
+export interface FactCall {
+  readonly call: Pick<CallEvent, "tool">;
+  readonly outcome?: OutcomeEvent;
+  /** The masked answer, with the importer's details line (an exit code, a status) after it. */
+  readonly result: string;
+  /** The args and the result text as recorded, before masking. */
+  readonly rawArgs: string;
+  readonly rawResult: string;
+  readonly failed: boolean;
+  /** The kind of refusal when the environment turned the action back without running it (mask.ts rejectionOf). */
+  readonly rejected?: string;
+  /** The tool said nothing (no text beside the exit status the importer recorded). */
+  readonly silent: boolean;
+  /** The tool said more than a number or a word (see substantial). */
+  readonly substantial: boolean;
+  /** For a failed or refused call: its failure, masked (mask.ts failureSignature); otherwise undefined. */
+  readonly signature?: string;
+}
+
+/** How many calls back a call's answer is compared with earlier answers (no further than the last change). */
+export const NEW_FACT_WINDOW = 10;
+
+/** What a call and its answer tell, read once at the edge: the miner and the candidate build it alike. */
+export function factCallOf(call: CallEvent, outcome: OutcomeEvent | undefined): FactCall {
+  // What the tool said, and apart from it the details the importer added (an exit code, a status).
+  const message = outcomeText(outcome, false);
+  const details = detailsText(outcome, message);
+  const maskedMessage = maskText(message);
+  const rawArgs = JSON.stringify(call.params ?? null) ?? "null";
+  const failed = outcome !== undefined && outcomeFailed(outcome);
+  const rejected = outcome === undefined ? undefined : rejectionOf(message);
+  const signature = rejected !== undefined ? `refused: ${rejected}` : failed ? failureSignature(message, rawArgs, exitCodeOf(outcome)) : undefined;
+  return {
+    call,
+    ...(outcome === undefined ? {} : { outcome }),
+    result: details === "" ? maskedMessage : `${maskedMessage}\n${maskText(details)}`,
+    rawArgs,
+    rawResult: details === "" ? message : `${message}\n${details}`,
+    failed,
+    silent: !hasAnswerLine(message),
+    substantial: substantial(maskedMessage),
+    ...(rejected === undefined ? {} : { rejected }),
+    ...(signature === undefined ? {} : { signature }),
+  };
+}
+/**
+ * A result's details as JSON (an exit code, a status are part of what the agent learns), without
+ * the copy of the output some importers keep beside the text (OpenClaw's exec `aggregated`): the
+ * same text twice would only be masked and compared twice.
+ */
+function detailsText(outcome: OutcomeEvent | undefined, message: string): string {
+  const result = outcome?.error === undefined ? outcome?.result : undefined;
+  const details = result !== null && typeof result === "object" ? (result as { details?: unknown }).details : undefined;
+  if (details === undefined) return "";
+  if (details === null || typeof details !== "object" || Array.isArray(details)) return JSON.stringify(details) ?? "";
+  const { aggregated, ...rest } = details as Record<string, unknown>;
+  return JSON.stringify(aggregated === undefined || aggregated === message || (typeof aggregated === "string" && aggregated.trim() === message.trim()) ? rest : details) ?? "";
+}
+
+/** The exit code an importer put into the result's details ({exitCode}), if any. */
+function exitCodeOf(outcome: OutcomeEvent | undefined): number | undefined {
+  const details = (outcome?.result as { details?: { exitCode?: unknown } } | null | undefined)?.details;
+  return typeof details?.exitCode === "number" ? details.exitCode : undefined;
+}
+
+/**
+ * An answer that could only repeat if nothing changed: some text beyond numbers and placeholders,
+ * and more than a word. A calculator's "171.0" and "201.0" mask alike, and a script printing "OK"
+ * or "True" for each of three inputs found something out three times.
+ */
+export const NO_EFFECT_MIN_CHARS = 40;
+export function substantial(masked: string): boolean {
+  if (masked.trim().length < NO_EFFECT_MIN_CHARS) return false;
+  // Letters outside the mask's placeholders, counted only as far as needed (outputs run to megabytes).
+  let letters = 0;
+  for (let i = 0; i < masked.length; i++) {
+    const c = masked.charCodeAt(i);
+    if (c === 60 /* < */) {
+      const close = masked.indexOf(">", i);
+      if (close > i && close - i <= 40 && /^<\w+>$/.test(masked.slice(i, close + 1))) {
+        i = close;
+        continue;
+      }
+    }
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letters++;
+    if (letters >= NO_EFFECT_MIN_CHARS / 2) return true;
+  }
+  return false;
+}
+
+/** A command as the agent means it: without a leading cd into the work folder and a stderr redirection. */
+export const commandOf = perCall(
+  (c: FactCall): string =>
+    `${c.call.tool} ${c.rawArgs
+      .replace(/^\{"command":"cd [^\s&;]+ && /, '{"command":"')
+      .replace(/\s*2>&1/g, "")
+      .replace(/\s+/g, " ")}`,
+);
+
+/** The quoted terms of a call's args (what a grep looks for), sorted: two wordings of one search share them. */
+export const quotedTerms = perCall((c: FactCall): string => [...new Set([...c.rawArgs.matchAll(/\\"([^"\\]{3,80})\\"|'([^'\n]{3,80})'/g)].map((m) => (m[1] ?? m[2]) as string))].sort().join("\u0000"));
+/** The files a call's args name (mask.ts pathsIn): compared with each earlier call in a window, worked out once. */
+export const filesOf = perCall((c: FactCall): string => pathsIn(c.rawArgs));
+export const WITHIN_MIN_LINES = 3;
+/** A masked result without the details line the importer appended ({"status":..., "exitCode":...}). */
+export const answerBody = (result: string): string => result.replace(/\n\{[^\n]*\}$/, "");
+export const sameDetails = (i: FactCall, j: FactCall): boolean => detailsOf(i) === detailsOf(j);
+/** The details line the importer appended to a masked result (with its newline), or "". */
+export const detailsOf = perCall((c: FactCall): string => c.result.slice(answerBody(c.result).length));
+
+/**
+ * A wait that paid off: the very call after the repeats is the same call, as recorded, and its
+ * answer is new (a build finished, a page loaded). Polling a running process until it answers is
+ * waiting, not being stuck (OpenHands #5355 is about guards that stop it).
+ */
+export function waitPaidOff(calls: readonly FactCall[], last: number): boolean {
+  const a = calls[last] as FactCall;
+  const b = calls[last + 1];
+  return b !== undefined && b.outcome !== undefined && b.rawArgs === a.rawArgs && b.call.tool === a.call.tool && b.result !== a.result;
+}
+
+/** A harness that wraps each action in code of its own and could not parse it: the action never ran. */
+export const HARNESS_PARSE = /^\s*File "<string>", line \d+[\s\S]{0,2000}?\n\s*(?:SyntaxError|IndentationError|TabError)\b/;
+export const UNPARSED = "harness could not parse the action";
+export const INSTALL_FAILED = "install failed";
+/**
+ * Two failures of one family. Failed installs are one when one's packages are all among the
+ * other's (pip install numpy pandas timed out, then pip install numpy, then conda install numpy
+ * pandas: the same packages cannot be had); installs of other packages (erfa, then pyerfa) are
+ * deps tried one by one.
+ */
+export function sameFamily(a: string | undefined, b: string): boolean {
+  if (a === b) return true;
+  if (a === undefined || !a.startsWith(`${INSTALL_FAILED}: `) || !b.startsWith(`${INSTALL_FAILED}: `)) return false;
+  const x = a.slice(INSTALL_FAILED.length + 2).split(" ");
+  const y = b.slice(INSTALL_FAILED.length + 2).split(" ");
+  const within = (p: string[], q: string[]) => p.every((w) => w !== "" && q.includes(w));
+  return within(x, y) || within(y, x);
+}
+/** The packages an install names, sorted, without its options (pip install numpy pandas -q). */
+function installedPackages(c: FactCall): string {
+  const words = /\b(?:install|add)\s+([^"&|;>\n]*)/.exec(c.rawArgs)?.[1] ?? "";
+  return [...new Set(words.split(/\s+/).filter((w) => /^[A-Za-z][\w.-]*$/.test(w)).map((w) => w.toLowerCase().replace(/-/g, "_")))].sort().join(" ");
+}
+/** An install killed by the harness's timeout. */
+const INSTALL = /\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv|mamba)\s+(?:[\w-]+\s+)*(?:install|add)\b/;
+/** bash could not parse the command line: nothing in it ran. */
+export const SHELL_SYNTAX = /syntax error near unexpected token|syntax error: unexpected end of file/;
+
+/**
+ * The failure a call met, as a family: what the agent learned from it, whatever its wording. A
+ * refusal of one kind (a patch that did not apply, then a corrupt patch: the file did not change
+ * either way), an install that timed out, an action the harness could not parse (File
+ * "<string>" ... SyntaxError, whatever the message), else the failure's masked signature. Unparsed
+ * actions are one family only when they come one right after the other (staleCalls): the
+ * precision reading of round 2 judged runs with new reads between them false alarms (work went
+ * on beside a format failure), and runs of them back to back stuck (nothing ran four times).
+ */
+// Asked for each call once per later call in a window: worked out once per call.
+export const failureFamily = perCall(familyOf);
+function familyOf(c: FactCall): string | undefined {
+  if (c.rejected !== undefined) return `refused: ${c.rejected}`;
+  if (!c.failed && c.signature === undefined) return undefined;
+  if (HARNESS_PARSE.test(c.rawResult.slice(0, 3000))) return UNPARSED;
+  // An install that timed out or failed installed nothing, however it was worded (pip, then
+  // conda): the same packages again are the same lesson. Other packages are another lesson
+  // (installing missing deps one by one is work: the precision reading of round 2 judged runs
+  // that lumped installs of different packages together false alarms).
+  if (failedInstall(c)) return `${INSTALL_FAILED}: ${installedPackages(c)}`;
+  // bash's syntax error after output: what the script before it said is the lesson (chainSignature).
+  if (c.signature !== undefined && SHELL_SYNTAX.test(c.signature) && ranBeforeSyntaxError(c)) return `ran, then a syntax error: ${c.result}`;
+  // The exit status and the words of the command in the line are how it was run, not what failed
+  // (bash -lc "..." says "bash: -c: syntax error" with 127 where the plain command said it with 2).
+  // A tool's "Sorry: " before the error and the place after it, "(toctree.py, line 174)", are
+  // how it was reported, not what failed (pytest and py_compile on one broken file).
+  return c.signature
+    ?.replace(/^exit -?\d+: /, "")
+    .replace(/\bbash\b/g, "<arg>")
+    .replace(/^Sorry: /, "")
+    .replace(/\s*\([^()]*\)$/, "");
+}
+
+/**
+ * A failed call that only installs (pip install numpy pandas -q, its output piped to tail): its
+ * failure is the install's. An install chained to a run (pip install x && python t.py) may have
+ * installed x before the run failed.
+ */
+function failedInstall(c: FactCall): boolean {
+  return c.failed && INSTALL.test(c.rawArgs) && !/&&|;|\|\|/.test(c.rawArgs.replace(/^\{"command":"cd [^\s&;]+ && /, ""));
+}
+/**
+ * A call that changed nothing whatever its command says: refused, never parsed, killed by a
+ * timeout, or a command line bash could not parse that printed nothing else. A shell syntax error
+ * AFTER output (a heredoc script that ran and printed "patched", then `PY && sed` that bash could
+ * not parse) is no such call: the script before it ran (the precision reading of round 2 judged
+ * chains resting on that trailing error false alarms).
+ */
+export function neverTookEffect(c: FactCall): boolean {
+  const family = failureFamily(c);
+  if (family === undefined) return false;
+  // A named tool (book_reservation, update_*) that answered with a failure refused the action: the
+  // runtime checks its input before it changes anything (a shell command may fail half done).
+  if (c.failed && !SHELL_TOOLS.has(c.call.tool)) return true;
+  return family.startsWith("refused") || HARNESS_PARSE.test(c.rawResult.slice(0, 3000)) || family.startsWith(INSTALL_FAILED) || (SHELL_SYNTAX.test(family) && !ranBeforeSyntaxError(c));
+}
+
+/** The answer holds lines before bash's syntax error: some of the command ran. */
+export function ranBeforeSyntaxError(c: FactCall): boolean {
+  const lines = answerLines(answerBody(c.rawResult));
+  const at = lines.findIndex((l) => SHELL_SYNTAX.test(l));
+  // Only errors before it (command not found for the pieces bash split off) is nothing that worked.
+  return lines.slice(0, Math.max(0, at)).some((l) => !FAILED_PIECE.test(l));
+}
+/** A line bash prints for a piece of a mangled command line that failed too. */
+const FAILED_PIECE = /^bash: |command not found|No such file or directory|^\s*\^|`[^`]*'$/;
+
+/** The lines of an answer as facts: code lines without their numbers, the importer's details line dropped, masked. */
+// Each call's answer is compared with up to NEW_FACT_WINDOW later ones: mask its lines once, and
+// make the set a later answer's lines are looked up in once.
+export const factLines = perCall(factLinesOf);
+export const factLineSet = perCall((c: FactCall): ReadonlySet<string> => new Set(factLines(c)));
+function factLinesOf(c: FactCall): string[] {
+  // The lines as printed, numbers included: a view with line numbers (nl -ba) after one without
+  // tells the agent where to edit, which the precision reading of round 2 judged a new fact.
+  // Masked as one text, not line by line: no mask matches across a newline or puts one in, so
+  // the lines of the masked whole are the masked lines (test/loopsFastPaths.test.ts), and a long
+  // answer is masked in a few scans instead of seven per line.
+  const lines = answerLines(answerBody(c.rawResult)).map((l) => l.replace(/\s+/g, " "));
+  if (lines.length === 0) return [];
+  return maskText(lines.join("\n"))
+    .split("\n")
+    .filter((l) => l !== "");
+}
+
+
+/**
+ * Whether an answer re-reads the region an earlier answer showed, rather than zooming into it: at
+ * more than two thirds of the earlier answer's lines come back (sed -n '1443,1465p' after
+ * '1443,1470p'). A few lines out of a view just read is how agents zoom in (not stuck, by the
+ * readers' protocol: 340-345 after 335-345 is a closer look, and the readers judged chains of
+ * such views not stuck); the same lines again, or nearly all of them, is a re-read.
+ */
+export function sameRegion(now: ReadonlySet<string>, before: readonly string[]): boolean {
+  if (before.length === 0) return false;
+  let back = 0;
+  for (const l of before) if (now.has(l)) back++;
+  return back * 3 > before.length * 2;
+}
+
+/** Every line of `lines` is one of `before`. */
+export function linesIn(lines: readonly string[], had: ReadonlySet<string>): boolean {
+  return lines.every((l) => had.has(l));
+}
+
+
+/**
+ * Whether call `c` hears again what the earlier call `p` heard (both answered, no change between,
+ * `adjacent` when p is the call right before c): "again" for the same failure family, the same
+ * answer to the same command, search or viewer, the same empty answer to the same search or
+ * command, or a re-read of the same region; "zoom" for a narrower view of what p showed (a closer
+ * look, no news but no re-read either); undefined otherwise.
+ */
+export function hearsAgain(p: FactCall, c: FactCall, adjacent: boolean): "again" | "zoom" | undefined {
+  const family = failureFamily(c);
+  if (family !== undefined) return sameFamily(failureFamily(p), family) && (family !== UNPARSED || adjacent) ? "again" : undefined;
+  if (failureFamily(p) !== undefined) return undefined;
+  const files = filesOf(c);
+  const sameFiles = files !== "" && filesOf(p) === files;
+  const sameTerms = quotedTerms(c) !== "" && quotedTerms(p) === quotedTerms(c);
+  if (c.silent) {
+    // An empty answer is news unless the same search on the same files, or the same command, heard it before.
+    return p.silent && sameDetails(p, c) && ((sameTerms && sameFiles) || commandOf(p) === commandOf(c)) ? "again" : undefined;
+  }
+  // The same answer to the same command, to the same search on the same files, or from a
+  // named viewer on the same files. Not a named tool's same call about no file (a chat
+  // runtime's search_direct_flight again: the customer may have changed the request between,
+  // which the record does not show; the precision reading judged one such false alarm), nor
+  // different commands on one file (pylint a.py -v,
+  // then -rn: each flag asks something new, and the precision reading judged such sweeps
+  // false alarms), nor to new scripts that print the same verdict (three experiments).
+  const shell = SHELL_TOOLS.has(c.call.tool);
+  if (p.result === c.result && ((commandOf(p) === commandOf(c) && (shell || sameFiles)) || (sameFiles && (sameTerms || !shell)))) return "again";
+  if (!sameFiles || factLines(c).length < WITHIN_MIN_LINES) return undefined;
+  // A view all of whose lines an earlier answer showed: a re-read when it shows most of that
+  // region again (sameRegion), else zooming, a closer look at part of it (the readers'
+  // protocol: narrowing is not stuck).
+  if (!linesIn(factLines(c), factLineSet(p))) return undefined;
+  return sameRegion(factLineSet(c), factLines(p)) ? "again" : "zoom";
+}
+
+/**
+ * A write that could be a re-send of an earlier one when sent again as it was. An append (>>)
+ * adds again, so it is never one; nor is a call whose args the record names by a variable
+ * ({"expr":"cmd"}): it is a different call each time, whatever the record says.
+ */
+export function resendable(c: FactCall): boolean {
+  return !c.rawArgs.includes(">>") && !knownOnlyByVariable(c);
+}
+
+/** The record names the call's args (or part of them) only by a variable (writes.ts argsNamedByVariable): no two are the same call. */
+export function knownOnlyByVariable(c: FactCall): boolean {
+  return argsNamedByVariable(c.rawArgs);
+}
+
+/** `c` re-sends `q`: the same tool, the same args as recorded, answered with the same masked text. */
+export function resends(c: FactCall, q: FactCall): boolean {
+  return q.rawArgs === c.rawArgs && q.call.tool === c.call.tool && q.outcome !== undefined && q.result === c.result;
+}
