@@ -68,10 +68,10 @@ export function filesNamedIn(rawArgs: string): string[] {
  * Whether a call may have changed what an earlier call saw, given which files were named before
  * it. A write that only creates or touches files no earlier call named (a new scratch script, cat
  * > test_issue.py the first time) changes nothing an earlier call looked at; a write that names no
- * file, or a command known only by a variable, may have changed anything.
+ * file, or a command known only by a variable, may have changed anything. `w` is writeOf(tool,
+ * rawArgs), for a caller that has it already.
  */
-export function changesWhatWasRead(tool: string, rawArgs: string, namedBefore: (file: string) => boolean): boolean {
-  const w = writeOf(tool, rawArgs);
+export function changesWhatWasRead(tool: string, rawArgs: string, namedBefore: (file: string) => boolean, w: WriteKind = writeOf(tool, rawArgs)): boolean {
   switch (w.kind) {
     case "none":
       return false;
