@@ -281,7 +281,8 @@ export interface RealOutcomes {
 
 /** The read stretches the figures rest on, and the read sessions left out (with why). */
 export interface ReadStretchSource {
-  readonly from: "read";
+  /** read: every reading of the file; read-held-out: its held-out readings alone (--stretches held-out:FILE). */
+  readonly from: "read" | "read-held-out";
   readonly file: string;
   /** Sessions the file reads whole. */
   readonly read: number;
@@ -508,5 +509,5 @@ export async function measureRealOutcomes(paths: readonly string[], options: Rea
   leftOut.sort((a, b) => (a.session < b.session ? -1 : a.session > b.session ? 1 : 0));
   const measured = await run.finishAsync(parallel);
   const definitions = { ...measured.definitions, ...READ_DEFINITIONS };
-  return { ...measured, definitions, stretchSource: { from: "read", file: source.file, read: source.sessions.size, sessions, stretches, leftOut } };
+  return { ...measured, definitions, stretchSource: { from: source.readings === "all" ? "read" : "read-held-out", file: source.file, read: source.sessions.size, sessions, stretches, leftOut } };
 }
