@@ -15,6 +15,7 @@ import { DEFAULT_TUNE_OUT } from "../commands/tuneDefaults.js";
 import type { CompareArgs } from "../commands/compare.js";
 import type { SimulationArgs } from "../commands/simulationPlan.js";
 import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
+import { candidateFormHelp } from "../targets/targetRef.js";
 import { resolveStepwiseTarget, targetNamesHelp } from "../targets/registry.js";
 import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
 import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt, refuseOptionConflicts, shareArg, TARGET_HELP, type OptionRule } from "./options.js";
@@ -133,7 +134,7 @@ export function registerSimulationCommands(program: Command): void {
     program
       .command("compare")
       .description("several loop guards (OpenClaw and other runtimes) on the same simulated agents and recorded sessions (json, md, html)")
-      .option("--targets <names>", "comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also candidates (candidate rules no runtime ships), openclaw@VERSION, zoo:NAME, goose:N, candidate:failure-signature:N, ./adapter.mjs; a runtime's own CLI (qwen-code@V, opencode@V, kilo@V, cline@V) with --loops real only", "all")
+      .option("--targets <names>", `comma-separated guards, or all (openclaw-default, openclaw-enabled, every peer); also candidates (candidate rules no runtime ships), openclaw@VERSION, zoo:NAME, goose:N, ${candidateFormHelp()}, ./adapter.mjs; a runtime's own CLI (qwen-code@V, opencode@V, kilo@V, cline@V) with --loops real only`, "all")
       .option("--merge <parts...>", "join the partials of --shard I/N into the whole report (no guard is run)")
       .option("--whole-trace-sample <n>", "with --loops real: a runtime's own CLI (e.g. qwen-code@0.24.4) runs on every session holding a stuck stretch and on a seeded sample of this many labelled sessions, on which its runs stopped rest (default 100)", nonNegativeInt("--whole-trace-sample")),
     "compare",

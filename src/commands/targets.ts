@@ -7,7 +7,7 @@ import { BUILT_IN_TARGETS } from "../targets/registry.js";
 import { PEER_VARIANTS } from "../targets/peers/index.js";
 import { CANDIDATE_TARGETS } from "../targets/candidates/index.js";
 import { runtimeListing } from "../targets/runtimes/runtimeList.js";
-import { fetchableNamesHelp, printTargetRef, targetRefOf, versionText, type TargetRef } from "../targets/targetRef.js";
+import { candidateFormHelp, fetchableNamesHelp, printTargetRef, targetRefOf, versionText, type TargetRef } from "../targets/targetRef.js";
 import { cachedReleases, cacheRoot } from "../targets/openclaw/cache.js";
 import { ensureRelease, resolveReleaseSpec } from "../targets/openclaw/fetch.js";
 import { loadReleaseTarget } from "../targets/openclaw/releaseTarget.js";
@@ -31,6 +31,7 @@ export function listTargets(): TargetListing {
   const width = Math.max(...builtIn.map((t) => t.name.length));
   const lines = ["built-in targets:"];
   for (const t of builtIn) lines.push(`  ${t.name.padEnd(width)}  ${t.summary}`);
+  lines.push(`  any candidate setting: ${candidateFormHelp()}`);
   lines.push("", `runtimes that run here (RUNTIME@VERSION, RUNTIME@latest; driven CLIs answer whole traces: trace, scan, replay, conform --against), cache ${cacheRoot()}:`);
   const rw = Math.max(...runtimes.map((r) => r.runtime.length));
   for (const r of runtimes) {

@@ -79,7 +79,7 @@ export function stretchSourceNote(r: RealOutcomes | undefined): string | undefin
   const src = r?.stretchSource;
   if (src === undefined) return undefined;
   const left = src.leftOut.length === 0 ? "" : ` Left out (${src.leftOut.length}): ${src.leftOut.map((l) => `\`${l.session}\` (${l.why})`).join("; ")}.`;
-  return `**The stuck stretches of the real-outcomes figures were read by people, not mined:** ${src.stretches} stretch${src.stretches === 1 ? "" : "es"} marked stuck reading ${src.sessions} session${src.sessions === 1 ? "" : "s"} whole (of ${src.read} read in \`${src.file}\`: its \`sessions\` and \`heldOut.sessions\`), and only those sessions run, stuck or not (the resolved ones give the cost); the closed-loop sections still run the miner's stretches on every session.${left}`;
+  return `**The stuck stretches of the real-outcomes figures were read by people, not mined:** ${src.stretches} stretch${src.stretches === 1 ? "" : "es"} marked stuck reading ${src.sessions} session${src.sessions === 1 ? "" : "s"} whole (of ${src.read} read in \`${src.file}\`: ${src.from === "read" ? "its \`sessions\` and \`heldOut.sessions\`" : "its \`heldOut.sessions\` alone, read after the rules were set: no rule of the miner, nor a candidate built from one, was shaped on them"}), and only those sessions run, stuck or not (the resolved ones give the cost); the closed-loop sections still run the miner's stretches on every session.${left}`;
 }
 
 export function realOutcomesParagraphs(r: RealOutcomes, kind: RowKind = "guard"): string[] {

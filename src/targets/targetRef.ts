@@ -84,6 +84,11 @@ function refuseOverlaps(): void {
 }
 
 /** Every name `--target` accepts, for help texts and error messages. */
+/** The candidate rules' name form, built from CANDIDATE_RULES (help texts name every rule, defaults or not). */
+export function candidateFormHelp(): string {
+  return `candidate:RULE:N (RULE ${CANDIDATE_RULES.join(", ")}; N ${CANDIDATE_TIMES_BOUNDS.min}-${CANDIDATE_TIMES_BOUNDS.max})`;
+}
+
 export function targetNamesHelp(): string {
   const builtIn = [REFERENCE_TARGET.name, ORACLE_TARGET.name, ...ZOO_TARGETS.map((t) => t.name), ...PEER_TARGETS.map((t) => t.name)];
   return `${builtIn.join(", ")}, goose:N, ${CANDIDATE_RULES.map((r) => `candidate:${r}:N`).join(", ")}, ${PEER_VARIANTS.map((t) => t.name).join(", ")}, openclaw@VERSION, openclaw@latest, openclaw@./my-build (a folder or an npm pack tarball), ${IN_PROCESS_RUNTIMES.map((r) => `${r}@VERSION`).join(", ")}, ${drivenRuntimeNames().map((r) => `${r}@VERSION`).join(", ")} (or @latest), or ./my-adapter.mjs`;

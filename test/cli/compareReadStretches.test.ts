@@ -57,6 +57,21 @@ describe("compare --stretches read:FILE", () => {
     expect(md).toContain("`failing-install.jsonl` (read as 99 calls, the miner numbers 7)");
   });
 
+  it("held-out:FILE grades on the held-out readings alone and says they shaped no rule", () => {
+    const file = judgementsFile(READINGS);
+    const r = compare(`held-out:${file}`, ["--json"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { realOutcomes: { sessions: { n: number }; stretches: { n: number }; stretchSource: { from: string; read: number; sessions: number } } };
+    // progressing.jsonl alone: javac-loop.jsonl is a development reading, failing-install.jsonl is miscounted, nowhere.jsonl absent.
+    expect(out.realOutcomes.stretchSource).toMatchObject({ from: "read-held-out", read: 3, sessions: 1, stretches: 1 });
+    expect(out.realOutcomes.sessions.n).toBe(1);
+    const md = compare(`held-out:${file}`).stdout;
+    expect(md).toContain("its `heldOut.sessions` alone, read after the rules were set: no rule of the miner, nor a candidate built from one, was shaped on them");
+    const none = compare(`held-out:${judgementsFile({ sessions: READINGS.sessions })}`);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("holds no held-out readings");
+  });
+
   it("tune on read stretches says so above its recommendations, in Markdown and HTML", () => {
     const file = judgementsFile(READINGS);
     const out = join(tempDir(), "tune");
@@ -81,6 +96,7 @@ describe("compare --stretches read:FILE", () => {
     const unknown = compare("people");
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("--stretches people: use mined");
+    expect(unknown.stderr).toContain("held-out:FILE");
     const noLoops = loopsim(["compare", "--population", `sessions:${FIXTURES}`, "--stretches", "mined", "--targets", "openclaw-enabled", "--reaction-grid", "none"]);
     expect(noLoops.code).toBe(2);
     expect(noLoops.stderr).toContain("add --loops real");
