@@ -129,7 +129,7 @@ describe("the committed tuning reports are what loopsim makes of them today", ()
 });
 
 describe("the committed comparison reports are rendered as loopsim renders them today", () => {
-  for (const dir of ["reports/compare", "reports/compare-sessions", "reports/real-loops/compare", "reports/real-loops/compare-read", "reports/real-loops/compare-driven"]) {
+  for (const dir of ["reports/compare", "reports/compare-sessions", "reports/real-loops/compare", "reports/real-loops/compare-read", "reports/real-loops/compare-held-out", "reports/real-loops/compare-driven"]) {
     it.skipIf(!existsSync(join(ROOT, dir, "compare.json")))(`${dir}: its Markdown and HTML from its JSON, byte for byte`, () => {
       const report = JSON.parse(read(dir, "compare.json")) as CompareReport;
       expect(renderCompareMarkdown(report), `${dir}/compare.md: regenerate it with its reproduce line`).toBe(read(dir, "compare.md"));
