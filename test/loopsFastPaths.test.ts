@@ -13,6 +13,7 @@ import { answerLines, hasAnswerLine, lastAnswerLines, maskText, pathsIn, REJECTI
 import { detectFormat } from "../src/import/detect.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import { answerKey } from "../src/import/orphans.js";
+import { perCall } from "../src/import/perCall.js";
 import { pythonCalls } from "../src/import/pythonCall.js";
 import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from "../src/io/compressed.js";
 import { nestsDeeperThan } from "../src/io/eventSchema.js";
@@ -63,6 +64,24 @@ describe("loops' shortcuts give the plain result", () => {
     });
     const joined = ["2026-12-03", "10:00:01", "/tmp/a", "b", "550e8400-e29b-41d4-a716-446655440000", "deadbeef12", "tmpab12_x"];
     expect(maskText(joined.join("\n")).split("\n")).toEqual(joined.map((l) => maskText(l)));
+  });
+
+  it("whitespace made one space over an answer's joined lines gives each line's whitespace made one space (facts.ts factLinesOf)", () => {
+    check("whitespace by lines", fc.array(text.map((t) => t + "\u2028\u00a0\v\f"), { maxLength: 6 }), (raw) => {
+      const lines = answerLines(raw.join("\n"));
+      expect(lines.join("\n").replace(/[^\S\n]+/g, " ")).toBe(lines.map((l) => l.replace(/\s+/g, " ")).join("\n"));
+    });
+  });
+
+  it("perCall works a value out once per object, undefined included, and gives what the derivation gives", () => {
+    let runs = 0;
+    const derived = perCall((o: { readonly n: number }) => {
+      runs++;
+      return o.n % 2 === 0 ? undefined : o.n;
+    });
+    const objects = [0, 1, 2, 3].map((n) => ({ n }));
+    for (let round = 0; round < 3; round++) expect(objects.map(derived)).toEqual([undefined, 1, undefined, 3]);
+    expect(runs).toBe(4);
   });
 
   it("rejectionOf, its one alternation tested first, names the refusal the patterns name one by one", () => {

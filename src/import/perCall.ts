@@ -5,11 +5,14 @@
 // object, weakly: a session's go when its calls do, so memory stays flat over a run. Only pure
 // derivations belong here (the same call always gives the same value), so the output cannot change.
 export function perCall<C extends object, T>(derive: (c: C) => T): (c: C) => T {
-  const known = new WeakMap<C, T>();
+  // Each value sits in a box, so one lookup tells a value worked out (undefined included) from
+  // none: has-then-get looked every call up twice, and these are asked once per pair in a window.
+  const known = new WeakMap<C, { readonly value: T }>();
   return (c: C): T => {
-    if (known.has(c)) return known.get(c) as T;
+    const box = known.get(c);
+    if (box !== undefined) return box.value;
     const value = derive(c);
-    known.set(c, value);
+    known.set(c, { value });
     return value;
   };
 }
