@@ -79,9 +79,15 @@ describe("loops' shortcuts give the plain result", () => {
       runs++;
       return o.n % 2 === 0 ? undefined : o.n;
     });
-    const objects = [0, 1, 2, 3].map((n) => ({ n }));
-    for (let round = 0; round < 3; round++) expect(objects.map(derived)).toEqual([undefined, 1, undefined, 3]);
-    expect(runs).toBe(4);
+    // Plain objects keep their values in a hidden slot, frozen ones in a WeakMap.
+    const objects = [0, 1, 2, 3, 5].map((n) => (n === 5 ? Object.freeze({ n }) : { n }));
+    for (let round = 0; round < 3; round++) expect(objects.map((o) => derived(o))).toEqual([undefined, 1, undefined, 3, 5]);
+    expect(runs).toBe(5);
+    // The slot is invisible: JSON and keys are as before, and a copy (spread) is a new call with values of its own.
+    expect(JSON.stringify(objects[1])).toBe('{"n":1}');
+    expect(Object.keys(objects[1] as object)).toEqual(["n"]);
+    expect(derived({ ...(objects[1] as { n: number }), n: 7 })).toBe(7);
+    expect(runs).toBe(6);
   });
 
   it("rejectionOf, its one alternation tested first, names the refusal the patterns name one by one", () => {
