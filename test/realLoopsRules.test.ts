@@ -13,17 +13,12 @@ import type { ToolEvent } from "../models/events.js";
 import { failureSignature, rejectionOf } from "../src/realLoops/mask.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import { kindOfRule, mineStretches } from "../src/realLoops/mine.js";
+import { bash, NO_NEW_FACT_CASES, session } from "./fixtures/noNewFactSessions.js";
 import { CatalogueBuilder, sessionRow } from "../src/realLoops/catalogue.js";
 import { DEFAULT_MINE_PARAMETERS } from "../src/realLoops/mine.js";
 import { loadJudgements, recallOf } from "../src/realLoops/judgements.js";
 import { labelFor, loadDatasetLabels, outcomeOf } from "../src/realLoops/labels.js";
 
-/** One bash call answered as mini-swe-agent's importer answers it: text plus {status, exitCode}. */
-const bash = (i: number, command: string, output: string, exitCode = 0): ToolEvent[] => [
-  { type: "call", runId: "r", callId: `c${i}`, tool: "bash", params: { command } },
-  { type: "outcome", runId: "r", callId: `c${i}`, tool: "bash", params: { command }, result: { content: [{ type: "text", text: output }], details: { status: exitCode === 0 ? "completed" : "failed", exitCode } } },
-];
-const session = (calls: [string, string, number?][]): ToolEvent[] => calls.flatMap(([c, o, code], i) => bash(i, c, o, code ?? 0));
 const rules = (events: ToolEvent[]) => mineStretches(events).map((s) => `${s.rule} ${s.firstCall}-${s.lastCall} ${s.kind}`);
 
 describe("changing-args rules", () => {
@@ -207,46 +202,13 @@ describe("changing-args rules", () => {
     expect(rules(shellBetween)).toEqual([]);
   });
 
-  it("finds calls that add no new fact: a patch refused as 'does not apply', then as 'corrupt patch', with re-views of the unchanged lines between", () => {
-    const region = "violation_buff.append(\n    LintResult(\n        anchor=alias_info.alias_identifier_ref,\n        description=\"Avoid using aliases in join condition\",\n        fixes=fixes,";
-    const refused = (n: number, how: string): [string, string, number] => [`cat > fix${n}.patch << 'EOF'\n--- a/src/rules/L031.py\n+++ b/src/rules/L031.py\n@@ -211,7 +211,7 @@\nEOF\ngit apply fix${n}.patch`, how, how.includes("corrupt") ? 128 : 1];
-    const doesNotApply = "error: patch failed: src/rules/L031.py:211\nerror: src/rules/L031.py: patch does not apply";
-    const events = session([
-      ["sed -n '205,220p' src/rules/L031.py", `${region}\n        ])\n    return violation_buff`],
-      refused(1, doesNotApply),
-      ["sed -n '211,215p' src/rules/L031.py", region],
-      refused(2, "error: corrupt patch at line 14"),
-      ["sed -n '211,215p' src/rules/L031.py", region],
-      refused(3, doesNotApply),
-      ["sed -i 's/join condition/FROM clauses/' src/rules/L031.py", ""],
-    ]);
-    expect(rules(events)).toEqual(["no-new-fact 1-5 changing-args"]);
-    // Near miss: a write that took effect between (the sed edit) starts what was heard anew.
-    const edited = session([refused(1, doesNotApply), ["sed -i 's/a/b/' src/rules/L031.py", ""], refused(2, "error: corrupt patch at line 14"), ["sed -i 's/b/c/' src/rules/L031.py", ""], refused(3, doesNotApply)]);
-    expect(rules(edited)).toEqual([]);
-  });
-
-  it("finds differently worded actions the harness could not parse (File \"<string>\" ... SyntaxError, whatever the message), but not with new content read between", () => {
-    const parse = (message: string) => `  File "<string>", line 870\n    exec_bash_cmd("sed -i 's/a/b/' x.py")\n                                ^\nSyntaxError: ${message}`;
-    const events = session([
-      ["exec_bash_cmd(applypatch)", parse("unexpected character after line continuation character"), 1],
-      ["exec_bash_cmd(sed)", parse("invalid syntax"), 1],
-      ["exec_bash_cmd(python)", parse("EOL while scanning string literal"), 1],
-      ["exec_bash_cmd(perl)", parse("invalid syntax"), 1],
-    ]);
-    expect(rules(events)).toEqual(["no-new-fact 0-3 changing-args"]);
-    // Near miss: two reads of new code between each attempt are work toward the next attempt.
-    const reading = session([
-      ["exec_bash_cmd(applypatch)", parse("unexpected character after line continuation character"), 1],
-      ["sed -n '1,40p' django/forms/widgets.py", "class Widget:\n    def render(self):\n        return 1\n    def value(self):\n        return 2"],
-      ["sed -n '41,80p' django/forms/widgets.py", "class Input(Widget):\n    input_type = None\n    def format(self):\n        return 3"],
-      ["exec_bash_cmd(sed)", parse("invalid syntax"), 1],
-      ["sed -n '81,120p' django/forms/widgets.py", "class TextInput(Input):\n    input_type = 'text'\n    template = 'text.html'"],
-      ["sed -n '121,160p' django/forms/widgets.py", "class NumberInput(Input):\n    input_type = 'number'\n    template = 'number.html'"],
-      ["exec_bash_cmd(python)", parse("EOL while scanning string literal"), 1],
-    ]);
-    expect(rules(reading)).toEqual([]);
-  });
+  // The no-new-fact cases shared with the online candidate's test (test/fixtures/noNewFactSessions.ts).
+  for (const c of NO_NEW_FACT_CASES) {
+    it(`finds calls that add no new fact: ${c.name}; not in its near miss`, () => {
+      expect(rules(c.stuck)).toEqual([c.mined]);
+      expect(rules(c.nearMiss)).toEqual([]);
+    });
+  }
 
   it("lets a chain of the same refusal go on through calls after it that add no new fact, but not past an edit that took effect", () => {
     const refused = (n: number): [string, string, number] => [`git apply ${["first", "second", "third", "fourth"][n - 1] as string}.patch`, "error: src/a.py: patch does not apply", 1];
