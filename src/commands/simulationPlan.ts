@@ -49,7 +49,7 @@ export interface SimulationArgs {
   readonly loops?: string;
   /** The datasets' own labels files (as published), for the real-outcomes figures of --loops real. */
   readonly outcomeLabels?: readonly string[];
-  /** Where the real-outcomes figures take their stretches from: mined (default) or read:FILE (src/grounded/stretchSource.ts). */
+  /** Where the real-outcomes figures take their stretches from: mined (default), read:FILE or held-out:FILE (src/grounded/stretchSource.ts). */
   readonly stretches?: string;
   /** Reaction models the picks and rankings are recomputed under (src/grounded/reactionGrid.ts): default, none, HEEDxSKIP. */
   readonly reactionGrid?: string;

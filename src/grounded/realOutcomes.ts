@@ -261,9 +261,9 @@ export const REAL_OUTCOME_DEFINITIONS: Readonly<Record<string, string>> = {
   unresolvedStopped: "the same over runs labelled unresolved, for contrast",
 };
 
-/** With --stretches read:FILE, the stretches are people's, not the miner's. */
+/** With --stretches read:FILE or held-out:FILE, the stretches are people's, not the miner's. */
 const READ_DEFINITIONS: Readonly<Record<string, string>> = {
-  caught: "stuck stretches marked by people reading whole sessions (--stretches read:FILE) with a block or a stop on one of their calls, over all such stretches (a block earlier in the run does not end it; a stop before the stretch is no catch)",
+  caught: "stuck stretches marked by people reading whole sessions (--stretches read:FILE, or held-out:FILE for the held-out readings alone) with a block or a stop on one of their calls, over all such stretches (a block earlier in the run does not end it; a stop before the stretch is no catch)",
   identical: "read stretches whose calls all have the same masked call shape",
   "changing-args": "read stretches whose calls differ in masked shape",
 };
@@ -275,7 +275,7 @@ export interface RealOutcomes {
   readonly stretches: { readonly n: number } & Readonly<Record<StretchKind, number>>;
   readonly rows: readonly RealOutcomeRow[];
   readonly best: { readonly rule: string; readonly shipped?: string; readonly candidate?: string; readonly front: readonly string[] };
-  /** With --stretches read:FILE: the stretches are those people marked reading whole sessions, and only those sessions ran (absent: the miner's, on every session). */
+  /** With --stretches read:FILE or held-out:FILE: the stretches are those people marked reading whole sessions, and only those sessions ran (absent: the miner's, on every session). */
   readonly stretchSource?: ReadStretchSource;
 }
 

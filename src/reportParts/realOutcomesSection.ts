@@ -74,7 +74,7 @@ export function wholeTraceParagraphs(r: RealOutcomes, kind: RowKind): string[] {
   return lines;
 }
 
-/** Where the stretches come from, when people read them (--stretches read:FILE); undefined for the miner's. */
+/** Where the stretches come from, when people read them (--stretches read:FILE or held-out:FILE); undefined for the miner's. */
 export function stretchSourceNote(r: RealOutcomes | undefined): string | undefined {
   const src = r?.stretchSource;
   if (src === undefined) return undefined;
