@@ -71,8 +71,8 @@ function detailsText(outcome: OutcomeEvent | undefined, message: string): string
   return JSON.stringify(aggregated === undefined || aggregated === message || (typeof aggregated === "string" && aggregated.trim() === message.trim()) ? rest : details) ?? "";
 }
 
-/** The exit code an importer put into the result's details ({exitCode}), if any. */
-function exitCodeOf(outcome: OutcomeEvent | undefined): number | undefined {
+/** The exit code an importer put into the result's details ({exitCode}), if any (a recorded outcome, or a guard's view of one). */
+export function exitCodeOf(outcome: { readonly result?: unknown } | undefined): number | undefined {
   const details = (outcome?.result as { details?: { exitCode?: unknown } } | null | undefined)?.details;
   return typeof details?.exitCode === "number" ? details.exitCode : undefined;
 }

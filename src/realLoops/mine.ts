@@ -298,10 +298,11 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
   // What each call heard again is worked out once, for these chains and for the runs below.
   const heardAgain = staleCalls(calls, wrote);
   {
-    const { stale, zoom, wrote: changed } = heardAgain;
+    // One walk for every chain: it reads `taken` as the chains before it left it.
+    const walk = runWalk(calls, taken, heardAgain.changed, heardAgain.stale, heardAgain.zoom);
     for (const [at, s] of found.entries()) {
       if (s.rule !== "same-failure" && s.rule !== "same-rejection") continue;
-      const last = runWalk(calls, taken, changed, stale, zoom).extend(s.lastCall);
+      const last = walk.extend(s.lastCall);
       for (let k = s.lastCall + 1; k <= last; k++) taken[k] = true;
       if (last > s.lastCall) found[at] = stretch(calls, s.firstCall, last, s.rule, s.repeats);
     }

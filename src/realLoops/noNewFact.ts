@@ -26,11 +26,10 @@ const BRIDGE_WINDOW = 5;
  *  - an answer whose every line (3 or more characters of text each) was heard before;
  *  - the same empty answer to the same files or quoted terms.
  */
-export function staleCalls(calls: readonly NoNewFactCall[], recorded: readonly boolean[]): { stale: boolean[]; source: (number | undefined)[]; zoom: boolean[]; wrote: boolean[] } {
+export function staleCalls(calls: readonly NoNewFactCall[], recorded: readonly boolean[]): { stale: boolean[]; source: (number | undefined)[]; zoom: boolean[]; changed: boolean[] } {
   // A write sent again as it was, answered as before, makes the state it made before: it is no
   // change (see redoneWrites), and it adds no fact.
-  const redone = redoneWrites(calls, recorded);
-  const wrote = recorded.map((w, k) => w && redone[k] === undefined);
+  const { redone, changed } = redoneWrites(calls, recorded);
   const stale: boolean[] = [];
   const zooms: boolean[] = [];
   const source: (number | undefined)[] = [];
@@ -41,7 +40,7 @@ export function staleCalls(calls: readonly NoNewFactCall[], recorded: readonly b
     let zoomed = false;
     // Writing a new file (cat > fix2.patch <<EOF) asks nothing: its empty answer is no answer heard again.
     if (redone[k] !== undefined) from = redone[k];
-    else if (c.outcome !== undefined && !(wrote[k] === true && !neverTookEffect(c)) && createdFileOf(c.rawArgs) === undefined) {
+    else if (c.outcome !== undefined && changed[k] !== true && createdFileOf(c.rawArgs) === undefined) {
       const start = Math.max(epoch, k - NEW_FACT_WINDOW);
       for (let i = start; i < k; i++) {
         const p = calls[i] as NoNewFactCall;
@@ -55,12 +54,12 @@ export function staleCalls(calls: readonly NoNewFactCall[], recorded: readonly b
         }
       }
     }
-    if (wrote[k] === true && !neverTookEffect(c)) epoch = k + 1;
+    if (changed[k] === true) epoch = k + 1;
     stale.push(from !== undefined);
     source.push(from);
     zooms.push(zoomed && from === undefined);
   }
-  return { stale, source, zoom: zooms, wrote };
+  return { stale, source, zoom: zooms, changed };
 }
 
 /**
@@ -71,9 +70,12 @@ export function staleCalls(calls: readonly NoNewFactCall[], recorded: readonly b
  * byte, the same `git checkout f && sed -i ...` sent again. The readers mark such re-sends stuck
  * ("the same rejected action re-sent", "an edit that did not apply, re-applied the same way").
  * An append (>>) adds again, so it is never one; nor is a command known only by a variable.
+ * With it, for each call, whether it changed something: a write that is no such re-send and that
+ * took effect (not refused, never parsed, nor an install that failed): what ends a run.
  */
-function redoneWrites(calls: readonly NoNewFactCall[], wrote: readonly boolean[]): (number | undefined)[] {
+function redoneWrites(calls: readonly NoNewFactCall[], wrote: readonly boolean[]): { redone: (number | undefined)[]; changed: boolean[] } {
   const redone: (number | undefined)[] = [];
+  const changed: boolean[] = [];
   for (const c of calls) {
     const k = c.index;
     let from: number | undefined;
@@ -86,12 +88,13 @@ function redoneWrites(calls: readonly NoNewFactCall[], wrote: readonly boolean[]
           break;
         }
         // Another write between that is no re-send: the state may differ, the same write is work.
-        if (wrote[p] === true && redone[p] === undefined && !neverTookEffect(q)) break;
+        if (changed[p] === true) break;
       }
     }
     redone.push(from);
+    changed.push(wrote[k] === true && from === undefined && !neverTookEffect(c));
   }
-  return redone;
+  return { redone, changed };
 }
 
 /**
@@ -99,7 +102,7 @@ function redoneWrites(calls: readonly NoNewFactCall[], wrote: readonly boolean[]
  * answer the run hears again, and at least `need - 1` calls after it that each add nothing.
  */
 export function noNewFactRuns(calls: readonly NoNewFactCall[], taken: readonly boolean[], facts: ReturnType<typeof staleCalls>, need: number): [number, number][] {
-  const { stale, source, zoom, wrote: changed } = facts;
+  const { stale, source, zoom, changed } = facts;
   // The fact a stale call heard again: the first hearing of it (following the sources back).
   const root: (number | undefined)[] = [];
   const heardAgain = new Set<number>();
@@ -155,7 +158,7 @@ export function noNewFactRuns(calls: readonly NoNewFactCall[], taken: readonly b
  * How a run of calls that add no new fact walks on (see noNewFactRuns): from its last call to the
  * next stale call, over calls between that taught nothing.
  */
-export function runWalk(calls: readonly NoNewFactCall[], taken: readonly boolean[], wrote: readonly boolean[], stale: readonly boolean[], zoom: readonly boolean[]): { quiet: (from: number, to: number, most: number) => boolean; extend: (from: number) => number } {
+export function runWalk(calls: readonly NoNewFactCall[], taken: readonly boolean[], changed: readonly boolean[], stale: readonly boolean[], zoom: readonly boolean[]): { quiet: (from: number, to: number, most: number) => boolean; extend: (from: number) => number } {
   // Calls between two stale ones that wrote nothing (a look at the code between two refused
   // patches, a check that the package is still missing between two installs that timed out) are
   // inside the run but not counted: up to BRIDGE_FAILURE before the same failure again, one
@@ -174,7 +177,7 @@ export function runWalk(calls: readonly NoNewFactCall[], taken: readonly boolean
     let reads = 0;
     for (let b = from; b < to; b++) {
       const c = calls[b] as NoNewFactCall;
-      if (taken[b] === true || (wrote[b] === true && !neverTookEffect(c))) return false;
+      if (taken[b] === true || changed[b] === true) return false;
       if (zoom[b] === true) continue;
       const succeeded = !c.failed && c.rejected === undefined && stale[b] !== true && !c.silent;
       if (succeeded && (c.substantial || !failureAfter)) reads++;

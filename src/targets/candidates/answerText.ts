@@ -3,6 +3,7 @@
 // without running (mask.ts rejectionOf), its failure signature (mask.ts failureSignature: the
 // error's last line with digits, ids, paths and what the call put into it masked, so different
 // commands failing for one reason give one signature), and its masked text.
+import { exitCodeOf } from "../../import/facts.js";
 import { outcomeFailed } from "../../import/failure.js";
 import { answerLines, failureSignature, maskText, outcomeText, rejectionOf } from "../../import/mask.js";
 import type { PeerOutcome } from "../peers/peerGuard.js";
@@ -17,11 +18,6 @@ export function answerFailed(outcome: PeerOutcome): boolean {
 /** What the tool said, without the status details an importer adds (the exit code is read apart). */
 export function answerMessage(outcome: PeerOutcome): string {
   return outcomeText(outcome.error === undefined ? { result: outcome.result } : { error: outcome.error }, false);
-}
-
-function exitCodeOf(outcome: PeerOutcome): number | undefined {
-  const details = (outcome.result as { details?: { exitCode?: unknown } } | null | undefined)?.details;
-  return typeof details?.exitCode === "number" ? details.exitCode : undefined;
 }
 
 /** The failure an answer reports, as the miner signs it, or undefined when it did not fail (or failed naming no failure). */
