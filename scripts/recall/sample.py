@@ -28,7 +28,12 @@ Batch 8 (`--batch 8`, seed 42): more held-out sessions for the same rules as bat
 batch 7: 48 more failed gpt-5-cam runs (the only dataset with failed runs left), and every run of
 deepseek's reasoner configuration (no outcome label: its runs were never evaluated; recall needs
 none), none from batches 1-7.
-Usage: sample.py DATASETS_ROOT [--batch 2|3] > sample.json
+Batch 9 (`--batch 9`, seed 43): the held-out sample for the fourth round of rules, written with
+batches 1-8 in view: 96 more failed gpt-5-cam runs (unresolved or empty patch, the only failed runs
+left), 24 resolved deepseek runs (deepseek's loops were the ones no rule found in batches 7-8, and
+its failed runs are used up: an agent that got stuck and recovered still shows its loop), 12
+resolved gemini-3-pro runs and 12 successful tau-bench runs, none from batches 1-8.
+Usage: sample.py DATASETS_ROOT [--batch 2..9] > sample.json
 """
 import gzip, json, os, random, sys
 
@@ -179,8 +184,36 @@ def batch8(root: str) -> None:
     print()
 
 
+def batch9(root: str) -> None:
+    here = os.path.dirname(os.path.abspath(__file__))
+    read = set()
+    for k in range(1, 9):
+        read |= {x["ref"] for x in json.load(open(os.path.join(here, f"sample-batch{k}.json")))["sessions"]}
+    rng = random.Random(SEED + 8)
+    out = []
+
+    def take(d, pairs, want, n):
+        pool = sorted((r, l) for r, l in pairs if l in want and r not in read and os.path.exists(os.path.join(root, r.split("#")[0])))
+        out.extend({"ref": r, "dataset": d, "label": l} for r, l in rng.sample(pool, n))
+
+    d = "mini-swe-agent-gpt-5-cam"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    take(d, [(f"{d}/run_results/{r}/{i}/{i}.traj.json.gz", l) for r, m in labels.items() for i, l in m.items()], FAILED, 96)
+    d = "mini-swe-agent-deepseek-tool-calls"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    take(d, [(f"{d}/output/{r}/{i}/{i}.traj.json.gz", l) for r, m in labels.items() for i, l in m.items()], OK, 24)
+    d = "mini-swe-agent-gemini-3-pro"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    take(d, [(f"{d}/trajs/{i}.traj.json.gz", l) for i, l in labels.items()], OK, 12)
+    d = "tau-bench-airline"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    take(d, [(f"{d}/historical_trajectories/gpt-4o-airline.json.gz#{k}", l) for k, l in labels.items()], OK, 12)
+    json.dump({"seed": SEED + 8, "batch": 9, "sessions": out}, sys.stdout, indent=1)
+    print()
+
+
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3", "4", "5", "6", "7", "8")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3", "4", "5", "6", "7", "8", "9")]
     root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "datasets")
     batch = sys.argv[sys.argv.index("--batch") + 1] if "--batch" in sys.argv else "1"
-    {"1": main, "2": batch2, "3": batch3, "4": lambda r: batch3(r, 4), "5": lambda r: batch3(r, 5, 18, 6), "6": lambda r: batch3(r, 6, 36, 12), "7": lambda r: batch3(r, 7, 48, 12), "8": batch8}[batch](root)
+    {"1": main, "2": batch2, "3": batch3, "4": lambda r: batch3(r, 4), "5": lambda r: batch3(r, 5, 18, 6), "6": lambda r: batch3(r, 6, 36, 12), "7": lambda r: batch3(r, 7, 48, 12), "8": batch8, "9": batch9}[batch](root)
