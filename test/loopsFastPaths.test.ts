@@ -19,6 +19,8 @@ import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from 
 import { nestsDeeperThan } from "../src/io/eventSchema.js";
 import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
 import { tokensOf } from "../src/sim/tokens.js";
+import { factCallOf, factLines, factLinesFromResult, factLinesOf } from "../src/import/facts.js";
+import { codeLine } from "../src/realLoops/mine.js";
 
 const FILE = "test/loopsFastPaths.test.ts";
 
@@ -71,6 +73,38 @@ describe("loops' shortcuts give the plain result", () => {
       const lines = answerLines(raw.join("\n"));
       expect(lines.join("\n").replace(/[^\S\n]+/g, " ")).toBe(lines.map((l) => l.replace(/\s+/g, " ")).join("\n"));
     });
+  });
+
+  it("a call's fact lines taken from its masked answer are the lines masked again from the raw answer (facts.ts factLinesFromResult)", () => {
+    // Dates before white space of every kind, harness tags, details lines and blank lines: what the shortcut must get right or leave to the plain path.
+    const answerPiece = fc.oneof(piece, fc.constantFrom("2026-12-03", "2026-12-03 ", "2026-12-03  10:00", "2026-12-03\t10:00:01", "  ", "\t", "\u00a0", "\n\n", "{", "}", '\n{"exitCode":1}', "<returncode>\n", "10:00:01", "#", "# 1:"));
+    const answer = fc.array(answerPiece, { maxLength: 40 }).map((parts) => parts.join(""));
+    const details = fc.constantFrom(undefined, { exitCode: 1 }, { status: "failed", exitCode: 2, at: "2026-12-03  10:00" }, "2026-12-03\t1", 7, null);
+    const outcome = fc.tuple(answer, details, fc.constantFrom("content", "string", "error")).map(([t, d, shape]) =>
+      shape === "error" ? { type: "outcome" as const, tool: "bash", error: t } : shape === "string" ? { type: "outcome" as const, tool: "bash", result: t } : { type: "outcome" as const, tool: "bash", result: { content: [{ type: "text", text: t }], ...(d === undefined ? {} : { details: d }) } },
+    );
+    let fast = 0;
+    check("factLinesFromResult", outcome, (o) => {
+      const c = factCallOf({ type: "call", tool: "bash", params: { command: "sed -n 1,9p a.py" } }, o);
+      const plain = factLinesOf(c);
+      const shortcut = factLinesFromResult(c);
+      if (shortcut !== undefined) fast++;
+      expect(shortcut ?? plain).toEqual(plain);
+      expect(factLines(c)).toEqual(plain);
+    }, 600);
+    // The shortcut must be taken for most answers, or it saves nothing.
+    expect(fast).toBeGreaterThan(300);
+    const wide = factCallOf({ type: "call", tool: "bash", params: {} }, { type: "outcome", tool: "bash", result: "2026-12-03  10:00 up\nnext" });
+    expect(factLinesFromResult(wide)).toBeUndefined();
+    expect(factLines(wide)).toEqual(factLinesOf(wide));
+  });
+
+  it("a code line of a trimmed answer line is the line itself unless it starts with the number's mask (mine.ts codeLine)", () => {
+    const plainCodeLine = (line: string) => line.replace(/^#(?::|-|\s)\s*/, "").trim();
+    check("codeLine", text, (t) => {
+      for (const line of answerLines(maskText(t))) expect(codeLine(line)).toBe(plainCodeLine(line));
+    });
+    for (const line of ["#: x", "#- y", "#\tz", "# ", "#x", "a # b"]) expect(codeLine(line)).toBe(plainCodeLine(line));
   });
 
   it("perCall works a value out once per object, undefined included, and gives what the derivation gives", () => {

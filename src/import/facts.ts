@@ -231,9 +231,31 @@ const FAILED_PIECE = /^bash: |command not found|No such file or directory|^\s*\^
 /** The lines of an answer as facts: code lines without their numbers, the importer's details line dropped, masked. */
 // Each call's answer is compared with up to NEW_FACT_WINDOW later ones: mask its lines once, and
 // make the set a later answer's lines are looked up in once.
-export const factLines = perCall(factLinesOf);
+export const factLines = perCall((c: FactCall): readonly string[] => factLinesFromResult(c) ?? factLinesOf(c));
 export const factLineSet = perCall((c: FactCall): ReadonlySet<string> => new Set(factLines(c)));
-function factLinesOf(c: FactCall): string[] {
+/** The non-blank lines of the masked answer without its details line, harness tags dropped (answerLines): split once for every rule that reads them. */
+export const maskedAnswerLines = perCall((c: FactCall): readonly string[] => answerLines(answerBody(c.result)));
+/** A date followed by white space other than one space before a non-space: masking before or after the white space is made one space may differ there ("2026-12-03  10:00"). */
+const DATE_BEFORE_WIDE_SPACE = /\d{4}-\d{2}-\d{2}(?! \S)[^\S\n]/;
+/** White space a factLinesOf collapse would change in trimmed lines: a run of two, or any white space other than a space. */
+const WIDE_SPACE = /[^\S\n ]| {2}/;
+/**
+ * factLinesOf from the answer factCallOf masked already (c.result), without masking it again, or
+ * undefined when that may differ. The masks neither match across a newline nor touch a
+ * harness tag or the braces of the details line, so the masked answer's lines are the answer's
+ * lines masked; trimming and making white space one space commute with the masks, except where
+ * a date's optional time is read across white space (DATE_BEFORE_WIDE_SPACE: then the plain
+ * computation runs). test/loopsFastPaths.test.ts holds it to factLinesOf.
+ */
+export function factLinesFromResult(c: FactCall): readonly string[] | undefined {
+  if (c.result.includes("<time>") && DATE_BEFORE_WIDE_SPACE.test(c.rawResult)) return undefined;
+  const lines = maskedAnswerLines(c);
+  if (lines.length === 0) return lines;
+  const joined = lines.join("\n");
+  return WIDE_SPACE.test(joined) ? joined.replace(/[^\S\n]+/g, " ").split("\n") : lines;
+}
+/** The plain computation factLines stands for (factLinesFromResult takes a shortcut to it). */
+export function factLinesOf(c: FactCall): string[] {
   // The lines as printed, numbers included: a view with line numbers (nl -ba) after one without
   // tells the agent where to edit, which the precision reading of round 2 judged a new fact.
   // Masked as one text, not line by line: no mask matches across a newline or puts one in, so

@@ -71,9 +71,9 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { answerBody, commandOf, factCallOf, type FactCall, filesOf, neverTookEffect, quotedTerms, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES } from "../import/facts.js";
+import { commandOf, factCallOf, type FactCall, filesOf, maskedAnswerLines, neverTookEffect, quotedTerms, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
-import { answerLines, failureSignature, lastAnswerLines, maskedCall } from "./mask.js";
+import { failureSignature, lastAnswerLines, maskedCall } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
 
 export interface MineParameters {
@@ -429,7 +429,8 @@ const RECHECK_WINDOW = 8;
 
 
 /** A line of a file as a view prints it, without the line number grep -n, nl or a code viewer puts before it. */
-const codeLine = (line: string): string => line.replace(/^#(?::|-|\s)\s*/, "").trim();
+// An answer line is trimmed already (answerLines): only one that starts with the number's mask (#) changes.
+export const codeLine = (line: string): string => (line.charCodeAt(0) === 35 /* # */ ? line.replace(/^#(?::|-|\s)\s*/, "").trim() : line);
 /** Every line of answer a (as code lines) is a line of answer b: a narrower view of what b showed. */
 function linesWithin(a: MinedCall, b: MinedCall): boolean {
   const seen = codeLinesOf(b).all;
@@ -439,7 +440,7 @@ function linesWithin(a: MinedCall, b: MinedCall): boolean {
 }
 /** A call's masked answer as code lines: all of them (what a later view may fall within), and the non-blank ones (what it shows). */
 const codeLinesOf = perCall((c: MinedCall): { all: ReadonlySet<string>; shown: readonly string[] } => {
-  const lines = answerLines(answerBody(c.result)).map(codeLine);
+  const lines = maskedAnswerLines(c).map(codeLine);
   return { all: new Set(lines), shown: lines.filter((l) => l !== "") };
 });
 /** Re-checks of the run's own answers a run needs (see recheckRuns). */
