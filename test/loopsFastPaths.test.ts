@@ -19,7 +19,7 @@ import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from 
 import { nestsDeeperThan } from "../src/io/eventSchema.js";
 import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
 import { tokensOf } from "../src/sim/tokens.js";
-import { factCallOf, factLines, factLinesFromResult, factLinesOf } from "../src/import/facts.js";
+import { answerBody, factCallOf, factLines, factLinesFromResult, factLinesOf } from "../src/import/facts.js";
 import { codeLine } from "../src/realLoops/mine.js";
 
 const FILE = "test/loopsFastPaths.test.ts";
@@ -57,6 +57,21 @@ describe("loops' shortcuts give the plain result", () => {
     check("maskText", text, (t) => {
       expect(maskText(t)).toBe(plainMask(t));
     });
+  });
+
+  it("maskText's date precheck (-DD-D) passes every text the date mask changes", () => {
+    const dateish = fc.array(fc.constantFrom("2026", "-", "12", "0", "7", "1", "T", " ", ":", "Z", "+", ".", "a", "\n"), { maxLength: 30 }).map((parts) => parts.join(""));
+    for (const sample of ["2026-12-03", "x2026-12-03T10:00", "12026-12-3", "2026-1-03", "2026-12-03 10:00:01+02:00"]) expect(maskText(sample)).toBe(plainMask(sample));
+    check("maskText dates", dateish, (t) => {
+      expect(maskText(t)).toBe(plainMask(t));
+    }, 1000);
+  });
+
+  it("answerBody drops the last line only when it is a {...} details line, as the pattern did", () => {
+    const body = fc.array(fc.constantFrom("{", "}", "\n", "a", " ", '"exitCode":1', "{}", "\n{", "}\n"), { maxLength: 12 }).map((parts) => parts.join(""));
+    check("answerBody", body, (t) => {
+      expect(answerBody(t)).toBe(t.replace(/\n\{[^\n]*\}$/, ""));
+    }, 1000);
   });
 
   it("maskText over lines joined by newlines gives the lines masked one by one (the miner masks an answer's fact lines at once)", () => {

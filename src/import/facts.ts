@@ -117,7 +117,12 @@ export const quotedTerms = perCall((c: FactCall): string => [...new Set([...c.ra
 export const filesOf = perCall((c: FactCall): string => pathsIn(c.rawArgs));
 export const WITHIN_MIN_LINES = 3;
 /** A masked result without the details line the importer appended ({"status":..., "exitCode":...}). */
-export const answerBody = (result: string): string => result.replace(/\n\{[^\n]*\}$/, "");
+// What result.replace(/\n\{[^\n]*\}$/, "") gives (only the last line can match: `$` is the end of the
+// text), read from the end instead of trying the pattern after every newline of a long answer.
+export const answerBody = (result: string): string => {
+  const newline = result.lastIndexOf("\n");
+  return newline !== -1 && result.length - newline >= 3 && result.charCodeAt(newline + 1) === 123 /* { */ && result.charCodeAt(result.length - 1) === 125 /* } */ ? result.slice(0, newline) : result;
+};
 export const sameDetails = (i: FactCall, j: FactCall): boolean => detailsOf(i) === detailsOf(j);
 /** The details line the importer appended to a masked result (with its newline), or "". */
 export const detailsOf = perCall((c: FactCall): string => c.result.slice(answerBody(c.result).length));

@@ -15,6 +15,8 @@ const hexId = (run: string): string => {
 };
 
 /** What a UUID holds in its middle, led by a character the scan finds fast. */
+/** What every date holds, -DD-D, led by a character the scan finds fast (the date's own pattern starts with a digit, tried at every one). */
+const DATE_MIDDLE = /-\d\d-\d/;
 const UUID_MIDDLE = /-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-/i;
 const HEX_RUN = /\b(?:0x)?[0-9a-f]{6,}\b/gi;
 
@@ -26,7 +28,7 @@ const HEX_RUN = /\b(?:0x)?[0-9a-f]{6,}\b/gi;
  */
 const MASKS: readonly (readonly [RegExp, string | ((match: string) => string), ((text: string) => boolean)?])[] = [
   // ISO dates and times, with or without a zone: 2026-12-03T10:00:01.123Z, 2026-12-03 10:00:01
-  [/\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g, "<time>"],
+  [/\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g, "<time>", (text) => DATE_MIDDLE.test(text)],
   // clock times on their own: 10:00:01, 10:00:01.5
   [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, "<time>"],
   // a UUID's middle, -xxxx-xxxx-xxxx-, starts with a dash, which the scan finds fast
