@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
-import { answerLines, hasAnswerLine, lastAnswerLines, maskText, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
+import { answerLines, hasAnswerLine, lastAnswerLines, maskedCall, maskedShape, maskText, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
 import { detectFormat } from "../src/import/detect.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import { answerKey } from "../src/import/orphans.js";
@@ -107,6 +107,11 @@ describe("loops' shortcuts give the plain result", () => {
       expect(shortcut ?? plain).toEqual(plain);
       expect(factLines(c)).toEqual(plain);
     }, 600);
+    // The miner's shape masks the rawArgs factCallOf made: what maskedCall gives from the params.
+    for (const params of [{ command: "sed -n 1,9p a.py" }, undefined, null, { a: [1, "2026-12-03"], b: { c: "deadbeef12" } }, "x"]) {
+      const call = { type: "call" as const, tool: "bash", params };
+      expect(maskedShape("bash", factCallOf(call, undefined).rawArgs)).toBe(maskedCall(call));
+    }
     // The shortcut must be taken for most answers, or it saves nothing.
     expect(fast).toBeGreaterThan(300);
     const wide = factCallOf({ type: "call", tool: "bash", params: {} }, { type: "outcome", tool: "bash", result: "2026-12-03  10:00 up\nnext" });

@@ -86,7 +86,11 @@ function hexIdsMasked(text: string): string {
 
 /** A call's masked shape: its tool and its args as JSON, masked. */
 export function maskedCall(call: Pick<CallEvent, "tool" | "params">): string {
-  return `${call.tool} ${maskText(JSON.stringify(call.params ?? null) ?? "null")}`;
+  return maskedShape(call.tool, JSON.stringify(call.params ?? null) ?? "null");
+}
+/** maskedCall from the args' JSON when the caller made it already (the miner's calls keep it as rawArgs): not stringified twice. */
+export function maskedShape(tool: string, argsJson: string): string {
+  return `${tool} ${maskText(argsJson)}`;
 }
 
 /** The text of an outcome: a result's text blocks joined, or its JSON; an error as text. With details (an exit code, a status) unless told otherwise. */

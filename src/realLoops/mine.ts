@@ -73,7 +73,7 @@ import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
 import { commandOf, factCallOf, type FactCall, filesOf, maskedAnswerLines, neverTookEffect, quotedTerms, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
-import { failureSignature, lastAnswerLines, maskedCall } from "./mask.js";
+import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
 
 export interface MineParameters {
@@ -189,7 +189,9 @@ export function minedCalls(events: readonly ToolEvent[]): MinedCall[] {
     if (call?.type !== "call") continue;
     const outcomeAt = unit[1];
     const outcome = outcomeAt === undefined ? undefined : (events[outcomeAt] as OutcomeEvent);
-    calls.push({ index: calls.length, events: unit, shape: maskedCall(call), ...factCallOf(call, outcome), call });
+    // The shape masks the args' JSON that factCallOf made (rawArgs): maskedCall without stringifying them again.
+    const fact = factCallOf(call, outcome);
+    calls.push({ index: calls.length, events: unit, shape: maskedShape(call.tool, fact.rawArgs), ...fact, call });
   }
   return calls;
 }
