@@ -255,9 +255,16 @@ const WIDE_SPACE = /[^\S\n ]| {2}/;
 export function factLinesFromResult(c: FactCall): readonly string[] | undefined {
   if (c.result.includes("<time>") && DATE_BEFORE_WIDE_SPACE.test(c.rawResult)) return undefined;
   const lines = maskedAnswerLines(c);
-  if (lines.length === 0) return lines;
-  const joined = lines.join("\n");
-  return WIDE_SPACE.test(joined) ? joined.replace(/[^\S\n]+/g, " ").split("\n") : lines;
+  // Line by line, and only the lines with such white space copied: joining, replacing and
+  // splitting the whole answer again took longer (the lines are shared: never changed in place).
+  let collapsed: string[] | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (!WIDE_SPACE.test(line)) continue;
+    collapsed ??= lines.slice();
+    collapsed[i] = line.replace(/\s+/g, " ");
+  }
+  return collapsed ?? lines;
 }
 /** The plain computation factLines stands for (factLinesFromResult takes a shortcut to it). */
 export function factLinesOf(c: FactCall): string[] {
