@@ -20,7 +20,7 @@ import { nestsDeeperThan } from "../src/io/eventSchema.js";
 import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
 import { tokensOf } from "../src/sim/tokens.js";
 import { answerBody, factCallOf, factLines, factLinesFromResult, factLinesOf } from "../src/import/facts.js";
-import { codeLine } from "../src/realLoops/mine.js";
+import { codeLine, linesWithin, type MinedCall, minedCalls } from "../src/realLoops/mine.js";
 
 const FILE = "test/loopsFastPaths.test.ts";
 
@@ -117,6 +117,32 @@ describe("loops' shortcuts give the plain result", () => {
     const wide = factCallOf({ type: "call", tool: "bash", params: {} }, { type: "outcome", tool: "bash", result: "2026-12-03  10:00 up\nnext" });
     expect(factLinesFromResult(wide)).toBeUndefined();
     expect(factLines(wide)).toEqual(factLinesOf(wide));
+  });
+
+  it("a narrower view (mine.ts linesWithin, its code lines worked out once and its set made only when needed) is every shown code line among the other answer's", () => {
+    const plainCodeLine = (line: string) => line.replace(/^#(?::|-|\s)\s*/, "").trim();
+    const codeLinesPlain = (c: MinedCall) => answerLines(answerBody(c.result)).map(plainCodeLine);
+    const plainWithin = (a: MinedCall, b: MinedCall) => {
+      const shown = codeLinesPlain(a).filter((l) => l !== "");
+      const seen = new Set(codeLinesPlain(b));
+      return shown.length >= 3 && shown.every((l) => seen.has(l));
+    };
+    const line = fc.constantFrom("def f():", "  return 1", "12:  x = 2", "#: y", "12\tdef f():", "", "<output>", "# 3", "x", "x  y");
+    const answer = fc.array(line, { maxLength: 8 }).map((ls) => ls.join("\n"));
+    let within = 0;
+    check("linesWithin", fc.array(answer, { minLength: 2, maxLength: 5 }), (answers) => {
+      const events = answers.flatMap((text, k) => [
+        { type: "call" as const, callId: `c${k}`, tool: "bash", params: { command: `sed -n ${k},9p a.py` } },
+        { type: "outcome" as const, callId: `c${k}`, tool: "bash", result: { content: [{ type: "text", text }], details: { exitCode: 0 } } },
+      ]);
+      const calls = minedCalls(events);
+      for (const a of calls) for (const b of calls) {
+        const plain = plainWithin(a, b);
+        if (plain) within++;
+        expect(linesWithin(a, b)).toBe(plain);
+      }
+    }, 300);
+    expect(within).toBeGreaterThan(50);
   });
 
   it("a code line of a trimmed answer line is the line itself unless it starts with the number's mask (mine.ts codeLine)", () => {
