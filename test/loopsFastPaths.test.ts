@@ -19,7 +19,7 @@ import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from 
 import { nestsDeeperThan } from "../src/io/eventSchema.js";
 import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
 import { tokensOf } from "../src/sim/tokens.js";
-import { answerBody, factCallOf, factLines, factLinesFromResult, factLinesOf } from "../src/import/facts.js";
+import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf } from "../src/import/facts.js";
 import { codeLine, linesWithin, type MinedCall, minedCalls } from "../src/realLoops/mine.js";
 
 const FILE = "test/loopsFastPaths.test.ts";
@@ -143,6 +143,15 @@ describe("loops' shortcuts give the plain result", () => {
       }
     }, 300);
     expect(within).toBeGreaterThan(50);
+  });
+
+  it("commandOf, its replaces run only where they can change something, is the command with its cd, 2>&1 and white space runs done as before", () => {
+    const plainCommand = (c: { call: { tool: string }; rawArgs: string }) => `${c.call.tool} ${c.rawArgs.replace(/^\{"command":"cd [^\s&;]+ && /, '{"command":"').replace(/\s*2>&1/g, "").replace(/\s+/g, " ")}`;
+    const command = fc.array(fc.constantFrom("cd /repo && ", "python t.py", " ", "  ", "\t", "\n", "2>&1", " 2>&1", "2>", "&1", "|", "\u00a0", "\u2028", "a"), { maxLength: 12 }).map((parts) => parts.join(""));
+    check("commandOf", fc.tuple(command, fc.constantFrom("bash", "str_replace_editor")), ([cmd, tool]) => {
+      const c = factCallOf({ type: "call", tool, params: { command: cmd } }, undefined);
+      expect(commandOf(c)).toBe(plainCommand(c));
+    }, 1000);
   });
 
   it("a code line of a trimmed answer line is the line itself unless it starts with the number's mask (mine.ts codeLine)", () => {
