@@ -12,6 +12,10 @@ import { SEED } from "../properties/support.js";
 import { answerLines, hasAnswerLine, lastAnswerLines, maskedCall, maskedShape, maskText, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
 import { detectFormat } from "../src/import/detect.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
+import type { ElementSpan } from "../src/import/jsonDocument.js";
+import { openSession, wholeSessionEvents } from "../src/import/session.js";
+import { sessionRefs } from "../src/import/sessionRefs.js";
+import type { ImportedEvent } from "../src/import/types.js";
 import { answerKey } from "../src/import/orphans.js";
 import { perCall } from "../src/import/perCall.js";
 import { pythonCalls } from "../src/import/pythonCall.js";
@@ -349,5 +353,44 @@ describe("a .gz file held whole for its reader", () => {
     holdWhole(file, 64 * 1024 * 1024);
     expect(contentHead(file, 10).toString()).toBe('{"a": "yyy');
     expect(() => contentWhole(file)).toThrow(/cut\.json\.gz: not a valid gzip file/);
+  });
+});
+
+describe("a session read in one go (Importer.wholeEvents) is the session read a stream at a time", () => {
+  const dir = mkdtempSync(join(tmpdir(), "loopsim-whole-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const streamed = async (ref: string, span: ElementSpan | undefined, text: boolean) => {
+    const opened = await openSession(ref, "auto", { text, ...(span === undefined ? {} : { span }) });
+    const events: ImportedEvent[] = [];
+    for await (const e of opened.events) events.push(e);
+    return { format: opened.format, stats: opened.stats, events };
+  };
+
+  it("gives the same events, places and counts for every fixture session it reads (mini-swe-agent 1 and 1.1, tau-bench runs)", async () => {
+    const { refs } = await sessionRefs(["test/fixtures/sessions"]);
+    let read = 0;
+    for (const { ref, span, format } of refs) {
+      for (const text of [true, false]) {
+        const now = format === undefined ? undefined : wholeSessionEvents(ref, format, { text, ...(span === undefined ? {} : { span }) });
+        if (now === undefined) continue;
+        const events = [...now.events];
+        const plain = await streamed(ref, span, text);
+        expect({ format: now.format, stats: now.stats, events }, ref).toEqual(plain);
+        read++;
+      }
+    }
+    // Both formats that have a whole path, with and without text, and several sessions of each.
+    expect(read).toBeGreaterThanOrEqual(10);
+  });
+
+  it("leaves to the stream what the stream must say (a messages member that is no array), and reads an absent one as empty", async () => {
+    const noArray = join(dir, "bad.traj.json");
+    writeFileSync(noArray, '{"info": {}, "messages": 5, "trajectory_format": "mini-swe-agent-1"}');
+    expect(wholeSessionEvents(noArray, "mini-swe-agent")).toBeUndefined();
+    const absent = join(dir, "absent.traj.json");
+    writeFileSync(absent, '{"info": {}, "trajectory_format": "mini-swe-agent-1"}');
+    const now = wholeSessionEvents(absent, "mini-swe-agent");
+    expect(now === undefined ? undefined : { stats: now.stats, events: [...now.events] }).toEqual(await streamed(absent, undefined, true).then(({ stats, events }) => ({ stats, events })));
+    expect(wholeSessionEvents("-", "mini-swe-agent")).toBeUndefined();
   });
 });

@@ -14,21 +14,31 @@ import { decodeUtf8 } from "../io/textFile.js";
 import { UserError } from "../io/errors.js";
 
 export async function* arrayElements(file: string, key: string): AsyncGenerator<{ index: number; value: unknown }> {
+  const whole = wholeArrayElements(file, key);
+  if (whole !== undefined) yield* whole;
+  else yield* streamedElements(file, key);
+}
+
+/**
+ * What arrayElements yields, as a plain (sync) iterable, when the document is parsed whole;
+ * undefined when it must be streamed (too large, not valid JSON, or the member is there but no
+ * array: the stream then says what is wrong, with its place). An importer that reads a whole
+ * document goes through it without an async step per element (src/import/types.ts wholeEvents).
+ */
+export function wholeArrayElements(file: string, key: string): Iterable<{ index: number; value: unknown }> | undefined {
   const whole = wholeDocument(file);
-  if (whole !== undefined) {
-    const doc = whole.doc;
-    if (doc === null || typeof doc !== "object" || Array.isArray(doc) || !(key in doc)) return; // as the stream's pick finds nothing
-    const array = (doc as Record<string, unknown>)[key];
-    if (Array.isArray(array)) {
-      for (let index = 0; index < array.length; index++) yield { index, value: array[index] };
-      // The array is read last (every importer reads a member such as info first): the document
-      // is let go now, not kept until the next file's, while the session it held is mined.
-      if (lastWhole?.doc === doc) lastWhole = undefined;
-      return;
-    }
-    // Not an array: the stream says what is wrong, with its place.
-  }
-  yield* streamedElements(file, key);
+  if (whole === undefined) return undefined;
+  const doc = whole.doc;
+  if (doc === null || typeof doc !== "object" || Array.isArray(doc) || !(key in doc)) return []; // as the stream's pick finds nothing
+  const array = (doc as Record<string, unknown>)[key];
+  return Array.isArray(array) ? elementsOf(doc, array) : undefined;
+}
+
+function* elementsOf(doc: object, array: readonly unknown[]): Generator<{ index: number; value: unknown }> {
+  for (let index = 0; index < array.length; index++) yield { index, value: array[index] };
+  // The array is read last (every importer reads a member such as info first): the document
+  // is let go now, not kept until the next file's, while the session it held is mined.
+  if (lastWhole?.doc === doc) lastWhole = undefined;
 }
 
 /** arrayElements through stream-json, element by element, in bounded memory whatever the file's size. */
@@ -100,13 +110,18 @@ function wholeDocument(file: string): { doc: unknown } | undefined {
   return { doc };
 }
 
+/** What topValue gives, when the document is parsed whole (a box, so that an absent member is told from a document that must be streamed); undefined otherwise. */
+export function wholeTopValue(file: string, key: string): { readonly value: unknown } | undefined {
+  const whole = wholeDocument(file);
+  if (whole === undefined) return undefined;
+  const doc = whole.doc;
+  return { value: doc !== null && typeof doc === "object" && !Array.isArray(doc) ? (doc as Record<string, unknown>)[key] : undefined };
+}
+
 /** A small top-level member (info, instance_id), read in its own pass. */
 export async function topValue(file: string, key: string): Promise<unknown> {
-  const whole = wholeDocument(file);
-  if (whole !== undefined) {
-    const doc = whole.doc;
-    return doc !== null && typeof doc === "object" && !Array.isArray(doc) ? (doc as Record<string, unknown>)[key] : undefined;
-  }
+  const whole = wholeTopValue(file, key);
+  if (whole !== undefined) return whole.value;
   const pipeline = chain([contentStream(file), parser(), pick({ filter: key }), streamValues()]);
   try {
     for await (const item of pipeline as AsyncIterable<{ value: unknown }>) return item.value;

@@ -35,7 +35,7 @@
 import { basename } from "node:path";
 import { plainName } from "../io/compressed.js";
 import { isObject } from "./jsonl.js";
-import { arrayElements, topValue } from "./jsonDocument.js";
+import { arrayElements, topValue, wholeArrayElements, wholeTopValue } from "./jsonDocument.js";
 import { declaredSignatures, pythonCalls, type PythonCall, type PyValue } from "./pythonCall.js";
 import { findallValue, fromPythonRegex } from "./pythonRegex.js";
 import { textEvent, textResult, type ImportedEvent, type Importer, type ImportStats } from "./types.js";
@@ -170,16 +170,40 @@ export function actionOf(text: string, regex: RegExp, signatures: ReadonlyMap<st
 export const miniSweAgentImporter: Importer = {
   format: "mini-swe-agent",
   async *events(file, stats): AsyncGenerator<ImportedEvent> {
-    const run = instanceOf(file);
-    const info = await topValue(file, "info");
-    const regex = actionRegexOf(info);
-    let signatures: ReadonlyMap<string, readonly string[]> = new Map();
-    let turn: { at: string; text: string } | undefined;
-    const calls = { n: 0, timeouts: 0, unparsed: 0 };
-    const toolCalls = new Map<string, { at: string; callId: string; tool: string; params: unknown }>();
-    for await (const { index, value } of arrayElements(file, "messages")) {
+    const reader = messagesReader(file, stats, await topValue(file, "info"));
+    for await (const { index, value } of arrayElements(file, "messages")) yield* reader.message(index, value);
+    yield* reader.end();
+  },
+  wholeEvents(file, stats): Iterable<ImportedEvent> | undefined {
+    // The same reader over a document parsed whole, without an async step per message.
+    const info = wholeTopValue(file, "info");
+    const messages = info === undefined ? undefined : wholeArrayElements(file, "messages");
+    return info === undefined || messages === undefined ? undefined : wholeRead(messagesReader(file, stats, info.value), messages);
+  },
+};
+
+function* wholeRead(reader: MessagesReader, messages: Iterable<{ index: number; value: unknown }>): Generator<ImportedEvent> {
+  for (const { index, value } of messages) yield* reader.message(index, value);
+  yield* reader.end();
+}
+
+/** Reads a trajectory's messages one at a time (the events each gives), then its end: one reader for the streamed and the whole document. */
+interface MessagesReader {
+  message(index: number, value: unknown): Generator<ImportedEvent>;
+  end(): Generator<ImportedEvent>;
+}
+
+function messagesReader(file: string, stats: ImportStats, info: unknown): MessagesReader {
+  const run = instanceOf(file);
+  const regex = actionRegexOf(info);
+  let signatures: ReadonlyMap<string, readonly string[]> = new Map();
+  let turn: { at: string; text: string } | undefined;
+  const calls = { n: 0, timeouts: 0, unparsed: 0 };
+  const toolCalls = new Map<string, { at: string; callId: string; tool: string; params: unknown }>();
+  return {
+    *message(index, value) {
       const at = `${file}#messages[${index}]`;
-      if (!isObject(value)) continue;
+      if (!isObject(value)) return;
       const text = textOf(value.content);
       if (value.role === "system" && signatures.size === 0) signatures = declaredSignatures(text);
       if (value.role === "assistant" && Array.isArray(value.tool_calls) && value.tool_calls.length > 0) {
@@ -197,7 +221,7 @@ export const miniSweAgentImporter: Importer = {
         const call = id === undefined ? undefined : toolCalls.get(id);
         if (call === undefined) {
           stats.orphanOutcomes++;
-          continue;
+          return;
         }
         toolCalls.delete(call.callId);
         yield* callAndOutcome(run, call, parseObservation(text), at, stats, calls);
@@ -214,23 +238,25 @@ export const miniSweAgentImporter: Importer = {
         if (thought !== undefined) yield thought;
         if (!isObservation(text)) {
           stats.formatErrors++;
-          continue;
+          return;
         }
         if (action === undefined) calls.unparsed++;
         const call = action ?? { tool: "action", params: { text: answered.text.trim() } };
         yield* callAndOutcome(run, { at: answered.at, callId: `step-${calls.n + 1}`, tool: call.tool, params: call.params }, parseObservation(text), at, stats, calls);
       }
-    }
-    if (turn !== undefined) {
-      const thought = textEvent("thought", run, turn.text, turn.at);
-      if (thought !== undefined) yield thought;
-    }
-    stats.runs = stats.calls > 0 ? 1 : 0;
-    if (stats.formatErrors > 0) stats.notes.push(`${stats.formatErrors} assistant turns were not answered by an observation (format errors, the submission): the harness ran nothing, not calls`);
-    if (calls.timeouts > 0) stats.notes.push(`${calls.timeouts} commands timed out: calls, counted as failed`);
-    if (calls.unparsed > 0) stats.notes.push(`${calls.unparsed} answered actions had no command loopsim could parse: calls of tool "action" with their text`);
-  },
-};
+    },
+    *end() {
+      if (turn !== undefined) {
+        const thought = textEvent("thought", run, turn.text, turn.at);
+        if (thought !== undefined) yield thought;
+      }
+      stats.runs = stats.calls > 0 ? 1 : 0;
+      if (stats.formatErrors > 0) stats.notes.push(`${stats.formatErrors} assistant turns were not answered by an observation (format errors, the submission): the harness ran nothing, not calls`);
+      if (calls.timeouts > 0) stats.notes.push(`${calls.timeouts} commands timed out: calls, counted as failed`);
+      if (calls.unparsed > 0) stats.notes.push(`${calls.unparsed} answered actions had no command loopsim could parse: calls of tool "action" with their text`);
+    },
+  };
+}
 
 /** One `tool_calls` entry as {id, tool, params}; arguments that are not JSON stay their text. */
 export function toolCallEntry(entry: unknown): { id: string; tool: string; params: unknown } | undefined {

@@ -67,11 +67,12 @@ export const openaiChatImporter: Importer = {
   format: "openai-chat",
   async *events(ref, stats, span): AsyncGenerator<ImportedEvent> {
     const { file, id: wanted } = splitAdpRef(ref);
-    const runs = { n: 0 };
     if (span !== undefined && wanted !== undefined) {
-      const value = parseElement(file, span, readSpan(file, span));
-      yield* transcriptEvents(file, `[${span.index}].traj`, "", isObject(value) && Array.isArray(value.traj) ? value.traj : [], stats, runs);
-    } else if (isList(file)) {
+      yield* spanEvents(file, span, stats);
+      return;
+    }
+    const runs = { n: 0 };
+    if (isList(file)) {
       // A list of messages is one transcript; a list of runs is read run by run (all, or the one named).
       const seen = new Map<string, number>();
       let messages: unknown[] | undefined;
@@ -98,7 +99,20 @@ export const openaiChatImporter: Importer = {
     }
     stats.runs = runs.n;
   },
+  wholeEvents(ref, stats, span): Iterable<ImportedEvent> | undefined {
+    // A run of a list, found by the listing: read from its bytes, nothing to wait for.
+    const { file, id: wanted } = splitAdpRef(ref);
+    return span !== undefined && wanted !== undefined ? spanEvents(file, span, stats) : undefined;
+  },
 };
+
+/** The events of the run of a list that lies at `span` (the listing found it). */
+function* spanEvents(file: string, span: ElementSpan, stats: ImportStats): Generator<ImportedEvent> {
+  const runs = { n: 0 };
+  const value = parseElement(file, span, readSpan(file, span));
+  yield* transcriptEvents(file, `[${span.index}].traj`, "", isObject(value) && Array.isArray(value.traj) ? value.traj : [], stats, runs);
+  stats.runs = runs.n;
+}
 
 interface PendingCall {
   readonly id: string;

@@ -49,19 +49,24 @@ async function* traceEvents(file: string, stats: ImportStats): AsyncGenerator<Im
  * model text too; text is passed on only when the reader wants it.
  */
 async function* counted(events: AsyncGenerator<ImportedEvent>, stats: ImportStats, text: boolean): AsyncGenerator<ImportedEvent> {
-  for await (const imported of events) {
-    const event = imported.event;
-    if (event.type === "message" || event.type === "thought") {
-      if (event.type === "message") stats.messages++;
-      else stats.thoughts++;
-      if (text) yield imported;
-      continue;
-    }
-    const deep = depthProblems(event as unknown as Record<string, unknown>, imported.at);
-    if (deep.length > 0) throw new UserError(deep.join("\n"));
-    if (outcomeFailed(event)) stats.errors++;
-    yield imported;
+  for await (const imported of events) if (passedOn(imported, stats, text)) yield imported;
+}
+/** counted over a plain iterable (an importer's wholeEvents). */
+function* countedNow(events: Iterable<ImportedEvent>, stats: ImportStats, text: boolean): Generator<ImportedEvent> {
+  for (const imported of events) if (passedOn(imported, stats, text)) yield imported;
+}
+/** Counts one event (see counted) and says whether it is passed on. */
+function passedOn(imported: ImportedEvent, stats: ImportStats, text: boolean): boolean {
+  const event = imported.event;
+  if (event.type === "message" || event.type === "thought") {
+    if (event.type === "message") stats.messages++;
+    else stats.thoughts++;
+    return text;
   }
+  const deep = depthProblems(event as unknown as Record<string, unknown>, imported.at);
+  if (deep.length > 0) throw new UserError(deep.join("\n"));
+  if (outcomeFailed(event)) stats.errors++;
+  return true;
 }
 
 export interface OpenOptions {
@@ -102,6 +107,20 @@ export async function openSession(ref: string, format: SessionFormat | "auto" = 
   } catch (error) {
     throw spooled === undefined ? error : stdinNamed(error, spooled);
   }
+}
+
+/**
+ * What openSession(ref, "auto", {detected, span, text}) reads, as a plain iterable, when the
+ * format's importer can read the session without waiting on a stream (Importer.wholeEvents);
+ * undefined otherwise (then openSession reads it). For a reader that takes every event of a
+ * session at once (readSessionEvents): the same events and counts, without an async step per
+ * event at each layer.
+ */
+export function wholeSessionEvents(ref: string, detected: DetectedFormat, options: Pick<OpenOptions, "text" | "span"> = {}): { readonly format: DetectedFormat; readonly stats: ImportStats; readonly events: Iterable<ImportedEvent> } | undefined {
+  if (ref === "-" || detected === "trace") return undefined;
+  const stats = emptyStats();
+  const raw = IMPORTERS[detected].wholeEvents?.(ref, stats, options.span);
+  return raw === undefined ? undefined : { format: detected, stats, events: countedNow(raw, stats, options.text !== false) };
 }
 
 /** Standard input, as every message and report names it (never "-", never the spool file). */

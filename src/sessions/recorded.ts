@@ -12,7 +12,7 @@ import { jsonExcerpt } from "../format/words.js";
 import type { ToolEvent } from "../../models/events.js";
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { CheckFailed, UserError } from "../io/errors.js";
-import { openSession } from "../import/session.js";
+import { openSession, wholeSessionEvents } from "../import/session.js";
 import type { ElementSpan } from "../import/jsonDocument.js";
 import type { DetectedFormat } from "../import/detect.js";
 import { badFileLines, reasonOf, sessionRefs, type BadFile } from "../import/sessionRefs.js";
@@ -279,6 +279,13 @@ export class ReadTally {
  * recorded session's text run where it streams: `trace` and `scan`.
  */
 export async function readSessionEvents(ref: string, span?: ElementSpan, detected?: DetectedFormat): Promise<{ events: ToolEvent[]; format: string }> {
+  // A session its importer reads without a stream is taken in one go (no await per event).
+  const now = detected === undefined ? undefined : wholeSessionEvents(ref, detected, { text: false, span });
+  if (now !== undefined) {
+    const events: ToolEvent[] = [];
+    for (const { event } of now.events) events.push(event);
+    return { events, format: now.format };
+  }
   const opened = await openSession(ref, "auto", { text: false, span, ...(detected === undefined ? {} : { detected }) });
   const events: ToolEvent[] = [];
   for await (const { event } of opened.events) events.push(event);
