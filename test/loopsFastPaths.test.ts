@@ -183,8 +183,16 @@ describe("loops' shortcuts give the plain result", () => {
     expect(runs).toBe(6);
   });
 
-  it("rejectionOf, its one alternation tested first, names the refusal the patterns name one by one", () => {
+  it("rejectionOf, its words and its one alternation tested first, names the refusal the patterns name one by one on texts each pattern matches", () => {
     const plain = (t: string) => REJECTIONS.find(([, pattern]) => pattern.test(t.slice(0, 600)))?.[0];
+    // Texts each pattern matches (fast-check cannot generate \\b: without it a text may not match, and both say so), in any case, with text around them.
+    const matching = fc.oneof(...REJECTIONS.map(([, pattern]) => fc.stringMatching(new RegExp(`^(?:${pattern.source.replace(/\\b/g, "")})$`))));
+    // The bounds of the patterns' gaps, which random texts seldom reach.
+    const edges = fc.constantFrom(`Tool ${"x".repeat(60)} does not exist`, `tool ${"x".repeat(61)} not found`, `old_str ${"y".repeat(40)} is not unique`, "editing has been reverted", "Invalid function arguments");
+    const anyCase = fc.tuple(fc.oneof(matching, edges), fc.array(fc.boolean(), { maxLength: 80 })).map(([t, flips]) => [...t].map((c, i) => (flips[i] === true ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c)).join(""));
+    check("rejectionOf on refusals", fc.tuple(fc.constantFrom("", "x ", "ok\n", "é"), anyCase, fc.constantFrom("", " y", "\n")).map((parts) => parts.join("")), (t) => {
+      expect(rejectionOf(t)).toBe(plain(t));
+    });
     const phrase = fc.constantFrom("Your changes have NOT been applied", "editing was reverted", "No replacement was performed", "old_str x not found", "patch does not apply", "<tool_use_error>", "Unknown tool", "Tool foo does not exist", "command is not allowed", "blocked by policy", "requires approval", "x", " ", "\n", "tool", "not ");
     check("rejectionOf", fc.array(phrase, { maxLength: 8 }).map((parts) => parts.join("")), (t) => {
       expect(rejectionOf(t)).toBe(plain(t));
@@ -264,6 +272,16 @@ describe("loops' shortcuts give the plain result", () => {
     const tagged = fc.array(fc.constantFrom("<output>", "</output>", "<output_head>", "</output_tail>", "\n", "x", " "), { maxLength: 12 }).map((parts) => parts.join(""));
     check("parseObservation", tagged, (t) => {
       expect(parseObservation(t).output).toBe(plainOutput(t));
+    });
+    // With a harness's <exception> notice: its text before the output, or the output when that is empty, as the plain pattern finds it.
+    const withException = (t: string) => {
+      const output = plainOutput(t) as string;
+      const exception = /<exception>([\s\S]*?)<\/exception>/.exec(t)?.[1]?.trim();
+      return exception === undefined || exception === "" ? output : output.trim() === "" ? exception : `${exception}\n${output}`;
+    };
+    const noticed = fc.array(fc.constantFrom("<exception>", "</exception>", "<exception", "<output>", "</output>", "\n", "x", " ", "<"), { maxLength: 12 }).map((parts) => parts.join(""));
+    check("parseObservation's exception", noticed, (t) => {
+      expect(parseObservation(t).output).toBe(withException(t));
     });
   });
 

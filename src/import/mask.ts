@@ -261,10 +261,27 @@ export const REJECTIONS: readonly (readonly [string, RegExp])[] = [
  */
 const ANY_REJECTION = REJECTIONS.every(([, p]) => p.flags === "i" && !/\\[1-9]|\\k<|\(\?<[^=!]/.test(p.source)) ? new RegExp(REJECTIONS.map(([, p]) => `(?:${p.source})`).join("|"), "i") : undefined;
 
+/**
+ * For each kind of refusal, words (case aside) one of which every text its pattern matches holds:
+ * a head with none of them is no refusal, told by one scan that is about a third cheaper than the
+ * alternation of all the patterns (tried at nearly every character of every answer's head). The
+ * shortcut is on only while every kind in REJECTIONS has its words here (a kind added without them
+ * turns it off); test/loopsFastPaths.test.ts holds it to the patterns, on texts each pattern matches.
+ */
+const REJECTION_CUES: Readonly<Record<string, string>> = {
+  "edit rejected by the linter": "proposed edit|been applied|rejected|reverted",
+  "replacement not performed": "replacement was|verbatim|to replace not|old_str",
+  "patch did not apply": "apply_patch|expected lines|does not apply|invalid patch|corrupt patch",
+  "tool input rejected": "tool_use_error|inputvalidation|invalid tool|invalid function|unknown tool|tool .{0,60} (?:does not exist|not found)",
+  "action not allowed": "not allowed|not permitted|blocked by|requires approval",
+};
+const ANY_REJECTION_CUE = REJECTIONS.every(([kind]) => Object.hasOwn(REJECTION_CUES, kind)) ? new RegExp(REJECTIONS.map(([kind]) => REJECTION_CUES[kind] as string).join("|"), "i") : undefined;
+
 /** The kind of refusal an outcome's text reports, or undefined when the action ran. */
 export function rejectionOf(rawResult: string): string | undefined {
   // Only the head of the answer: a refusal says so first, and a long output that quotes such words deep inside ran.
   const head = rawResult.slice(0, 600);
+  if (ANY_REJECTION_CUE !== undefined && !ANY_REJECTION_CUE.test(head)) return undefined;
   if (ANY_REJECTION !== undefined && !ANY_REJECTION.test(head)) return undefined;
   for (const [kind, pattern] of REJECTIONS) if (pattern.test(head)) return kind;
   return undefined;

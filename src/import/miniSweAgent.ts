@@ -89,7 +89,8 @@ export function parseObservation(text: string): Observation {
   // block before <returncode>-1</returncode> and an empty <output> ("... timed out after 60
   // seconds"): that notice is all the agent was told, so it is the output (dropping it made every
   // timed-out pip install an empty success-less answer that no failure rule could read).
-  const exception = /<exception>([\s\S]*?)<\/exception>/.exec(text)?.[1]?.trim();
+  // (Looked for only in a text that holds the opening tag: the lazy scan is tried at every "<" of a long output.)
+  const exception = text.includes("<exception>") ? /<exception>([\s\S]*?)<\/exception>/.exec(text)?.[1]?.trim() : undefined;
   if (exception !== undefined && exception !== "") output = output.trim() === "" ? exception : `${exception}\n${output}`;
   return { exitCode: code === null ? undefined : Number(code[1]), output, timedOut: code === null && TIMEOUT.test(text) };
 }
