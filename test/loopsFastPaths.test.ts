@@ -71,6 +71,20 @@ describe("loops' shortcuts give the plain result", () => {
     }, 1000);
   });
 
+  it("maskText's one scan for a date's or a UUID's middle, and its tmp test on the text as given, pass every text those masks change", () => {
+    const idish = fc.array(fc.constantFrom("550e8400", "-", "e29b", "41d4", "a716", "446655440000", "2026", "12", "03", "1", "T", " ", ":", "Z", "/tmp", "/var/", "folders", "/x", "tmp", "ab12", "_", "\n"), { maxLength: 24 }).map((parts) => parts.join(""));
+    for (const sample of ["550e8400-e29b-41d4-a716-446655440000 at 2026-12-03T10:00:01Z", "2026-12-03 550E8400-E29B-41D4-A716-446655440000", "/var/folders/ab/tmpab12_x", "/private/var/folders/x", "x/var/tmp/y tmpdir12"]) expect(maskText(sample)).toBe(plainMask(sample));
+    check("maskText ids and tmp", idish, (t) => {
+      expect(maskText(t)).toBe(plainMask(t));
+    }, 1000);
+  });
+
+  it("maskText masks a short text it has met before as it did the first time, past the number it keeps", () => {
+    const short = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(""));
+    const texts = fc.sample(short, { seed: SEED, numRuns: 5000 });
+    for (let round = 0; round < 2; round++) for (const t of texts) expect(maskText(t)).toBe(plainMask(t));
+  });
+
   it("answerBody drops the last line only when it is a {...} details line, as the pattern did", () => {
     const body = fc.array(fc.constantFrom("{", "}", "\n", "a", " ", '"exitCode":1', "{}", "\n{", "}\n"), { maxLength: 12 }).map((parts) => parts.join(""));
     check("answerBody", body, (t) => {

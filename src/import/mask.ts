@@ -14,51 +14,70 @@ const hexId = (run: string): string => {
   return /\d/.test(body) && /[a-f]/i.test(body) ? "<id>" : run;
 };
 
-/** What a UUID holds in its middle, led by a character the scan finds fast. */
 /** What every date holds, -DD-D, led by a character the scan finds fast (the date's own pattern starts with a digit, tried at every one). */
 const DATE_MIDDLE = /-\d\d-\d/;
+/** What a UUID holds in its middle, led by a character the scan finds fast. */
 const UUID_MIDDLE = /-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-/i;
-const HEX_RUN = /\b(?:0x)?[0-9a-f]{6,}\b/gi;
+/** DATE_MIDDLE or UUID_MIDDLE, in one scan: most texts hold neither, and are passed over by it. */
+const DATE_OR_UUID_MIDDLE = /-(?:\d\d-\d|[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-)/i;
+const DATE = /\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g;
+const CLOCK = /\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g;
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+const TMP_PATH = /(?:\/tmp|\/var\/folders|\/private\/var\/folders|\/var\/tmp)(?:\/[\w.@+-]+)*/g;
+const TMP_NAME = /\btmp[\w-]{4,}\b/g;
 
 /**
- * Placeholder patterns, applied in this order (a timestamp before its digits, a UUID before its
- * hex), each with an optional cheap test that any text the pattern would change passes (a
- * necessary condition, never a sufficient one): most texts fail it, and the costly scan is skipped
- * for them with the same result (a run of 40 MB of answers masks in about half the time).
+ * Placeholders, applied in this order (a timestamp before its digits, a UUID before its hex):
+ * - ISO dates and times, with or without a zone: 2026-12-03T10:00:01.123Z, 2026-12-03 10:00:01
+ * - clock times on their own: 10:00:01, 10:00:01.5
+ * - UUIDs
+ * - temporary files and folders: /tmp/..., /var/folders/..., tmpab12_x
+ * - hex ids of six or more characters with at least one digit and one letter (commit hashes,
+ *   object addresses); hexId leaves every other run as it is, and a run with both has a digit
+ *   next to a letter somewhere (applied by hexIdsMasked, which gives what the replace gives and
+ *   looks only around such pairs: a text without one is passed over in one scan)
+ * - every run of digits.
+ * A mask whose text cannot hold a match is skipped, by a cheap necessary test (a date holds
+ * -DD-D, a UUID -xxxx-xxxx-xxxx-, both tried in one scan first; a temporary path or name holds
+ * /var/ or tmp): most texts fail them. The tests are made on the text as given where a mask
+ * before cannot make a match appear (its placeholder holds no dash, slash, digit or "tmp", and
+ * breaks every run it sits in), so one scan serves two masks (test/loopsFastPaths.test.ts holds
+ * maskText to the masks applied one by one).
  */
-const MASKS: readonly (readonly [RegExp, string | ((match: string) => string), ((text: string) => boolean)?])[] = [
-  // ISO dates and times, with or without a zone: 2026-12-03T10:00:01.123Z, 2026-12-03 10:00:01
-  [/\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g, "<time>", (text) => DATE_MIDDLE.test(text)],
-  // clock times on their own: 10:00:01, 10:00:01.5
-  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, "<time>"],
-  // a UUID's middle, -xxxx-xxxx-xxxx-, starts with a dash, which the scan finds fast
-  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<id>", (text) => UUID_MIDDLE.test(text)],
-  // temporary files and folders: /tmp/..., /var/folders/..., tmpab12_x
-  [/(?:\/tmp|\/var\/folders|\/private\/var\/folders|\/var\/tmp)(?:\/[\w.@+-]+)*/g, "<tmp>", (text) => text.includes("/tmp") || text.includes("/var/")],
-  [/\btmp[\w-]{4,}\b/g, "<tmp>", (text) => text.includes("tmp")],
-  // hex ids of six or more characters with at least one digit and one letter (commit hashes,
-  // object addresses); hexId leaves every other run as it is, and a run with both has a digit
-  // next to a letter somewhere (applied by hexIdsMasked, which gives what this replace gives
-  // and looks only around such pairs: a text without one is passed over in one scan)
-  [HEX_RUN, hexId],
-  [/\d+/g, "#"],
-];
 export function maskText(text: string): string {
+  // Short texts come back again and again (an importer's details line, `ls -la`): masked once.
+  if (text.length <= SHORT_TEXT) {
+    const known = shortMasked.get(text);
+    if (known !== undefined) return known;
+  }
   let out = text;
-  for (const [pattern, placeholder, mayMatch] of MASKS) {
-    if (mayMatch !== undefined && !mayMatch(out)) continue;
-    if (pattern === HEX_RUN) out = hexIdsMasked(out);
-    else out = typeof placeholder === "string" ? out.replace(pattern, placeholder) : out.replace(pattern, placeholder);
+  const dateOrUuid = DATE_OR_UUID_MIDDLE.test(text);
+  if (dateOrUuid && DATE_MIDDLE.test(out)) out = out.replace(DATE, "<time>");
+  out = out.replace(CLOCK, "<time>");
+  if (dateOrUuid && UUID_MIDDLE.test(out)) out = out.replace(UUID, "<id>");
+  // "tmp" is in /tmp and /var/tmp; /var/folders holds /var/.
+  const tmp = text.includes("tmp");
+  if ((tmp && out.includes("/tmp")) || out.includes("/var/")) out = out.replace(TMP_PATH, "<tmp>");
+  if (tmp && out.includes("tmp")) out = out.replace(TMP_NAME, "<tmp>");
+  out = hexIdsMasked(out).replace(DIGITS, "#");
+  if (text.length <= SHORT_TEXT) {
+    if (shortMasked.size >= SHORT_TEXTS_KEPT) shortMasked.clear();
+    shortMasked.set(text, out);
   }
   return out;
 }
+const DIGITS = /\d+/g;
+/** How long a text is kept masked (a few of them, a bounded map: memory stays flat). */
+const SHORT_TEXT = 80;
+const SHORT_TEXTS_KEPT = 2048;
+const shortMasked = new Map<string, string>();
 
 const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 const DIGIT_BESIDE_HEX_LETTER_ALL = /[0-9][a-f]|[a-f][0-9]/gi;
 const WHOLE_HEX_RUN = /^(?:0x)?[0-9a-f]{6,}$/i;
 
 /**
- * text.replace(HEX_RUN, hexId), without scanning every word: HEX_RUN matches whole words only (\b
+ * text.replace(/\b(?:0x)?[0-9a-f]{6,}\b/gi, hexId), without scanning every word: the pattern matches whole words only (\b
  * on both sides, every character between a hex digit), and hexId changes only a word with a digit
  * beside a letter, so the words around each such pair are the only ones to look at. Each word is
  * looked at once, whole, as the replace would match it (about 2.5 times faster on real answers).
