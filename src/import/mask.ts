@@ -45,11 +45,6 @@ const TMP_NAME = /\btmp[\w-]{4,}\b/g;
  * maskText to the masks applied one by one).
  */
 export function maskText(text: string): string {
-  // Short texts come back again and again (an importer's details line, `ls -la`): masked once.
-  if (text.length <= SHORT_TEXT) {
-    const known = shortMasked.get(text);
-    if (known !== undefined) return known;
-  }
   let out = text;
   const dateOrUuid = DATE_OR_UUID_MIDDLE.test(text);
   if (dateOrUuid && DATE_MIDDLE.test(out)) out = out.replace(DATE, "<time>");
@@ -59,18 +54,9 @@ export function maskText(text: string): string {
   const tmp = text.includes("tmp");
   if ((tmp && out.includes("/tmp")) || out.includes("/var/")) out = out.replace(TMP_PATH, "<tmp>");
   if (tmp && out.includes("tmp")) out = out.replace(TMP_NAME, "<tmp>");
-  out = hexIdsMasked(out).replace(DIGITS, "#");
-  if (text.length <= SHORT_TEXT) {
-    if (shortMasked.size >= SHORT_TEXTS_KEPT) shortMasked.clear();
-    shortMasked.set(text, out);
-  }
-  return out;
+  return hexIdsMasked(out).replace(DIGITS, "#");
 }
 const DIGITS = /\d+/g;
-/** How long a text is kept masked (a few of them, a bounded map: memory stays flat). */
-const SHORT_TEXT = 80;
-const SHORT_TEXTS_KEPT = 2048;
-const shortMasked = new Map<string, string>();
 
 const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 const DIGIT_BESIDE_HEX_LETTER_ALL = /[0-9][a-f]|[a-f][0-9]/gi;
