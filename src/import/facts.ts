@@ -9,7 +9,7 @@ import type { CallEvent, OutcomeEvent } from "../../models/events.js";
 import { outcomeFailed } from "./failure.js";
 import { answerLines, failureSignature, hasAnswerLine, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
 import { perCall } from "./perCall.js";
-import { argsNamedByVariable, SHELL_TOOLS } from "./writes.js";
+import { argsNamedByVariable, SHELL_TOOLS, writeOf } from "./writes.js";
 
 /** One answered (or unanswered) call, as the no-new-fact rule reads it. */
 export interface FactCall {
@@ -42,7 +42,7 @@ export function factCallOf(call: CallEvent, outcome: OutcomeEvent | undefined): 
   const maskedMessage = maskText(message);
   const rawArgs = JSON.stringify(call.params ?? null) ?? "null";
   const failed = outcome !== undefined && outcomeFailed(outcome);
-  const rejected = outcome === undefined ? undefined : rejectionOf(message);
+  const rejected = outcome === undefined ? undefined : (rejectionOf(message) ?? (editFoundNoTarget(call.tool, rawArgs, message) ? REPLACEMENT_NOT_PERFORMED : undefined));
   const signature = rejected !== undefined ? `refused: ${rejected}` : failed ? failureSignature(message, rawArgs, exitCodeOf(outcome)) : undefined;
   return {
     call,
@@ -57,6 +57,25 @@ export function factCallOf(call: CallEvent, outcome: OutcomeEvent | undefined): 
     ...(signature === undefined ? {} : { signature }),
   };
 }
+/** The kind of refusal (mask.ts REJECTIONS) an edit that did not find what it was to replace reports. */
+const REPLACEMENT_NOT_PERFORMED = "replacement not performed";
+/** A line an edit script prints when the text it was to replace is not in the file. */
+const NO_TARGET_LINE = /^(?:no (?:suitable )?(?:patch point|match(?:es)?)(?: found)?\b.*|.{0,40}\b(?:pattern|target|markers?|anchor|patch point|snippet|old[ _](?:code|text|block))s?[ _-](?:was )?not[ _-]found\b.*|no_match|not_found)$/i;
+/**
+ * An edit (a call that writes: a patch script, sed, a heredoc python that writes the file) whose
+ * whole answer says it found nothing to replace ("pattern not found", "No patch point found in
+ * a.py", "NO_MATCH"): the edit was not made, as when the editor refuses "Code to replace not
+ * found". The readers marked runs of them stuck ("three regex patch scripts in a row each answer
+ * No patch point found"; "pattern not found / pattern-not-found / Code to replace not found").
+ * Only when every line of the answer says so (at most a few): an edit that went on to print a
+ * diff, a test run or "patched" did something.
+ */
+function editFoundNoTarget(tool: string, rawArgs: string, message: string): boolean {
+  const lines = answerLines(message.replace(/^\s*bash execution output:\s*/, ""));
+  if (lines.length === 0 || lines.length > 4 || !lines.every((l) => NO_TARGET_LINE.test(l.trim()))) return false;
+  return writeOf(tool, rawArgs).kind !== "none";
+}
+
 /**
  * A result's details as JSON (an exit code, a status are part of what the agent learns), without
  * the copy of the output some importers keep beside the text (OpenClaw's exec `aggregated`): the
