@@ -25,8 +25,12 @@ const FILE_CREATION = /^\{"command":"(?:cd [^\s&;]+ && )?cat\s*(?:<<-?\s*\\?['"]
  * between as stuck); a restore (cp a.py.bak a.py) writes a file read before.
  */
 const LONE_COPY = /^\{"command":"(?:cd [^\s&;]+ && )?cp\s+(?:-\w+\s+)*[\w./~-]+\s+([\w./~-]+)\s*"\}$/;
-/** A command the record names only by a variable (CaM's exec_bash_cmd(cmd)): what ran is not known. */
-const UNKNOWN_COMMAND = /^\{"command":\{"expr":/;
+/**
+ * A command the record names only by a variable (CaM's exec_bash_cmd(cmd)), or whose script body
+ * it gives only as a template placeholder (`python - << 'PY'\n{patch_script}\nPY`, an f-string
+ * recorded unformatted): what ran is not known.
+ */
+const UNKNOWN_COMMAND = /^\{"command":\{"expr":|^\{"command":"[^"]*<<[^"]*?\\n\{\w+\}\\n/;
 /**
  * Args any part of which the record names only by a variable (a CaM command or a code_replace's
  * old_code given as {"expr":"old_code"}): two such calls recorded alike may have sent different
