@@ -173,7 +173,8 @@ export function sameFamily(a: string | undefined, b: string): boolean {
 /** The packages an install names, sorted, without its options (pip install numpy pandas -q). */
 function installedPackages(c: FactCall): string {
   const words = /\b(?:install|add)\s+([^"&|;>\n]*)/.exec(c.rawArgs)?.[1] ?? "";
-  return [...new Set(words.split(/\s+/).filter((w) => /^[A-Za-z][\w.-]*$/.test(w)).map((w) => w.toLowerCase().replace(/-/g, "_")))].sort().join(" ");
+  // A distribution's name for a Python package (python3-numpy) is the package (numpy).
+  return [...new Set(words.split(/\s+/).filter((w) => /^[A-Za-z][\w.-]*$/.test(w)).map((w) => w.toLowerCase().replace(/^python3?-(?=\w)/, "").replace(/-/g, "_")))].sort().join(" ");
 }
 /** An install killed by the harness's timeout. */
 const INSTALL = /\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv|mamba)\s+(?:[\w-]+\s+)*(?:install|add)\b/;
@@ -219,7 +220,8 @@ function familyOf(c: FactCall): string | undefined {
  * installed x before the run failed.
  */
 function failedInstall(c: FactCall): boolean {
-  return c.failed && INSTALL.test(c.rawArgs) && !/&&|;|\|\|/.test(c.rawArgs.replace(/^\{"command":"cd [^\s&;]+ && /, ""));
+  // A package index refreshed first (apt-get update && apt-get install -y python3-numpy) is still only the install.
+  return c.failed && INSTALL.test(c.rawArgs) && !/&&|;|\|\|/.test(c.rawArgs.replace(/^\{"command":"cd [^\s&;]+ && /, "").replace(/\bapt(?:-get)? update(?: -\w+)* && /, ""));
 }
 /**
  * A call that changed nothing whatever its command says: refused, never parsed, killed by a
