@@ -46,6 +46,11 @@
 //     copy changes nothing read and a find that deletes is a change (writes.ts), a named tool's
 //     failed call (book_reservation refused) changed nothing, and a wait that paid off is no
 //     stretch.
+// Round 4 (the readers' misses of batches 1-8): a refusal heard again after up to three reads of
+// the file, nothing written between, continues its chain (refusedAgainAfterReads); an edit script
+// whose whole answer says it found nothing to replace is refused like the editor's "Code to replace
+// not found" (facts.ts); a missing module the answer ends on is one failure whatever route reached
+// it (missingModuleOf).
 // An unchanged re-check stretch needs 2 calls that hear an answer of the stretch itself whole
 // again: the precision reading judged stretches resting on one re-read, on narrower views, or on
 // repeats of calls from before the stretch false alarms. In a same-failure chain, A r A lets one
