@@ -348,7 +348,8 @@ function chainSignature(c: MinedCall): string | undefined {
  * the answer's last lines only (mask.ts failureSignature), where a run reports how it ended.
  */
 const missingModuleOf = perCall((c: MinedCall): string | undefined => {
-  if (c.rejected !== undefined || c.outcome === undefined) return undefined;
+  // One native scan first: most answers name no missing module, and some run to megabytes.
+  if (c.rejected !== undefined || c.outcome === undefined || !c.rawResult.includes("No module named")) return undefined;
   // The answer ends on it (or on lines that say it again): a warning at start-up (a .pth file's
   // missing module) followed by the script's own output is no failure of the script.
   const lines = lastAnswerLines(answerBody(c.rawResult), 5);
