@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ToolEvent } from "../models/events.js";
 import { failureSignature, rejectionOf } from "../src/realLoops/mask.js";
+import { writeOf } from "../src/import/writes.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import { kindOfRule, mineStretches } from "../src/realLoops/mine.js";
 import { bash, NO_NEW_FACT_CASES, session } from "./fixtures/noNewFactSessions.js";
@@ -383,6 +384,17 @@ describe("changing-args rules", () => {
       [script(3, true), "pattern not found"],
     ]);
     expect(rules(patched)).toEqual([]);
+  });
+
+  it("reads a redirection from the shell's own text: a '>' in a heredoc script or a quoted sed expression writes nothing", () => {
+    const w = (command: string) => writeOf("bash", JSON.stringify({ command })).kind;
+    expect(w("python - <<'PY'\nif n > 0:\n    print(n)\nPY")).toBe("none");
+    expect(w("sed -n '1,5p' a.py | sed -e 's/\\t/<TAB>/g'")).toBe("none");
+    expect(w('python t.py 2>&1 | grep "a > b"')).toBe("none");
+    expect(w('echo "x" > out.py')).toBe("writes");
+    expect(w("cat <<'EOF' > fix.py\nif a > b: pass\nEOF\npython fix.py")).toBe("writes");
+    expect(w("python - <<'PY'\nopen('a.py', 'w').write(s)\nPY")).toBe("writes");
+    expect(w("python - << 'PY'\n{patch_script}\nPY")).toBe("unknown");
   });
 
   it("keeps the notice of a command the harness killed (mini-swe-agent-1.1's <exception>) as its output", () => {
