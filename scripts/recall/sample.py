@@ -33,7 +33,14 @@ batches 1-8 in view: 96 more failed gpt-5-cam runs (unresolved or empty patch, t
 left), 24 resolved deepseek runs (deepseek's loops were the ones no rule found in batches 7-8, and
 its failed runs are used up: an agent that got stuck and recovered still shows its loop), 12
 resolved gemini-3-pro runs and 12 successful tau-bench runs, none from batches 1-8.
-Usage: sample.py DATASETS_ROOT [--batch 2..9] > sample.json
+Batch 10 (`--batch 10`, seed 44): more held-out sessions for the same fourth-round rules, drawn
+while batch 9 was being read, because batch 9's stuck calls sat in few sessions: every failed
+gpt-5-cam run left (the last failed runs of any dataset), none from batches 1-9.
+Batch 11 (`--batch 11 CORPUS_ROOT`, seed 45): the 60 mini-swe-agent sessions of ../shared/corpus
+(Gemini 3 Pro on SWE-bench Verified, 30 unresolved and 30 resolved; none is among the datasets'
+gemini-3-pro sessions), more held-out sessions for the fourth round's rules, in a seeded order; refs
+are relative to the corpus root, as `loops ../shared/datasets ../shared/corpus` names them.
+Usage: sample.py DATASETS_ROOT [--batch 2..11] > sample.json
 """
 import gzip, json, os, random, sys
 
@@ -212,8 +219,34 @@ def batch9(root: str) -> None:
     print()
 
 
+def batch10(root: str) -> None:
+    here = os.path.dirname(os.path.abspath(__file__))
+    read = set()
+    for k in range(1, 10):
+        read |= {x["ref"] for x in json.load(open(os.path.join(here, f"sample-batch{k}.json")))["sessions"]}
+    rng = random.Random(SEED + 9)
+    d = "mini-swe-agent-gpt-5-cam"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    pool = sorted((f"{d}/run_results/{r}/{i}/{i}.traj.json.gz", l) for r, m in labels.items() for i, l in m.items() if l in FAILED and os.path.exists(os.path.join(root, d, "run_results", r, i, i + ".traj.json.gz")))
+    left = [p for p in pool if p[0] not in read]
+    rng.shuffle(left)
+    out = [{"ref": r, "dataset": d, "label": l} for r, l in left]
+    json.dump({"seed": SEED + 9, "batch": 10, "sessions": out}, sys.stdout, indent=1)
+    print()
+
+
+def batch11(root: str) -> None:
+    # root is the corpus folder here: its mini-swe-agent sessions were never drawn before.
+    rng = random.Random(SEED + 10)
+    labels = json.load(open(os.path.join(root, "mini-swe-agent", "labels.json")))
+    out = [{"ref": f"mini-swe-agent/trajs/{i}.traj.json", "dataset": "corpus mini-swe-agent", "label": l} for i, l in sorted(labels.items()) if l in FAILED | OK and os.path.exists(os.path.join(root, "mini-swe-agent", "trajs", i + ".traj.json"))]
+    rng.shuffle(out)
+    json.dump({"seed": SEED + 10, "batch": 11, "root": "corpus", "sessions": out}, sys.stdout, indent=1)
+    print()
+
+
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3", "4", "5", "6", "7", "8", "9")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "11")]
     root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "datasets")
     batch = sys.argv[sys.argv.index("--batch") + 1] if "--batch" in sys.argv else "1"
-    {"1": main, "2": batch2, "3": batch3, "4": lambda r: batch3(r, 4), "5": lambda r: batch3(r, 5, 18, 6), "6": lambda r: batch3(r, 6, 36, 12), "7": lambda r: batch3(r, 7, 48, 12), "8": batch8, "9": batch9}[batch](root)
+    {"1": main, "2": batch2, "3": batch3, "4": lambda r: batch3(r, 4), "5": lambda r: batch3(r, 5, 18, 6), "6": lambda r: batch3(r, 6, 36, 12), "7": lambda r: batch3(r, 7, 48, 12), "8": batch8, "9": batch9, "10": batch10, "11": batch11}[batch](root)
