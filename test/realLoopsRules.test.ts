@@ -345,6 +345,28 @@ describe("changing-args rules", () => {
     expect(rules(farApart).filter((r) => r.startsWith("same-rejection"))).toEqual([]);
   });
 
+  it("does not count a refused edit corrected from what the reads between showed first: every attempt carrying newly shown lines is work", () => {
+    const edit = (i: number, old: string) => named(i, "code_replace", { file_path: "a.py", old_code: old, new_code: "y = 2" }, notFound(old));
+    const show = (i: number, text: string) => named(i, "print_code_context", { file_path: "a.py", lines: [1, 9] }, text);
+    const corrected = [
+      ...edit(0, "value = compute(1)\nresult = value + 1"),
+      ...show(1, "# keep the cache warm\nvalue = compute(1)\nresult = value + 1"),
+      ...edit(2, "# keep the cache warm\nvalue = compute(1)"),
+      ...show(3, "# second hidden note\n# keep the cache warm\nvalue = compute(1)"),
+      ...edit(4, "# second hidden note\n# keep the cache warm"),
+    ];
+    expect(rules(corrected)).toEqual([]);
+    // The same refusals with reads that show nothing the edits then carry: the same lesson three times.
+    const same = [
+      ...edit(0, "value = compute(1)\nresult = value + 1"),
+      ...show(1, "value = compute(1)\nresult = value + 1\nreturn result"),
+      ...edit(2, "value = compute(1)\nresult = value + 2"),
+      ...show(3, "value = compute(1)\nresult = value + 1\nreturn result now"),
+      ...edit(4, "value  = compute(1)"),
+    ];
+    expect(rules(same)).toEqual(["same-rejection 0-4 changing-args"]);
+  });
+
   it("takes a missing module reported by different routes, exit 0 through a pipe, for the same failure; not a start-up warning followed by the script's output", () => {
     const events = session([
       ["python test_edge_cases.py", "All edge case tests completed"],

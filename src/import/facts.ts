@@ -329,6 +329,40 @@ export function hearsAgain(p: FactCall, c: FactCall, adjacent: boolean): "again"
 }
 
 /**
+ * The refused edit `c` carries text that calls between it and the refused edit `p` showed for the
+ * first time: a line of its old code (old_code, old_str) that `p`'s old code did not have, that an
+ * answer `between` them shows and no answer `before` `p` did (a comment line a viewer hides, shown
+ * by nl at last, then put into the next edit). The reads taught the edit something: work, not the
+ * same refusal heard again (the round-4 precision reading judged such chains false alarms: "each
+ * old_code corrected from new facts gathered in between"). An edit whose old code the args do not
+ * give (a script's) carries none. Asked only of two refusals: rare, so nothing is kept.
+ */
+export function carriesNewText(p: FactCall, c: FactCall, before: readonly FactCall[], between: readonly FactCall[]): boolean {
+  const had = new Set(oldCodeLines(p));
+  const fresh = oldCodeLines(c).filter((l) => !had.has(l));
+  return fresh.some((l) => between.some((b) => shownLines(b).has(l)) && !before.some((b) => shownLines(b).has(l)));
+}
+/** The lines of the old code an edit's args give (old_code, old_str, in any sub-call), trimmed, the short ones left out. */
+const oldCodeLines = perCall((c: FactCall): readonly string[] => {
+  if (!c.rawArgs.includes('"old_')) return [];
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v !== null && typeof v === "object")
+      for (const [k, x] of Object.entries(v)) {
+        if ((k === "old_code" || k === "old_str") && typeof x === "string") out.push(...x.split("\n"));
+        else walk(x);
+      }
+  };
+  walk(JSON.parse(c.rawArgs) as unknown);
+  return out.map((l) => l.trim()).filter((l) => l.length >= OLD_LINE_MIN);
+});
+/** Lines shorter than this (a bare `else:`, a closing bracket) say nothing about where they came from. */
+const OLD_LINE_MIN = 8;
+/** The lines an answer shows, trimmed, without the line number a viewer or nl puts before them. */
+const shownLines = perCall((c: FactCall): ReadonlySet<string> => new Set(c.rawResult.split("\n").map((l) => l.replace(/^\s*\d+[:\s]\s?/, "").trim())));
+
+/**
  * A write that could be a re-send of an earlier one when sent again as it was. An append (>>)
  * adds again, so it is never one; nor is a call whose args the record names by a variable
  * ({"expr":"cmd"}): it is a different call each time, whatever the record says.

@@ -76,7 +76,7 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { answerBody, commandOf, factCallOf, type FactCall, filesOf, neverTookEffect, quotedTerms, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES } from "../import/facts.js";
+import { answerBody, carriesNewText, commandOf, factCallOf, type FactCall, filesOf, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
 import { answerLines, failureSignature, lastAnswerLines, maskedCall } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
@@ -424,9 +424,12 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
         step = refusedAgainAfterReads(calls, j, free, wrote, meets);
         if (step === 0) break;
       }
+      const from = j;
       j += step;
       recent.push(chainSignature(calls[j] as MinedCall) as string);
-      failures += 1;
+      // A refusal of an edit corrected from what the reads between showed first is a new attempt (see refusedAgainAfterReads).
+      const corrected = step > 1 && (calls[from] as MinedCall).rejected !== undefined && (calls[j] as MinedCall).rejected !== undefined && carriesNewText(calls[from] as MinedCall, calls[j] as MinedCall, calls.slice(Math.max(0, from - NEW_FACT_WINDOW), from), calls.slice(from + 1, j));
+      if (!corrected) failures += 1;
     }
     let sighted = false;
     // The calls between the sighting and the chain must not have worked: no substantial answer
@@ -455,7 +458,11 @@ const REFUSAL_BRIDGE = 3;
  * readers marked "Code to replace not found" again and again with only re-views of the same
  * unchanged lines between as stuck). Only refusals (the environment said the action did not
  * happen): a failure after a read may come from a run the read prepared. Only with nothing
- * written between, and only on the same files.
+ * written between, and only on the same files. When the next edit carries text the reads between
+ * showed for the first time (facts.ts carriesNewText), the reads taught it something: the chain
+ * goes on, but that refusal is a new attempt and does not count toward the threshold (the round-4
+ * precision reading judged chains where every attempt was corrected from new reads false alarms,
+ * and long chains with one such correction among the same refusals stuck).
  */
 function refusedAgainAfterReads(calls: readonly MinedCall[], j: number, free: (k: number) => boolean, wrote: readonly boolean[], meets: (k: number) => boolean): number {
   const at = calls[j] as MinedCall;
@@ -467,6 +474,7 @@ function refusedAgainAfterReads(calls: readonly MinedCall[], j: number, free: (k
   }
   return 0;
 }
+
 /** Two calls name a file in common (filesOf: the files their args name). */
 function sharesFile(a: MinedCall, b: MinedCall): boolean {
   const mine = filesOf(a);
