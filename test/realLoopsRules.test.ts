@@ -408,7 +408,7 @@ describe("changing-args rules", () => {
     expect(rules(patched)).toEqual([]);
   });
 
-  it("reads a redirection from the shell's own text: a '>' in a heredoc script or a quoted sed expression writes nothing", () => {
+  it("reads a redirection and a late in-place flag from the shell's own text: a '>' in a heredoc script or a quoted sed expression writes nothing, perl -pe '...' -i does", () => {
     const w = (command: string) => writeOf("bash", JSON.stringify({ command })).kind;
     expect(w("python - <<'PY'\nif n > 0:\n    print(n)\nPY")).toBe("none");
     expect(w("sed -n '1,5p' a.py | sed -e 's/\\t/<TAB>/g'")).toBe("none");
@@ -417,6 +417,10 @@ describe("changing-args rules", () => {
     expect(w("cat <<'EOF' > fix.py\nif a > b: pass\nEOF\npython fix.py")).toBe("writes");
     expect(w("python - <<'PY'\nopen('a.py', 'w').write(s)\nPY")).toBe("writes");
     expect(w("python - << 'PY'\n{patch_script}\nPY")).toBe("unknown");
+    // An in-place flag after the expression is still an in-place edit.
+    expect(w('perl -0777 -pe "s/a/b/s" -i sphinx/builders/linkcheck.py')).toBe("writes");
+    expect(w("sed -e 's/a/b/' -i a.py")).toBe("writes");
+    expect(w("perl -ne 'print if /-i x/' a.py")).toBe("none");
   });
 
   it("keeps the notice of a command the harness killed (mini-swe-agent-1.1's <exception>) as its output", () => {

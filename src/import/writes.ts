@@ -38,9 +38,16 @@ function shellText(rawArgs: string): string {
     .replace(/<<-?\s*(['"]?)(\w+)\1[^\n]*\n[\s\S]*?(?:\n\2(?=\s|$)|$)/g, (whole) => whole.slice(0, whole.indexOf("\n")))
     .replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''");
 }
-/** Whether a shell command writes: any writing command, or a redirection the shell itself makes. */
+/** An in-place flag given after the expression (perl -0777 -pe "s/a/b/" -i f.py, sed -e 's/a/b/' -i f.py): read on the shell's own text. */
+const IN_PLACE_AFTER = /\b(?:perl|sed)\b[^|;&\n]*?\s-[a-zA-Z0-9]*i(?:\.\w*)?(?=\s|$)/;
+/** Whether a shell command writes: any writing command, a redirection the shell itself makes, or an in-place edit flagged late. */
 function writingCommand(rawArgs: string): boolean {
-  return WRITING_COMMAND.test(rawArgs) || (REDIRECTION.test(rawArgs) && REDIRECTION.test(shellText(rawArgs)));
+  if (WRITING_COMMAND.test(rawArgs)) return true;
+  const redirects = REDIRECTION.test(rawArgs);
+  const inPlace = /\b(?:perl|sed)\b/.test(rawArgs) && /\s-[a-zA-Z0-9]*i\b/.test(rawArgs);
+  if (!redirects && !inPlace) return false;
+  const shell = shellText(rawArgs);
+  return (redirects && REDIRECTION.test(shell)) || (inPlace && IN_PLACE_AFTER.test(shell));
 }
 const FILE_CREATION = /^\{"command":"(?:cd [^\s&;]+ && )?cat\s*(?:<<-?\s*\\?['"]?\w+\\?['"]?\s*)?>\s*([\w./~-]+)/;
 /**
