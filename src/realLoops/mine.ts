@@ -50,7 +50,10 @@
 // the file, nothing written between, continues its chain (refusedAgainAfterReads); an edit script
 // whose whole answer says it found nothing to replace is refused like the editor's "Code to replace
 // not found" (facts.ts); a missing module the answer ends on is one failure whatever route reached
-// it (missingModuleOf).
+// it (missingModuleOf). Narrowed on the round-4 precision reading: a refused edit corrected from
+// lines the reads between showed first is a new attempt (facts.ts carriesNewText), not counted.
+// writes.ts reads a redirection and a late -i flag from the shell's own text (a '>' in a heredoc
+// script is Python's; perl -pe '...' -i edits in place).
 // An unchanged re-check stretch needs 2 calls that hear an answer of the stretch itself whole
 // again: the precision reading judged stretches resting on one re-read, on narrower views, or on
 // repeats of calls from before the stretch false alarms. In a same-failure chain, A r A lets one
