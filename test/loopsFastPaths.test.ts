@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
-import { answerLines, hasAnswerLine, lastAnswerLines, maskText, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
+import { answerLines, hasAnswerLine, lastAnswerLines, maskedCall, maskedShape, maskText, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
 import { detectFormat } from "../src/import/detect.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import { answerKey } from "../src/import/orphans.js";
@@ -19,6 +19,8 @@ import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from 
 import { nestsDeeperThan } from "../src/io/eventSchema.js";
 import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
 import { tokensOf } from "../src/sim/tokens.js";
+import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf } from "../src/import/facts.js";
+import { codeLine, linesWithin, type MinedCall, minedCalls } from "../src/realLoops/mine.js";
 
 const FILE = "test/loopsFastPaths.test.ts";
 
@@ -57,6 +59,21 @@ describe("loops' shortcuts give the plain result", () => {
     });
   });
 
+  it("maskText's date precheck (-DD-D) passes every text the date mask changes", () => {
+    const dateish = fc.array(fc.constantFrom("2026", "-", "12", "0", "7", "1", "T", " ", ":", "Z", "+", ".", "a", "\n"), { maxLength: 30 }).map((parts) => parts.join(""));
+    for (const sample of ["2026-12-03", "x2026-12-03T10:00", "12026-12-3", "2026-1-03", "2026-12-03 10:00:01+02:00"]) expect(maskText(sample)).toBe(plainMask(sample));
+    check("maskText dates", dateish, (t) => {
+      expect(maskText(t)).toBe(plainMask(t));
+    }, 1000);
+  });
+
+  it("answerBody drops the last line only when it is a {...} details line, as the pattern did", () => {
+    const body = fc.array(fc.constantFrom("{", "}", "\n", "a", " ", '"exitCode":1', "{}", "\n{", "}\n"), { maxLength: 12 }).map((parts) => parts.join(""));
+    check("answerBody", body, (t) => {
+      expect(answerBody(t)).toBe(t.replace(/\n\{[^\n]*\}$/, ""));
+    }, 1000);
+  });
+
   it("maskText over lines joined by newlines gives the lines masked one by one (the miner masks an answer's fact lines at once)", () => {
     const line = text.map((t) => t.replace(/\s+/g, " "));
     check("maskText by lines", fc.array(line, { maxLength: 6 }), (lines) => {
@@ -71,6 +88,78 @@ describe("loops' shortcuts give the plain result", () => {
       const lines = answerLines(raw.join("\n"));
       expect(lines.join("\n").replace(/[^\S\n]+/g, " ")).toBe(lines.map((l) => l.replace(/\s+/g, " ")).join("\n"));
     });
+  });
+
+  it("a call's fact lines taken from its masked answer are the lines masked again from the raw answer (facts.ts factLinesFromResult)", () => {
+    // Dates before white space of every kind, harness tags, details lines and blank lines: what the shortcut must get right or leave to the plain path.
+    const answerPiece = fc.oneof(piece, fc.constantFrom("2026-12-03", "2026-12-03 ", "2026-12-03  10:00", "2026-12-03\t10:00:01", "  ", "\t", "\u00a0", "\n\n", "{", "}", '\n{"exitCode":1}', "<returncode>\n", "10:00:01", "#", "# 1:"));
+    const answer = fc.array(answerPiece, { maxLength: 40 }).map((parts) => parts.join(""));
+    const details = fc.constantFrom(undefined, { exitCode: 1 }, { status: "failed", exitCode: 2, at: "2026-12-03  10:00" }, "2026-12-03\t1", 7, null);
+    const outcome = fc.tuple(answer, details, fc.constantFrom("content", "string", "error")).map(([t, d, shape]) =>
+      shape === "error" ? { type: "outcome" as const, tool: "bash", error: t } : shape === "string" ? { type: "outcome" as const, tool: "bash", result: t } : { type: "outcome" as const, tool: "bash", result: { content: [{ type: "text", text: t }], ...(d === undefined ? {} : { details: d }) } },
+    );
+    let fast = 0;
+    check("factLinesFromResult", outcome, (o) => {
+      const c = factCallOf({ type: "call", tool: "bash", params: { command: "sed -n 1,9p a.py" } }, o);
+      const plain = factLinesOf(c);
+      const shortcut = factLinesFromResult(c);
+      if (shortcut !== undefined) fast++;
+      expect(shortcut ?? plain).toEqual(plain);
+      expect(factLines(c)).toEqual(plain);
+    }, 600);
+    // The miner's shape masks the rawArgs factCallOf made: what maskedCall gives from the params.
+    for (const params of [{ command: "sed -n 1,9p a.py" }, undefined, null, { a: [1, "2026-12-03"], b: { c: "deadbeef12" } }, "x"]) {
+      const call = { type: "call" as const, tool: "bash", params };
+      expect(maskedShape("bash", factCallOf(call, undefined).rawArgs)).toBe(maskedCall(call));
+    }
+    // The shortcut must be taken for most answers, or it saves nothing.
+    expect(fast).toBeGreaterThan(300);
+    const wide = factCallOf({ type: "call", tool: "bash", params: {} }, { type: "outcome", tool: "bash", result: "2026-12-03  10:00 up\nnext" });
+    expect(factLinesFromResult(wide)).toBeUndefined();
+    expect(factLines(wide)).toEqual(factLinesOf(wide));
+  });
+
+  it("a narrower view (mine.ts linesWithin, its code lines worked out once and its set made only when needed) is every shown code line among the other answer's", () => {
+    const plainCodeLine = (line: string) => line.replace(/^#(?::|-|\s)\s*/, "").trim();
+    const codeLinesPlain = (c: MinedCall) => answerLines(answerBody(c.result)).map(plainCodeLine);
+    const plainWithin = (a: MinedCall, b: MinedCall) => {
+      const shown = codeLinesPlain(a).filter((l) => l !== "");
+      const seen = new Set(codeLinesPlain(b));
+      return shown.length >= 3 && shown.every((l) => seen.has(l));
+    };
+    const line = fc.constantFrom("def f():", "  return 1", "12:  x = 2", "#: y", "12\tdef f():", "", "<output>", "# 3", "x", "x  y");
+    const answer = fc.array(line, { maxLength: 8 }).map((ls) => ls.join("\n"));
+    let within = 0;
+    check("linesWithin", fc.array(answer, { minLength: 2, maxLength: 5 }), (answers) => {
+      const events = answers.flatMap((text, k) => [
+        { type: "call" as const, callId: `c${k}`, tool: "bash", params: { command: `sed -n ${k},9p a.py` } },
+        { type: "outcome" as const, callId: `c${k}`, tool: "bash", result: { content: [{ type: "text", text }], details: { exitCode: 0 } } },
+      ]);
+      const calls = minedCalls(events);
+      for (const a of calls) for (const b of calls) {
+        const plain = plainWithin(a, b);
+        if (plain) within++;
+        expect(linesWithin(a, b)).toBe(plain);
+      }
+    }, 300);
+    expect(within).toBeGreaterThan(50);
+  });
+
+  it("commandOf, its replaces run only where they can change something, is the command with its cd, 2>&1 and white space runs done as before", () => {
+    const plainCommand = (c: { call: { tool: string }; rawArgs: string }) => `${c.call.tool} ${c.rawArgs.replace(/^\{"command":"cd [^\s&;]+ && /, '{"command":"').replace(/\s*2>&1/g, "").replace(/\s+/g, " ")}`;
+    const command = fc.array(fc.constantFrom("cd /repo && ", "python t.py", " ", "  ", "\t", "\n", "2>&1", " 2>&1", "2>", "&1", "|", "\u00a0", "\u2028", "a"), { maxLength: 12 }).map((parts) => parts.join(""));
+    check("commandOf", fc.tuple(command, fc.constantFrom("bash", "str_replace_editor")), ([cmd, tool]) => {
+      const c = factCallOf({ type: "call", tool, params: { command: cmd } }, undefined);
+      expect(commandOf(c)).toBe(plainCommand(c));
+    }, 1000);
+  });
+
+  it("a code line of a trimmed answer line is the line itself unless it starts with the number's mask (mine.ts codeLine)", () => {
+    const plainCodeLine = (line: string) => line.replace(/^#(?::|-|\s)\s*/, "").trim();
+    check("codeLine", text, (t) => {
+      for (const line of answerLines(maskText(t))) expect(codeLine(line)).toBe(plainCodeLine(line));
+    });
+    for (const line of ["#: x", "#- y", "#\tz", "# ", "#x", "a # b"]) expect(codeLine(line)).toBe(plainCodeLine(line));
   });
 
   it("perCall works a value out once per object, undefined included, and gives what the derivation gives", () => {

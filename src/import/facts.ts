@@ -125,13 +125,16 @@ export function substantial(masked: string): boolean {
 }
 
 /** A command as the agent means it: without a leading cd into the work folder and a stderr redirection. */
-export const commandOf = perCall(
-  (c: FactCall): string =>
-    `${c.call.tool} ${c.rawArgs
-      .replace(/^\{"command":"cd [^\s&;]+ && /, '{"command":"')
-      .replace(/\s*2>&1/g, "")
-      .replace(/\s+/g, " ")}`,
-);
+export const commandOf = perCall((c: FactCall): string => {
+  let args = c.rawArgs.replace(/^\{"command":"cd [^\s&;]+ && /, '{"command":"');
+  // Each replace only where it can change something (a long script is otherwise scanned with
+  // \s* tried at every character, and rebuilt space for space): test/loopsFastPaths.test.ts.
+  if (args.includes("2>&1")) args = args.replace(/\s*2>&1/g, "");
+  if (WIDE_SPACE_ANYWHERE.test(args)) args = args.replace(/\s+/g, " ");
+  return `${c.call.tool} ${args}`;
+});
+/** White space that /\s+/ -> " " changes: a run of two, or any white space but a space. */
+const WIDE_SPACE_ANYWHERE = /[^\S ]| {2}/;
 
 /** The quoted terms of a call's args (what a grep looks for), sorted: two wordings of one search share them. */
 export const quotedTerms = perCall((c: FactCall): string => [...new Set([...c.rawArgs.matchAll(/\\"([^"\\]{3,80})\\"|'([^'\n]{3,80})'/g)].map((m) => (m[1] ?? m[2]) as string))].sort().join("\u0000"));
@@ -139,7 +142,12 @@ export const quotedTerms = perCall((c: FactCall): string => [...new Set([...c.ra
 export const filesOf = perCall((c: FactCall): string => pathsIn(c.rawArgs));
 export const WITHIN_MIN_LINES = 3;
 /** A masked result without the details line the importer appended ({"status":..., "exitCode":...}). */
-export const answerBody = (result: string): string => result.replace(/\n\{[^\n]*\}$/, "");
+// What result.replace(/\n\{[^\n]*\}$/, "") gives (only the last line can match: `$` is the end of the
+// text), read from the end instead of trying the pattern after every newline of a long answer.
+export const answerBody = (result: string): string => {
+  const newline = result.lastIndexOf("\n");
+  return newline !== -1 && result.length - newline >= 3 && result.charCodeAt(newline + 1) === 123 /* { */ && result.charCodeAt(result.length - 1) === 125 /* } */ ? result.slice(0, newline) : result;
+};
 export const sameDetails = (i: FactCall, j: FactCall): boolean => detailsOf(i) === detailsOf(j);
 /** The details line the importer appended to a masked result (with its newline), or "". */
 export const detailsOf = perCall((c: FactCall): string => c.result.slice(answerBody(c.result).length));
@@ -255,9 +263,38 @@ const FAILED_PIECE = /^bash: |command not found|No such file or directory|^\s*\^
 /** The lines of an answer as facts: code lines without their numbers, the importer's details line dropped, masked. */
 // Each call's answer is compared with up to NEW_FACT_WINDOW later ones: mask its lines once, and
 // make the set a later answer's lines are looked up in once.
-export const factLines = perCall(factLinesOf);
+export const factLines = perCall((c: FactCall): readonly string[] => factLinesFromResult(c) ?? factLinesOf(c));
 export const factLineSet = perCall((c: FactCall): ReadonlySet<string> => new Set(factLines(c)));
-function factLinesOf(c: FactCall): string[] {
+/** The non-blank lines of the masked answer without its details line, harness tags dropped (answerLines): split once for every rule that reads them. */
+export const maskedAnswerLines = perCall((c: FactCall): readonly string[] => answerLines(answerBody(c.result)));
+/** A date followed by white space other than one space before a non-space: masking before or after the white space is made one space may differ there ("2026-12-03  10:00"). */
+const DATE_BEFORE_WIDE_SPACE = /\d{4}-\d{2}-\d{2}(?! \S)[^\S\n]/;
+/** White space a factLinesOf collapse would change in trimmed lines: a run of two, or any white space other than a space. */
+const WIDE_SPACE = /[^\S\n ]| {2}/;
+/**
+ * factLinesOf from the answer factCallOf masked already (c.result), without masking it again, or
+ * undefined when that may differ. The masks neither match across a newline nor touch a
+ * harness tag or the braces of the details line, so the masked answer's lines are the answer's
+ * lines masked; trimming and making white space one space commute with the masks, except where
+ * a date's optional time is read across white space (DATE_BEFORE_WIDE_SPACE: then the plain
+ * computation runs). test/loopsFastPaths.test.ts holds it to factLinesOf.
+ */
+export function factLinesFromResult(c: FactCall): readonly string[] | undefined {
+  if (c.result.includes("<time>") && DATE_BEFORE_WIDE_SPACE.test(c.rawResult)) return undefined;
+  const lines = maskedAnswerLines(c);
+  // Line by line, and only the lines with such white space copied: joining, replacing and
+  // splitting the whole answer again took longer (the lines are shared: never changed in place).
+  let collapsed: string[] | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (!WIDE_SPACE.test(line)) continue;
+    collapsed ??= lines.slice();
+    collapsed[i] = line.replace(/\s+/g, " ");
+  }
+  return collapsed ?? lines;
+}
+/** The plain computation factLines stands for (factLinesFromResult takes a shortcut to it). */
+export function factLinesOf(c: FactCall): string[] {
   // The lines as printed, numbers included: a view with line numbers (nl -ba) after one without
   // tells the agent where to edit, which the precision reading of round 2 judged a new fact.
   // Masked as one text, not line by line: no mask matches across a newline or puts one in, so

@@ -15,6 +15,8 @@ const hexId = (run: string): string => {
 };
 
 /** What a UUID holds in its middle, led by a character the scan finds fast. */
+/** What every date holds, -DD-D, led by a character the scan finds fast (the date's own pattern starts with a digit, tried at every one). */
+const DATE_MIDDLE = /-\d\d-\d/;
 const UUID_MIDDLE = /-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-/i;
 const HEX_RUN = /\b(?:0x)?[0-9a-f]{6,}\b/gi;
 
@@ -26,7 +28,7 @@ const HEX_RUN = /\b(?:0x)?[0-9a-f]{6,}\b/gi;
  */
 const MASKS: readonly (readonly [RegExp, string | ((match: string) => string), ((text: string) => boolean)?])[] = [
   // ISO dates and times, with or without a zone: 2026-12-03T10:00:01.123Z, 2026-12-03 10:00:01
-  [/\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g, "<time>"],
+  [/\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g, "<time>", (text) => DATE_MIDDLE.test(text)],
   // clock times on their own: 10:00:01, 10:00:01.5
   [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, "<time>"],
   // a UUID's middle, -xxxx-xxxx-xxxx-, starts with a dash, which the scan finds fast
@@ -84,7 +86,11 @@ function hexIdsMasked(text: string): string {
 
 /** A call's masked shape: its tool and its args as JSON, masked. */
 export function maskedCall(call: Pick<CallEvent, "tool" | "params">): string {
-  return `${call.tool} ${maskText(JSON.stringify(call.params ?? null) ?? "null")}`;
+  return maskedShape(call.tool, JSON.stringify(call.params ?? null) ?? "null");
+}
+/** maskedCall from the args' JSON when the caller made it already (the miner's calls keep it as rawArgs): not stringified twice. */
+export function maskedShape(tool: string, argsJson: string): string {
+  return `${tool} ${maskText(argsJson)}`;
 }
 
 /** The text of an outcome: a result's text blocks joined, or its JSON; an error as text. With details (an exit code, a status) unless told otherwise. */

@@ -79,9 +79,9 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { answerBody, carriesNewText, commandOf, factCallOf, type FactCall, filesOf, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES } from "../import/facts.js";
+import { answerBody, carriesNewText, commandOf, factCallOf, type FactCall, filesOf, maskedAnswerLines, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
-import { answerLines, failureSignature, lastAnswerLines, maskedCall } from "./mask.js";
+import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
 
 export interface MineParameters {
@@ -197,7 +197,9 @@ export function minedCalls(events: readonly ToolEvent[]): MinedCall[] {
     if (call?.type !== "call") continue;
     const outcomeAt = unit[1];
     const outcome = outcomeAt === undefined ? undefined : (events[outcomeAt] as OutcomeEvent);
-    calls.push({ index: calls.length, events: unit, shape: maskedCall(call), ...factCallOf(call, outcome), call });
+    // The shape masks the args' JSON that factCallOf made (rawArgs): maskedCall without stringifying them again.
+    const fact = factCallOf(call, outcome);
+    calls.push({ index: calls.length, events: unit, shape: maskedShape(call.tool, fact.rawArgs), ...fact, call });
   }
   return calls;
 }
@@ -505,18 +507,35 @@ const RECHECK_WINDOW = 8;
 
 
 /** A line of a file as a view prints it, without the line number grep -n, nl or a code viewer puts before it. */
-const codeLine = (line: string): string => line.replace(/^#(?::|-|\s)\s*/, "").trim();
+// An answer line is trimmed already (answerLines): only one that starts with the number's mask (#) changes.
+export const codeLine = (line: string): string => (line.charCodeAt(0) === 35 /* # */ ? line.replace(/^#(?::|-|\s)\s*/, "").trim() : line);
 /** Every line of answer a (as code lines) is a line of answer b: a narrower view of what b showed. */
-function linesWithin(a: MinedCall, b: MinedCall): boolean {
-  const seen = codeLinesOf(b).all;
-  const lines = codeLinesOf(a).shown;
+export function linesWithin(a: MinedCall, b: MinedCall): boolean {
+  const lines = shownCodeLines(a);
   // A line or two (grep finding the def just read) is a pointer into what was read, not a re-read.
-  return lines.length >= WITHIN_MIN_LINES && lines.every((l) => seen.has(l));
+  // (Checked before b's set is made: most views are never compared line by line.)
+  if (lines.length < WITHIN_MIN_LINES) return false;
+  const seen = codeLineSet(b);
+  return lines.every((l) => seen.has(l));
 }
-/** A call's masked answer as code lines: all of them (what a later view may fall within), and the non-blank ones (what it shows). */
-const codeLinesOf = perCall((c: MinedCall): { all: ReadonlySet<string>; shown: readonly string[] } => {
-  const lines = answerLines(answerBody(c.result)).map(codeLine);
-  return { all: new Set(lines), shown: lines.filter((l) => l !== "") };
+/** A call's masked answer as code lines, blank ones included; the answer's own lines when no line starts with a number's mask. */
+const codeLines = perCall((c: MinedCall): readonly string[] => {
+  const answer = maskedAnswerLines(c);
+  let lines: string[] | undefined;
+  for (let i = 0; i < answer.length; i++) {
+    const code = codeLine(answer[i] as string);
+    if (code === answer[i]) continue;
+    lines ??= answer.slice();
+    lines[i] = code;
+  }
+  return lines ?? answer;
+});
+/** All of a call's code lines (what a later view may fall within), made into a set only for a call something is compared with. */
+const codeLineSet = perCall((c: MinedCall): ReadonlySet<string> => new Set(codeLines(c)));
+/** The non-blank code lines (what a view shows). */
+const shownCodeLines = perCall((c: MinedCall): readonly string[] => {
+  const lines = codeLines(c);
+  return lines.includes("") ? lines.filter((l) => l !== "") : lines;
 });
 /** Re-checks of the run's own answers a run needs (see recheckRuns). */
 const RECHECKS_INSIDE = 2;
