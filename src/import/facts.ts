@@ -60,6 +60,8 @@ export function factCallOf(call: CallEvent, outcome: OutcomeEvent | undefined): 
 /** The kind of refusal (mask.ts REJECTIONS) an edit that did not find what it was to replace reports. */
 const REPLACEMENT_NOT_PERFORMED = "replacement not performed";
 const NO_TARGET_MAX_CHARS = 600;
+/** One scan first: most short answers say nothing of the kind. */
+const NO_TARGET_WORDS = /not[ _-]found|no[ _-]?match|patch point/i;
 /** A line an edit script prints when the text it was to replace is not in the file. */
 const NO_TARGET_LINE = /^(?:no (?:suitable )?(?:patch point|match(?:es)?)(?: found)?\b.*|.{0,40}\b(?:pattern|target|markers?|anchor|patch point|snippet|old[ _](?:code|text|block))s?[ _-](?:was )?not[ _-]found\b.*|no_match|not_found)$/i;
 /**
@@ -73,7 +75,7 @@ const NO_TARGET_LINE = /^(?:no (?:suitable )?(?:patch point|match(?:es)?)(?: fou
  */
 function editFoundNoTarget(tool: string, rawArgs: string, message: string): boolean {
   // A few short lines at most: a longer answer is no such report, and is not split.
-  if (message.length > NO_TARGET_MAX_CHARS) return false;
+  if (message.length > NO_TARGET_MAX_CHARS || !NO_TARGET_WORDS.test(message)) return false;
   const lines = answerLines(message.replace(/^\s*bash execution output:\s*/, ""));
   if (lines.length === 0 || lines.length > 4 || !lines.every((l) => NO_TARGET_LINE.test(l.trim()))) return false;
   return writeOf(tool, rawArgs).kind !== "none";
