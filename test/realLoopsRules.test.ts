@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ToolEvent } from "../models/events.js";
 import { failureSignature, rejectionOf } from "../src/realLoops/mask.js";
+import { writeOf } from "../src/import/writes.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import { kindOfRule, mineStretches } from "../src/realLoops/mine.js";
 import { bash, NO_NEW_FACT_CASES, session } from "./fixtures/noNewFactSessions.js";
@@ -321,6 +322,105 @@ describe("changing-args rules", () => {
     // Near miss: a booking that went through between is a change: what was heard before it is heard anew.
     const booked = [...book(0, 957), ...tool(1, "think", { thought: "recalculate" }, "", false), ...tool(2, "book_reservation", { user_id: "noah_9847", amount: 1002 }, "Reservation HATX01 booked", false), ...book(3, 1047), ...tool(4, "think", { thought: "again" }, "", false), ...book(5, 957)];
     expect(rules(booked)).toEqual([]);
+  });
+
+  // Round 4 (the readers' misses of batches 1-8; small sessions written for these tests, no dataset copied).
+  const named = (i: number, name: string, params: Record<string, unknown>, text: string): ToolEvent[] => [
+    { type: "call", runId: "r", callId: `n${i}`, tool: name, params },
+    { type: "outcome", runId: "r", callId: `n${i}`, tool: name, params, result: { content: [{ type: "text", text }], details: { status: "completed", exitCode: 0 } } },
+  ];
+  const notFound = (old: string) => `Error: Code to replace not found in file\nLooking for:\n${old}`;
+  const replace = (i: number, file: string, old: string) => named(i, "code_replace", { file_path: file, old_code: old, new_code: "x = 2" }, notFound(old));
+  const view = (i: number, file: string, from: number) => named(i, "print_code_context", { file_path: file, lines: [from, from + 10] }, `${from} def add_content_${from}(self):\n${from + 1}     x = ${from}\n${from + 2}     return x`);
+
+  it("takes the same refusal heard again after reads of the file (nothing written between) for one chain, but not across an edit that took effect nor over more than three calls", () => {
+    const events = [...replace(0, "a.py", "x = 1 "), ...view(1, "a.py", 10), ...view(2, "a.py", 40), ...replace(3, "a.py", "x  = 1"), ...view(4, "a.py", 10), ...replace(5, "a.py", "x = 1\n")];
+    expect(rules(events)).toEqual(["same-rejection 0-5 changing-args"]);
+    // Near misses: a write that took effect between (the file the next edit meets is another), or
+    // more than three calls between.
+    const edited = [...replace(0, "a.py", "x = 1 "), ...view(1, "a.py", 10), ...bash(2, "sed -i 's/x = 1/y = 1/' a.py", ""), ...replace(3, "a.py", "x  = 1"), ...view(4, "a.py", 10), ...replace(5, "a.py", "x = 1\n")];
+    expect(rules(edited)).toEqual([]);
+    const farApart = [...replace(0, "a.py", "x = 1 "), ...view(1, "a.py", 10), ...view(2, "a.py", 40), ...view(3, "a.py", 70), ...view(4, "a.py", 100), ...replace(5, "a.py", "x  = 1"), ...view(6, "a.py", 130), ...replace(7, "a.py", "x = 1\n")];
+    // (what no-new-fact makes of the refusals heard again is its own business: no same-rejection chain spans the reads)
+    expect(rules(farApart).filter((r) => r.startsWith("same-rejection"))).toEqual([]);
+  });
+
+  it("does not count a refused edit corrected from what the reads between showed first: every attempt carrying newly shown lines is work", () => {
+    const edit = (i: number, old: string) => named(i, "code_replace", { file_path: "a.py", old_code: old, new_code: "y = 2" }, notFound(old));
+    const show = (i: number, text: string) => named(i, "print_code_context", { file_path: "a.py", lines: [1, 9] }, text);
+    const corrected = [
+      ...edit(0, "value = compute(1)\nresult = value + 1"),
+      ...show(1, "# keep the cache warm\nvalue = compute(1)\nresult = value + 1"),
+      ...edit(2, "# keep the cache warm\nvalue = compute(1)"),
+      ...show(3, "# second hidden note\n# keep the cache warm\nvalue = compute(1)"),
+      ...edit(4, "# second hidden note\n# keep the cache warm"),
+    ];
+    expect(rules(corrected)).toEqual([]);
+    // The same refusals with reads that show nothing the edits then carry: the same lesson three times.
+    const same = [
+      ...edit(0, "value = compute(1)\nresult = value + 1"),
+      ...show(1, "value = compute(1)\nresult = value + 1\nreturn result"),
+      ...edit(2, "value = compute(1)\nresult = value + 2"),
+      ...show(3, "value = compute(1)\nresult = value + 1\nreturn result now"),
+      ...edit(4, "value  = compute(1)"),
+    ];
+    expect(rules(same)).toEqual(["same-rejection 0-4 changing-args"]);
+  });
+
+  it("takes a missing module reported by different routes, exit 0 through a pipe, for the same failure; not a start-up warning followed by the script's output", () => {
+    const events = session([
+      ["python test_edge_cases.py", "All edge case tests completed"],
+      ["python -m pytest tests/test_json.py -xvs 2>&1 | head -100", "/opt/miniconda3/bin/python: No module named pytest"],
+      ['python -c "import pytest" 2>&1 || echo "pytest not available"', "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nModuleNotFoundError: No module named 'pytest'\npytest not available"],
+      ["python -m pkg.tests.test_json 2>&1 | tail -50", "Traceback (most recent call last):\n  File \"/testbed/pkg/tests/test_json.py\", line 5, in <module>\n    import pytest\nModuleNotFoundError: No module named 'pytest'"],
+      ["pip install pytest -q", ""],
+    ]);
+    expect(rules(events)).toEqual(["same-failure 1-3 changing-args"]);
+    const warning = "Error processing line 1 of distutils-precedence.pth:\n  Traceback (most recent call last):\n  ModuleNotFoundError: No module named '_distutils_hack'\n\nRemainder of file ignored";
+    const startUp = session([
+      ['python3 -c "print(1)"', `${warning}\n1`],
+      ['python3 -c "print(2)"', `${warning}\n2`],
+      ['python3 -c "print(3)"', `${warning}\n3`],
+    ]);
+    expect(rules(startUp)).toEqual([]);
+  });
+
+  it("takes an edit script whose whole answer says it found nothing to replace for a refused edit; not a check that writes nothing, nor a script that patched", () => {
+    const script = (n: number, write: boolean) => `python - <<'PY'\nfrom pathlib import Path\np = Path('sphinx/directives/other.py')\ns = p.read_text()\nif 'anchor${n}' in s:\n    ${write ? "p.write_text(s.replace('anchor', 'new'))" : "print('found')"}\nelse:\n    print('No patch point found in sphinx/directives/other.py')\nPY`;
+    const events = session([
+      [script(1, true), "No suitable patch point found in sphinx/directives/other.py"],
+      [script(2, true), "No patch point found in sphinx/directives/other.py"],
+      [script(3, true), "No patch point found in sphinx/directives/other.py"],
+      ["sed -n '110,130p' sphinx/directives/other.py", "def run(self):\n    return []"],
+    ]);
+    expect(rules(events)).toEqual(["same-rejection 0-2 changing-args"]);
+    const checks = session([
+      [script(1, false), "No suitable patch point found in sphinx/directives/other.py"],
+      [script(2, false), "No patch point found in sphinx/directives/other.py"],
+      [script(3, false), "No patch point found in sphinx/directives/other.py"],
+    ]);
+    expect(rules(checks)).toEqual([]);
+    const patched = session([
+      [script(1, true), "pattern not found"],
+      [script(2, true), "pattern not found\npatched the fallback block"],
+      [script(3, true), "pattern not found"],
+    ]);
+    expect(rules(patched)).toEqual([]);
+  });
+
+  it("reads a redirection and a late in-place flag from the shell's own text: a '>' in a heredoc script or a quoted sed expression writes nothing, perl -pe '...' -i does", () => {
+    const w = (command: string) => writeOf("bash", JSON.stringify({ command })).kind;
+    expect(w("python - <<'PY'\nif n > 0:\n    print(n)\nPY")).toBe("none");
+    expect(w("sed -n '1,5p' a.py | sed -e 's/\\t/<TAB>/g'")).toBe("none");
+    expect(w('python t.py 2>&1 | grep "a > b"')).toBe("none");
+    expect(w('echo "x" > out.py')).toBe("writes");
+    expect(w("cat <<'EOF' > fix.py\nif a > b: pass\nEOF\npython fix.py")).toBe("writes");
+    expect(w("python - <<'PY'\nopen('a.py', 'w').write(s)\nPY")).toBe("writes");
+    expect(w("python - << 'PY'\n{patch_script}\nPY")).toBe("unknown");
+    // An in-place flag after the expression is still an in-place edit.
+    expect(w('perl -0777 -pe "s/a/b/s" -i sphinx/builders/linkcheck.py')).toBe("writes");
+    expect(w("sed -e 's/a/b/' -i a.py")).toBe("writes");
+    expect(w("perl -ne 'print if /-i x/' a.py")).toBe("none");
   });
 
   it("keeps the notice of a command the harness killed (mini-swe-agent-1.1's <exception>) as its output", () => {

@@ -9,7 +9,7 @@ import type { CallEvent, OutcomeEvent } from "../../models/events.js";
 import { outcomeFailed } from "./failure.js";
 import { answerLines, failureSignature, hasAnswerLine, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
 import { perCall } from "./perCall.js";
-import { argsNamedByVariable, SHELL_TOOLS } from "./writes.js";
+import { argsNamedByVariable, SHELL_TOOLS, writeOf } from "./writes.js";
 
 /** One answered (or unanswered) call, as the no-new-fact rule reads it. */
 export interface FactCall {
@@ -42,7 +42,7 @@ export function factCallOf(call: CallEvent, outcome: OutcomeEvent | undefined): 
   const maskedMessage = maskText(message);
   const rawArgs = JSON.stringify(call.params ?? null) ?? "null";
   const failed = outcome !== undefined && outcomeFailed(outcome);
-  const rejected = outcome === undefined ? undefined : rejectionOf(message);
+  const rejected = outcome === undefined ? undefined : (rejectionOf(message) ?? (editFoundNoTarget(call.tool, rawArgs, message) ? REPLACEMENT_NOT_PERFORMED : undefined));
   const signature = rejected !== undefined ? `refused: ${rejected}` : failed ? failureSignature(message, rawArgs, exitCodeOf(outcome)) : undefined;
   return {
     call,
@@ -57,6 +57,30 @@ export function factCallOf(call: CallEvent, outcome: OutcomeEvent | undefined): 
     ...(signature === undefined ? {} : { signature }),
   };
 }
+/** The kind of refusal (mask.ts REJECTIONS) an edit that did not find what it was to replace reports. */
+const REPLACEMENT_NOT_PERFORMED = "replacement not performed";
+const NO_TARGET_MAX_CHARS = 600;
+/** One scan first: most short answers say nothing of the kind. */
+const NO_TARGET_WORDS = /not[ _-]found|no[ _-]?match|patch point/i;
+/** A line an edit script prints when the text it was to replace is not in the file. */
+const NO_TARGET_LINE = /^(?:no (?:suitable )?(?:patch point|match(?:es)?)(?: found)?\b.*|.{0,40}\b(?:pattern|target|markers?|anchor|patch point|snippet|old[ _](?:code|text|block))s?[ _-](?:was )?not[ _-]found\b.*|no_match|not_found)$/i;
+/**
+ * An edit (a call that writes: a patch script, sed, a heredoc python that writes the file) whose
+ * whole answer says it found nothing to replace ("pattern not found", "No patch point found in
+ * a.py", "NO_MATCH"): the edit was not made, as when the editor refuses "Code to replace not
+ * found". The readers marked runs of them stuck ("three regex patch scripts in a row each answer
+ * No patch point found"; "pattern not found / pattern-not-found / Code to replace not found").
+ * Only when every line of the answer says so (at most a few): an edit that went on to print a
+ * diff, a test run or "patched" did something.
+ */
+function editFoundNoTarget(tool: string, rawArgs: string, message: string): boolean {
+  // A few short lines at most: a longer answer is no such report, and is not split.
+  if (message.length > NO_TARGET_MAX_CHARS || !NO_TARGET_WORDS.test(message)) return false;
+  const lines = answerLines(message.replace(/^\s*bash execution output:\s*/, ""));
+  if (lines.length === 0 || lines.length > 4 || !lines.every((l) => NO_TARGET_LINE.test(l.trim()))) return false;
+  return writeOf(tool, rawArgs).kind !== "none";
+}
+
 /**
  * A result's details as JSON (an exit code, a status are part of what the agent learns), without
  * the copy of the output some importers keep beside the text (OpenClaw's exec `aggregated`): the
@@ -162,7 +186,8 @@ export function sameFamily(a: string | undefined, b: string): boolean {
 /** The packages an install names, sorted, without its options (pip install numpy pandas -q). */
 function installedPackages(c: FactCall): string {
   const words = /\b(?:install|add)\s+([^"&|;>\n]*)/.exec(c.rawArgs)?.[1] ?? "";
-  return [...new Set(words.split(/\s+/).filter((w) => /^[A-Za-z][\w.-]*$/.test(w)).map((w) => w.toLowerCase().replace(/-/g, "_")))].sort().join(" ");
+  // A distribution's name for a Python package (python3-numpy) is the package (numpy).
+  return [...new Set(words.split(/\s+/).filter((w) => /^[A-Za-z][\w.-]*$/.test(w)).map((w) => w.toLowerCase().replace(/^python3?-(?=\w)/, "").replace(/-/g, "_")))].sort().join(" ");
 }
 /** An install killed by the harness's timeout. */
 const INSTALL = /\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv|mamba)\s+(?:[\w-]+\s+)*(?:install|add)\b/;
@@ -208,7 +233,8 @@ function familyOf(c: FactCall): string | undefined {
  * installed x before the run failed.
  */
 function failedInstall(c: FactCall): boolean {
-  return c.failed && INSTALL.test(c.rawArgs) && !/&&|;|\|\|/.test(c.rawArgs.replace(/^\{"command":"cd [^\s&;]+ && /, ""));
+  // A package index refreshed first (apt-get update && apt-get install -y python3-numpy) is still only the install.
+  return c.failed && INSTALL.test(c.rawArgs) && !/&&|;|\|\|/.test(c.rawArgs.replace(/^\{"command":"cd [^\s&;]+ && /, "").replace(/\bapt(?:-get)? update(?: -\w+)* && /, ""));
 }
 /**
  * A call that changed nothing whatever its command says: refused, never parsed, killed by a
@@ -340,6 +366,40 @@ export function hearsAgain(p: FactCall, c: FactCall, adjacent: boolean): "again"
   if (!linesIn(factLines(c), factLineSet(p))) return undefined;
   return sameRegion(factLineSet(c), factLines(p)) ? "again" : "zoom";
 }
+
+/**
+ * The refused edit `c` carries text that calls between it and the refused edit `p` showed for the
+ * first time: a line of its old code (old_code, old_str) that `p`'s old code did not have, that an
+ * answer `between` them shows and no answer `before` `p` did (a comment line a viewer hides, shown
+ * by nl at last, then put into the next edit). The reads taught the edit something: work, not the
+ * same refusal heard again (the round-4 precision reading judged such chains false alarms: "each
+ * old_code corrected from new facts gathered in between"). An edit whose old code the args do not
+ * give (a script's) carries none. Asked only of two refusals: rare, so nothing is kept.
+ */
+export function carriesNewText(p: FactCall, c: FactCall, before: readonly FactCall[], between: readonly FactCall[]): boolean {
+  const had = new Set(oldCodeLines(p));
+  const fresh = oldCodeLines(c).filter((l) => !had.has(l));
+  return fresh.some((l) => between.some((b) => shownLines(b).has(l)) && !before.some((b) => shownLines(b).has(l)));
+}
+/** The lines of the old code an edit's args give (old_code, old_str, in any sub-call), trimmed, the short ones left out. */
+const oldCodeLines = perCall((c: FactCall): readonly string[] => {
+  if (!c.rawArgs.includes('"old_')) return [];
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v !== null && typeof v === "object")
+      for (const [k, x] of Object.entries(v)) {
+        if ((k === "old_code" || k === "old_str") && typeof x === "string") out.push(...x.split("\n"));
+        else walk(x);
+      }
+  };
+  walk(JSON.parse(c.rawArgs) as unknown);
+  return out.map((l) => l.trim()).filter((l) => l.length >= OLD_LINE_MIN);
+});
+/** Lines shorter than this (a bare `else:`, a closing bracket) say nothing about where they came from. */
+const OLD_LINE_MIN = 8;
+/** The lines an answer shows, trimmed, without the line number a viewer or nl puts before them. */
+const shownLines = perCall((c: FactCall): ReadonlySet<string> => new Set(c.rawResult.split("\n").map((l) => l.replace(/^\s*\d+[:\s]\s?/, "").trim())));
 
 /**
  * A write that could be a re-send of an earlier one when sent again as it was. An append (>>)

@@ -17,7 +17,38 @@ const WRITING_TOOL = /edit|write|replace|create|insert|patch|apply|update|delete
  * is a change, and the same run after it may answer otherwise). Running a script (python fix.py) is not one: what it changed shows in
  * the answers after it, and the same answers after it say it changed nothing.
  */
-const WRITING_COMMAND = /\bsed\s+(?:-\w+\s+)*-[a-zA-Z]*i|\bperl\s+(?:-\w+\s+)*-\w*i|(?<![\d&>])>>?(?!&)\s*(?!\/dev\/null)[\w./~"'$-]|\btee\b|(?:^|[;&|(]\s*|"command":"\s*)(?:mv|cp|rm|touch|mkdir|patch|ln|chmod|truncate)\s|\bgit\s+(?:apply|checkout|stash|reset|restore|am|cherry-pick|commit|merge|rebase|rm|mv)\b|\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv)\s+(?:\w+\s+)*(?:install|add|remove|uninstall)\b|\.write(?:_text|_bytes)?\(|open\([^)]{0,200}['"][wa]\+?b?['"]|\bsetup\.py\s+(?:develop|install)|\bfind\b[^|;&]*\s-delete\b/;
+const WRITING_COMMAND = /\bsed\s+(?:-\w+\s+)*-[a-zA-Z]*i|\bperl\s+(?:-\w+\s+)*-\w*i|\btee\b|(?:^|[;&|(]\s*|"command":"\s*)(?:mv|cp|rm|touch|mkdir|patch|ln|chmod|truncate)\s|\bgit\s+(?:apply|checkout|stash|reset|restore|am|cherry-pick|commit|merge|rebase|rm|mv)\b|\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv)\s+(?:\w+\s+)*(?:install|add|remove|uninstall)\b|\.write(?:_text|_bytes)?\(|open\([^)]{0,200}['"][wa]\+?b?['"]|\bsetup\.py\s+(?:develop|install)|\bfind\b[^|;&]*\s-delete\b/;
+/** A redirection into a file (not 2>&1, not /dev/null): tested on the shell's own text only (shellText). */
+const REDIRECTION = /(?<![\d&>])>>?(?!&)\s*(?!\/dev\/null)[\w./~"'$-]/;
+/**
+ * The command as the shell reads it, without heredoc bodies and quoted strings: a ">" there is
+ * Python's comparison (if n > 0: in a heredoc script) or a sed expression's text (s/ /<TAB>/g),
+ * not a redirection. What a script body writes is read from it apart (WRITING_COMMAND: .write(,
+ * open(..., 'w')).
+ */
+function shellText(rawArgs: string): string {
+  let command: unknown;
+  try {
+    command = (JSON.parse(rawArgs) as { command?: unknown } | null)?.command;
+  } catch {
+    return rawArgs;
+  }
+  if (typeof command !== "string") return rawArgs;
+  return command
+    .replace(/<<-?\s*(['"]?)(\w+)\1[^\n]*\n[\s\S]*?(?:\n\2(?=\s|$)|$)/g, (whole) => whole.slice(0, whole.indexOf("\n")))
+    .replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''");
+}
+/** An in-place flag given after the expression (perl -0777 -pe "s/a/b/" -i f.py, sed -e 's/a/b/' -i f.py): read on the shell's own text. */
+const IN_PLACE_AFTER = /\b(?:perl|sed)\b[^|;&\n]*?\s-[a-zA-Z0-9]*i(?:\.\w*)?(?=\s|$)/;
+/** Whether a shell command writes: any writing command, a redirection the shell itself makes, or an in-place edit flagged late. */
+function writingCommand(rawArgs: string): boolean {
+  if (WRITING_COMMAND.test(rawArgs)) return true;
+  const redirects = REDIRECTION.test(rawArgs);
+  const inPlace = /\b(?:perl|sed)\b/.test(rawArgs) && /\s-[a-zA-Z0-9]*i\b/.test(rawArgs);
+  if (!redirects && !inPlace) return false;
+  const shell = shellText(rawArgs);
+  return (redirects && REDIRECTION.test(shell)) || (inPlace && IN_PLACE_AFTER.test(shell));
+}
 const FILE_CREATION = /^\{"command":"(?:cd [^\s&;]+ && )?cat\s*(?:<<-?\s*\\?['"]?\w+\\?['"]?\s*)?>\s*([\w./~-]+)/;
 /**
  * A lone copy of one file to another (cp a.py a.py.bak): it writes only its destination. A backup
@@ -25,8 +56,12 @@ const FILE_CREATION = /^\{"command":"(?:cd [^\s&;]+ && )?cat\s*(?:<<-?\s*\\?['"]
  * between as stuck); a restore (cp a.py.bak a.py) writes a file read before.
  */
 const LONE_COPY = /^\{"command":"(?:cd [^\s&;]+ && )?cp\s+(?:-\w+\s+)*[\w./~-]+\s+([\w./~-]+)\s*"\}$/;
-/** A command the record names only by a variable (CaM's exec_bash_cmd(cmd)): what ran is not known. */
-const UNKNOWN_COMMAND = /^\{"command":\{"expr":/;
+/**
+ * A command the record names only by a variable (CaM's exec_bash_cmd(cmd)), or whose script body
+ * it gives only as a template placeholder (`python - << 'PY'\n{patch_script}\nPY`, an f-string
+ * recorded unformatted): what ran is not known.
+ */
+const UNKNOWN_COMMAND = /^\{"command":\{"expr":|^\{"command":"[^"]*<<[^"]*?\\n\{\w+\}\\n/;
 /**
  * Args any part of which the record names only by a variable (a CaM command or a code_replace's
  * old_code given as {"expr":"old_code"}): two such calls recorded alike may have sent different
@@ -54,7 +89,7 @@ export function writeOf(tool: string, rawArgs: string): WriteKind {
   if (created !== undefined) return { kind: "creates", file: created };
   const copied = SHELL_TOOLS.has(tool) ? LONE_COPY.exec(rawArgs)?.[1] : undefined;
   if (copied !== undefined) return { kind: "creates", file: copied };
-  const isWrite = SHELL_TOOLS.has(tool) ? WRITING_COMMAND.test(rawArgs) : WRITING_TOOL.test(tool) || WRITING_COMMAND.test(rawArgs);
+  const isWrite = SHELL_TOOLS.has(tool) ? writingCommand(rawArgs) : WRITING_TOOL.test(tool) || writingCommand(rawArgs);
   return isWrite ? { kind: "writes" } : { kind: "none" };
 }
 

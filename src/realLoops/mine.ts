@@ -46,6 +46,14 @@
 //     copy changes nothing read and a find that deletes is a change (writes.ts), a named tool's
 //     failed call (book_reservation refused) changed nothing, and a wait that paid off is no
 //     stretch.
+// Round 4 (the readers' misses of batches 1-8): a refusal heard again after up to three reads of
+// the file, nothing written between, continues its chain (refusedAgainAfterReads); an edit script
+// whose whole answer says it found nothing to replace is refused like the editor's "Code to replace
+// not found" (facts.ts); a missing module the answer ends on is one failure whatever route reached
+// it (missingModuleOf). Narrowed on the round-4 precision reading: a refused edit corrected from
+// lines the reads between showed first is a new attempt (facts.ts carriesNewText), not counted.
+// writes.ts reads a redirection and a late -i flag from the shell's own text (a '>' in a heredoc
+// script is Python's; perl -pe '...' -i edits in place).
 // An unchanged re-check stretch needs 2 calls that hear an answer of the stretch itself whole
 // again: the precision reading judged stretches resting on one re-read, on narrower views, or on
 // repeats of calls from before the stretch false alarms. In a same-failure chain, A r A lets one
@@ -71,7 +79,7 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { commandOf, factCallOf, type FactCall, filesOf, maskedAnswerLines, neverTookEffect, quotedTerms, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES } from "../import/facts.js";
+import { answerBody, carriesNewText, commandOf, factCallOf, type FactCall, filesOf, maskedAnswerLines, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
 import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
@@ -263,7 +271,8 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
   // Changing args, on the calls no identical rule took: the same failure or refusal, then no effect.
   const wrote = writesOf(calls);
   for (const [first, last] of failureChains(calls, taken, wrote, parameters.sameFailure)) {
-    const refused = calls.slice(first, last + 1).every((c) => c.rejected !== undefined);
+    // Refused, every failure of the chain (reads between refusals are no failures of it).
+    const refused = calls.slice(first, last + 1).every((c) => c.rejected !== undefined || (!c.failed && chainSignature(c) === undefined && wrote[c.index] !== true));
     found.push(stretch(calls, first, last, refused ? "same-rejection" : "same-failure", refused ? "refused, every call, for the same reason" : "the same failure, masked, with changing args"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
@@ -330,9 +339,34 @@ function sameRecordedCall(calls: readonly MinedCall[], a: number, b: number): bo
  * script had done something different).
  */
 function chainSignature(c: MinedCall): string | undefined {
+  const missing = missingModuleOf(c);
+  if (missing !== undefined) return missing;
   if (c.signature === undefined) return undefined;
   return SHELL_SYNTAX.test(c.signature) && ranBeforeSyntaxError(c) ? c.result : c.signature;
 }
+
+/**
+ * A module the answer says is missing, whatever route reached it and whatever the exit status
+ * (pytest, python -m, an import check, a unittest loader, each piped to tail so the pipe exits 0:
+ * "No module named pytest" every time). The readers marked such runs stuck ("four ways of running
+ * the tests all fail with the same ModuleNotFoundError ... 41-43 add nothing beyond 40"). Read in
+ * the answer's last lines only (mask.ts failureSignature), where a run reports how it ended.
+ */
+const missingModuleOf = perCall((c: MinedCall): string | undefined => {
+  // One native scan first: most answers name no missing module, and some run to megabytes.
+  if (c.rejected !== undefined || c.outcome === undefined || !c.rawResult.includes("No module named")) return undefined;
+  // The answer ends on it (or on lines that say it again): a warning at start-up (a .pth file's
+  // missing module) followed by the script's own output is no failure of the script.
+  const lines = lastAnswerLines(answerBody(c.rawResult), 5);
+  let at = lines.length - 1;
+  while (at >= 0 && !MISSING_MODULE.test(lines[at] as string)) at--;
+  if (at < 0 || !lines.slice(at + 1).every((l) => FAILURE_AFTER.test(l))) return undefined;
+  const m = MISSING_MODULE.exec(lines[at] as string);
+  return m === null ? undefined : `missing module: ${m[1] as string}`;
+});
+const MISSING_MODULE = /No module named '?([\w.]+)'?/;
+/** A line after the missing module that says the same again (an `|| echo "pytest not available"`). */
+const FAILURE_AFTER = /error|not available|not found|not installed|failed|missing|no module/i;
 
 /**
  * A call that made a change that took effect and then ran tests that failed (a patch script, then
@@ -391,10 +425,16 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
       if (meets(j + 1)) step = 1;
       else if (free(j + 1) && failedAt(j + 1) && meets(j + 2)) step = 2;
       else if (free(j + 1) && !failedAt(j + 1) && wrote[j + 1] !== true && !SHELL_TOOLS.has((calls[j + 1] as MinedCall).call.tool) && meets(j + 2) && sameRecordedCall(calls, j, j + 2)) step = 2;
-      else break;
+      else {
+        step = refusedAgainAfterReads(calls, j, free, wrote, meets);
+        if (step === 0) break;
+      }
+      const from = j;
       j += step;
       recent.push(chainSignature(calls[j] as MinedCall) as string);
-      failures += 1;
+      // A refusal of an edit corrected from what the reads between showed first is a new attempt (see refusedAgainAfterReads).
+      const corrected = step > 1 && (calls[from] as MinedCall).rejected !== undefined && (calls[j] as MinedCall).rejected !== undefined && carriesNewText(calls[from] as MinedCall, calls[j] as MinedCall, calls.slice(Math.max(0, from - NEW_FACT_WINDOW), from), calls.slice(from + 1, j));
+      if (!corrected) failures += 1;
     }
     let sighted = false;
     // The calls between the sighting and the chain must not have worked: no substantial answer
@@ -410,6 +450,42 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
     i = j + 1;
   }
   return out;
+}
+
+/** How many calls that wrote nothing may sit between two refusals of one edit (see refusedAgainAfterReads). */
+const REFUSAL_BRIDGE = 3;
+
+/**
+ * The same refusal again after reads (an edit of a file refused, a look at the file, the same
+ * refusal of an edit of it): the number of calls from `j` to that refusal, or 0. A refusal
+ * changed nothing, and neither did a read, so the file the next edit meets is the one the last
+ * edit met: the refusal heard again is the same lesson, whatever the reads between showed (the
+ * readers marked "Code to replace not found" again and again with only re-views of the same
+ * unchanged lines between as stuck). Only refusals (the environment said the action did not
+ * happen): a failure after a read may come from a run the read prepared. Only with nothing
+ * written between, and only on the same files. When the next edit carries text the reads between
+ * showed for the first time (facts.ts carriesNewText), the reads taught it something: the chain
+ * goes on, but that refusal is a new attempt and does not count toward the threshold (the round-4
+ * precision reading judged chains where every attempt was corrected from new reads false alarms,
+ * and long chains with one such correction among the same refusals stuck).
+ */
+function refusedAgainAfterReads(calls: readonly MinedCall[], j: number, free: (k: number) => boolean, wrote: readonly boolean[], meets: (k: number) => boolean): number {
+  const at = calls[j] as MinedCall;
+  if (at.rejected === undefined) return 0;
+  for (let n = j + 1; n <= j + 1 + REFUSAL_BRIDGE && free(n); n++) {
+    const c = calls[n] as MinedCall;
+    if (c.rejected !== undefined) return n > j + 1 && meets(n) && sharesFile(at, c) ? n - j : 0;
+    if (wrote[n] === true || c.outcome === undefined) return 0;
+  }
+  return 0;
+}
+
+/** Two calls name a file in common (filesOf: the files their args name). */
+function sharesFile(a: MinedCall, b: MinedCall): boolean {
+  const mine = filesOf(a);
+  if (mine === "") return false;
+  const theirs = new Set(filesOf(b).split(" "));
+  return mine.split(" ").some((f) => theirs.has(f));
 }
 
 /**
