@@ -18,7 +18,7 @@ import { sessionRefs } from "../src/import/sessionRefs.js";
 import type { ImportedEvent } from "../src/import/types.js";
 import { answerKey } from "../src/import/orphans.js";
 import { perCall } from "../src/import/perCall.js";
-import { pythonCalls } from "../src/import/pythonCall.js";
+import { pythonCalls, pythonCallsStepwise } from "../src/import/pythonCall.js";
 import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from "../src/io/compressed.js";
 import { nestsDeeperThan } from "../src/io/eventSchema.js";
 import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
@@ -339,6 +339,17 @@ describe("loops' shortcuts give the plain result", () => {
     // A line ends a one-quote string and a bracket ends the call before a quote closes: each is kept as its text.
     expect(pythonCalls("g('abc\n')")).toEqual([{ name: "g", args: [{ expr: "'abc\n'" }], kwargs: {} }]);
     expect(pythonCalls("h('abc)")).toEqual([{ name: "h", args: [{ expr: "'abc" }], kwargs: {} }]);
+  });
+
+  it("pythonCalls, skipping runs of characters it only steps over, finds the calls stepping one character at a time finds", () => {
+    const py = fc
+      .array(fc.constantFrom("f(", "g(1, 'a')", ")", "(", "[", "]", "{", "}", "'", '"', "r'", "b\"", "u", "F", "x", " ", "\n", "\\", "\\n", ";", "#", "# c\n", "return ", "exec_bash_cmd('ls')", "print(h(2))", "=", "@d\n", "def ", "if ", "Let me look:", "é", "#(", "r'\\'", "'\\'", "b'\\\\'"), { maxLength: 30 })
+      .map((parts) => parts.join(""));
+    // A comment or a raw string skipped whole or read from its quote would differ here.
+    for (const sample of ["#(\nf()", "x = r'\\' + f('a')\ng()", "say r'\\'\nf()", "s = br'\\'\ng(1)"]) expect(pythonCalls(sample)).toEqual(pythonCallsStepwise(sample));
+    check("pythonCalls", py, (t) => {
+      expect(pythonCalls(t)).toEqual(pythonCallsStepwise(t));
+    }, 1000);
   });
 });
 

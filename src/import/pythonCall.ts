@@ -269,6 +269,26 @@ function argumentList(r: Reader, name: string, depth: number): PythonCall | unde
  * is f's call: print only shows what the tool returned.
  */
 export function pythonCalls(code: string): PythonCall[] {
+  return callsIn(code, true);
+}
+
+/** pythonCalls stepping over every character between statements one at a time: the plain computation its skip stands for (test/loopsFastPaths.test.ts). */
+export function pythonCallsStepwise(code: string): PythonCall[] {
+  return callsIn(code, false);
+}
+
+/**
+ * The characters the scan between statements acts on (a quote, a string prefix, a comment, a
+ * bracket, a backslash, a newline, a semicolon): every other character is only stepped over, so
+ * a run of them is skipped in one search (the prose around a CaM action is most of its text).
+ */
+const ACTED_ON = `'"#()[]{}\\\n;rbfuRBFU`;
+const NEXT_ACTED_ON = new RegExp(`[${ACTED_ON.replace(/[\\\]\[^-]/g, "\\$&")}]`, "g");
+const ACTED_ON_CODES = new Uint8Array(128);
+for (const ch of ACTED_ON) ACTED_ON_CODES[ch.charCodeAt(0)] = 1;
+const isActedOn = (code: number): boolean => code < 128 && ACTED_ON_CODES[code] === 1;
+
+function callsIn(code: string, skipPlain: boolean): PythonCall[] {
   const calls: PythonCall[] = [];
   const r = new Reader(code.replace(/\r\n/g, "\n"));
   let depth = 0;
@@ -294,6 +314,13 @@ export function pythonCalls(code: string): PythonCall[] {
       }
       r.at = Math.max(statement, r.at);
       if (ident !== null && KEYWORDS.has(ident[0])) continue;
+    }
+    if (skipPlain && !isActedOn(r.text.charCodeAt(r.at))) {
+      // This character is stepped over; so is every one up to the next acted on.
+      NEXT_ACTED_ON.lastIndex = r.at + 1;
+      const next = NEXT_ACTED_ON.exec(r.text);
+      r.at = next === null ? r.text.length : next.index;
+      continue;
     }
     const c = r.peek();
     if (c === "'" || c === '"' || ((c === "r" || c === "b" || c === "f" || c === "u" || c === "R" || c === "B" || c === "F" || c === "U") && /['"]/.test(r.text[r.at + 1] ?? ""))) {
