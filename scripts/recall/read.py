@@ -13,6 +13,7 @@ Usage: read.py ROOT REF [--width N]
 import gzip, json, re, sys
 
 W = 300
+LAST_COMMAND = re.compile(r"\s*the last (?:action|command)\b", re.I)
 TIMEOUT = re.compile(r"timed out and has been killed|command timed out|timed out after \d+|<command>.*</command> timed out", re.I | re.S)
 BASH_FENCE = re.compile(r"```(?:bash|sh)[ \t]*\n(.*?)\n[ \t]*```", re.S)
 FENCE = re.compile(r"```[a-zA-Z]*[ \t]*\n(.*?)\n[ \t]*```", re.S)
@@ -58,7 +59,10 @@ def mini1(msgs):
         t = text(m.get("content"))
         nxt = msgs[i + 1] if i + 1 < len(msgs) else None
         reply = text(nxt.get("content")) if nxt else ""
-        answered = nxt is not None and nxt.get("role") == "user" and ("<returncode>" in reply or TIMEOUT.search(reply[:400]))
+        # The timeout notice is the harness's template, read from its start ("The last command
+        # <command>...</command> timed out ..."), as the importer reads it: a long command pushes the
+        # words "timed out" far into the reply.
+        answered = nxt is not None and nxt.get("role") == "user" and ("<returncode>" in reply or (LAST_COMMAND.match(reply) is not None and TIMEOUT.search(reply) is not None))
         bash = list(BASH_FENCE.finditer(t))
         f = bash[-1] if bash else FENCE.search(t)
         if f:

@@ -1,7 +1,7 @@
 // Where the real-outcomes figures take their stuck stretches from (`--stretches`): the miner
 // (src/realLoops/mine.ts, the default), or the stretches people marked reading sessions whole
 // (a judgements file's `sessions` and `heldOut.sessions`, or its held-out readings alone: the
-// sessions read after the rules were set, which shaped no rule and so judge a rule built from the
+// sessions held out from the rules, which shaped no rule and so judge a rule built from the
 // miner's, a candidate, fairly). The miner finds mostly repeated
 // failures and misses most of what readers mark on sessions it was not fitted to, so a catch rate
 // on mined stretches says little about the loops agents really get into; one on read stretches
@@ -23,7 +23,7 @@ export type StretchSource =
       readonly sessions: ReadonlyMap<string, SessionReading>;
     };
 
-export const STRETCHES_HELP = "with --loops real: where the real-outcomes figures take the stuck stretches from: mined (the miner's, the default), read:FILE (the stretches people marked reading whole sessions: a judgements file's sessions and heldOut.sessions; only those sessions run), or held-out:FILE (its heldOut.sessions alone: sessions read after the rules were set, which shaped no rule)";
+export const STRETCHES_HELP = "with --loops real: where the real-outcomes figures take the stuck stretches from: mined (the miner's, the default), read:FILE (the stretches people marked reading whole sessions: a judgements file's sessions and heldOut.sessions; only those sessions run), or held-out:FILE (its heldOut.sessions alone: sessions held out from the rules, which shaped no rule)";
 
 /** `--stretches VALUE` as a typed source; a user error names the problem. */
 export function parseStretchSource(value: string | undefined): StretchSource {

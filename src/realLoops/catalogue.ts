@@ -120,7 +120,7 @@ export interface Catalogue {
   readonly recall?: { readonly file: string; readonly protocol: readonly string[]; readonly byRule: Readonly<Record<string, number>>; readonly agreement: readonly string[] } & Recall;
   /** Recall by the second reader's reading of its (smaller) sample. */
   readonly recallBySecondReader?: { readonly protocol: readonly string[] } & Recall;
-  /** Recall on sessions read after the rules were set and never used to shape them. */
+  /** Recall on sessions held out from the rules: read blind and never used to shape them. */
   readonly recallHeldOut?: {
     readonly protocol: readonly string[];
     readonly byRule: Readonly<Record<string, number>>;
@@ -509,7 +509,7 @@ export function catalogueMarkdown(c: Catalogue): string {
     lines.push(
       "## Recall on held-out sessions",
       "",
-      `Sessions read whole, blind, after the rules were set (the judgements file's \`heldOut\`; its protocol lines below say which batch, and what the rules' author saw), by readers who saw no miner output: ${h.sessions} mined by this run (${h.callsRead} calls, ${h.stuckRead} read stuck). Recall of stuck calls: ${h.stuckRead === 0 ? "no stuck call read" : percentWithInterval(h.recall, h.interval)} (95% Wilson interval; optimistic, as above). Calls the miner flagged that the readers did not find stuck: ${h.flaggedNotRead}.`,
+      `Sessions read whole, blind, held out from the rules (the judgements file's \`heldOut\`; its protocol lines below say which batch, when it was read, and what the rules' author saw), by readers who saw no miner output: ${h.sessions} mined by this run (${h.callsRead} calls, ${h.stuckRead} read stuck). Recall of stuck calls: ${h.stuckRead === 0 ? "no stuck call read" : percentWithInterval(h.recall, h.interval)} (95% Wilson interval; optimistic, as above). Calls the miner flagged that the readers did not find stuck: ${h.flaggedNotRead}.`,
       "",
       `Covered by rule: ${Object.keys(h.byRule).length === 0 ? "none" : Object.entries(h.byRule).map(([k, n]) => `${k} ${n}`).join(", ")}.`,
       "",

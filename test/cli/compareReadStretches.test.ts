@@ -66,7 +66,7 @@ describe("compare --stretches read:FILE", () => {
     expect(out.realOutcomes.stretchSource).toMatchObject({ from: "read-held-out", read: 3, sessions: 1, stretches: 1 });
     expect(out.realOutcomes.sessions.n).toBe(1);
     const md = compare(`held-out:${file}`).stdout;
-    expect(md).toContain("its `heldOut.sessions` alone, read after the rules were set: no rule of the miner, nor a candidate built from one, was shaped on them");
+    expect(md).toContain("its `heldOut.sessions` alone, held out from the rules: no rule of the miner, nor a candidate built from one, was shaped on them (the file's protocol lines say when they were read and what the rules' authors saw)");
     const none = compare(`held-out:${judgementsFile({ sessions: READINGS.sessions })}`);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("holds no held-out readings");
