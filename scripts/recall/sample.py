@@ -99,6 +99,15 @@ def main(root: str) -> None:
     print()
 
 
+def read_before(batch: int) -> set:
+    """Every session ref the earlier batches' lists hold: a batch never draws a session read before."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    read = set()
+    for k in range(1, batch):
+        read |= {x["ref"] for x in json.load(open(os.path.join(here, f"sample-batch{k}.json")))["sessions"]}
+    return read
+
+
 def batch2(root: str) -> None:
     first = {x["ref"] for x in json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample-batch1.json")))["sessions"]}
     first_runs = {r.split("/")[2] for r in first if r.startswith("mini-swe-agent-gpt-5-cam/")}
@@ -139,10 +148,7 @@ def batch2(root: str) -> None:
 
 
 def batch3(root: str, batch: int = 3, failed: int = 9, ok: int = 3) -> None:
-    here = os.path.dirname(os.path.abspath(__file__))
-    read = set()
-    for k in range(1, batch):
-        read |= {x["ref"] for x in json.load(open(os.path.join(here, f"sample-batch{k}.json")))["sessions"]}
+    read = read_before(batch)
     rng = random.Random(SEED + batch - 1)
     out = []
 
@@ -173,10 +179,7 @@ def batch3(root: str, batch: int = 3, failed: int = 9, ok: int = 3) -> None:
 
 
 def batch8(root: str) -> None:
-    here = os.path.dirname(os.path.abspath(__file__))
-    read = set()
-    for k in range(1, 8):
-        read |= {x["ref"] for x in json.load(open(os.path.join(here, f"sample-batch{k}.json")))["sessions"]}
+    read = read_before(8)
     rng = random.Random(SEED + 7)
     out = []
     d = "mini-swe-agent-gpt-5-cam"
@@ -192,10 +195,7 @@ def batch8(root: str) -> None:
 
 
 def batch9(root: str) -> None:
-    here = os.path.dirname(os.path.abspath(__file__))
-    read = set()
-    for k in range(1, 9):
-        read |= {x["ref"] for x in json.load(open(os.path.join(here, f"sample-batch{k}.json")))["sessions"]}
+    read = read_before(9)
     rng = random.Random(SEED + 8)
     out = []
 
@@ -220,10 +220,7 @@ def batch9(root: str) -> None:
 
 
 def batch10(root: str) -> None:
-    here = os.path.dirname(os.path.abspath(__file__))
-    read = set()
-    for k in range(1, 10):
-        read |= {x["ref"] for x in json.load(open(os.path.join(here, f"sample-batch{k}.json")))["sessions"]}
+    read = read_before(10)
     rng = random.Random(SEED + 9)
     d = "mini-swe-agent-gpt-5-cam"
     labels = json.load(open(os.path.join(root, d, "labels.json")))
