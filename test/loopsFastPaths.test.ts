@@ -22,7 +22,9 @@ import { pythonCalls, pythonCallsStepwise } from "../src/import/pythonCall.js";
 import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from "../src/io/compressed.js";
 import { nestsDeeperThan } from "../src/io/eventSchema.js";
 import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
-import { tokensOf } from "../src/sim/tokens.js";
+import { eventTokens, tokensOf } from "../src/sim/tokens.js";
+import { callTokens } from "../src/realLoops/catalogue.js";
+import type { ToolEvent } from "../models/events.js";
 import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf } from "../src/import/facts.js";
 import { codeLine, linesWithin, type MinedCall, minedCalls } from "../src/realLoops/mine.js";
 
@@ -244,6 +246,22 @@ describe("loops' shortcuts give the plain result", () => {
     // The same long string twice in a row (a result's text and its `aggregated` copy), and values it hands to JSON.stringify.
     const long = `${"line \"quoted\"\n".repeat(40)}\u0002`;
     for (const v of [long, long, { content: [{ type: "text", text: long }], details: { aggregated: long } }, new Date(0), { at: new Date(0) }, [undefined, () => 1]]) expect(tokensOf(v)).toBe(plain(v));
+  });
+
+  it("a call's tokens (catalogue.ts callTokens) take the call event's from the args' JSON factCallOf made: the plain sum of eventTokens", () => {
+    const plainCallTokens = (events: readonly ToolEvent[], c: MinedCall) => c.events.reduce((sum, at) => sum + eventTokens(events[at] as ToolEvent), 0);
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: "small" }, text, fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.array(tie("value"), { maxLength: 3 }), fc.dictionary(text, tie("value"), { maxKeys: 3 })),
+    })).value;
+    // Args JSON.stringify makes nothing of, or makes "null" of, or builds through toJSON: the event is measured as before.
+    const odd = fc.constantFrom<unknown>(undefined, null, () => 1, Symbol("s"), { toJSON: () => undefined }, { toJSON: () => "xy" }, new Date(0), Number.NaN);
+    check("callTokens", fc.array(fc.tuple(fc.oneof(json, odd), fc.oneof(json, odd), fc.boolean()), { minLength: 1, maxLength: 4 }), (pairs) => {
+      const events: ToolEvent[] = pairs.flatMap(([params, result, answered], k) => [
+        { type: "call" as const, callId: `c${k}`, tool: "bash", ...(params === undefined ? {} : { params }) },
+        ...(answered ? [{ type: "outcome" as const, callId: `c${k}`, tool: "bash", result }] : []),
+      ]) as ToolEvent[];
+      for (const c of minedCalls(events)) expect(callTokens(events, c)).toBe(plainCallTokens(events, c));
+    });
   });
 
   it("decodeUtf8 decodes as the fatal decoder does (a BOM dropped, invalid UTF-8 refused)", () => {

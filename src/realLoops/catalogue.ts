@@ -9,7 +9,7 @@ import type { ToolEvent } from "../../models/events.js";
 import type { BadFile } from "../import/sessionRefs.js";
 import { plural } from "../format/words.js";
 import { nearestRank } from "../evaluation/metrics.js";
-import { eventTokens } from "../sim/tokens.js";
+import { eventTokens, tokensOfJson } from "../sim/tokens.js";
 import { percentWithInterval, wilson, type Interval } from "../stats/interval.js";
 import { OUTCOMES, outcomeOf } from "./labels.js";
 import { precisionAgreementOf, precisionOf, recallOf, stretchId, type Judgements, type Precision, type PrecisionAgreement, type ReadingAgreement, type Recall, type SessionReading, type Verdict, readingAgreementOf } from "./judgements.js";
@@ -167,7 +167,20 @@ const clip = (text: string, n: number) => {
   return Buffer.from(flat.length <= n ? flat : `${flat.slice(0, n - 1)}…`, "utf8").toString("utf8");
 };
 
-const callTokens = (events: readonly ToolEvent[], call: MinedCall) => call.events.reduce((sum, at) => sum + eventTokens(events[at] as ToolEvent), 0);
+/**
+ * The tokens of a call's events (eventTokens, summed). The call event's come from the args' JSON
+ * factCallOf made (rawArgs): unless it is "null" (args absent, or JSON of nothing), it is
+ * JSON.stringify(params), the length tokensOf counts; held to the plain sum in
+ * test/loopsFastPaths.test.ts.
+ */
+export function callTokens(events: readonly ToolEvent[], call: MinedCall): number {
+  let sum = 0;
+  for (const at of call.events) {
+    const event = events[at] as ToolEvent;
+    sum += event === call.call && call.rawArgs !== "null" ? tokensOfJson(call.rawArgs) : eventTokens(event);
+  }
+  return sum;
+}
 
 /** Everything a session contributes to the catalogue, computed once (in a run or in a shard). */
 export function sessionRow(at: number, session: string, format: string, events: readonly ToolEvent[], parameters: MineParameters, about: { readonly model?: string; readonly label?: string } = {}): SessionRow {

@@ -11,6 +11,14 @@ export function tokensOf(value: unknown): number {
   return OVERHEAD_TOKENS + Math.ceil(length / 4);
 }
 
+/**
+ * tokensOf(value) from JSON.stringify(value), made already (a call's args, src/import/facts.ts
+ * rawArgs): the same count, without measuring the value again (test/loopsFastPaths.test.ts).
+ */
+export function tokensOfJson(json: string): number {
+  return OVERHEAD_TOKENS + Math.ceil(json.length / 4);
+}
+
 /** Past this depth the JSON is built after all (and JSON.stringify says what is wrong with a cycle). */
 const MAX_DEPTH = 64;
 /** The last long string measured: a result holds its output twice (the text, and `aggregated` beside it). */
