@@ -73,6 +73,14 @@ describe("loops' shortcuts give the plain result", () => {
     }, 1000);
   });
 
+  it("maskText's clock precheck (D:DD:D, on the text as given) passes every text the clock mask changes, after a date's", () => {
+    const clockish = fc.array(fc.constantFrom("2026", "-", "12", "0", "7", "1", "10", ":", "00", ":0", "T", " ", ".", ",", "5", "Z", "a", "_", "\n"), { maxLength: 30 }).map((parts) => parts.join(""));
+    for (const sample of ["10:00:01", "at 1:02:03,5 and 2026-12-03T10:00:01Z", "2026-12-03T10:00 10:00:01", "x10:00:01", "1:2:3 12:345:6", "2026-12-0310:00:01"]) expect(maskText(sample)).toBe(plainMask(sample));
+    check("maskText clocks", clockish, (t) => {
+      expect(maskText(t)).toBe(plainMask(t));
+    }, 1000);
+  });
+
   it("maskText's one scan for a date's or a UUID's middle, and its tmp test on the text as given, pass every text those masks change", () => {
     const idish = fc.array(fc.constantFrom("550e8400", "-", "e29b", "41d4", "a716", "446655440000", "2026", "12", "03", "1", "T", " ", ":", "Z", "/tmp", "/var/", "folders", "/x", "tmp", "ab12", "_", "\n"), { maxLength: 24 }).map((parts) => parts.join(""));
     for (const sample of ["550e8400-e29b-41d4-a716-446655440000 at 2026-12-03T10:00:01Z", "2026-12-03 550E8400-E29B-41D4-A716-446655440000", "/var/folders/ab/tmpab12_x", "/private/var/folders/x", "x/var/tmp/y tmpdir12"]) expect(maskText(sample)).toBe(plainMask(sample));

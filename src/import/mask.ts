@@ -22,6 +22,8 @@ const UUID_MIDDLE = /-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-/i;
 const DATE_OR_UUID_MIDDLE = /-(?:\d\d-\d|[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-)/i;
 const DATE = /\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g;
 const CLOCK = /\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g;
+/** What every clock time holds, D:DD:D: a scan for it is about twice as fast as the replace that finds none. */
+const CLOCK_MIDDLE = /\d:\d\d:\d/;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const TMP_PATH = /(?:\/tmp|\/var\/folders|\/private\/var\/folders|\/var\/tmp)(?:\/[\w.@+-]+)*/g;
 const TMP_NAME = /\btmp[\w-]{4,}\b/g;
@@ -38,7 +40,7 @@ const TMP_NAME = /\btmp[\w-]{4,}\b/g;
  *   looks only around such pairs: a text without one is passed over in one scan)
  * - every run of digits.
  * A mask whose text cannot hold a match is skipped, by a cheap necessary test (a date holds
- * -DD-D, a UUID -xxxx-xxxx-xxxx-, both tried in one scan first; a temporary path or name holds
+ * -DD-D, a UUID -xxxx-xxxx-xxxx-, both tried in one scan first; a clock time D:DD:D; a temporary path or name holds
  * /var/ or tmp): most texts fail them. The tests are made on the text as given where a mask
  * before cannot make a match appear (its placeholder holds no dash, slash, digit or "tmp", and
  * breaks every run it sits in), so one scan serves two masks (test/loopsFastPaths.test.ts holds
@@ -48,7 +50,8 @@ export function maskText(text: string): string {
   let out = text;
   const dateOrUuid = DATE_OR_UUID_MIDDLE.test(text);
   if (dateOrUuid && DATE_MIDDLE.test(out)) out = out.replace(DATE, "<time>");
-  out = out.replace(CLOCK, "<time>");
+  // On the text as given: a date's placeholder holds no digit or colon, so it makes no D:DD:D appear.
+  if (CLOCK_MIDDLE.test(text)) out = out.replace(CLOCK, "<time>");
   if (dateOrUuid && UUID_MIDDLE.test(out)) out = out.replace(UUID, "<id>");
   // "tmp" is in /tmp and /var/tmp; /var/folders holds /var/.
   const tmp = text.includes("tmp");
