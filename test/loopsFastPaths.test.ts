@@ -25,7 +25,7 @@ import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
 import { eventTokens, tokensOf } from "../src/sim/tokens.js";
 import { callTokens } from "../src/realLoops/catalogue.js";
 import type { ToolEvent } from "../models/events.js";
-import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf } from "../src/import/facts.js";
+import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf, linesIn, shownBefore } from "../src/import/facts.js";
 import { codeLine, linesWithin, type MinedCall, minedCalls } from "../src/realLoops/mine.js";
 
 const FILE = "test/loopsFastPaths.test.ts";
@@ -139,6 +139,21 @@ describe("loops' shortcuts give the plain result", () => {
     const wide = factCallOf({ type: "call", tool: "bash", params: {} }, { type: "outcome", tool: "bash", result: "2026-12-03  10:00 up\nnext" });
     expect(factLinesFromResult(wide)).toBeUndefined();
     expect(factLines(wide)).toEqual(factLinesOf(wide));
+  });
+
+  it("an answer shown before (facts.ts shownBefore, its first line looked up before the earlier answer's set is made) is every line among the earlier answer's", () => {
+    const line = fc.constantFrom("def f():", "  return 1", "x = 2", "x  = 2", "", "<output>", "# 3", "12", "x", "y");
+    const answer = fc.array(line, { maxLength: 6 }).map((ls) => ls.join("\n"));
+    let shown = 0;
+    check("shownBefore", fc.array(answer, { minLength: 2, maxLength: 4 }), (answers) => {
+      const calls = answers.map((text) => factCallOf({ type: "call", tool: "bash", params: { command: "cat a.py" } }, { type: "outcome", tool: "bash", result: { content: [{ type: "text", text }] } }));
+      for (const c of calls) for (const p of calls) {
+        const plain = linesIn(factLines(c), new Set(factLines(p)));
+        if (plain && factLines(c).length > 0 && c !== p) shown++;
+        expect(shownBefore(c, p)).toBe(plain);
+      }
+    }, 300);
+    expect(shown).toBeGreaterThan(50);
   });
 
   it("a narrower view (mine.ts linesWithin, its code lines worked out once and its set made only when needed) is every shown code line among the other answer's", () => {
