@@ -515,6 +515,9 @@ export function linesWithin(a: MinedCall, b: MinedCall): boolean {
   // A line or two (grep finding the def just read) is a pointer into what was read, not a re-read.
   // (Checked before b's set is made: most views are never compared line by line.)
   if (lines.length < WITHIN_MIN_LINES) return false;
+  // The first line looked up among b's before b's set is made (once per call, kept): most views
+  // of a file after another start elsewhere, and no set is then needed.
+  if (!codeLines(b).includes(lines[0] as string)) return false;
   const seen = codeLineSet(b);
   return lines.every((l) => seen.has(l));
 }
