@@ -3,8 +3,7 @@
 // Each law compares a shortcut with the plain computation written out here, on generated inputs
 // built from the characters the shortcut looks for. Each failure prints its seed and a replay.
 import fc from "fast-check";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
@@ -27,6 +26,7 @@ import { callTokens } from "../src/realLoops/catalogue.js";
 import type { ToolEvent } from "../models/events.js";
 import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf, linesIn, shownBefore } from "../src/import/facts.js";
 import { codeLine, linesWithin, type MinedCall, minedCalls } from "../src/realLoops/mine.js";
+import { tempDir } from "./cli/run.js";
 
 const FILE = "test/loopsFastPaths.test.ts";
 
@@ -395,7 +395,7 @@ describe("loops' shortcuts give the plain result", () => {
 });
 
 describe("a .gz file held whole for its reader", () => {
-  const dir = mkdtempSync(join(tmpdir(), "loopsim-fast-"));
+  const dir = tempDir();
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("serves its head, its text and its whole content as the ordinary reads give them", () => {
@@ -435,7 +435,7 @@ describe("a .gz file held whole for its reader", () => {
 });
 
 describe("a session read in one go (Importer.wholeEvents) is the session read a stream at a time", () => {
-  const dir = mkdtempSync(join(tmpdir(), "loopsim-whole-"));
+  const dir = tempDir();
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const streamed = async (ref: string, span: ElementSpan | undefined, text: boolean) => {
     const opened = await openSession(ref, "auto", { text, ...(span === undefined ? {} : { span }) });

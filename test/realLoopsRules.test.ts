@@ -5,8 +5,7 @@
 // the same way; greps that find nothing; a linter's findings on different inputs; short answers).
 // Also the reading side: recall of stuck calls from whole-session readings, precision by rule,
 // unknown judged ids, and the datasets' labels files as published (flat, nested, run ids).
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ToolEvent } from "../models/events.js";
@@ -19,6 +18,7 @@ import { CatalogueBuilder, sessionRow } from "../src/realLoops/catalogue.js";
 import { DEFAULT_MINE_PARAMETERS } from "../src/realLoops/mine.js";
 import { loadJudgements, recallOf } from "../src/realLoops/judgements.js";
 import { labelFor, loadDatasetLabels, outcomeOf } from "../src/realLoops/labels.js";
+import { tempDir } from "./cli/run.js";
 
 const rules = (events: ToolEvent[]) => mineStretches(events).map((s) => `${s.rule} ${s.firstCall}-${s.lastCall} ${s.kind}`);
 
@@ -436,7 +436,7 @@ describe("changing-args rules", () => {
 });
 
 describe("reading the catalogue", () => {
-  const dir = mkdtempSync(join(tmpdir(), "loops-rules-"));
+  const dir = tempDir();
   const prose = session([
     ["ls", "a.py"],
     ["Let me look", "bash: line 1: Let: command not found", 127],
@@ -477,7 +477,7 @@ describe("reading the catalogue", () => {
   });
 
   it("reads the datasets' labels files as published: flat, nested run -> instance, and run ids", () => {
-    const root = mkdtempSync(join(tmpdir(), "loops-labels-"));
+    const root = tempDir();
     const write = (path: string, value: unknown) => writeFileSync(join(root, path), JSON.stringify(value));
     for (const d of ["flat/trajs", "nested/runs/r1/i1", "tau/h"]) mkdirSync(join(root, d), { recursive: true });
     write("flat/labels.json", { i1: "resolved", i2: "unresolved" });
