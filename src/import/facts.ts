@@ -283,17 +283,24 @@ const WIDE_SPACE = /[^\S\n ]| {2}/;
  */
 export function factLinesFromResult(c: FactCall): readonly string[] | undefined {
   if (c.result.includes("<time>") && DATE_BEFORE_WIDE_SPACE.test(c.rawResult)) return undefined;
-  const lines = maskedAnswerLines(c);
-  // Line by line, and only the lines with such white space copied: joining, replacing and
-  // splitting the whole answer again took longer (the lines are shared: never changed in place).
-  let collapsed: string[] | undefined;
+  // Line by line: joining, replacing and splitting the whole answer again took longer.
+  return changedLines(maskedAnswerLines(c), (line) => (WIDE_SPACE.test(line) ? line.replace(/\s+/g, " ") : line));
+}
+/**
+ * `lines` with `change` applied to each, the same array when it changes none: the lines of one
+ * answer are shared by every rule that reads them (perCall), so they are copied, never changed in
+ * place, and only when a line changes (most answers have no line to change).
+ */
+export function changedLines(lines: readonly string[], change: (line: string) => string): readonly string[] {
+  let out: string[] | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    if (!WIDE_SPACE.test(line)) continue;
-    collapsed ??= lines.slice();
-    collapsed[i] = line.replace(/\s+/g, " ");
+    const changed = change(line);
+    if (changed === line) continue;
+    out ??= lines.slice();
+    out[i] = changed;
   }
-  return collapsed ?? lines;
+  return out ?? lines;
 }
 /** The plain computation factLines stands for (factLinesFromResult takes a shortcut to it). */
 export function factLinesOf(c: FactCall): string[] {
@@ -380,15 +387,17 @@ export function hearsAgain(p: FactCall, c: FactCall, adjacent: boolean): "again"
 }
 
 /**
- * The refused edit `c` carries text that calls between it and the refused edit `p` showed for the
+ * Both `p` and `c` are refused edits, and `c` carries text that calls between them showed for the
  * first time: a line of its old code (old_code, old_str) that `p`'s old code did not have, that an
  * answer `between` them shows and no answer `before` `p` did (a comment line a viewer hides, shown
  * by nl at last, then put into the next edit). The reads taught the edit something: work, not the
  * same refusal heard again (the round-4 precision reading judged such chains false alarms: "each
  * old_code corrected from new facts gathered in between"). An edit whose old code the args do not
- * give (a script's) carries none. Asked only of two refusals: rare, so nothing is kept.
+ * give (a script's) carries none. One test for the miner's chains, its no-new-fact rule and the
+ * online candidate, so the three cannot drift apart.
  */
-export function carriesNewText(p: FactCall, c: FactCall, before: readonly FactCall[], between: readonly FactCall[]): boolean {
+export function correctedRefusal(p: FactCall, c: FactCall, before: readonly FactCall[], between: readonly FactCall[]): boolean {
+  if (p.rejected === undefined || c.rejected === undefined) return false;
   const had = new Set(oldCodeLines(p));
   const fresh = oldCodeLines(c).filter((l) => !had.has(l));
   return fresh.some((l) => between.some((b) => shownLines(b).has(l)) && !before.some((b) => shownLines(b).has(l)));

@@ -51,7 +51,7 @@
 // whose whole answer says it found nothing to replace is refused like the editor's "Code to replace
 // not found" (facts.ts); a missing module the answer ends on is one failure whatever route reached
 // it (missingModuleOf). Narrowed on the round-4 precision reading: a refused edit corrected from
-// lines the reads between showed first is a new attempt (facts.ts carriesNewText), not counted.
+// lines the reads between showed first is a new attempt (facts.ts correctedRefusal), not counted.
 // writes.ts reads a redirection and a late -i flag from the shell's own text (a '>' in a heredoc
 // script is Python's; perl -pe '...' -i edits in place).
 // An unchanged re-check stretch needs 2 calls that hear an answer of the stretch itself whole
@@ -79,7 +79,7 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { answerBody, carriesNewText, commandOf, factCallOf, type FactCall, filesOf, maskedAnswerLines, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES } from "../import/facts.js";
+import { answerBody, changedLines, commandOf, correctedRefusal, factCallOf, type FactCall, filesOf, maskedAnswerLines, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
 import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
@@ -433,7 +433,7 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
       j += step;
       recent.push(chainSignature(calls[j] as MinedCall) as string);
       // A refusal of an edit corrected from what the reads between showed first is a new attempt (see refusedAgainAfterReads).
-      const corrected = step > 1 && (calls[from] as MinedCall).rejected !== undefined && (calls[j] as MinedCall).rejected !== undefined && carriesNewText(calls[from] as MinedCall, calls[j] as MinedCall, calls.slice(Math.max(0, from - NEW_FACT_WINDOW), from), calls.slice(from + 1, j));
+      const corrected = correctedRefusal(calls[from] as MinedCall, calls[j] as MinedCall, calls.slice(Math.max(0, from - NEW_FACT_WINDOW), from), calls.slice(from + 1, j));
       if (!corrected) failures += 1;
     }
     let sighted = false;
@@ -464,7 +464,7 @@ const REFUSAL_BRIDGE = 3;
  * unchanged lines between as stuck). Only refusals (the environment said the action did not
  * happen): a failure after a read may come from a run the read prepared. Only with nothing
  * written between, and only on the same files. When the next edit carries text the reads between
- * showed for the first time (facts.ts carriesNewText), the reads taught it something: the chain
+ * showed for the first time (facts.ts correctedRefusal), the reads taught it something: the chain
  * goes on, but that refusal is a new attempt and does not count toward the threshold (the round-4
  * precision reading judged chains where every attempt was corrected from new reads false alarms,
  * and long chains with one such correction among the same refusals stuck).
@@ -522,17 +522,7 @@ export function linesWithin(a: MinedCall, b: MinedCall): boolean {
   return lines.every((l) => seen.has(l));
 }
 /** A call's masked answer as code lines, blank ones included; the answer's own lines when no line starts with a number's mask. */
-const codeLines = perCall((c: MinedCall): readonly string[] => {
-  const answer = maskedAnswerLines(c);
-  let lines: string[] | undefined;
-  for (let i = 0; i < answer.length; i++) {
-    const code = codeLine(answer[i] as string);
-    if (code === answer[i]) continue;
-    lines ??= answer.slice();
-    lines[i] = code;
-  }
-  return lines ?? answer;
-});
+const codeLines = perCall((c: MinedCall): readonly string[] => changedLines(maskedAnswerLines(c), codeLine));
 /** All of a call's code lines (what a later view may fall within), made into a set only for a call something is compared with. */
 const codeLineSet = perCall((c: MinedCall): ReadonlySet<string> => new Set(codeLines(c)));
 /** The non-blank code lines (what a view shows). */

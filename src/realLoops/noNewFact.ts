@@ -5,7 +5,7 @@
 // in src/import/facts.ts, which the candidate guard `candidate:no-new-fact:N` shares, so the two
 // cannot drift apart.
 import { createdFileOf } from "../import/writes.js";
-import { carriesNewText, type FactCall, failureFamily, hearsAgain, knownOnlyByVariable, NEW_FACT_WINDOW, neverTookEffect, resendable, resends, waitPaidOff } from "../import/facts.js";
+import { correctedRefusal, type FactCall, failureFamily, hearsAgain, knownOnlyByVariable, NEW_FACT_WINDOW, neverTookEffect, resendable, resends, waitPaidOff } from "../import/facts.js";
 
 /** A call as this rule reads it: what it taught, and its position among the session's calls. */
 export interface NoNewFactCall extends FactCall {
@@ -47,7 +47,7 @@ export function staleCalls(calls: readonly NoNewFactCall[], recorded: readonly b
         if (p.outcome === undefined) continue;
         let heard = hearsAgain(p, c, i === k - 1);
         // A refused edit that carries text the calls between showed for the first time learned something.
-        if (heard === "again" && p.rejected !== undefined && c.rejected !== undefined && carriesNewText(p, c, calls.slice(start, i), calls.slice(i + 1, k))) heard = undefined;
+        if (heard === "again" && correctedRefusal(p, c, calls.slice(start, i), calls.slice(i + 1, k))) heard = undefined;
         // A zoom breaks no run either (see noNewFactRuns).
         if (heard === "zoom") zoomed = true;
         if (heard === "again") {

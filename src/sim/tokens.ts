@@ -7,16 +7,16 @@ const OVERHEAD_TOKENS = 12;
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 export function tokensOf(value: unknown): number {
-  const length = value === undefined ? 0 : (jsonLength(value, 0) ?? (JSON.stringify(value) ?? "").length);
-  return OVERHEAD_TOKENS + Math.ceil(length / 4);
+  return tokensOfLength(value === undefined ? 0 : (jsonLength(value, 0) ?? (JSON.stringify(value) ?? "").length));
 }
+const tokensOfLength = (length: number): number => OVERHEAD_TOKENS + Math.ceil(length / 4);
 
 /**
  * tokensOf(value) from JSON.stringify(value), made already (a call's args, src/import/facts.ts
  * rawArgs): the same count, without measuring the value again (test/loopsFastPaths.test.ts).
  */
 export function tokensOfJson(json: string): number {
-  return OVERHEAD_TOKENS + Math.ceil(json.length / 4);
+  return tokensOfLength(json.length);
 }
 
 /** Past this depth the JSON is built after all (and JSON.stringify says what is wrong with a cycle). */

@@ -9,7 +9,7 @@
 // times with nothing changed between. A CANDIDATE, not a runtime's guard: no runtime is known to
 // ship it; loopsim measures it as evidence for people who design guards.
 import type { CallEvent, OutcomeEvent } from "../../../models/events.js";
-import { carriesNewText, factCallOf, type FactCall, hearsAgain, NEW_FACT_WINDOW, neverTookEffect, resendable, resends } from "../../import/facts.js";
+import { correctedRefusal, factCallOf, type FactCall, hearsAgain, NEW_FACT_WINDOW, neverTookEffect, resendable, resends } from "../../import/facts.js";
 import { changesWhatWasRead, createdFileOf, filesNamedIn, writeOf } from "../../import/writes.js";
 import { asGiven } from "../peers/normalization/callView.js";
 import { ALLOW, peerTarget, type PeerReducer } from "../peers/peerGuard.js";
@@ -50,7 +50,7 @@ function heardFrom(recent: readonly Heard[], c: FactCall): Heard | undefined {
     const p = recent[i] as Heard;
     if (hearsAgain(p.call, c, i === recent.length - 1) !== "again") continue;
     // A refused edit that carries text the calls between showed for the first time learned something (the miner's staleCalls).
-    if (p.call.rejected !== undefined && c.rejected !== undefined && carriesNewText(p.call, c, recent.slice(0, i).map((h) => h.call), recent.slice(i + 1).map((h) => h.call))) continue;
+    if (correctedRefusal(p.call, c, recent.slice(0, i).map((h) => h.call), recent.slice(i + 1).map((h) => h.call))) continue;
     return p;
   }
   return undefined;
