@@ -69,7 +69,7 @@ describe("the real-loop miner", () => {
   });
 
   it("gives ordered, disjoint stretches inside the session, each at least as long as its rule needs", () => {
-    const parameters = fc.record({ repeat: fc.integer({ min: 2, max: 5 }), failing: fc.integer({ min: 2, max: 5 }), alternation: fc.integer({ min: 4, max: 8 }), sameFailure: fc.integer({ min: 2, max: 5 }), recheck: fc.integer({ min: 2, max: 5 }), noEffect: fc.integer({ min: 2, max: 5 }), noNewFact: fc.integer({ min: 2, max: 5 }) });
+    const parameters = fc.record({ repeat: fc.integer({ min: 2, max: 5 }), failing: fc.integer({ min: 2, max: 5 }), alternation: fc.integer({ min: 4, max: 8 }), sameFailure: fc.integer({ min: 2, max: 5 }), recheck: fc.integer({ min: 2, max: 5 }), noEffect: fc.integer({ min: 2, max: 5 }), noNewFact: fc.integer({ min: 2, max: 5 }), unlandedEdits: fc.integer({ min: 2, max: 5 }) });
     check("stretches are disjoint and inside", fc.tuple(anySession, parameters), ([events, p]: [ToolEvent[], MineParameters]) => {
       const calls = minedCalls(events).length;
       const found = mineStretches(events, p);

@@ -83,6 +83,7 @@ import { answerBody, changedLines, commandOf, correctedRefusal, factCallOf, type
 import { perCall } from "../import/perCall.js";
 import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
+import { unlandedEditRuns } from "./unlandedEdits.js";
 
 export interface MineParameters {
   /** Calls in a row, same masked call and result, that make a repeat. */
@@ -99,6 +100,8 @@ export interface MineParameters {
   readonly noEffect: number;
   /** A first call and the calls after it that each add no new fact (noNewFact), counting the first. */
   readonly noNewFact: number;
+  /** Attempts to write one file, none of which took effect, with only looks at it between (unlandedEdits.ts). */
+  readonly unlandedEdits: number;
 }
 
 /**
@@ -109,10 +112,10 @@ export interface MineParameters {
  * refused twice. An alternation needs three full turns (six calls) before it is told apart from
  * an agent that checks two things, edits, and checks them again.
  */
-export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3 };
+export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3, unlandedEdits: 3 };
 
 /** The miner's rules, each a kind of stuck stretch, in the order a catalogue lists them. */
-export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact"] as const;
+export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact", "unlanded-edits"] as const;
 export type StretchRule = (typeof STRETCH_RULES)[number];
 
 /** Whether the stretch's calls are the same call again, or different calls that all got nowhere (what a guard keyed on the call can see, or not). */
@@ -130,6 +133,7 @@ export function kindOfRule(rule: StretchRule): StretchKind {
     case "unchanged-recheck":
     case "no-effect":
     case "no-new-fact":
+    case "unlanded-edits":
       return "changing-args";
     default: {
       const never: never = rule;
@@ -156,6 +160,8 @@ export function minimumLength(rule: StretchRule, p: MineParameters): number {
       return p.noEffect;
     case "no-new-fact":
       return p.noNewFact;
+    case "unlanded-edits":
+      return p.unlandedEdits;
     default: {
       const never: never = rule;
       return never;
@@ -321,6 +327,12 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
   // Calls that add no new fact, on the calls left (see noNewFactRuns).
   for (const [first, last] of noNewFactRuns(calls, taken, heardAgain, parameters.noNewFact)) {
     found.push(stretch(calls, first, last, "no-new-fact", "answers already heard since the last change: the same failure, the same lines, the same non-answer"));
+    for (let k = first; k <= last; k++) taken[k] = true;
+  }
+  // Attempts to write one file that never took effect, whatever each failure said, on the calls
+  // left (unlandedEdits.ts): last, so that a stretch the rules above find keeps its rule and range.
+  for (const [first, last] of unlandedEditRuns(calls, taken, parameters.unlandedEdits)) {
+    found.push(stretch(calls, first, last, "unlanded-edits", "attempts to write one file, none of which took effect"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
   return found.sort((a, b) => a.firstCall - b.firstCall);

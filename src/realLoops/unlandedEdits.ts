@@ -1,0 +1,126 @@
+// The miner's unlanded-edits rule (see mine.ts): runs of attempts to change one file, none of
+// which took effect, with only looks at that file between. Round 5, the readers' biggest miss on
+// the development readings: "patch never lands", "attempts to repair visit_Constant all fail to
+// apply", "same one-line edit rejected 3 times ... file unchanged until the agent switched to
+// sed", "fix_datetime.py had no effect: the view shows line 1117 unchanged". Each attempt fails
+// with a different message (a patch that does not apply, then a corrupt patch, then a harness
+// SyntaxError, then a script that ran and changed nothing), so the rules that need one signature
+// (same-failure, same-rejection) break; yet the file never moved, so no attempt after the first
+// taught the agent anything about the file that the first did not (the readers' protocol). One
+// principled test, not the wording of any error: did the write take effect?
+import { filesOf, type FactCall, hearsAgain, NEW_FACT_WINDOW } from "../import/facts.js";
+import { attemptsWrite, neverRan } from "../import/landed.js";
+import { createdFileOf, writeOf } from "../import/writes.js";
+
+/** A call as this rule reads it: what it taught, and its position among the session's calls. */
+export interface UnlandedCall extends FactCall {
+  readonly index: number;
+}
+
+/** How many calls that write nothing (looks at the file) may sit between two attempts. */
+const LOOKS_BETWEEN = 3;
+
+const namedFiles = (c: FactCall): string[] => {
+  const f = filesOf(c);
+  return f === "" ? [] : f.split(" ");
+};
+
+/**
+ * For each call, whether it is an attempt to write that did not land: it never ran (landed.ts
+ * neverRan), or it ran and the next look at its file, before anything else wrote, re-read the
+ * same region as a look before the attempt did, line for line (facts.ts hearsAgain "again": the
+ * same answer, or two thirds and more of the same lines): the file's lines re-shown unchanged.
+ * Why not more: an attempt whose effect is unknown (a script that printed nothing or "patched",
+ * the file not re-shown) is taken to have landed, so it ends a run; the readers' protocol counts
+ * edits that landed and broke the file differently as work, and a run resting on a guess would
+ * be a false alarm the precision readers would cut.
+ */
+export function unlandedAttempts(calls: readonly UnlandedCall[]): boolean[] {
+  const unlanded: boolean[] = [];
+  for (const c of calls) {
+    const k = c.index;
+    if (!attemptsWrite(c)) {
+      unlanded.push(false);
+      continue;
+    }
+    unlanded.push(neverRan(c) || reShownUnchanged(calls, unlanded, k));
+  }
+  return unlanded;
+}
+
+/** After the attempt at k, a look at its file hears again what a look before it heard (see unlandedAttempts). */
+function reShownUnchanged(calls: readonly UnlandedCall[], unlanded: readonly boolean[], k: number): boolean {
+  const c = calls[k] as UnlandedCall;
+  const files = namedFiles(c);
+  if (files.length === 0 || c.outcome === undefined) return false;
+  const looksAt = (x: UnlandedCall) => x.outcome !== undefined && !attemptsWrite(x) && writeOf(x.call.tool, x.rawArgs).kind === "none" && namedFiles(x).some((f) => files.includes(f));
+  let after: UnlandedCall | undefined;
+  for (let n = k + 1; n < calls.length && n <= k + LOOKS_BETWEEN; n++) {
+    const x = calls[n] as UnlandedCall;
+    if (writeOf(x.call.tool, x.rawArgs).kind !== "none") return false;
+    if (looksAt(x)) {
+      after = x;
+      break;
+    }
+  }
+  if (after === undefined || after.silent) return false;
+  // Back no further than the last write that may have landed (an attempt that did not land moved nothing).
+  for (let p = k - 1; p >= Math.max(0, k - NEW_FACT_WINDOW); p--) {
+    const q = calls[p] as UnlandedCall;
+    if (writeOf(q.call.tool, q.rawArgs).kind !== "none" && unlanded[p] !== true) return false;
+    if (looksAt(q) && hearsAgain(q, after, false) === "again") return true;
+  }
+  return false;
+}
+
+/**
+ * Runs of `need` or more attempts to write that did not land (unlandedAttempts), not yet taken,
+ * on one file, with at most LOOKS_BETWEEN calls between two of them that write nothing and look
+ * at that file (or name no file and taught nothing: failed, or said nothing). The stretch runs from the
+ * first attempt to the last. Attempts whose files the record does not give (a command known only
+ * by a variable) join when they never ran: an action that never ran changed no file, whichever
+ * it was meant for. Not a run: an attempt that landed between (the file moved: the next attempt
+ * meets a new file), a new file created, a look at another file (work elsewhere, a new fact).
+ */
+export function unlandedEditRuns(calls: readonly UnlandedCall[], taken: readonly boolean[], need: number): [number, number][] {
+  const unlanded = unlandedAttempts(calls);
+  const out: [number, number][] = [];
+  let i = 0;
+  while (i < calls.length) {
+    if (taken[i] === true || unlanded[i] !== true) {
+      i++;
+      continue;
+    }
+    const target = new Set(namedFiles(calls[i] as UnlandedCall));
+    const onTarget = (c: UnlandedCall) => {
+      const files = namedFiles(c);
+      return files.length === 0 || target.size === 0 || files.some((f) => target.has(f));
+    };
+    // A call between two attempts must look at the file, or teach nothing (fail, say nothing): a
+    // search elsewhere that answered is a new fact (the readers started a stretch after "#13/#14
+    // in between looked at new things", not before).
+    const looksAtTarget = (c: UnlandedCall) => (namedFiles(c).length > 0 ? onTarget(c) : c.failed || c.silent);
+    let last = i;
+    let attempts = 1;
+    for (;;) {
+      let next = -1;
+      for (let n = last + 1; n < calls.length && n <= last + 1 + LOOKS_BETWEEN; n++) {
+        const c = calls[n] as UnlandedCall;
+        if (taken[n] === true || c.outcome === undefined) break;
+        if (attemptsWrite(c)) {
+          if (unlanded[n] === true && (onTarget(c) || neverRan(c))) next = n;
+          break;
+        }
+        if (createdFileOf(c.rawArgs) !== undefined || writeOf(c.call.tool, c.rawArgs).kind !== "none" || !looksAtTarget(c)) break;
+      }
+      if (next < 0) break;
+      // A never-ran action on another file joins, but does not widen what the run is about.
+      if (onTarget(calls[next] as UnlandedCall)) for (const f of namedFiles(calls[next] as UnlandedCall)) target.add(f);
+      last = next;
+      attempts++;
+    }
+    if (attempts >= need) out.push([i, last]);
+    i = last + 1;
+  }
+  return out;
+}
