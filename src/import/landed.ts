@@ -46,14 +46,19 @@ export function neverRan(c: FactCall): boolean {
   if (c.outcome === undefined) return false;
   if (neverTookEffect(c)) return !(failureFamily(c) ?? "").startsWith(INSTALL_FAILED);
   const body = answerBody(c.rawResult);
-  // Python: the answer opens at the script's own location and ends on the parse error (a line of
-  // the script may run to thousands of characters between). sed, perl: their refusal anywhere.
-  const opens = SCRIPT_LOCATION.test(body.slice(0, 200));
-  return (opens && PARSE_ERROR_LAST.test(body.slice(-600))) || EXPRESSION_REFUSED.test(body.slice(0, 3000));
+  // Python: the answer opens at the location in the script it was given, and the parse error
+  // follows within a few lines (the offending source line, the caret): a command chained after
+  // the script (&& nl -ba f.py) may print after it. sed, perl, awk: their refusal anywhere.
+  const lines = body.slice(0, PARSE_REPORT_CHARS).replace(/^\s*bash execution output:\s*/, "").split("\n", PARSE_REPORT_LINES + 1);
+  if (SCRIPT_LOCATION.test(lines[0] ?? "") && lines.slice(1).some((l) => PARSE_ERROR.test(l))) return true;
+  return EXPRESSION_REFUSED.test(body.slice(0, 3000));
 }
 /** Python's report of a parse error opens at the location in the script it was given, with no Traceback before (see neverRan). */
-const SCRIPT_LOCATION = /^\s*(?:bash execution output:\s*)?File "<(?:stdin|string)>", line \d+/;
-/** ... and ends on the error. */
-const PARSE_ERROR_LAST = /(?:^|\n)\s*(?:SyntaxError|IndentationError|TabError)\b[^\n]*\s*$/;
-/** sed's or perl's refusal of its own expression: nothing of it ran (see neverRan). */
-const EXPRESSION_REFUSED = /\bsed: -e expression #\d+, char \d+:|Execution of -e aborted due to compilation errors/;
+const SCRIPT_LOCATION = /^\s*File "<(?:stdin|string)>", line \d+\s*$/;
+/** ... and names the error a few lines on: the location, the source line, the caret, the error. */
+const PARSE_ERROR = /^\s*(?:SyntaxError|IndentationError|TabError)\b/;
+const PARSE_REPORT_LINES = 4;
+/** A source line may run long (a whole patch on one line): enough of the answer to reach the error. */
+const PARSE_REPORT_CHARS = 20000;
+/** sed's, perl's or awk's refusal of its own program: nothing of it ran (see neverRan). */
+const EXPRESSION_REFUSED = /\bsed: -e expression #\d+, char \d+:|Execution of -e aborted due to compilation errors|\bawk: (?:cmd\. )?line:? ?\d+: (?:syntax error|missing \S+ near|runaway)/;

@@ -8,9 +8,9 @@
 // (same-failure, same-rejection) break; yet the file never moved, so no attempt after the first
 // taught the agent anything about the file that the first did not (the readers' protocol). One
 // principled test, not the wording of any error: did the write take effect?
-import { filesOf, type FactCall, hearsAgain, NEW_FACT_WINDOW } from "../import/facts.js";
+import { correctedRefusal, filesOf, type FactCall, hearsAgain, NEW_FACT_WINDOW } from "../import/facts.js";
 import { attemptsWrite, neverRan } from "../import/landed.js";
-import { createdFileOf, writeOf } from "../import/writes.js";
+import { createdFileOf, SHELL_TOOLS, writeOf } from "../import/writes.js";
 
 /** A call as this rule reads it: what it taught, and its position among the session's calls. */
 export interface UnlandedCall extends FactCall {
@@ -53,7 +53,7 @@ function reShownUnchanged(calls: readonly UnlandedCall[], unlanded: readonly boo
   const c = calls[k] as UnlandedCall;
   const files = namedFiles(c);
   if (files.length === 0 || c.outcome === undefined) return false;
-  const looksAt = (x: UnlandedCall) => x.outcome !== undefined && !attemptsWrite(x) && writeOf(x.call.tool, x.rawArgs).kind === "none" && namedFiles(x).some((f) => files.includes(f));
+  const looksAt = (x: UnlandedCall) => x.outcome !== undefined && viewsFile(x) && writeOf(x.call.tool, x.rawArgs).kind === "none" && namedFiles(x).some((f) => files.includes(f));
   let after: UnlandedCall | undefined;
   for (let n = k + 1; n < calls.length && n <= k + LOOKS_BETWEEN; n++) {
     const x = calls[n] as UnlandedCall;
@@ -72,6 +72,18 @@ function reShownUnchanged(calls: readonly UnlandedCall[], unlanded: readonly boo
   }
   return false;
 }
+
+/**
+ * A call that shows a file's lines rather than running anything: a named viewer (print_code_context,
+ * a read tool), or a shell command that only prints or searches (cat, nl, sed -n, head, tail, grep,
+ * git diff, git show). A run of a script that prints the same after an edit is no look: the readers'
+ * protocol counts a test re-run after a real change as work even when it fails the same way.
+ */
+function viewsFile(c: UnlandedCall): boolean {
+  if (!SHELL_TOOLS.has(c.call.tool)) return !/run|exec|bash|python|test/i.test(c.call.tool);
+  return VIEW_COMMAND.test(c.rawArgs);
+}
+const VIEW_COMMAND = /^\{"command":"(?:cd [^\s&;]+ && )?(?:cat|nl|sed -n|head|tail|grep|rg|git (?:diff|show))\b[^|;&]*(?:\|\s*(?:sed -n|head|tail|grep|nl)\b[^|;&]*)*"\}$/;
 
 /**
  * Runs of `need` or more attempts to write that did not land (unlandedAttempts), not yet taken,
@@ -114,10 +126,14 @@ export function unlandedEditRuns(calls: readonly UnlandedCall[], taken: readonly
         if (createdFileOf(c.rawArgs) !== undefined || writeOf(c.call.tool, c.rawArgs).kind !== "none" || !looksAtTarget(c)) break;
       }
       if (next < 0) break;
+      // A refused edit corrected from lines the looks between showed first is a new attempt, not
+      // the same one again (facts.ts correctedRefusal; the round-4 precision reading judged chains
+      // of such corrections false alarms): it stays in the run but does not count.
+      const corrected = correctedRefusal(calls[last] as UnlandedCall, calls[next] as UnlandedCall, calls.slice(Math.max(0, last - NEW_FACT_WINDOW), last), calls.slice(last + 1, next));
       // A never-ran action on another file joins, but does not widen what the run is about.
       if (onTarget(calls[next] as UnlandedCall)) for (const f of namedFiles(calls[next] as UnlandedCall)) target.add(f);
       last = next;
-      attempts++;
+      if (!corrected) attempts++;
     }
     if (attempts >= need) out.push([i, last]);
     i = last + 1;
