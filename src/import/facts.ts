@@ -252,6 +252,33 @@ export function neverTookEffect(c: FactCall): boolean {
   return family.startsWith("refused") || HARNESS_PARSE.test(c.rawResult.slice(0, 3000)) || family.startsWith(INSTALL_FAILED) || (SHELL_SYNTAX.test(family) && !ranBeforeSyntaxError(c));
 }
 
+/**
+ * The program the call gave (a Python script on stdin or in -c, a sed, perl or awk expression)
+ * could not be parsed, so none of it ran: Python reports a SyntaxError in the script it was given
+ * (File "<stdin>", "<string>") with no "Traceback" before it, a compile-time error raised before
+ * the first statement ran (a SyntaxError after a Traceback came from a running script, importing
+ * a file it may have just written: that edit landed); sed, perl and awk refuse their own program.
+ */
+export function ownProgramUnparsed(c: FactCall): boolean {
+  if (c.outcome === undefined) return false;
+  const body = answerBody(c.rawResult);
+  // Python: the answer opens at the location in the script it was given, and the parse error
+  // follows within a few lines (the offending source line, the caret): a command chained after
+  // the script (&& nl -ba f.py) may print after it. sed, perl, awk: their refusal anywhere.
+  const lines = body.slice(0, PARSE_REPORT_CHARS).replace(/^\s*bash execution output:\s*/, "").split("\n", PARSE_REPORT_LINES + 1);
+  if (SCRIPT_LOCATION.test(lines[0] ?? "") && lines.slice(1).some((l) => PARSE_ERROR.test(l))) return true;
+  return EXPRESSION_REFUSED.test(body.slice(0, 3000));
+}
+/** Python's report of a parse error opens at the location in the script it was given, with no Traceback before (see ownProgramUnparsed). */
+const SCRIPT_LOCATION = /^\s*File "<(?:stdin|string)>", line \d+\s*$/;
+/** ... and names the error a few lines on: the location, the source line, the caret, the error. */
+const PARSE_ERROR = /^\s*(?:SyntaxError|IndentationError|TabError)\b/;
+const PARSE_REPORT_LINES = 4;
+/** A source line may run long (a whole patch on one line): enough of the answer to reach the error. */
+const PARSE_REPORT_CHARS = 20000;
+/** sed's, perl's or awk's refusal of its own program: nothing of it ran (see ownProgramUnparsed). */
+const EXPRESSION_REFUSED = /\bsed: -e expression #\d+, char \d+:|Execution of -e aborted due to compilation errors|\bawk: (?:cmd\. )?line:? ?\d+: (?:syntax error|missing \S+ near|runaway)/;
+
 /** The answer holds lines before bash's syntax error: some of the command ran. */
 export function ranBeforeSyntaxError(c: FactCall): boolean {
   const lines = answerLines(answerBody(c.rawResult));

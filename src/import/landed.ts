@@ -3,7 +3,7 @@
 // facts.ts, because it reads one call (its tool, its args and its answer as recorded) and the
 // facts those files already give (a refusal, an action the harness never parsed). Pure and
 // deterministic.
-import { answerBody, type FactCall, failureFamily, INSTALL_FAILED, neverTookEffect } from "./facts.js";
+import { type FactCall, failureFamily, INSTALL_FAILED, neverTookEffect, ownProgramUnparsed } from "./facts.js";
 import { SHELL_TOOLS, writeOf } from "./writes.js";
 
 /**
@@ -45,20 +45,5 @@ export function attemptsWrite(c: FactCall): boolean {
 export function neverRan(c: FactCall): boolean {
   if (c.outcome === undefined) return false;
   if (neverTookEffect(c)) return !(failureFamily(c) ?? "").startsWith(INSTALL_FAILED);
-  const body = answerBody(c.rawResult);
-  // Python: the answer opens at the location in the script it was given, and the parse error
-  // follows within a few lines (the offending source line, the caret): a command chained after
-  // the script (&& nl -ba f.py) may print after it. sed, perl, awk: their refusal anywhere.
-  const lines = body.slice(0, PARSE_REPORT_CHARS).replace(/^\s*bash execution output:\s*/, "").split("\n", PARSE_REPORT_LINES + 1);
-  if (SCRIPT_LOCATION.test(lines[0] ?? "") && lines.slice(1).some((l) => PARSE_ERROR.test(l))) return true;
-  return EXPRESSION_REFUSED.test(body.slice(0, 3000));
+  return ownProgramUnparsed(c);
 }
-/** Python's report of a parse error opens at the location in the script it was given, with no Traceback before (see neverRan). */
-const SCRIPT_LOCATION = /^\s*File "<(?:stdin|string)>", line \d+\s*$/;
-/** ... and names the error a few lines on: the location, the source line, the caret, the error. */
-const PARSE_ERROR = /^\s*(?:SyntaxError|IndentationError|TabError)\b/;
-const PARSE_REPORT_LINES = 4;
-/** A source line may run long (a whole patch on one line): enough of the answer to reach the error. */
-const PARSE_REPORT_CHARS = 20000;
-/** sed's, perl's or awk's refusal of its own program: nothing of it ran (see neverRan). */
-const EXPRESSION_REFUSED = /\bsed: -e expression #\d+, char \d+:|Execution of -e aborted due to compilation errors|\bawk: (?:cmd\. )?line:? ?\d+: (?:syntax error|missing \S+ near|runaway)/;
