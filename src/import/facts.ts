@@ -245,11 +245,12 @@ function failedInstall(c: FactCall): boolean {
  */
 export function neverTookEffect(c: FactCall): boolean {
   const family = failureFamily(c);
-  if (family === undefined) return false;
+  // A script whose own text could not be parsed ran none of it, whatever its exit status (piped, 0).
+  if (family === undefined) return ownProgramUnparsed(c);
   // A named tool (book_reservation, update_*) that answered with a failure refused the action: the
   // runtime checks its input before it changes anything (a shell command may fail half done).
   if (c.failed && !SHELL_TOOLS.has(c.call.tool)) return true;
-  return family.startsWith("refused") || HARNESS_PARSE.test(c.rawResult.slice(0, 3000)) || family.startsWith(INSTALL_FAILED) || (SHELL_SYNTAX.test(family) && !ranBeforeSyntaxError(c));
+  return family.startsWith("refused") || HARNESS_PARSE.test(c.rawResult.slice(0, 3000)) || family.startsWith(INSTALL_FAILED) || (SHELL_SYNTAX.test(family) && !ranBeforeSyntaxError(c)) || ownProgramUnparsed(c);
 }
 
 /**
