@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { ToolEvent } from "../models/events.js";
 import { failureSignature, rejectionOf } from "../src/realLoops/mask.js";
 import { writeOf } from "../src/import/writes.js";
+import { factCallOf, ownProgramUnparsed } from "../src/import/facts.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import { kindOfRule, mineStretches } from "../src/realLoops/mine.js";
 import { bash, NO_NEW_FACT_CASES, session } from "./fixtures/noNewFactSessions.js";
@@ -406,6 +407,51 @@ describe("changing-args rules", () => {
       [script(3, true), "pattern not found"],
     ]);
     expect(rules(patched)).toEqual([]);
+  });
+
+  it("takes attempts to write one file that never took effect, whatever each message said, for unlanded edits (round 5)", () => {
+    const script = (n: number) => `python - <<'PY'\nfrom pathlib import Path\np = Path('a.py')\ns = p.read_text()\np.write_text(s.replace("return ${n}", "return 2"))\nPY`;
+    const unparsed = '  File "<stdin>", line 5\n    p.write_text(s.replace("return\n                           ^\nSyntaxError: EOL while scanning string literal';
+    const view: [string, string] = ["sed -n '10,13p' a.py", "def f():\n    x = g()\n    return 1\n# end"];
+    // Three messages, three kinds: Python could not parse the script, sed could not parse its
+    // expression, an edit script found nothing to replace; only a view of the file between.
+    const mixed = session([
+      ["ls", "a.py b.py"],
+      [script(1), unparsed],
+      view,
+      ["sed -i 's/return 1/return 2' a.py", "sed: -e expression #1, char 20: unterminated `s' command", 1],
+      [`${script(3)}\nprint('pattern not found')`, "pattern not found"],
+      ["pytest -q", "1 passed"],
+    ]);
+    expect(rules(mixed)).toEqual(["unlanded-edits 1-4 changing-args"]);
+    // Edits that ran, each followed by a view showing the same lines: no effect, re-shown.
+    const silent = session([view, ["sed -i 's/retrun 1/return 2/' a.py", ""], view, ["perl -pi -e 's/retrun 1/return 2/' a.py", ""], view, ["sed -i 's/ return 1/ return 2/' a.py", ""], view]);
+    expect(rules(silent)).toEqual(["unlanded-edits 1-5 changing-args"]);
+  });
+
+  it("does not take edits that landed, nor attempts whose effect is unknown, nor a run or a view elsewhere between, for unlanded edits", () => {
+    const view: [string, string] = ["sed -n '10,13p' a.py", "def f():\n    x = g()\n    return 1\n# end"];
+    const landedBroken = (n: number): [string, string, number] => [`sed -i 's/return 1/return ${n}(/' a.py && python -c 'import a'`, `Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n  File "/w/a.py", line 12\n    return ${n}(\n           ^\nSyntaxError: '(' was never closed`, 1];
+    // Each edit landed (a Traceback before the SyntaxError: a running import met the edited file).
+    expect(rules(session([landedBroken(1), view, landedBroken(2), view, landedBroken(3)]))).toEqual([]);
+    // Silent edits, the file never re-shown: their effect is unknown, taken to have landed.
+    expect(rules(session([view, ["sed -i 's/a/b/' a.py", ""], ["sed -i 's/c/d/' a.py", ""], ["sed -i 's/e/f/' a.py", ""], ["pytest -q", "1 passed"]]))).toEqual([]);
+    // A script run after each edit printing the same is no view: a re-run after a real change is work.
+    const run: [string, string] = ["python a.py", "result: 1 of 3 items processed\nnothing else to report here"];
+    expect(rules(session([run, ["sed -i 's/a/b/' a.py", ""], run, ["sed -i 's/c/d/' a.py", ""], run, ["sed -i 's/e/f/' a.py", ""], run]))).toEqual([]);
+    // Never-ran attempts with a look at another file between that taught something new.
+    const unparsed = (message: string) => `  File "<stdin>", line 2\n    x = (\n        ^\nSyntaxError: ${message}`;
+    const messages = ["unexpected EOF while parsing", "invalid syntax", "EOL while scanning string literal"];
+    const attempt = (n: number): [string, string] => [`python - <<'PY'\nopen('a.py', 'w').write(${n}\nPY`, unparsed(messages[n - 1] as string)];
+    expect(rules(session([attempt(1), ["grep -n Include sphinx/other.py", "365:class Include(BaseInclude):"], attempt(2), ["grep -n Reader sphinx/io.py", "92:class Reader:"], attempt(3)]))).toEqual([]);
+  });
+
+  it("tells a script that never ran (its own parse error) from one that ran and then met one", () => {
+    const call = (text: string, exitCode = 0) => factCallOf({ type: "call", runId: "r", callId: "c", tool: "bash", params: { command: "python - <<'PY'\nPY" } }, { type: "outcome", runId: "r", callId: "c", tool: "bash", params: {}, result: { content: [{ type: "text", text }], details: { status: exitCode === 0 ? "completed" : "failed", exitCode } } });
+    expect(ownProgramUnparsed(call('bash execution output:\n  File "<stdin>", line 8\n    x = "\n        ^\nSyntaxError: EOL while scanning string literal\n    240  def f():'))).toBe(true);
+    expect(ownProgramUnparsed(call('Traceback (most recent call last):\n  File "<stdin>", line 3, in <module>\n  File "/w/a.py", line 4\nSyntaxError: invalid syntax', 1))).toBe(false);
+    expect(ownProgramUnparsed(call("awk: line 9: missing ) near end of line", 2))).toBe(true);
+    expect(ownProgramUnparsed(call("patched"))).toBe(false);
   });
 
   it("reads a redirection and a late in-place flag from the shell's own text: a '>' in a heredoc script or a quoted sed expression writes nothing, perl -pe '...' -i does", () => {
