@@ -8,8 +8,9 @@
 // (same-failure, same-rejection) break; yet the file never moved, so no attempt after the first
 // taught the agent anything about the file that the first did not (the readers' protocol). One
 // principled test, not the wording of any error: did the write take effect?
-import { correctedRefusal, filesOf, type FactCall, hearsAgain, NEW_FACT_WINDOW } from "../import/facts.js";
+import { correctedRefusal, filesOf, type FactCall, hearsAgain, NEW_FACT_WINDOW, sameRegion, WITHIN_MIN_LINES } from "../import/facts.js";
 import { attemptsWrite, neverRan } from "../import/landed.js";
+import { perCall } from "../import/perCall.js";
 import { createdFileOf, SHELL_TOOLS, writeOf } from "../import/writes.js";
 
 /** A call as this rule reads it: what it taught, and its position among the session's calls. */
@@ -57,20 +58,49 @@ function reShownUnchanged(calls: readonly UnlandedCall[], unlanded: readonly boo
   let after: UnlandedCall | undefined;
   for (let n = k + 1; n < calls.length && n <= k + LOOKS_BETWEEN; n++) {
     const x = calls[n] as UnlandedCall;
-    if (writeOf(x.call.tool, x.rawArgs).kind !== "none") return false;
+    if (writeOf(x.call.tool, x.rawArgs).kind !== "none") break;
     if (looksAt(x)) {
       after = x;
       break;
     }
   }
+  // The attempt's own answer may re-show the file: a view chained last, after the write
+  // (python fix.py && nl -ba a.py | sed -n '200,236p').
+  if (after === undefined && VIEW_CHAINED_LAST.test(c.rawArgs)) after = c;
   if (after === undefined || after.silent) return false;
   // Back no further than the last write that may have landed (an attempt that did not land moved nothing).
   for (let p = k - 1; p >= Math.max(0, k - NEW_FACT_WINDOW); p--) {
     const q = calls[p] as UnlandedCall;
     if (writeOf(q.call.tool, q.rawArgs).kind !== "none" && unlanded[p] !== true) return false;
-    if (looksAt(q) && hearsAgain(q, after, false) === "again") return true;
+    // An earlier attempt that did not land and showed the file after it showed the file as it was.
+    const shown = looksAt(q) || (unlanded[p] === true && VIEW_CHAINED_LAST.test(q.rawArgs) && namedFiles(q).some((f) => files.includes(f)));
+    if (!shown) continue;
+    if (after === c || !looksAt(q) ? reShownWithin(q, after) : hearsAgain(q, after, false) === "again") return true;
   }
   return false;
+}
+
+/** A command whose last part views a file (nl, cat, sed -n, head, tail, each maybe piped to sed -n or head): what it shows comes after the write before it. */
+const VIEW_CHAINED_LAST = /(?:&&|;|\\n)\s*(?:nl -ba|cat -n|cat|sed -n|head|tail)\b[^&;|"]*(?:\|\s*(?:sed -n|head|tail|nl)\b[^&;|"]*)*"\}$/;
+/**
+ * The lines a view printed with their numbers (nl -ba: "  183\tcode"), as recorded: a region
+ * re-shown unchanged prints every one of them again, numbers and all.
+ */
+const numberedLines = perCall((c: FactCall): readonly string[] => c.rawResult.split("\n").filter((l) => NUMBERED_LINE.test(l)).map((l) => l.trimEnd()));
+const NUMBERED_LINE = /^\s*\d+\t/;
+/**
+ * The attempt's own answer (a view chained after it) re-shows the region an earlier view showed,
+ * unchanged: 3 or more numbered lines, every one printed by the earlier view with the same number
+ * and text, covering at least two thirds of that view (facts.ts sameRegion). Numbered lines only,
+ * compared as printed: a blank line inserted shifts every number after it (the edit landed), and
+ * the attempt's own messages around the view are no lines of the file.
+ */
+function reShownWithin(look: FactCall, c: FactCall): boolean {
+  const now = numberedLines(c);
+  const before = numberedLines(look);
+  if (now.length < WITHIN_MIN_LINES || before.length === 0) return false;
+  const had = new Set(before);
+  return now.every((l) => had.has(l)) && sameRegion(new Set(now), before);
 }
 
 /**
