@@ -427,6 +427,14 @@ describe("changing-args rules", () => {
     // Edits that ran, each followed by a view showing the same lines: no effect, re-shown.
     const silent = session([view, ["sed -i 's/retrun 1/return 2/' a.py", ""], view, ["perl -pi -e 's/retrun 1/return 2/' a.py", ""], view, ["sed -i 's/ return 1/ return 2/' a.py", ""], view]);
     expect(rules(silent)).toEqual(["unlanded-edits 1-5 changing-args"]);
+    // A view chained after each attempt re-shows the region as the one before printed it, number for number.
+    const region = (last: string) => `    10\tdef f():\n    11\t    x = g()\n    12\t    ${last}\n    13\t# end`;
+    const names = ["alpha", "beta", "gamma"];
+    const errors = ["NameError: name 'alpha' is not defined", "TypeError: replace() argument 1 must be str", "AttributeError: 'PosixPath' object has no attribute 'gamma'"];
+    const chained = (n: number, last: string): [string, string, number] => [`python - <<'PY'\nfrom pathlib import Path\np = Path('a.py')\np.write_text(p.read_text().replace(${names[n - 1] as string}, new))\nPY\nnl -ba a.py | sed -n '10,13p'`, `Traceback (most recent call last):\n  File "<stdin>", line 4, in <module>\n${errors[n - 1] as string}\n${region(last)}`, 1];
+    expect(rules(session([["nl -ba a.py | sed -n '10,13p'", region("return 1")], chained(1, "return 1"), chained(2, "return 1"), chained(3, "return 1")]))).toEqual(["unlanded-edits 1-3 changing-args"]);
+    // The same, where the region came back changed: that attempt landed.
+    expect(rules(session([["nl -ba a.py | sed -n '10,13p'", region("return 1")], chained(1, "return 1"), chained(2, "return 2"), chained(3, "return 2")]))).toEqual([]);
   });
 
   it("does not take edits that landed, nor attempts whose effect is unknown, nor a run or a view elsewhere between, for unlanded edits", () => {
