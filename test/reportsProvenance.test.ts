@@ -44,3 +44,21 @@ describe("scripts/recall/show-stretch.mjs, the stretch viewer the precision prot
     expect(missing.stderr).toContain("javac-loop.jsonl@4: no such stretch in");
   });
 });
+
+describe("scripts/recall/show-session.mjs, the whole-session viewer the batch-12 recall readers used", () => {
+  it("lists sessions with their call counts, shows one whole with no miner verdict, and exits 2 on a session the folder lacks", () => {
+    const show = (...args: string[]) => spawnSync(process.execPath, ["scripts/recall/show-session.mjs", "test/fixtures/real-loops", ...args], { cwd: ROOT, encoding: "utf8" });
+    const listed = show("--list");
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain("javac-loop.jsonl\t10\n");
+    const r = show("javac-loop.jsonl", "--width", "200");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^javac-loop\.jsonl {2}calls=10\n/);
+    expect(r.stdout).toContain('#8 exec\n   args:   {"command":"javac src/A.java"}');
+    // Blind reading: the viewer names no rule and no refusal, only what the recording says.
+    expect(r.stdout).not.toMatch(/repeat|identical|refused/);
+    const missing = show("nowhere.jsonl");
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("nowhere.jsonl: no such session under test/fixtures/real-loops");
+  });
+});

@@ -40,6 +40,15 @@ Batch 11 (`--batch 11 CORPUS_ROOT`, seed 45): the 60 mini-swe-agent sessions of 
 (Gemini 3 Pro on SWE-bench Verified, 30 unresolved and 30 resolved; none is among the datasets'
 gemini-3-pro sessions), more held-out sessions for the fourth round's rules, in a seeded order; refs
 are relative to the corpus root, as `loops ../shared/datasets ../shared/corpus` names them.
+Batch 12 (`--batch 12 DATASETS_ROOT CORPUS_ROOT`, seed 46): the held-out sample for the fifth round of
+rules, written with batches 1-8 in view: every session of ../shared/corpus outside its mini-swe-agent
+folder with 3 calls or more (the Agent Data Protocol samples of 23 public datasets, Claude Code, Codex
+and pi sessions: other harnesses than the ones every earlier batch came from; listed by
+scripts/recall/show-session.mjs --list, which reads them through loopsim's importers, so a built
+checkout is needed; no outcome labels: recall needs none), and, with no failed run left unread in
+any dataset, resolved runs: 48 gpt-5-cam, 24 gemini-3-pro, and every deepseek resolved run and
+tau-bench success left, none from batches 1-11. Each entry names its root (datasets or corpus);
+corpus refs are relative to the corpus root. Read with show-session.mjs (corpus) or read.py.
 Usage: sample.py DATASETS_ROOT [--batch 2..11] > sample.json
 """
 import gzip, json, os, random, sys
@@ -242,8 +251,42 @@ def batch11(root: str) -> None:
     print()
 
 
+def batch12(root: str, corpus: str) -> None:
+    import subprocess
+    read = read_before(12)
+    rng = random.Random(SEED + 11)
+    show = os.path.join(os.path.dirname(os.path.abspath(__file__)), "show-session.mjs")
+    listing = subprocess.run(["node", show, corpus, "--list"], check=True, capture_output=True, text=True).stdout
+    out = []
+    for line in sorted(listing.splitlines()):
+        ref, calls = line.split("\t")
+        if not ref.startswith("mini-swe-agent/") and int(calls) >= 3:
+            out.append({"ref": ref, "root": "corpus", "dataset": "corpus " + (ref.split("#")[0] if ref.startswith("adp/") else ref.split("/")[0]), "label": "unlabelled"})
+
+    def take(d, pairs, want, n=None):
+        pool = sorted((r, l) for r, l in pairs if l in want and r not in read and os.path.exists(os.path.join(root, r.split("#")[0])))
+        chosen = pool if n is None or n >= len(pool) else rng.sample(pool, n)
+        out.extend({"ref": r, "root": "datasets", "dataset": d, "label": l} for r, l in chosen)
+
+    d = "mini-swe-agent-gpt-5-cam"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    take(d, [(f"{d}/run_results/{r}/{i}/{i}.traj.json.gz", l) for r, m in labels.items() for i, l in m.items()], OK, 48)
+    d = "mini-swe-agent-gemini-3-pro"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    take(d, [(f"{d}/trajs/{i}.traj.json.gz", l) for i, l in labels.items()], OK, 24)
+    d = "mini-swe-agent-deepseek-tool-calls"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    take(d, [(f"{d}/output/{r}/{i}/{i}.traj.json.gz", l) for r, m in labels.items() for i, l in m.items()], OK)
+    d = "tau-bench-airline"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    take(d, [(f"{d}/historical_trajectories/gpt-4o-airline.json.gz#{k}", l) for k, l in labels.items()], OK)
+    rng.shuffle(out)
+    json.dump({"seed": SEED + 11, "batch": 12, "sessions": out}, sys.stdout, indent=1)
+    print()
+
+
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "11")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12")]
     root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "datasets")
     batch = sys.argv[sys.argv.index("--batch") + 1] if "--batch" in sys.argv else "1"
-    {"1": main, "2": batch2, "3": batch3, "4": lambda r: batch3(r, 4), "5": lambda r: batch3(r, 5, 18, 6), "6": lambda r: batch3(r, 6, 36, 12), "7": lambda r: batch3(r, 7, 48, 12), "8": batch8, "9": batch9, "10": batch10, "11": batch11}[batch](root)
+    {"1": main, "2": batch2, "3": batch3, "4": lambda r: batch3(r, 4), "5": lambda r: batch3(r, 5, 18, 6), "6": lambda r: batch3(r, 6, 36, 12), "7": lambda r: batch3(r, 7, 48, 12), "8": batch8, "9": batch9, "10": batch10, "11": batch11, "12": lambda r: batch12(r, args[1] if len(args) > 1 else os.path.join(os.path.dirname(r.rstrip("/")), "corpus"))}[batch](root)
