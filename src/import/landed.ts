@@ -4,7 +4,13 @@
 // facts those files already give (a refusal, an action the harness never parsed). Pure and
 // deterministic.
 import { type FactCall, failureFamily, INSTALL_FAILED, neverTookEffect, ownProgramUnparsed } from "./facts.js";
-import { SHELL_TOOLS, writeOf } from "./writes.js";
+import { perCall } from "./perCall.js";
+import { SHELL_TOOLS, writeOf, type WriteKind } from "./writes.js";
+
+/** What a call may have written (writes.ts writeOf), worked out once per call: the miner's writes and this rule both ask it. */
+export const writeKindOf = perCall((c: FactCall): WriteKind => writeOf(c.call.tool, c.rawArgs));
+/** Whether a call writes nothing: the rule asks it of each call around each attempt. */
+export const writesNothing = (c: FactCall): boolean => writeKindOf(c).kind === "none";
 
 /**
  * A named tool that edits files (an editor's str_replace, CaM's code_replace, save_code_to_file).
@@ -19,11 +25,11 @@ const FILE_TOOL = /edit|replace|patch|insert|file|code|write/i;
  * exec_bash_cmd(cmd): what it was is not known, but most are the patch scripts the answer
  * reports on). A new file created whole (cat > fix.py <<EOF) is preparation, not an attempt.
  */
-export function attemptsWrite(c: FactCall): boolean {
+export const attemptsWrite = perCall((c: FactCall): boolean => {
   if (!SHELL_TOOLS.has(c.call.tool) && !FILE_TOOL.test(c.call.tool)) return false;
-  const kind = writeOf(c.call.tool, c.rawArgs).kind;
+  const kind = writeKindOf(c).kind;
   return kind === "writes" || kind === "unknown";
-}
+});
 
 /**
  * The attempt never ran, so it changed nothing, whatever it meant to write:
@@ -42,8 +48,8 @@ export function attemptsWrite(c: FactCall): boolean {
  * that landed and broke the file differently as work. Those are decided by a re-view instead
  * (unlandedEdits.ts), or not at all.
  */
-export function neverRan(c: FactCall): boolean {
+export const neverRan = perCall((c: FactCall): boolean => {
   if (c.outcome === undefined) return false;
   if (neverTookEffect(c)) return !(failureFamily(c) ?? "").startsWith(INSTALL_FAILED);
   return ownProgramUnparsed(c);
-}
+});

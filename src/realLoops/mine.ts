@@ -84,6 +84,7 @@ import { perCall } from "../import/perCall.js";
 import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
 import { unlandedEditRuns } from "./unlandedEdits.js";
+import { writeKindOf } from "../import/landed.js";
 
 export interface MineParameters {
   /** Calls in a row, same masked call and result, that make a repeat. */
@@ -582,7 +583,7 @@ function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
 function writesOf(calls: readonly MinedCall[]): boolean[] {
   const named = new Set<string>();
   return calls.map((c) => {
-    const w = changesWhatWasRead(c.call.tool, c.rawArgs, (f) => named.has(f));
+    const w = changesWhatWasRead(c.call.tool, c.rawArgs, (f) => named.has(f), writeKindOf(c));
     const files = filesOf(c);
     // filesNamedIn, from the files worked out once for the call.
     if (files !== "") for (const f of files.split(" ")) named.add(f);

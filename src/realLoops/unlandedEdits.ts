@@ -9,9 +9,9 @@
 // taught the agent anything about the file that the first did not (the readers' protocol). One
 // principled test, not the wording of any error: did the write take effect?
 import { correctedRefusal, filesOf, type FactCall, hearsAgain, NEW_FACT_WINDOW, sameRegion, WITHIN_MIN_LINES } from "../import/facts.js";
-import { attemptsWrite, neverRan } from "../import/landed.js";
+import { attemptsWrite, neverRan, writesNothing } from "../import/landed.js";
 import { perCall } from "../import/perCall.js";
-import { createdFileOf, SHELL_TOOLS, writeOf } from "../import/writes.js";
+import { createdFileOf, SHELL_TOOLS } from "../import/writes.js";
 
 /** A call as this rule reads it: what it taught, and its position among the session's calls. */
 export interface UnlandedCall extends FactCall {
@@ -54,11 +54,11 @@ function reShownUnchanged(calls: readonly UnlandedCall[], unlanded: readonly boo
   const c = calls[k] as UnlandedCall;
   const files = namedFiles(c);
   if (files.length === 0 || c.outcome === undefined) return false;
-  const looksAt = (x: UnlandedCall) => x.outcome !== undefined && viewsFile(x) && writeOf(x.call.tool, x.rawArgs).kind === "none" && namedFiles(x).some((f) => files.includes(f));
+  const looksAt = (x: UnlandedCall) => x.outcome !== undefined && viewsFile(x) && writesNothing(x) && namedFiles(x).some((f) => files.includes(f));
   let after: UnlandedCall | undefined;
   for (let n = k + 1; n < calls.length && n <= k + LOOKS_BETWEEN; n++) {
     const x = calls[n] as UnlandedCall;
-    if (writeOf(x.call.tool, x.rawArgs).kind !== "none") break;
+    if (!writesNothing(x)) break;
     if (looksAt(x)) {
       after = x;
       break;
@@ -71,7 +71,7 @@ function reShownUnchanged(calls: readonly UnlandedCall[], unlanded: readonly boo
   // Back no further than the last write that may have landed (an attempt that did not land moved nothing).
   for (let p = k - 1; p >= Math.max(0, k - NEW_FACT_WINDOW); p--) {
     const q = calls[p] as UnlandedCall;
-    if (writeOf(q.call.tool, q.rawArgs).kind !== "none" && unlanded[p] !== true) return false;
+    if (!writesNothing(q) && unlanded[p] !== true) return false;
     // An earlier attempt that did not land and showed the file after it showed the file as it was.
     const shown = looksAt(q) || (unlanded[p] === true && VIEW_CHAINED_LAST.test(q.rawArgs) && namedFiles(q).some((f) => files.includes(f)));
     if (!shown) continue;
@@ -153,7 +153,7 @@ export function unlandedEditRuns(calls: readonly UnlandedCall[], taken: readonly
           if (unlanded[n] === true && (onTarget(c) || neverRan(c))) next = n;
           break;
         }
-        if (createdFileOf(c.rawArgs) !== undefined || writeOf(c.call.tool, c.rawArgs).kind !== "none" || !looksAtTarget(c)) break;
+        if (createdFileOf(c.rawArgs) !== undefined || !writesNothing(c) || !looksAtTarget(c)) break;
       }
       if (next < 0) break;
       // A refused edit corrected from lines the looks between showed first is a new attempt, not
