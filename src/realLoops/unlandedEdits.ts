@@ -8,7 +8,7 @@
 // (same-failure, same-rejection) break; yet the file never moved, so no attempt after the first
 // taught the agent anything about the file that the first did not (the readers' protocol). One
 // principled test, not the wording of any error: did the write take effect?
-import { correctedRefusal, filesOf, type FactCall, hearsAgain, NEW_FACT_WINDOW, sameRegion, WITHIN_MIN_LINES } from "../import/facts.js";
+import { answerBody, correctedRefusal, filesOf, type FactCall, NEW_FACT_WINDOW, sameRegion, WITHIN_MIN_LINES } from "../import/facts.js";
 import { attemptsWrite, neverRan, writesNothing } from "../import/landed.js";
 import { perCall } from "../import/perCall.js";
 import { createdFileOf, SHELL_TOOLS } from "../import/writes.js";
@@ -75,7 +75,7 @@ function reShownUnchanged(calls: readonly UnlandedCall[], unlanded: readonly boo
     // An earlier attempt that did not land and showed the file after it showed the file as it was.
     const shown = looksAt(q) || (unlanded[p] === true && VIEW_CHAINED_LAST.test(q.rawArgs) && namedFiles(q).some((f) => files.includes(f)));
     if (!shown) continue;
-    if (after === c || !looksAt(q) ? reShownWithin(q, after) : hearsAgain(q, after, false) === "again") return true;
+    if (after === c || !looksAt(q) ? reShownWithin(q, after) : reShownAsPrinted(q, after)) return true;
   }
   return false;
 }
@@ -96,12 +96,25 @@ const NUMBERED_LINE = /^\s*\d+\t/;
  * the attempt's own messages around the view are no lines of the file.
  */
 function reShownWithin(look: FactCall, c: FactCall): boolean {
-  const now = numberedLines(c);
-  const before = numberedLines(look);
+  return sameLinesAgain(numberedLines(look), numberedLines(c));
+}
+/**
+ * A later look re-shows what an earlier look printed, character for character (indentation
+ * included, nothing masked): every line of it, 3 or more, printed before, covering at least two
+ * thirds of the earlier view. Not facts.ts hearsAgain, which masks numbers and makes white space
+ * one space (right for "nothing new was heard", wrong for "nothing was written": a re-indent
+ * changes only white space, and the readers count an edit that landed as work).
+ */
+function reShownAsPrinted(look: FactCall, after: FactCall): boolean {
+  return sameLinesAgain(printedLines(look), printedLines(after));
+}
+function sameLinesAgain(before: readonly string[], now: readonly string[]): boolean {
   if (now.length < WITHIN_MIN_LINES || before.length === 0) return false;
   const had = new Set(before);
   return now.every((l) => had.has(l)) && sameRegion(new Set(now), before);
 }
+/** The non-blank lines an answer printed, as recorded (trailing white space aside), without the importer's details line. */
+const printedLines = perCall((c: FactCall): readonly string[] => answerBody(c.rawResult).split("\n").map((l) => l.trimEnd()).filter((l) => l.trim() !== ""));
 
 /**
  * A call that shows a file's lines rather than running anything: a named viewer (print_code_context,
