@@ -409,12 +409,14 @@ describe("changing-args rules", () => {
     expect(rules(patched)).toEqual([]);
   });
 
-  it("takes attempts to write one file that never took effect, whatever each message said, for unlanded edits (round 5)", () => {
+  it("takes attempts to write one file that never took effect, one failure at least 3 times, for unlanded edits (round 5, narrowed)", () => {
     const script = (n: number) => `python - <<'PY'\nfrom pathlib import Path\np = Path('a.py')\ns = p.read_text()\np.write_text(s.replace("return ${n}", "return 2"))\nPY`;
     const unparsed = '  File "<stdin>", line 5\n    p.write_text(s.replace("return\n                           ^\nSyntaxError: EOL while scanning string literal';
     const view: [string, string] = ["sed -n '10,13p' a.py", "def f():\n    x = g()\n    return 1\n# end"];
     // Three messages, three kinds: Python could not parse the script, sed could not parse its
-    // expression, an edit script found nothing to replace; only a view of the file between.
+    // expression, an edit script found nothing to replace; only a view of the file between. None
+    // of them landed, but each failure is a new one (the round-5 precision reading judged such
+    // stretches false alarms: each attempt got past the last one's mistake): no stretch.
     const mixed = session([
       ["ls", "a.py b.py"],
       [script(1), unparsed],
@@ -423,18 +425,44 @@ describe("changing-args rules", () => {
       [`${script(3)}\nprint('pattern not found')`, "pattern not found"],
       ["pytest -q", "1 passed"],
     ]);
-    expect(rules(mixed)).toEqual(["unlanded-edits 1-4 changing-args"]);
+    expect(rules(mixed)).toEqual([]);
+    // One failure 3 times (the script's quoting), other unlanded attempts and views between: inside
+    // the stretch, not counted; the stretch runs from the first of the repeated failures to the last.
+    const repeated = session([
+      ["ls", "a.py b.py"],
+      [script(1), unparsed],
+      view,
+      ["sed -i 's/return 1/return 2' a.py", "sed: -e expression #1, char 20: unterminated `s' command", 1],
+      [script(2), unparsed],
+      ["sed -n '1,4p' a.py", "import os\nimport sys\n\nX = 1"],
+      [`${script(3)}\nprint('pattern not found')`, "pattern not found"],
+      [script(4), unparsed],
+      ["pytest -q", "1 passed"],
+    ]);
+    expect(rules(repeated)).toEqual(["unlanded-edits 1-7 changing-args"]);
     // Edits that ran, each followed by a view showing the same lines: no effect, re-shown.
     const silent = session([view, ["sed -i 's/retrun 1/return 2/' a.py", ""], view, ["perl -pi -e 's/retrun 1/return 2/' a.py", ""], view, ["sed -i 's/ return 1/ return 2/' a.py", ""], view]);
     expect(rules(silent)).toEqual(["unlanded-edits 1-5 changing-args"]);
     // A view chained after each attempt re-shows the region as the one before printed it, number for number.
     const region = (last: string) => `    10\tdef f():\n    11\t    x = g()\n    12\t    ${last}\n    13\t# end`;
-    const names = ["alpha", "beta", "gamma"];
-    const errors = ["NameError: name 'alpha' is not defined", "TypeError: replace() argument 1 must be str", "AttributeError: 'PosixPath' object has no attribute 'gamma'"];
-    const chained = (n: number, last: string): [string, string, number] => [`python - <<'PY'\nfrom pathlib import Path\np = Path('a.py')\np.write_text(p.read_text().replace(${names[n - 1] as string}, new))\nPY\nnl -ba a.py | sed -n '10,13p'`, `Traceback (most recent call last):\n  File "<stdin>", line 4, in <module>\n${errors[n - 1] as string}\n${region(last)}`, 1];
-    expect(rules(session([["nl -ba a.py | sed -n '10,13p'", region("return 1")], chained(1, "return 1"), chained(2, "return 1"), chained(3, "return 1")]))).toEqual(["unlanded-edits 1-3 changing-args"]);
+    const names = ["alpha", "beta", "gamma", "beta", "delta"];
+    // One silent no-op 3 times (the script said "replaced", the view shows nothing moved), a
+    // failure of another kind between each.
+    const chained = (n: number, last: string): [string, string, number] => [
+      `python - <<'PY'\nfrom pathlib import Path\np = Path('a.py')\np.write_text(p.read_text().replace(${names[n - 1] as string}, new))\nPY\nnl -ba a.py | sed -n '10,13p'`,
+      n % 2 === 1 ? `replaced\n${region(last)}` : `Traceback (most recent call last):\n  File "<stdin>", line 4, in <module>\nTypeError: replace() argument ${n} must be str\n${region(last)}`,
+      n % 2 === 1 ? 0 : 1,
+    ];
+    expect(rules(session([["nl -ba a.py | sed -n '10,13p'", region("return 1")], chained(1, "return 1"), chained(2, "return 1"), chained(3, "return 1"), chained(4, "return 1"), chained(5, "return 1")]))).toEqual(["unlanded-edits 1-5 changing-args"]);
     // The same, where the region came back changed: that attempt landed.
     expect(rules(session([["nl -ba a.py | sed -n '10,13p'", region("return 1")], chained(1, "return 1"), chained(2, "return 2"), chained(3, "return 2")]))).toEqual([]);
+    // Three re-shown-unchanged attempts, each failing differently: the agent moved past each error.
+    const moved = ["NameError: name 'alpha' is not defined", "TypeError: replace() argument 1 must be str", "AttributeError: 'PosixPath' object has no attribute 'gamma'"];
+    const movedOn = (n: number): [string, string, number] => {
+      const [command] = chained(n, "return 1");
+      return [command, `Traceback (most recent call last):\n  File "<stdin>", line 4, in <module>\n${moved[n - 1] as string}\n${region("return 1")}`, 1];
+    };
+    expect(rules(session([["nl -ba a.py | sed -n '10,13p'", region("return 1")], movedOn(1), movedOn(2), movedOn(3)]))).toEqual([]);
   });
 
   it("does not take edits that landed, nor attempts whose effect is unknown, nor a run or a view elsewhere between, for unlanded edits", () => {

@@ -330,8 +330,8 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     found.push(stretch(calls, first, last, "no-new-fact", "answers already heard since the last change: the same failure, the same lines, the same non-answer"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
-  // Attempts to write one file that never took effect, whatever each failure said, on the calls
-  // left (unlandedEdits.ts): last, so that a stretch the rules above find keeps its rule and range.
+  // Attempts to write one file that never took effect, one failure among them at least 3 times
+  // (narrowed after the round-5 precision reading), on the calls left (unlandedEdits.ts): last, so that a stretch the rules above find keeps its rule and range.
   for (const [first, last] of unlandedEditRuns(calls, taken, parameters.unlandedEdits)) {
     found.push(stretch(calls, first, last, "unlanded-edits", "attempts to write one file, none of which took effect"));
     for (let k = first; k <= last; k++) taken[k] = true;

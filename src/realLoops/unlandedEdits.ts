@@ -8,8 +8,18 @@
 // (same-failure, same-rejection) break; yet the file never moved, so no attempt after the first
 // taught the agent anything about the file that the first did not (the readers' protocol). One
 // principled test, not the wording of any error: did the write take effect?
+// Narrowed after the round-5 precision reading judged only 9 of its 17 new stretches stuck (8
+// false alarms): unlanded is not enough. The readers' stuck ones "keep hitting the same quoting or
+// escaping error three or more times", the file never changing; their false alarms were "a series
+// of different failures", each attempt getting past the previous one's mistake ("#8 gets past it
+// and hits a different error, which #9 fixes"), or a 'marker_not_found' that was news, or "only 2
+// calls share a failure". So a run of unlanded attempts is a stretch only where ONE lesson
+// (lessonOf: the same masked failure, or the same silent no-op re-shown) comes back 3 times or
+// more; other unlanded attempts and looks between stay inside the stretch but do not count, and
+// the stretch runs from the first of the repeated lessons to the last (sameLessonSpan).
 import { answerBody, correctedRefusal, filesOf, type FactCall, NEW_FACT_WINDOW, sameRegion, WITHIN_MIN_LINES } from "../import/facts.js";
 import { attemptsWrite, neverRan, writesNothing } from "../import/landed.js";
+import { failureSignature } from "../import/mask.js";
 import { perCall } from "../import/perCall.js";
 import { createdFileOf, SHELL_TOOLS } from "../import/writes.js";
 
@@ -129,13 +139,14 @@ function viewsFile(c: UnlandedCall): boolean {
 const VIEW_COMMAND = /^\{"command":"(?:cd [^\s&;]+ && )?(?:cat|nl|sed -n|head|tail|grep|rg|git (?:diff|show))\b[^|;&]*(?:\|\s*(?:sed -n|head|tail|grep|nl)\b[^|;&]*)*"\}$/;
 
 /**
- * Runs of `need` or more attempts to write that did not land (unlandedAttempts), not yet taken,
+ * Runs of attempts to write that did not land (unlandedAttempts), not yet taken,
  * on one file, with at most LOOKS_BETWEEN calls between two of them that write nothing and look
  * at that file (or name no file and taught nothing: failed, or said nothing). The stretch runs from the
  * first attempt to the last. Attempts whose files the record does not give (a command known only
  * by a variable) join when they never ran: an action that never ran changed no file, whichever
  * it was meant for. Not a run: an attempt that landed between (the file moved: the next attempt
  * meets a new file), a new file created, a look at another file (work elsewhere, a new fact).
+ * Of each run, only the part one lesson spans `need` times or more is a stretch (sameLessonSpan).
  */
 export function unlandedEditRuns(calls: readonly UnlandedCall[], taken: readonly boolean[], need: number): [number, number][] {
   const unlanded = unlandedAttempts(calls);
@@ -156,7 +167,8 @@ export function unlandedEditRuns(calls: readonly UnlandedCall[], taken: readonly
     // in between looked at new things", not before).
     const looksAtTarget = (c: UnlandedCall) => (namedFiles(c).length > 0 ? onTarget(c) : c.failed || c.silent);
     let last = i;
-    let attempts = 1;
+    // The counted attempts of the run (corrected refusals aside), in order.
+    const counted: number[] = [i];
     for (;;) {
       let next = -1;
       for (let n = last + 1; n < calls.length && n <= last + 1 + LOOKS_BETWEEN; n++) {
@@ -176,10 +188,58 @@ export function unlandedEditRuns(calls: readonly UnlandedCall[], taken: readonly
       // A never-ran action on another file joins, but does not widen what the run is about.
       if (onTarget(calls[next] as UnlandedCall)) for (const f of namedFiles(calls[next] as UnlandedCall)) target.add(f);
       last = next;
-      if (!corrected) attempts++;
+      if (!corrected) counted.push(next);
     }
-    if (attempts >= need) out.push([i, last]);
+    const repeated = sameLessonSpan(calls, counted, need);
+    if (repeated !== undefined) out.push(repeated);
     i = last + 1;
   }
   return out;
+}
+
+/**
+ * What an unlanded attempt told the agent, as one masked line: the kind of refusal, the failure's
+ * masked signature (mask.ts failureSignature, read from the answer even when a pipe made the exit
+ * status 0), or for a script that ran and changed nothing, its whole masked answer ("ERROR:
+ * markers not found" again). Not facts.ts failureFamily, which makes every action the harness
+ * could not parse one family: "invalid syntax" at a nested triple quote, then "unexpected
+ * character after line continuation character", then "EOL while scanning string literal" are
+ * three different quoting mistakes, each fixed by the next (the round-5 precision reading judged
+ * such stretches false alarms).
+ */
+export const lessonOf = perCall((c: FactCall): string => {
+  if (c.rejected !== undefined) return `refused: ${c.rejected}`;
+  // A script's own parse error with a view chained after it (python - <<EOF ... EOF; nl -ba a.py):
+  // the error is what it said, not the lines the view re-showed.
+  const signature = c.signature ?? failureSignature(c.rawResult, c.rawArgs, undefined) ?? OWN_PARSE_ERROR.exec(c.result)?.[0];
+  if (signature === undefined) return `no effect: ${answerBody(c.result)}`;
+  // How it was run (exit status, bash -lc) and where it was reported are not what failed (facts.ts familyOf).
+  return signature
+    .replace(/^exit -?\d+: /, "")
+    .replace(/\bbash\b/g, "<arg>")
+    .replace(/^Sorry: /, "")
+    .replace(/\s*\([^()]*\)$/, "");
+});
+
+const OWN_PARSE_ERROR = /^(?:SyntaxError|IndentationError|TabError): [^\n]*/m;
+
+/**
+ * The part of a run that the same lesson spans: from the first to the last of the counted
+ * attempts whose lesson comes back `need` times or more (every such lesson, if several), or
+ * undefined when no lesson does.
+ */
+function sameLessonSpan(calls: readonly UnlandedCall[], counted: readonly number[], need: number): [number, number] | undefined {
+  const seen = new Map<string, number[]>();
+  for (const k of counted) {
+    const lesson = lessonOf(calls[k] as UnlandedCall);
+    seen.set(lesson, [...(seen.get(lesson) ?? []), k]);
+  }
+  let span: [number, number] | undefined;
+  for (const at of seen.values()) {
+    if (at.length < need) continue;
+    const first = at[0] as number;
+    const last = at[at.length - 1] as number;
+    span = span === undefined ? [first, last] : [Math.min(span[0], first), Math.max(span[1], last)];
+  }
+  return span;
 }
