@@ -211,7 +211,9 @@ export const lessonOf = perCall((c: FactCall): string => {
   if (c.rejected !== undefined) return `refused: ${c.rejected}`;
   // A script's own parse error with a view chained after it (python - <<EOF ... EOF; nl -ba a.py):
   // the error is what it said, not the lines the view re-showed.
-  const signature = c.signature ?? failureSignature(c.rawResult, c.rawArgs, undefined) ?? OWN_PARSE_ERROR.exec(c.result)?.[0];
+  // A signature that is only the importer's details line ({"status":"failed",...}) says nothing of what failed.
+  const said = (x: string | undefined) => (x === undefined || x.replace(/^exit -?\d+: /, "").startsWith("{") ? undefined : x);
+  const signature = said(c.signature) ?? said(failureSignature(c.rawResult, c.rawArgs, undefined)) ?? OWN_PARSE_ERROR.exec(c.result)?.[0];
   if (signature === undefined) return `no effect: ${answerBody(c.result)}`;
   // How it was run (exit status, bash -lc) and where it was reported are not what failed (facts.ts familyOf).
   return signature
