@@ -27,6 +27,9 @@ import type { ToolEvent } from "../models/events.js";
 import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf, linesIn, shownBefore } from "../src/import/facts.js";
 import { codeLine, linesWithin, type MinedCall, minedCalls } from "../src/realLoops/mine.js";
 import { tempDir } from "./cli/run.js";
+import { WRITING_COMMAND } from "../src/import/writes.js";
+import { sameLinesAgain } from "../src/realLoops/unlandedEdits.js";
+import { sameRegion, WITHIN_MIN_LINES } from "../src/import/facts.js";
 
 const FILE = "test/loopsFastPaths.test.ts";
 
@@ -285,6 +288,26 @@ describe("loops' shortcuts give the plain result", () => {
       ]) as ToolEvent[];
       for (const c of minedCalls(events)) expect(callTokens(events, c)).toBe(plainCallTokens(events, c));
     });
+  });
+
+  it("the writing-command pattern, one \\b before its word alternatives (writes.ts WRITING_COMMAND), matches where the alternatives side by side match", () => {
+    const plain = /\bsed\s+(?:-\w+\s+)*-[a-zA-Z]*i|\bperl\s+(?:-\w+\s+)*-\w*i|\btee\b|(?:^|[;&|(]\s*|"command":"\s*)(?:mv|cp|rm|touch|mkdir|patch|ln|chmod|truncate)\s|\bgit\s+(?:apply|checkout|stash|reset|restore|am|cherry-pick|commit|merge|rebase|rm|mv)\b|\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv)\s+(?:\w+\s+)*(?:install|add|remove|uninstall)\b|\.write(?:_text|_bytes)?\(|open\([^)]{0,200}['"][wa]\+?b?['"]|\bsetup\.py\s+(?:develop|install)|\bfind\b[^|;&]*\s-delete\b/;
+    const word = fc.constantFrom("sed", "perl", "tee", "mv", "cp", "rm", "touch", "patch", "ln", "truncate", "git", "apply", "commit", "cherry-pick", "pip", "pip3", "uv", "apt-get", "install", "add", "setup.py", "develop", "find", "-delete", "-i", "-pi", "-e", "-n", ".write(", ".write_text(", "open(", "'w'", '"a"', "+", "b", ")", "x", "_", "{", '"command":"', ";", "&", "|", "(", " ", "  ", "\n", "\t", "\\n");
+    check("WRITING_COMMAND", fc.array(word, { maxLength: 12 }).map((parts) => parts.join("")), (args) => {
+      expect(WRITING_COMMAND.test(args)).toBe(plain.test(args));
+    }, 3000);
+  });
+
+  it("a region re-shown (unlandedEdits.ts sameLinesAgain, the earlier lines worked out and made a set only when needed) is the set-first test", () => {
+    const plain = (before: readonly string[], now: readonly string[]): boolean => {
+      if (now.length < WITHIN_MIN_LINES || before.length === 0) return false;
+      const had = new Set(before);
+      return now.every((l) => had.has(l)) && sameRegion(new Set(now), before);
+    };
+    const lines = fc.array(fc.constantFrom("a", "b", "c", "d", "e", ""), { maxLength: 8 });
+    check("sameLinesAgain", fc.tuple(lines, lines), ([before, now]) => {
+      expect(sameLinesAgain(() => before, now)).toBe(plain(before, now));
+    }, 2000);
   });
 
   it("decodeUtf8 decodes as the fatal decoder does (a BOM dropped, invalid UTF-8 refused)", () => {
