@@ -135,7 +135,15 @@ export function sameLinesAgain(beforeOf: () => readonly string[], now: readonly 
   return now.every((l) => had.has(l)) && sameRegion(new Set(now), before);
 }
 /** The non-blank lines an answer printed, as recorded (trailing white space aside), without the importer's details line. */
-const printedLines = perCall((c: FactCall): readonly string[] => answerBody(c.rawResult).split("\n").map((l) => l.trimEnd()).filter((l) => l.trim() !== ""));
+// One pass: a line with its trailing white space trimmed is blank exactly when it is empty.
+export const printedLines = perCall((c: FactCall): readonly string[] => {
+  const out: string[] = [];
+  for (const line of answerBody(c.rawResult).split("\n")) {
+    const printed = line.trimEnd();
+    if (printed !== "") out.push(printed);
+  }
+  return out;
+});
 
 /**
  * A call that shows a file's lines rather than running anything: a named viewer (print_code_context,
