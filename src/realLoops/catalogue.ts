@@ -139,7 +139,7 @@ export interface Catalogue {
 export function definitionLines(p: MineParameters): string[] {
   return [
     "A call's shape is its tool and its args as JSON with timestamps, UUIDs and hex ids, temporary paths and every run of digits (line numbers, pids, counters) masked; its result is the outcome's text, masked the same way.",
-    "Calls are numbered from 0, every call the environment ran and answered, in file order (a format error the harness ran nothing for is no call).",
+    "Calls are numbered from 0, in file order: every call the environment ran and answered, and every call the record holds with no answer (a turn cut off before its calls ran, as in pi and Claude Code sessions), which keeps its number but, having said nothing, neither repeats nor fails; a format error the harness ran nothing for is no call.",
     "Identical calls (kind identical):",
     `- repeat: ${p.repeat} or more consecutive calls with the same shape and the same masked result, where no two neighbours differ both in their recorded args and in their recorded result (asking about another thing and hearing about it is not a repeat).`,
     `- failing: ${p.failing} or more consecutive calls with the same shape whose every outcome failed (error, non-zero exit, timeout), whatever the errors say.`,

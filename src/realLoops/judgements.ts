@@ -3,7 +3,7 @@
 // and the criteria the reader used: the catalogue's precision. `sessions`: whole sessions read call
 // by call, each with the ranges of calls the reader found stuck (and why), read without looking at
 // what the miner found: the catalogue's recall, stuck calls the miner covers over stuck calls read.
-// Calls are numbered from 0, every call the environment ran and answered, in file order (the catalogue's definition says it per format).
+// Calls are numbered from 0 in file order: every call answered, and every call recorded with no answer (the catalogue's definition says it per format).
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../io/errors.js";
 import { readTextFile } from "../io/textFile.js";
