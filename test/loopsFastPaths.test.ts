@@ -27,6 +27,9 @@ import type { ToolEvent } from "../models/events.js";
 import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf, linesIn, shownBefore } from "../src/import/facts.js";
 import { codeLine, linesWithin, type MinedCall, minedCalls } from "../src/realLoops/mine.js";
 import { tempDir } from "./cli/run.js";
+import { WRITING_COMMAND } from "../src/import/writes.js";
+import { printedLines, sameLinesAgain } from "../src/realLoops/unlandedEdits.js";
+import { type FactCall, ownProgramUnparsed, sameRegion, WITHIN_MIN_LINES } from "../src/import/facts.js";
 
 const FILE = "test/loopsFastPaths.test.ts";
 
@@ -285,6 +288,50 @@ describe("loops' shortcuts give the plain result", () => {
       ]) as ToolEvent[];
       for (const c of minedCalls(events)) expect(callTokens(events, c)).toBe(plainCallTokens(events, c));
     });
+  });
+
+  it("the writing-command pattern, one \\b before its word alternatives (writes.ts WRITING_COMMAND), matches where the alternatives side by side match", () => {
+    const plain = /\bsed\s+(?:-\w+\s+)*-[a-zA-Z]*i|\bperl\s+(?:-\w+\s+)*-\w*i|\btee\b|(?:^|[;&|(]\s*|"command":"\s*)(?:mv|cp|rm|touch|mkdir|patch|ln|chmod|truncate)\s|\bgit\s+(?:apply|checkout|stash|reset|restore|am|cherry-pick|commit|merge|rebase|rm|mv)\b|\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv)\s+(?:\w+\s+)*(?:install|add|remove|uninstall)\b|\.write(?:_text|_bytes)?\(|open\([^)]{0,200}['"][wa]\+?b?['"]|\bsetup\.py\s+(?:develop|install)|\bfind\b[^|;&]*\s-delete\b/;
+    const word = fc.constantFrom("sed", "perl", "tee", "mv", "cp", "rm", "touch", "patch", "ln", "truncate", "git", "apply", "commit", "cherry-pick", "pip", "pip3", "uv", "apt-get", "install", "add", "setup.py", "develop", "find", "-delete", "-i", "-pi", "-e", "-n", ".write(", ".write_text(", "open(", "'w'", '"a"', "+", "b", ")", "x", "_", "{", '"command":"', ";", "&", "|", "(", " ", "  ", "\n", "\t", "\\n");
+    check("WRITING_COMMAND", fc.array(word, { maxLength: 12 }).map((parts) => parts.join("")), (args) => {
+      expect(WRITING_COMMAND.test(args)).toBe(plain.test(args));
+    }, 3000);
+  });
+
+  it("a region re-shown (unlandedEdits.ts sameLinesAgain, the earlier lines worked out and made a set only when needed) is the set-first test", () => {
+    const plain = (before: readonly string[], now: readonly string[]): boolean => {
+      if (now.length < WITHIN_MIN_LINES || before.length === 0) return false;
+      const had = new Set(before);
+      return now.every((l) => had.has(l)) && sameRegion(new Set(now), before);
+    };
+    const lines = fc.array(fc.constantFrom("a", "b", "c", "d", "e", ""), { maxLength: 8 });
+    check("sameLinesAgain", fc.tuple(lines, lines), ([before, now]) => {
+      expect(sameLinesAgain(() => before, now)).toBe(plain(before, now));
+    }, 2000);
+  });
+
+  it("a script's own parse error (facts.ts ownProgramUnparsed, its answer cut into lines only when it holds File \"<) is found as the lines cut first find it", () => {
+    const plain = (rawResult: string): boolean => {
+      const body = answerBody(rawResult);
+      const lines = body.slice(0, 20000).replace(/^\s*bash execution output:\s*/, "").split("\n", 5);
+      if (/^\s*File "<(?:stdin|string)>", line \d+\s*$/.test(lines[0] ?? "") && lines.slice(1).some((l) => /^\s*(?:SyntaxError|IndentationError|TabError)\b/.test(l))) return true;
+      return /\bsed: -e expression #\d+, char \d+:|Execution of -e aborted due to compilation errors|\bawk: (?:cmd\. )?line:? ?\d+: (?:syntax error|missing \S+ near|runaway)/.test(body.slice(0, 3000));
+    };
+    const opening = fc.constantFrom("", "bash execution output: ", "  ", "x");
+    const location = fc.constantFrom('File "<stdin>", line 3', 'File "<string>", line 12 ', 'File "<', "File", 'File "x.py", line 3', "");
+    const line = fc.constantFrom("SyntaxError: invalid syntax", "  IndentationError: x", "TabError", "Traceback (most recent call last):", "    ^", "x", "", '{"status":"failed"}', "sed: -e expression #1, char 9: unterminated", "Execution of -e aborted due to compilation errors");
+    const answer = fc.tuple(opening, location, fc.array(line, { maxLength: 7 })).map(([o, l, rest]) => [o + l, ...rest].join("\n"));
+    check("ownProgramUnparsed", answer, (rawResult) => {
+      expect(ownProgramUnparsed({ outcome: {}, rawResult } as unknown as FactCall)).toBe(plain(rawResult));
+    }, 2000);
+  });
+
+  it("the lines an answer printed (unlandedEdits.ts printedLines, trimmed and kept in one pass) are the lines trimmed, then the blank ones dropped", () => {
+    const part = fc.constantFrom("a", " ", "\t", "\r", "\n", "\u00a0", "\u2028", "b c", '{"status":"ok"}');
+    check("printedLines", fc.array(part, { maxLength: 12 }).map((p) => p.join("")), (rawResult) => {
+      const plain = answerBody(rawResult).split("\n").map((l) => l.trimEnd()).filter((l) => l.trim() !== "");
+      expect(printedLines({ rawResult } as unknown as FactCall)).toEqual(plain);
+    }, 2000);
   });
 
   it("decodeUtf8 decodes as the fatal decoder does (a BOM dropped, invalid UTF-8 refused)", () => {

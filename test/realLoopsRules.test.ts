@@ -440,6 +440,11 @@ describe("changing-args rules", () => {
       ["pytest -q", "1 passed"],
     ]);
     expect(rules(repeated)).toEqual(["unlanded-edits 1-7 changing-args"]);
+    // A parameters object written before the rule existed (no unlandedEdits) still compiles and
+    // mines the default 3 (docs/SEMVER.md: an optional field added is no break).
+    const before = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3 };
+    expect(mineStretches(repeated, before)).toEqual(mineStretches(repeated, DEFAULT_MINE_PARAMETERS));
+    expect(mineStretches(repeated, { ...before, unlandedEdits: 4 }).map((s) => s.rule)).toEqual([]);
     // Edits that ran, each followed by a view showing the same lines: no effect, re-shown.
     const silent = session([view, ["sed -i 's/retrun 1/return 2/' a.py", ""], view, ["perl -pi -e 's/retrun 1/return 2/' a.py", ""], view, ["sed -i 's/ return 1/ return 2/' a.py", ""], view]);
     expect(rules(silent)).toEqual(["unlanded-edits 1-5 changing-args"]);

@@ -49,7 +49,11 @@ checkout is needed; no outcome labels: recall needs none), and, with no failed r
 any dataset, resolved runs: 48 gpt-5-cam, 24 gemini-3-pro, and every deepseek resolved run and
 tau-bench success left, none from batches 1-11. Each entry names its root (datasets or corpus);
 corpus refs are relative to the corpus root. Read with show-session.mjs (corpus) or read.py.
-Usage: sample.py DATASETS_ROOT [--batch 2..11] > sample.json
+Batch 13 (`--batch 13`, seed 47): every session of ../shared/datasets no earlier batch drew (411
+resolved gpt-5-cam runs, its 65 runs without an outcome (eval_error, no_eval), 233 resolved
+gemini-3-pro runs: 709 sessions), so that every session of the datasets is read once; more held-out
+sessions for the fifth round's rules, read after they were set. In a seeded order.
+Usage: sample.py DATASETS_ROOT [--batch 2..13] > sample.json
 """
 import gzip, json, os, random, sys
 
@@ -285,8 +289,27 @@ def batch12(root: str, corpus: str) -> None:
     print()
 
 
+def batch13(root: str) -> None:
+    read = read_before(13)
+    rng = random.Random(SEED + 12)
+    out = []
+    d = "mini-swe-agent-gpt-5-cam"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    out += [{"ref": f"{d}/run_results/{r}/{i}/{i}.traj.json.gz", "dataset": d, "label": l} for r, m in sorted(labels.items()) for i, l in sorted(m.items()) if os.path.exists(os.path.join(root, d, "run_results", r, i, i + ".traj.json.gz"))]
+    d = "mini-swe-agent-gemini-3-pro"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    out += [{"ref": f"{d}/trajs/{i}.traj.json.gz", "dataset": d, "label": l} for i, l in sorted(labels.items()) if os.path.exists(os.path.join(root, d, "trajs", i + ".traj.json.gz"))]
+    d = "mini-swe-agent-deepseek-tool-calls"
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    out += [{"ref": f"{d}/output/{r}/{i}/{i}.traj.json.gz", "dataset": d, "label": l} for r, m in sorted(labels.items()) for i, l in sorted(m.items()) if os.path.exists(os.path.join(root, d, "output", r, i, i + ".traj.json.gz"))]
+    out = [x for x in out if x["ref"] not in read]
+    rng.shuffle(out)
+    json.dump({"seed": SEED + 12, "batch": 13, "sessions": out}, sys.stdout, indent=1)
+    print()
+
+
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13")]
     root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "datasets")
     batch = sys.argv[sys.argv.index("--batch") + 1] if "--batch" in sys.argv else "1"
-    {"1": main, "2": batch2, "3": batch3, "4": lambda r: batch3(r, 4), "5": lambda r: batch3(r, 5, 18, 6), "6": lambda r: batch3(r, 6, 36, 12), "7": lambda r: batch3(r, 7, 48, 12), "8": batch8, "9": batch9, "10": batch10, "11": batch11, "12": lambda r: batch12(r, args[1] if len(args) > 1 else os.path.join(os.path.dirname(r.rstrip("/")), "corpus"))}[batch](root)
+    {"1": main, "2": batch2, "3": batch3, "4": lambda r: batch3(r, 4), "5": lambda r: batch3(r, 5, 18, 6), "6": lambda r: batch3(r, 6, 36, 12), "7": lambda r: batch3(r, 7, 48, 12), "8": batch8, "9": batch9, "10": batch10, "11": batch11, "13": batch13, "12": lambda r: batch12(r, args[1] if len(args) > 1 else os.path.join(os.path.dirname(r.rstrip("/")), "corpus"))}[batch](root)

@@ -266,8 +266,12 @@ export function ownProgramUnparsed(c: FactCall): boolean {
   // Python: the answer opens at the location in the script it was given, and the parse error
   // follows within a few lines (the offending source line, the caret): a command chained after
   // the script (&& nl -ba f.py) may print after it. sed, perl, awk: their refusal anywhere.
-  const lines = body.slice(0, PARSE_REPORT_CHARS).replace(/^\s*bash execution output:\s*/, "").split("\n", PARSE_REPORT_LINES + 1);
-  if (SCRIPT_LOCATION.test(lines[0] ?? "") && lines.slice(1).some((l) => PARSE_ERROR.test(l))) return true;
+  const report = body.slice(0, PARSE_REPORT_CHARS);
+  // The location line holds File "<: an answer without it (nearly all) is not cut into lines for it.
+  if (report.includes('File "<')) {
+    const lines = report.replace(/^\s*bash execution output:\s*/, "").split("\n", PARSE_REPORT_LINES + 1);
+    if (SCRIPT_LOCATION.test(lines[0] ?? "") && lines.slice(1).some((l) => PARSE_ERROR.test(l))) return true;
+  }
   return EXPRESSION_REFUSED.test(body.slice(0, 3000));
 }
 /** Python's report of a parse error opens at the location in the script it was given, with no Traceback before (see ownProgramUnparsed). */

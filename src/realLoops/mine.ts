@@ -101,8 +101,17 @@ export interface MineParameters {
   readonly noEffect: number;
   /** A first call and the calls after it that each add no new fact (noNewFact), counting the first. */
   readonly noNewFact: number;
-  /** Attempts to write one file, none of which took effect, with only looks at it between (unlandedEdits.ts). */
-  readonly unlandedEdits: number;
+  /**
+   * Attempts to write one file, none of which took effect, with only looks at it between
+   * (unlandedEdits.ts); 3 when absent. Optional because it came after the others (0.1): a
+   * parameters object written before it still compiles and mines as it did, plus this rule.
+   */
+  readonly unlandedEdits?: number;
+}
+
+/** The unlanded-edits length a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none). */
+export function unlandedEditsOf(p: MineParameters): number {
+  return p.unlandedEdits ?? 3;
 }
 
 /**
@@ -162,7 +171,7 @@ export function minimumLength(rule: StretchRule, p: MineParameters): number {
     case "no-new-fact":
       return p.noNewFact;
     case "unlanded-edits":
-      return p.unlandedEdits;
+      return unlandedEditsOf(p);
     default: {
       const never: never = rule;
       return never;
@@ -332,7 +341,7 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
   }
   // Attempts to write one file that never took effect, one failure among them at least 3 times
   // (narrowed after the round-5 precision reading), on the calls left (unlandedEdits.ts): last, so that a stretch the rules above find keeps its rule and range.
-  for (const [first, last] of unlandedEditRuns(calls, taken, parameters.unlandedEdits)) {
+  for (const [first, last] of unlandedEditRuns(calls, taken, unlandedEditsOf(parameters))) {
     found.push(stretch(calls, first, last, "unlanded-edits", "attempts to write one file, none of which took effect"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }

@@ -31,10 +31,11 @@ export interface UnlandedCall extends FactCall {
 /** How many calls that write nothing (looks at the file) may sit between two attempts. */
 const LOOKS_BETWEEN = 3;
 
-const namedFiles = (c: FactCall): string[] => {
+// Worked out once per call: reShownUnchanged asks it of every call in the window behind each attempt.
+const namedFiles = perCall((c: FactCall): readonly string[] => {
   const f = filesOf(c);
   return f === "" ? [] : f.split(" ");
-};
+});
 
 /**
  * For each call, whether it is an attempt to write that did not land: it never ran (landed.ts
@@ -76,14 +77,14 @@ function reShownUnchanged(calls: readonly UnlandedCall[], unlanded: readonly boo
   }
   // The attempt's own answer may re-show the file: a view chained last, after the write
   // (python fix.py && nl -ba a.py | sed -n '200,236p').
-  if (after === undefined && VIEW_CHAINED_LAST.test(c.rawArgs)) after = c;
+  if (after === undefined && viewChainedLast(c)) after = c;
   if (after === undefined || after.silent) return false;
   // Back no further than the last write that may have landed (an attempt that did not land moved nothing).
   for (let p = k - 1; p >= Math.max(0, k - NEW_FACT_WINDOW); p--) {
     const q = calls[p] as UnlandedCall;
     if (!writesNothing(q) && unlanded[p] !== true) return false;
     // An earlier attempt that did not land and showed the file after it showed the file as it was.
-    const shown = looksAt(q) || (unlanded[p] === true && VIEW_CHAINED_LAST.test(q.rawArgs) && namedFiles(q).some((f) => files.includes(f)));
+    const shown = looksAt(q) || (unlanded[p] === true && viewChainedLast(q) && namedFiles(q).some((f) => files.includes(f)));
     if (!shown) continue;
     if (after === c || !looksAt(q) ? reShownWithin(q, after) : reShownAsPrinted(q, after)) return true;
   }
@@ -92,6 +93,8 @@ function reShownUnchanged(calls: readonly UnlandedCall[], unlanded: readonly boo
 
 /** A command whose last part views a file (nl, cat, sed -n, head, tail, each maybe piped to sed -n or head): what it shows comes after the write before it. */
 const VIEW_CHAINED_LAST = /(?:&&|;|\\n)\s*(?:nl -ba|cat -n|cat|sed -n|head|tail)\b[^&;|"]*(?:\|\s*(?:sed -n|head|tail|nl)\b[^&;|"]*)*"\}$/;
+/** VIEW_CHAINED_LAST tested once per call: the look back from each attempt asks it of the same calls again. */
+const viewChainedLast = perCall((c: FactCall): boolean => VIEW_CHAINED_LAST.test(c.rawArgs));
 /**
  * The lines a view printed with their numbers (nl -ba: "  183\tcode"), as recorded: a region
  * re-shown unchanged prints every one of them again, numbers and all.
@@ -106,7 +109,7 @@ const NUMBERED_LINE = /^\s*\d+\t/;
  * the attempt's own messages around the view are no lines of the file.
  */
 function reShownWithin(look: FactCall, c: FactCall): boolean {
-  return sameLinesAgain(numberedLines(look), numberedLines(c));
+  return sameLinesAgain(() => numberedLines(look), numberedLines(c));
 }
 /**
  * A later look re-shows what an earlier look printed, character for character (indentation
@@ -116,15 +119,31 @@ function reShownWithin(look: FactCall, c: FactCall): boolean {
  * changes only white space, and the readers count an edit that landed as work).
  */
 function reShownAsPrinted(look: FactCall, after: FactCall): boolean {
-  return sameLinesAgain(printedLines(look), printedLines(after));
+  return sameLinesAgain(() => printedLines(look), printedLines(after));
 }
-function sameLinesAgain(before: readonly string[], now: readonly string[]): boolean {
-  if (now.length < WITHIN_MIN_LINES || before.length === 0) return false;
+/**
+ * `now` is 3 or more lines, each among `before`'s, covering two thirds of them. The earlier look's
+ * lines are worked out only for a `now` long enough, and its set made only when `now`'s first line
+ * is among them (most looks show another region): the same answer as the set made first
+ * (test/loopsFastPaths.test.ts).
+ */
+export function sameLinesAgain(beforeOf: () => readonly string[], now: readonly string[]): boolean {
+  if (now.length < WITHIN_MIN_LINES) return false;
+  const before = beforeOf();
+  if (before.length === 0 || !before.includes(now[0] as string)) return false;
   const had = new Set(before);
   return now.every((l) => had.has(l)) && sameRegion(new Set(now), before);
 }
 /** The non-blank lines an answer printed, as recorded (trailing white space aside), without the importer's details line. */
-const printedLines = perCall((c: FactCall): readonly string[] => answerBody(c.rawResult).split("\n").map((l) => l.trimEnd()).filter((l) => l.trim() !== ""));
+// One pass: a line with its trailing white space trimmed is blank exactly when it is empty.
+export const printedLines = perCall((c: FactCall): readonly string[] => {
+  const out: string[] = [];
+  for (const line of answerBody(c.rawResult).split("\n")) {
+    const printed = line.trimEnd();
+    if (printed !== "") out.push(printed);
+  }
+  return out;
+});
 
 /**
  * A call that shows a file's lines rather than running anything: a named viewer (print_code_context,
@@ -132,10 +151,11 @@ const printedLines = perCall((c: FactCall): readonly string[] => answerBody(c.ra
  * git diff, git show). A run of a script that prints the same after an edit is no look: the readers'
  * protocol counts a test re-run after a real change as work even when it fails the same way.
  */
-function viewsFile(c: UnlandedCall): boolean {
+// Worked out once per call: the look back from each attempt asks it of the same calls again.
+const viewsFile = perCall((c: FactCall): boolean => {
   if (!SHELL_TOOLS.has(c.call.tool)) return !/run|exec|bash|python|test/i.test(c.call.tool);
   return VIEW_COMMAND.test(c.rawArgs);
-}
+});
 const VIEW_COMMAND = /^\{"command":"(?:cd [^\s&;]+ && )?(?:cat|nl|sed -n|head|tail|grep|rg|git (?:diff|show))\b[^|;&]*(?:\|\s*(?:sed -n|head|tail|grep|nl)\b[^|;&]*)*"\}$/;
 
 /**
