@@ -255,6 +255,20 @@ def batch11(root: str) -> None:
     print()
 
 
+def labelled_refs(root: str, d: str) -> list:
+    """(ref, label) of every labelled session of dataset d that is on disk, refs as `loops` names them."""
+    labels = json.load(open(os.path.join(root, d, "labels.json")))
+    if d == "mini-swe-agent-gpt-5-cam":
+        pairs = [(f"{d}/run_results/{r}/{i}/{i}.traj.json.gz", l) for r, m in sorted(labels.items()) for i, l in sorted(m.items())]
+    elif d == "mini-swe-agent-deepseek-tool-calls":
+        pairs = [(f"{d}/output/{r}/{i}/{i}.traj.json.gz", l) for r, m in sorted(labels.items()) for i, l in sorted(m.items())]
+    elif d == "mini-swe-agent-gemini-3-pro":
+        pairs = [(f"{d}/trajs/{i}.traj.json.gz", l) for i, l in sorted(labels.items())]
+    else:
+        pairs = [(f"{d}/historical_trajectories/gpt-4o-airline.json.gz#{k}", l) for k, l in sorted(labels.items())]
+    return [(r, l) for r, l in pairs if os.path.exists(os.path.join(root, r.split("#")[0]))]
+
+
 def batch12(root: str, corpus: str) -> None:
     import subprocess
     read = read_before(12)
@@ -267,23 +281,15 @@ def batch12(root: str, corpus: str) -> None:
         if not ref.startswith("mini-swe-agent/") and int(calls) >= 3:
             out.append({"ref": ref, "root": "corpus", "dataset": "corpus " + (ref.split("#")[0] if ref.startswith("adp/") else ref.split("/")[0]), "label": "unlabelled"})
 
-    def take(d, pairs, want, n=None):
-        pool = sorted((r, l) for r, l in pairs if l in want and r not in read and os.path.exists(os.path.join(root, r.split("#")[0])))
+    def take(d, want, n=None):
+        pool = sorted((r, l) for r, l in labelled_refs(root, d) if l in want and r not in read)
         chosen = pool if n is None or n >= len(pool) else rng.sample(pool, n)
         out.extend({"ref": r, "root": "datasets", "dataset": d, "label": l} for r, l in chosen)
 
-    d = "mini-swe-agent-gpt-5-cam"
-    labels = json.load(open(os.path.join(root, d, "labels.json")))
-    take(d, [(f"{d}/run_results/{r}/{i}/{i}.traj.json.gz", l) for r, m in labels.items() for i, l in m.items()], OK, 48)
-    d = "mini-swe-agent-gemini-3-pro"
-    labels = json.load(open(os.path.join(root, d, "labels.json")))
-    take(d, [(f"{d}/trajs/{i}.traj.json.gz", l) for i, l in labels.items()], OK, 24)
-    d = "mini-swe-agent-deepseek-tool-calls"
-    labels = json.load(open(os.path.join(root, d, "labels.json")))
-    take(d, [(f"{d}/output/{r}/{i}/{i}.traj.json.gz", l) for r, m in labels.items() for i, l in m.items()], OK)
-    d = "tau-bench-airline"
-    labels = json.load(open(os.path.join(root, d, "labels.json")))
-    take(d, [(f"{d}/historical_trajectories/gpt-4o-airline.json.gz#{k}", l) for k, l in labels.items()], OK)
+    take("mini-swe-agent-gpt-5-cam", OK, 48)
+    take("mini-swe-agent-gemini-3-pro", OK, 24)
+    take("mini-swe-agent-deepseek-tool-calls", OK)
+    take("tau-bench-airline", OK)
     rng.shuffle(out)
     json.dump({"seed": SEED + 11, "batch": 12, "sessions": out}, sys.stdout, indent=1)
     print()
@@ -292,16 +298,7 @@ def batch12(root: str, corpus: str) -> None:
 def batch13(root: str) -> None:
     read = read_before(13)
     rng = random.Random(SEED + 12)
-    out = []
-    d = "mini-swe-agent-gpt-5-cam"
-    labels = json.load(open(os.path.join(root, d, "labels.json")))
-    out += [{"ref": f"{d}/run_results/{r}/{i}/{i}.traj.json.gz", "dataset": d, "label": l} for r, m in sorted(labels.items()) for i, l in sorted(m.items()) if os.path.exists(os.path.join(root, d, "run_results", r, i, i + ".traj.json.gz"))]
-    d = "mini-swe-agent-gemini-3-pro"
-    labels = json.load(open(os.path.join(root, d, "labels.json")))
-    out += [{"ref": f"{d}/trajs/{i}.traj.json.gz", "dataset": d, "label": l} for i, l in sorted(labels.items()) if os.path.exists(os.path.join(root, d, "trajs", i + ".traj.json.gz"))]
-    d = "mini-swe-agent-deepseek-tool-calls"
-    labels = json.load(open(os.path.join(root, d, "labels.json")))
-    out += [{"ref": f"{d}/output/{r}/{i}/{i}.traj.json.gz", "dataset": d, "label": l} for r, m in sorted(labels.items()) for i, l in sorted(m.items()) if os.path.exists(os.path.join(root, d, "output", r, i, i + ".traj.json.gz"))]
+    out = [{"ref": r, "dataset": d, "label": l} for d in ("mini-swe-agent-gpt-5-cam", "mini-swe-agent-gemini-3-pro", "mini-swe-agent-deepseek-tool-calls") for r, l in labelled_refs(root, d)]
     out = [x for x in out if x["ref"] not in read]
     rng.shuffle(out)
     json.dump({"seed": SEED + 12, "batch": 13, "sessions": out}, sys.stdout, indent=1)

@@ -11,19 +11,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const dist = (path) => new URL(`../../dist/src/${path}`, import.meta.url);
-if (!existsSync(dist("realLoops/mine.js"))) {
-  process.stderr.write("show-stretch: loopsim is not built yet: run `npm run build` in the checkout first\n");
-  process.exit(2);
-}
-const { readSessionEvents } = await import(dist("sessions/recorded.js").href);
-const { minedCalls } = await import(dist("realLoops/mine.js").href);
-const { sessionRefs } = await import(dist("import/sessionRefs.js").href);
+import { failer, loopsimDist } from "./loopsimDist.mjs";
 
-const fail = (message) => {
-  process.stderr.write(`show-stretch: ${message}\n`);
-  process.exit(2);
-};
+const { readSessionEvents, minedCalls, sessionRefs } = await loopsimDist("show-stretch");
+const fail = failer("show-stretch");
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
   const at = args.indexOf(name);
