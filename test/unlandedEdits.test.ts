@@ -1,0 +1,97 @@
+// The unlanded-edits rule (src/realLoops/unlandedEdits.ts, src/import/landed.ts) on tiny sessions,
+// each written to tell one of its decisions from a near neighbour: the tests a hand-run of Stryker
+// over those two files showed missing (mutants that survived test/realLoopsRules.test.ts). Each
+// session is a few calls in the shapes the code's comments describe; no dataset is copied.
+import { describe, expect, it } from "vitest";
+import type { ToolEvent } from "../models/events.js";
+import { factCallOf } from "../src/import/facts.js";
+import { mineStretches } from "../src/realLoops/mine.js";
+import { lessonOf } from "../src/realLoops/unlandedEdits.js";
+import { session } from "./fixtures/noNewFactSessions.js";
+
+/** Only this rule's stretches: the other rules are tested elsewhere. */
+const unlanded = (events: ToolEvent[]) => mineStretches(events).filter((s) => s.rule === "unlanded-edits").map((s) => `${s.firstCall}-${s.lastCall}`);
+
+type Call = [string, string, number?];
+const view: Call = ["sed -n '10,13p' a.py", "def f():\n    x = g()\n    return 1\n# end"];
+const moved: Call = ["sed -n '10,13p' a.py", "def f():\n    x = g()\n    return 2\n# end"];
+/** A silent in-place edit of a.py (its effect known only from a view after it), each one different (numbers are masked). */
+const edit = (n: number): Call => [`sed -i 's/${["alpha", "beta", "gamma", "delta", "epsilon", "zeta"][n] as string}/return 2/' a.py`, ""];
+/** sed refusing its own expression: it never ran. */
+const refused = (n: number): Call => [`sed -i 's/return ${n}/return 2' a.py`, `sed: -e expression #1, char ${18 + n}: unterminated \`s' command`, 1];
+/** A look at a.py that finds nothing (grep exits 1): it names the file, shows no lines of it. */
+const grepNothing = (word: string): Call => [`grep -n ${word} a.py`, "", 1];
+
+describe("unlanded edits: which attempts did not land", () => {
+  it("a silent edit followed by another write is of unknown effect, and so is every attempt that looks back past it", () => {
+    // The first two edits are followed by writes, not looks: taken to have landed, so the look back
+    // from the third stops at them (a write that may have landed moved the file).
+    expect(unlanded(session([view, edit(1), edit(2), edit(3), view]))).toEqual([]);
+    expect(unlanded(session([view, edit(0), edit(1), view, edit(2), view, edit(3), view, edit(4), view]))).toEqual(["4-8"]);
+    expect(unlanded(session([view, edit(1), view, edit(2), view, edit(3), view]))).toEqual(["1-5"]);
+  });
+
+  it("looks back past a look that showed no lines, and past an earlier attempt that did not land, to the view before", () => {
+    expect(unlanded(session([view, edit(1), view, grepNothing("zz"), edit(2), view, grepNothing("yy"), edit(3), view]))).toEqual(["1-7"]);
+    expect(unlanded(session([view, edit(1), view, refused(1), edit(2), view, refused(2), edit(3), view]))).toEqual(["1-7"]);
+  });
+
+  it("finds the view after an attempt up to 3 calls on, not 4", () => {
+    // Calls between that name no file and taught nothing (said nothing, failed) are no look.
+    const gap: Call[] = [["true", ""], ["make lint", "make: *** No rule to make target.  Stop.", 2]];
+    expect(unlanded(session([view, edit(1), ...gap, view, edit(2), ...gap, view, edit(3), ...gap, view]))).toEqual(["1-9"]);
+    expect(unlanded(session([view, edit(1), ...gap, ["true", ""], view, edit(2), ...gap, view, edit(3), ...gap, view, edit(4), ...gap, view]))).toEqual(["6-14"]);
+  });
+});
+
+describe("unlanded edits: which runs they make", () => {
+  it("starts a run only at an attempt that did not land: a landed edit before is no part of it", () => {
+    expect(unlanded(session([view, edit(1), moved, edit(2), moved, edit(3), moved]))).toEqual([]);
+  });
+
+  it("ends a run at an attempt that landed", () => {
+    expect(unlanded(session([view, edit(1), view, edit(2), view, edit(3), moved, edit(4), moved]))).toEqual([]);
+    expect(unlanded(session([view, edit(1), view, edit(2), view, edit(4), view, edit(5), moved]))).toEqual(["1-5"]);
+  });
+
+  it("lets up to 3 looks at the file sit between two attempts, not 4", () => {
+    const looks = (w: string[]): Call[] => w.map((x) => [`grep -n ${x} a.py`, `11:    ${x} = g()`]);
+    expect(unlanded(session([refused(1), ...looks(["a", "b", "c"]), refused(2), ...looks(["d", "e", "f"]), refused(3)]))).toEqual(["0-8"]);
+    expect(unlanded(session([refused(1), ...looks(["a", "b", "c", "g"]), refused(2), ...looks(["d", "e", "f", "h"]), refused(3)]))).toEqual([]);
+  });
+
+  it("keeps a run across a call that names no file only when it taught nothing (failed, or said nothing)", () => {
+    const between = (c: Call) => session([refused(1), view, c, refused(2), view, c, refused(3)]);
+    expect(unlanded(between(["ls", "a.py b.py"]))).toEqual([]);
+    expect(unlanded(between(["true", ""]))).toEqual(["0-6"]);
+    expect(unlanded(between(["make lint", "make: *** No rule to make target.  Stop.", 2]))).toEqual(["0-6"]);
+  });
+
+  it("ends a run at a file created whole over the target, and at an attempt that ran on another file", () => {
+    expect(unlanded(session([refused(1), view, ["cat > a.py <<'EOF'\ndef f():\n    return 2\nEOF", ""], refused(2), view, refused(3)]))).toEqual([]);
+    const regionB = "     1\timport os\n     2\timport sys\n     3\t\n     4\tX = 1";
+    const regionA = "    10\tdef f():\n    11\t    x = g()\n    12\t    return 1\n    13\t# end";
+    const viewA: Call = ["nl -ba a.py | sed -n '10,13p'", regionA];
+    expect(unlanded(session([["nl -ba b.py | sed -n '1,4p'", regionB], viewA, edit(1), viewA, ["sed -i 's/X = 1/X = 2/' b.py && nl -ba b.py | sed -n '1,4p'", regionB], edit(2), viewA, edit(3), viewA]))).toEqual([]);
+  });
+
+  it("spans every lesson that comes back 3 times, from the first of them to the last", () => {
+    const script = (n: number) => `python - <<'PY'\nfrom pathlib import Path\np = Path('a.py')\np.write_text(p.read_text().replace("return ${n}", "return 2"))\nPY`;
+    const unparsed = '  File "<stdin>", line 4\n    p.write_text(p.read_text().replace("return\n                           ^\nSyntaxError: EOL while scanning string literal';
+    expect(unlanded(session([["ls", "a.py b.py"], [script(1), unparsed], view, refused(1), [script(2), unparsed], ["sed -n '1,4p' a.py", "import os\nimport sys\n\nX = 1"], refused(2), [script(3), unparsed], refused(3), ["pytest -q", "1 passed"]]))).toEqual(["1-8"]);
+  });
+});
+
+describe("unlanded edits: what an attempt told the agent (lessonOf)", () => {
+  const call = (command: string, text: string, exitCode = 0) =>
+    factCallOf(
+      { type: "call", runId: "r", callId: "c", tool: "bash", params: { command } },
+      { type: "outcome", runId: "r", callId: "c", tool: "bash", params: {}, result: { content: [{ type: "text", text }], details: { status: exitCode === 0 ? "completed" : "failed", exitCode } } },
+    );
+  it("drops how it was run and where it was reported: the exit status, 'Sorry: ', the trailing (file, line)", () => {
+    expect(lessonOf(call("python a.py", "Sorry: IndentationError: unexpected indent (a.py, line 3)", 12))).toBe("IndentationError: unexpected indent");
+    expect(lessonOf(call("python a.py", "ERROR: markers not found", 1))).toBe("ERROR: markers not found");
+    expect(lessonOf(call("python a.py", "patched\nnothing else"))).toBe("no effect: patched\nnothing else");
+    expect(lessonOf(call("python - <<'PY'\nx\nPY", "SyntaxError: bad thing here"))).toBe("SyntaxError: bad thing here");
+  });
+});
