@@ -5,8 +5,9 @@
 import { describe, expect, it } from "vitest";
 import type { ToolEvent } from "../models/events.js";
 import { factCallOf } from "../src/import/facts.js";
+import { attemptsWrite, neverRan } from "../src/import/landed.js";
 import { mineStretches } from "../src/realLoops/mine.js";
-import { lessonOf } from "../src/realLoops/unlandedEdits.js";
+import { lessonOf, unlandedAttempts } from "../src/realLoops/unlandedEdits.js";
 import { session } from "./fixtures/noNewFactSessions.js";
 
 /** Only this rule's stretches: the other rules are tested elsewhere. */
@@ -21,6 +22,68 @@ const edit = (n: number): Call => [`sed -i 's/${["alpha", "beta", "gamma", "delt
 const refused = (n: number): Call => [`sed -i 's/return ${n}/return 2' a.py`, `sed: -e expression #1, char ${18 + n}: unterminated \`s' command`, 1];
 /** A look at a.py that finds nothing (grep exits 1): it names the file, shows no lines of it. */
 const grepNothing = (word: string): Call => [`grep -n ${word} a.py`, "", 1];
+
+/** One call of any tool, answered with text (failed when exitCode is not 0). */
+const callOf = (tool: string, params: Record<string, unknown>, text: string, exitCode = 0) =>
+  factCallOf(
+    { type: "call", runId: "r", callId: "c", tool, params },
+    { type: "outcome", runId: "r", callId: "c", tool, params: {}, result: { content: [{ type: "text", text }], details: { status: exitCode === 0 ? "completed" : "failed", exitCode } } },
+  );
+/** Which calls of a session are attempts that did not land (unlandedAttempts), the other rules aside. */
+const attempts = (calls: ReturnType<typeof callOf>[]) => unlandedAttempts(calls.map((c, index) => ({ ...c, index })));
+const sh = (command: string, text: string, exitCode = 0) => callOf("bash", { command }, text, exitCode);
+const shCall = ([command, text, exitCode]: Call) => sh(command, text, exitCode ?? 0);
+/** nl -ba's numbered lines of a.py 10-13, line 12 as given. */
+const numbered = (last: string) => `    10\tdef f():\n    11\t    x = g()\n    12\t    ${last}\n    13\t# end`;
+const viewNumbered = (last: string) => sh("nl -ba a.py | sed -n '10,13p'", numbered(last));
+/** An edit with a view of the region chained after it: its own answer shows the file after the write. */
+const editChained = (word: string, text: string, exitCode = 0) => sh(`sed -i 's/${word}/return 2/' a.py && nl -ba a.py | sed -n '10,13p'`, text, exitCode);
+
+describe("landed.ts: what is an attempt, what never ran", () => {
+  it("takes a shell write, a command known only by a variable and a named file editor as attempts; not a booking", () => {
+    expect(attemptsWrite(sh("sed -i 's/a/b/' a.py", ""))).toBe(true);
+    expect(attemptsWrite(sh("python - << 'PY'\n{patch_script}\nPY", "patched"))).toBe(true);
+    expect(attemptsWrite(callOf("str_replace_editor", { command: "str_replace", path: "a.py", old_str: "x", new_str: "y" }, "done"))).toBe(true);
+    expect(attemptsWrite(callOf("book_reservation", { user_id: "u1", flight: "HAT001" }, "Error: not enough seats", 1))).toBe(false);
+    expect(attemptsWrite(sh("sed -n '1,4p' a.py", "x"))).toBe(false);
+  });
+
+  it("leaves a failed install to the other rules, and a call with no answer never ran nothing", () => {
+    expect(neverRan(sh("pip install nosuchpkg && sed -i 's/a/b/' a.py", "ERROR: Could not find a version that satisfies the requirement nosuchpkg\nERROR: No matching distribution found for nosuchpkg", 1))).toBe(false);
+    expect(neverRan(factCallOf({ type: "call", runId: "r", callId: "c", tool: "bash", params: { command: "sed -i 's/a/b' a.py" } }, undefined))).toBe(false);
+    expect(neverRan(sh("sed -i 's/a/b' a.py", "sed: -e expression #1, char 7: unterminated `s' command", 1))).toBe(true);
+  });
+});
+
+describe("unlanded edits: which attempts did not land (unlandedAttempts)", () => {
+  it("asks only of attempts: a view whose sed refused its expression is no attempt", () => {
+    expect(attempts([sh("sed -n 's/x' a.py", "sed: -e expression #1, char 4: unterminated `s' command", 1)])).toEqual([false]);
+  });
+
+  it("takes a look only from a viewer (not a run printing the same), at the attempt's own file", () => {
+    const shown = "def f():\n    x = g()\n    return 1\n# end";
+    expect(attempts([sh("python a.py", shown), sh("sed -i 's/alpha/beta/' a.py", ""), sh("python a.py", shown)])).toEqual([false, false, false]);
+    expect(attempts([shCall(view), sh("sed -i 's/alpha/beta/' a.py", ""), sh("head -4 a.py b.py", shown)])).toEqual([false, true, false]);
+    expect(attempts([sh("head -4 a.py b.py", shown), sh("sed -i 's/alpha/beta/' a.py", ""), shCall(view)])).toEqual([false, true, false]);
+    // A named viewer is a look; a named runner is not.
+    const viewFile = callOf("view_file", { path: "a.py" }, shown);
+    const replace = callOf("str_replace", { path: "a.py", old_str: "retrun 1", new_str: "return 2" }, "done");
+    expect(attempts([viewFile, replace, viewFile])).toEqual([false, true, false]);
+    expect(attempts([viewFile, replace, callOf("run_python", { path: "a.py" }, shown)])).toEqual([false, false, false]);
+  });
+
+  it("reads a view chained after the attempt only when no look follows it, and compares its numbered lines as printed (trailing white space aside)", () => {
+    expect(attempts([viewNumbered("return 1"), editChained("alpha", ""), viewNumbered("return 1")])).toEqual([false, true, false]);
+    expect(attempts([viewNumbered("return 1  "), editChained("alpha", `replaced\n${numbered("return 1")}`)])).toEqual([false, true]);
+    expect(attempts([viewNumbered("return 1"), editChained("alpha", `replaced\n${numbered("return 2")}`)])).toEqual([false, false]);
+  });
+
+  it("compares with an earlier attempt that never ran and showed the file after it, and with nothing that was no look", () => {
+    const refusedChained = sh("sed -i 's/return 1/return 2' a.py; nl -ba a.py | sed -n '10,13p'", `sed: -e expression #1, char 20: unterminated \`s' command\n${numbered("return 1")}`, 1);
+    expect(attempts([refusedChained, editChained("alpha", `replaced\n${numbered("return 1")}`)])).toEqual([true, true]);
+    expect(attempts([sh("python show.py", numbered("return 1")), editChained("alpha", `replaced\n${numbered("return 1")}`)])).toEqual([false, false]);
+  });
+});
 
 describe("unlanded edits: which attempts did not land", () => {
   it("a silent edit followed by another write is of unknown effect, and so is every attempt that looks back past it", () => {
@@ -75,6 +138,14 @@ describe("unlanded edits: which runs they make", () => {
     expect(unlanded(session([["nl -ba b.py | sed -n '1,4p'", regionB], viewA, edit(1), viewA, ["sed -i 's/X = 1/X = 2/' b.py && nl -ba b.py | sed -n '1,4p'", regionB], edit(2), viewA, edit(3), viewA]))).toEqual([]);
   });
 
+  it("widens the run to every file its attempts name, not to files of attempts on others that never ran", () => {
+    const onB: Call = ["sed -i 's/return 1/return 2' b.py", "sed: -e expression #1, char 20: unterminated `s' command", 1];
+    const onBoth: Call = ["sed -i 's/return 1/return 2' a.py b.py", "sed: -e expression #1, char 20: unterminated `s' command", 1];
+    const viewB: Call = ["sed -n '1,4p' b.py", "import os\nimport sys\n\nX = 1"];
+    expect(unlanded(session([refused(1), view, onB, viewB, refused(2), view, refused(3)]))).toEqual([]);
+    expect(unlanded(session([refused(1), view, onBoth, viewB, refused(2)]))).toEqual(["0-4"]);
+  });
+
   it("spans every lesson that comes back 3 times, from the first of them to the last", () => {
     const script = (n: number) => `python - <<'PY'\nfrom pathlib import Path\np = Path('a.py')\np.write_text(p.read_text().replace("return ${n}", "return 2"))\nPY`;
     const unparsed = '  File "<stdin>", line 4\n    p.write_text(p.read_text().replace("return\n                           ^\nSyntaxError: EOL while scanning string literal';
@@ -93,5 +164,10 @@ describe("unlanded edits: what an attempt told the agent (lessonOf)", () => {
     expect(lessonOf(call("python a.py", "ERROR: markers not found", 1))).toBe("ERROR: markers not found");
     expect(lessonOf(call("python a.py", "patched\nnothing else"))).toBe("no effect: patched\nnothing else");
     expect(lessonOf(call("python - <<'PY'\nx\nPY", "SyntaxError: bad thing here"))).toBe("SyntaxError: bad thing here");
+    expect(lessonOf(call("python - <<'PY'\nx\nPY", "SyntaxError: cannot call bash here"))).toBe("SyntaxError: cannot call <arg> here");
+    expect(lessonOf(call("python a.py", "TypeError: f() takes 2 arguments (3 given)", 1))).toBe("TypeError: f() takes # arguments");
+    expect(lessonOf(call("python a.py", "NameError: name g is not defined(x)", 1))).toBe("NameError: name g is not defined");
+    expect(lessonOf(call("python a.py", '{"status": "error", "message": "bad"}', 1))).toBe('no effect: {"status": "error", "message": "bad"}');
+    expect(lessonOf(callOf("edit", { start: 10, end: 12, text: "x" }, "Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\nERRORS:\n- E999 IndentationError: unexpected indent"))).toBe("refused: edit rejected by the linter");
   });
 });
