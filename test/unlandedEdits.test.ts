@@ -7,7 +7,7 @@ import type { ToolEvent } from "../models/events.js";
 import { factCallOf } from "../src/import/facts.js";
 import { attemptsWrite, neverRan } from "../src/import/landed.js";
 import { mineStretches } from "../src/realLoops/mine.js";
-import { lessonOf, unlandedAttempts } from "../src/realLoops/unlandedEdits.js";
+import { lessonOf, unlandedAttempts, unlandedEditRuns } from "../src/realLoops/unlandedEdits.js";
 import { session } from "./fixtures/noNewFactSessions.js";
 
 /** Only this rule's stretches: the other rules are tested elsewhere. */
@@ -51,6 +51,7 @@ describe("landed.ts: what is an attempt, what never ran", () => {
   it("leaves a failed install to the other rules, and a call with no answer never ran nothing", () => {
     expect(neverRan(sh("pip install nosuchpkg && sed -i 's/a/b/' a.py", "ERROR: Could not find a version that satisfies the requirement nosuchpkg\nERROR: No matching distribution found for nosuchpkg", 1))).toBe(false);
     expect(neverRan(factCallOf({ type: "call", runId: "r", callId: "c", tool: "bash", params: { command: "sed -i 's/a/b' a.py" } }, undefined))).toBe(false);
+    expect(neverRan(sh("pip install nosuchpkg", "ERROR: No matching distribution found for nosuchpkg", 1))).toBe(false);
     expect(neverRan(sh("sed -i 's/a/b' a.py", "sed: -e expression #1, char 7: unterminated `s' command", 1))).toBe(true);
   });
 });
@@ -82,6 +83,49 @@ describe("unlanded edits: which attempts did not land (unlandedAttempts)", () =>
     const refusedChained = sh("sed -i 's/return 1/return 2' a.py; nl -ba a.py | sed -n '10,13p'", `sed: -e expression #1, char 20: unterminated \`s' command\n${numbered("return 1")}`, 1);
     expect(attempts([refusedChained, editChained("alpha", `replaced\n${numbered("return 1")}`)])).toEqual([true, true]);
     expect(attempts([sh("python show.py", numbered("return 1")), editChained("alpha", `replaced\n${numbered("return 1")}`)])).toEqual([false, false]);
+  });
+});
+
+describe("unlanded edits: the looks it reads", () => {
+  const shown = "def f():\n    x = g()\n    return 1\n# end";
+  it("finds no view more than 3 calls after the attempt, however quiet the calls between", () => {
+    const quiet = [sh("true", ""), sh("make lint", "make: *** No rule to make target.  Stop.", 2), sh("true", "")];
+    expect(attempts([shCall(view), sh("sed -i 's/alpha/beta/' a.py", ""), ...quiet, shCall(view)])).toEqual([false, false, false, false, false, false]);
+  });
+
+  it("takes a view after cd as a look, and a view piped without a space; not a line with a number and a tab inside a message", () => {
+    const cdView = sh("cd /w && sed -n '10,13p' a.py", shown);
+    expect(attempts([cdView, sh("sed -i 's/alpha/beta/' a.py", ""), cdView])).toEqual([false, true, false]);
+    expect(attempts([viewNumbered("return 1"), sh("sed -i 's/alpha/beta/' a.py && nl -ba a.py |sed -n '10,13p'", `replaced\n${numbered("return 1")}`)])).toEqual([false, true]);
+    expect(attempts([viewNumbered("return 1"), editChained("alpha", `replaced 3\tlines\n${numbered("return 1")}`)])).toEqual([false, true]);
+  });
+
+  it("compares with an earlier call's chained view only when that call was an attempt that did not land, on the same file", () => {
+    const ranThenView = sh("python a.py; nl -ba a.py | sed -n '10,13p'", `ok\n${numbered("return 1")}`);
+    expect(attempts([ranThenView, editChained("alpha", `replaced\n${numbered("return 1")}`)])).toEqual([false, false]);
+    const refusedOnTwo = sh("sed -i 's/return 1/return 2' a.py b.py; nl -ba a.py | sed -n '10,13p'", `sed: -e expression #1, char 20: unterminated \`s' command\n${numbered("return 1")}`, 1);
+    expect(attempts([refusedOnTwo, editChained("alpha", `replaced\n${numbered("return 1")}`)])).toEqual([true, true]);
+  });
+});
+
+describe("unlanded edits: runs (unlandedEditRuns, one lesson enough)", () => {
+  const refusedCall = (n: number) => shCall(refused(n));
+  const runs = (calls: ReturnType<typeof callOf>[], taken: boolean[] = []) => unlandedEditRuns(calls.map((c, index) => ({ ...c, index })), taken, 1);
+  it("starts no run at a call another rule took, and ends one there", () => {
+    const calls = [refusedCall(1), shCall(view), refusedCall(2), shCall(view), refusedCall(3), shCall(view), refusedCall(4)];
+    expect(runs(calls, [true])).toEqual([[2, 6]]);
+    expect(runs(calls, [false, false, true])).toEqual([[0, 0], [4, 6]]);
+  });
+
+  it("ends a run at a call with no answer, and at a write that is no attempt", () => {
+    const unanswered = { ...factCallOf({ type: "call", runId: "r", callId: "c", tool: "bash", params: { command: "sed -n '10,13p' a.py" } }, undefined) };
+    expect(runs([refusedCall(1), unanswered, refusedCall(2)])).toEqual([[0, 0], [2, 2]]);
+    expect(runs([refusedCall(1), callOf("set_config", { level: 2 }, ""), refusedCall(2)])).toEqual([[0, 0], [2, 2]]);
+  });
+
+  it("lets a run begun by an attempt that names no file go on to the file the next looks name", () => {
+    const harness = sh("python - << 'PY'\n{patch_script}\nPY", '  File "<string>", line 870\n    exec_bash_cmd(x)\n        ^\nSyntaxError: invalid syntax', 1);
+    expect(runs([harness, shCall(view), sh("sed -i 's/alpha/beta/' a.py", ""), shCall(view)])).toEqual([[0, 2]]);
   });
 });
 
@@ -168,6 +212,12 @@ describe("unlanded edits: what an attempt told the agent (lessonOf)", () => {
     expect(lessonOf(call("python a.py", "TypeError: f() takes 2 arguments (3 given)", 1))).toBe("TypeError: f() takes # arguments");
     expect(lessonOf(call("python a.py", "NameError: name g is not defined(x)", 1))).toBe("NameError: name g is not defined");
     expect(lessonOf(call("python a.py", '{"status": "error", "message": "bad"}', 1))).toBe('no effect: {"status": "error", "message": "bad"}');
+    expect(lessonOf(call("python a.py", '{"status": "error", "message": "bad"}', 12))).toBe('no effect: {"status": "error", "message": "bad"}');
+    expect(lessonOf(call("python a.py", "ValueError: Sorry: no such key", 1))).toBe("ValueError: Sorry: no such key");
+    // A script's own parse error with a view chained after it: the error, not the lines.
+    const unparsedThenView = '  File "<stdin>", line 3\n    x = (\n        ^\nSyntaxError: invalid syntax here\n    10\tdef f():';
+    expect(lessonOf(call("python - <<'PY'\nx = (\nPY\nnl -ba a.py | sed -n '10,10p'", unparsedThenView))).toBe("SyntaxError: invalid syntax here");
+    expect(lessonOf(call("python - <<'PY'\nx = (\nPY\nnl -ba a.py | sed -n '10,10p'", `note: not a SyntaxError: at all\n${unparsedThenView}`))).toBe("SyntaxError: invalid syntax here");
     expect(lessonOf(callOf("edit", { start: 10, end: 12, text: "x" }, "Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\nERRORS:\n- E999 IndentationError: unexpected indent"))).toBe("refused: edit rejected by the linter");
   });
 });
