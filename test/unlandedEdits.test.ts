@@ -100,6 +100,14 @@ describe("unlanded edits: the looks it reads", () => {
     expect(attempts([viewNumbered("return 1"), editChained("alpha", `replaced 3\tlines\n${numbered("return 1")}`)])).toEqual([false, true]);
   });
 
+  it("takes an attempt with no answer as of unknown effect, and a view chained without a pipe or piped without a space", () => {
+    const unanswered = factCallOf({ type: "call", runId: "r", callId: "c", tool: "bash", params: { command: "sed -i 's/alpha/beta/' a.py" } }, undefined);
+    expect(attempts([shCall(view), unanswered, shCall(view)])).toEqual([false, false, false]);
+    expect(attempts([viewNumbered("return 1"), sh("sed -i 's/alpha/beta/' a.py && nl -ba a.py", `replaced\n${numbered("return 1")}`)])).toEqual([false, true]);
+    const piped = sh("cat a.py |head -4", shown);
+    expect(attempts([piped, sh("sed -i 's/alpha/beta/' a.py", ""), piped])).toEqual([false, true, false]);
+  });
+
   it("compares with an earlier call's chained view only when that call was an attempt that did not land, on the same file", () => {
     const ranThenView = sh("python a.py; nl -ba a.py | sed -n '10,13p'", `ok\n${numbered("return 1")}`);
     expect(attempts([ranThenView, editChained("alpha", `replaced\n${numbered("return 1")}`)])).toEqual([false, false]);
@@ -121,6 +129,16 @@ describe("unlanded edits: runs (unlandedEditRuns, one lesson enough)", () => {
     const unanswered = { ...factCallOf({ type: "call", runId: "r", callId: "c", tool: "bash", params: { command: "sed -n '10,13p' a.py" } }, undefined) };
     expect(runs([refusedCall(1), unanswered, refusedCall(2)])).toEqual([[0, 0], [2, 2]]);
     expect(runs([refusedCall(1), callOf("set_config", { level: 2 }, ""), refusedCall(2)])).toEqual([[0, 0], [2, 2]]);
+  });
+
+  it("keeps in the run, uncounted, a refused edit corrected from lines first shown between, and counts it when they were shown before", () => {
+    const replace = (old: string) => callOf("code_replace", { file: "a.py", old_code: old, new_code: "    total = 0" }, "Error: Code to replace not found in a.py", 1);
+    const shows: ReturnType<typeof callOf> = sh("sed -n '20,21p' a.py", "    total = compute(y)\n    return total");
+    expect(replace("    value = compute(x)").rejected).toBeDefined();
+    expect(runs([replace("    value = compute(x)"), shows, replace("    total = compute(y)")])).toEqual([[0, 0]]);
+    expect(runs([shows, replace("    value = compute(x)"), shows, replace("    total = compute(y)")])).toEqual([[1, 3]]);
+    // Lines shown only after it taught it nothing.
+    expect(runs([replace("    value = compute(x)"), sh("sed -n '1,2p' a.py", "import os\nimport sys"), replace("    total = compute(y)"), shows])).toEqual([[0, 2]]);
   });
 
   it("lets a run begun by an attempt that names no file go on to the file the next looks name", () => {
