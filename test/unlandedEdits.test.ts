@@ -4,7 +4,7 @@
 // session is a few calls in the shapes the code's comments describe; no dataset is copied.
 import { describe, expect, it } from "vitest";
 import type { ToolEvent } from "../models/events.js";
-import { factCallOf } from "../src/import/facts.js";
+import { factCallOf, ownProgramUnparsed } from "../src/import/facts.js";
 import { attemptsWrite, neverRan } from "../src/import/landed.js";
 import { mineStretches } from "../src/realLoops/mine.js";
 import { lessonOf, unlandedAttempts, unlandedEditRuns } from "../src/realLoops/unlandedEdits.js";
@@ -237,5 +237,39 @@ describe("unlanded edits: what an attempt told the agent (lessonOf)", () => {
     expect(lessonOf(call("python - <<'PY'\nx = (\nPY\nnl -ba a.py | sed -n '10,10p'", unparsedThenView))).toBe("SyntaxError: invalid syntax here");
     expect(lessonOf(call("python - <<'PY'\nx = (\nPY\nnl -ba a.py | sed -n '10,10p'", `note: not a SyntaxError: at all\n${unparsedThenView}`))).toBe("SyntaxError: invalid syntax here");
     expect(lessonOf(callOf("edit", { start: 10, end: 12, text: "x" }, "Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\nERRORS:\n- E999 IndentationError: unexpected indent"))).toBe("refused: edit rejected by the linter");
+  });
+});
+
+describe("facts.ts ownProgramUnparsed: a program that could not be parsed ran none of it", () => {
+  const run = (text: string, exitCode = 1) => ownProgramUnparsed(callOf("bash", { command: "python - <<'PY'\nx = (\nPY" }, text, exitCode));
+  const report = 'File "<stdin>", line 2\n    x = (\n        ^\nSyntaxError: unexpected EOF while parsing';
+  it("says nothing of a call with no answer", () => {
+    expect(ownProgramUnparsed(factCallOf({ type: "call", runId: "r", callId: "c", tool: "bash", params: { command: "sed -i 's/a/b' a.py" } }, undefined))).toBe(false);
+  });
+
+  it("reads Python's report after the harness's 'bash execution output:' however it is spaced", () => {
+    expect(run(report)).toBe(true);
+    expect(run(`  \nbash execution output:\n${report}`)).toBe(true);
+    expect(run(`bash execution output:\n\n  ${report}`)).toBe(true);
+  });
+
+  it("needs the location line alone (a frame 'in <module>' ran), and the error opening a line of the first few", () => {
+    expect(run('File "<stdin>", line 2, in <module>\n    x = (\nSyntaxError: invalid syntax')).toBe(false);
+    expect(run('File "<stdin>", line 2\n    raise SyntaxError("no")\nValueError: x')).toBe(false);
+    expect(run('File "<stdin>", line 2\n    a\n    b\n    c\n    d\n    e\nSyntaxError: invalid syntax')).toBe(false);
+  });
+
+  it("reads only the first 20000 characters for Python's report and the first 3000 for a refused expression", () => {
+    expect(run(`File "<stdin>", line 2\n    ${"x".repeat(25_000)}\nSyntaxError: invalid syntax`)).toBe(false);
+    expect(run(`${"ok\n".repeat(1500)}sed: -e expression #1, char 5: unterminated \`s' command`)).toBe(false);
+  });
+
+  it("knows sed's, perl's and awk's refusals, whatever their numbers", () => {
+    expect(run("sed: -e expression #12, char 5: unknown option to `s'")).toBe(true);
+    expect(run("Execution of -e aborted due to compilation errors.")).toBe(true);
+    expect(run("awk: line 12: syntax error at or near }")).toBe(true);
+    expect(run("awk: cmd. line:1: syntax error at source line 1")).toBe(true);
+    expect(run("awk: line 3: missing ) near end of file")).toBe(true);
+    expect(run("awk: line 3: missing ]) near end of file")).toBe(true);
   });
 });
