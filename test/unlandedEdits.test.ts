@@ -103,6 +103,9 @@ describe("unlanded edits: the looks it reads", () => {
   it("takes an attempt with no answer as of unknown effect, and a view chained without a pipe or piped without a space", () => {
     const unanswered = factCallOf({ type: "call", runId: "r", callId: "c", tool: "bash", params: { command: "sed -i 's/alpha/beta/' a.py" } }, undefined);
     expect(attempts([shCall(view), unanswered, shCall(view)])).toEqual([false, false, false]);
+    // A view with no answer showed nothing: the look after the attempt is the next one.
+    const unansweredView = factCallOf({ type: "call", runId: "r", callId: "c", tool: "bash", params: { command: "sed -n '10,13p' a.py" } }, undefined);
+    expect(attempts([shCall(view), sh("sed -i 's/alpha/beta/' a.py", ""), unansweredView, shCall(view)])).toEqual([false, true, false, false]);
     expect(attempts([viewNumbered("return 1"), sh("sed -i 's/alpha/beta/' a.py && nl -ba a.py", `replaced\n${numbered("return 1")}`)])).toEqual([false, true]);
     const piped = sh("cat a.py |head -4", shown);
     expect(attempts([piped, sh("sed -i 's/alpha/beta/' a.py", ""), piped])).toEqual([false, true, false]);
@@ -137,6 +140,9 @@ describe("unlanded edits: runs (unlandedEditRuns, one lesson enough)", () => {
     expect(replace("    value = compute(x)").rejected).toBeDefined();
     expect(runs([replace("    value = compute(x)"), shows, replace("    total = compute(y)")])).toEqual([[0, 0]]);
     expect(runs([shows, replace("    value = compute(x)"), shows, replace("    total = compute(y)")])).toEqual([[1, 3]]);
+    // Lines shown more than NEW_FACT_WINDOW (10) calls before the first refusal are forgotten: news again.
+    const others = Array.from({ length: 10 }, (_, i) => sh(`echo step${"abcdefghij"[i] as string}`, `step${"abcdefghij"[i] as string}`));
+    expect(runs([shows, ...others, replace("    value = compute(x)"), shows, replace("    total = compute(y)")])).toEqual([[11, 11]]);
     // Lines shown only after it taught it nothing.
     expect(runs([replace("    value = compute(x)"), sh("sed -n '1,2p' a.py", "import os\nimport sys"), replace("    total = compute(y)"), shows])).toEqual([[0, 2]]);
   });
