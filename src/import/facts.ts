@@ -9,7 +9,7 @@ import type { CallEvent, OutcomeEvent } from "../../models/events.js";
 import { outcomeFailed } from "./failure.js";
 import { answerLines, failureSignature, hasAnswerLine, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
 import { perCall } from "./perCall.js";
-import { argsNamedByVariable, SHELL_TOOLS, writeOf } from "./writes.js";
+import { argsNamedByVariable, SHELL_TOOLS, writeOf, type WriteKind } from "./writes.js";
 
 /** One answered (or unanswered) call, as the no-new-fact rule reads it. */
 export interface FactCall {
@@ -57,6 +57,9 @@ export function factCallOf(call: CallEvent, outcome: OutcomeEvent | undefined): 
     ...(signature === undefined ? {} : { signature }),
   };
 }
+/** What a call may have written (writes.ts writeOf), worked out once per call: the miner's writes and its unlanded-edits rule both ask it. */
+export const writeKindOf = perCall((c: FactCall): WriteKind => writeOf(c.call.tool, c.rawArgs));
+
 /** The kind of refusal (mask.ts REJECTIONS) an edit that did not find what it was to replace reports. */
 const REPLACEMENT_NOT_PERFORMED = "replacement not performed";
 const NO_TARGET_MAX_CHARS = 600;

@@ -3,12 +3,10 @@
 // facts.ts, because it reads one call (its tool, its args and its answer as recorded) and the
 // facts those files already give (a refusal, an action the harness never parsed). Pure and
 // deterministic.
-import { type FactCall, failureFamily, INSTALL_FAILED, neverTookEffect, ownProgramUnparsed } from "./facts.js";
+import { type FactCall, failureFamily, INSTALL_FAILED, neverTookEffect, ownProgramUnparsed, writeKindOf } from "./facts.js";
 import { perCall } from "./perCall.js";
-import { SHELL_TOOLS, writeOf, type WriteKind } from "./writes.js";
+import { SHELL_TOOLS } from "./writes.js";
 
-/** What a call may have written (writes.ts writeOf), worked out once per call: the miner's writes and this rule both ask it. */
-export const writeKindOf = perCall((c: FactCall): WriteKind => writeOf(c.call.tool, c.rawArgs));
 /** Whether a call writes nothing: the rule asks it of each call around each attempt. */
 export const writesNothing = (c: FactCall): boolean => writeKindOf(c).kind === "none";
 

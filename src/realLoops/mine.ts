@@ -79,12 +79,11 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { answerBody, changedLines, commandOf, correctedRefusal, factCallOf, type FactCall, filesOf, maskedAnswerLines, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES } from "../import/facts.js";
+import { answerBody, changedLines, commandOf, correctedRefusal, factCallOf, type FactCall, filesOf, maskedAnswerLines, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES, writeKindOf } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
 import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
 import { unlandedEditRuns } from "./unlandedEdits.js";
-import { writeKindOf } from "../import/landed.js";
 
 export interface MineParameters {
   /** Calls in a row, same masked call and result, that make a repeat. */

@@ -254,7 +254,9 @@ function sameLessonSpan(calls: readonly UnlandedCall[], counted: readonly number
   const seen = new Map<string, number[]>();
   for (const k of counted) {
     const lesson = lessonOf(calls[k] as UnlandedCall);
-    seen.set(lesson, [...(seen.get(lesson) ?? []), k]);
+    const at = seen.get(lesson);
+    if (at === undefined) seen.set(lesson, [k]);
+    else at.push(k);
   }
   let span: [number, number] | undefined;
   for (const at of seen.values()) {
