@@ -1,7 +1,7 @@
 // Vitest's global setup: one scratch folder for the whole run, under the system's temp folder,
 // that every test's tempDir() (test/cli/run.ts) makes its folders in, removed when the run ends
 // (also when tests fail), so a run leaves nothing behind in /tmp. Workers inherit the variable.
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -12,5 +12,20 @@ export default function setup(): () => void {
   // test opens it.
   chmodSync(root, 0o755);
   process.env.LOOPSIM_TEST_SCRATCH = root;
-  return () => rmSync(root, { recursive: true, force: true });
+  // Older OpenClaw releases make /tmp/openclaw when their logger loads; every loopsim process
+  // removes it at exit when it made it (src/targets/openclaw/silence.ts), but two test processes
+  // that load releases side by side can each find the other's and leave it to the other. The run
+  // removes it if it was not there when the run began and is still empty.
+  const releaseTmp = "/tmp/openclaw";
+  const hadReleaseTmp = existsSync(releaseTmp);
+  return () => {
+    rmSync(root, { recursive: true, force: true });
+    if (hadReleaseTmp) return;
+    try {
+      rmdirSync(releaseTmp);
+      console.log(`loopsim tests: removed ${releaseTmp}, which a release made while two test processes loaded releases side by side`);
+    } catch {
+      // Not there (the usual case), or not empty: left as it is.
+    }
+  };
 }

@@ -3,9 +3,33 @@
 // own with silent logging, before the first import, silences every release and keeps a user's
 // own config from changing results. HOME and the state folder point into the cache (or, when the
 // cache is read-only, a private tmp folder), so nothing a release writes lands in the user's home.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isMainThread } from "node:worker_threads";
 import { privateSandboxDir, sandboxDir } from "../sandbox.js";
+
+/**
+ * The folder a release's logger makes when its module loads, whatever its config says (2026.3.22 to
+ * 2026.8.1: resolveDefaultLogDir calls resolvePreferredOpenClawTmpDir at load, and no variable moves it).
+ * With logging.file pointed into the sandbox (below) nothing is written in it, but it stays.
+ */
+const RELEASE_TMP_DIR = "/tmp/openclaw";
+
+/**
+ * Removed when this process exits, if it was not there before any release loaded (checked when
+ * this module loads, in the main thread, which loads a target before it starts any worker or
+ * child) and it is still empty: a folder of the user's own OpenClaw, or one holding anything, is
+ * never touched (rmdir refuses a folder that is not empty).
+ */
+if (isMainThread && process.platform !== "win32" && !existsSync(RELEASE_TMP_DIR)) {
+  process.once("exit", () => {
+    try {
+      rmdirSync(RELEASE_TMP_DIR);
+    } catch {
+      // Not there, not empty, or not ours to remove: left as it is.
+    }
+  });
+}
 
 function sandbox(privateOnly: boolean): string {
   const dir = privateOnly ? privateSandboxDir("openclaw-sandbox") : sandboxDir("openclaw-sandbox");
