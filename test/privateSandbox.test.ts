@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "./cli/run.js";
 
 const SANDBOX = pathToFileURL(join(import.meta.dirname, "..", "dist", "src", "targets", "sandbox.js")).href;
+const SILENCE = pathToFileURL(join(import.meta.dirname, "..", "dist", "src", "targets", "openclaw", "silence.js")).href;
 
 describe("private sandbox folders", () => {
   it("a terminated worker's folder is removed by the main thread at exit", () => {
@@ -31,5 +32,23 @@ describe("private sandbox folders", () => {
     expect(res.status, res.stderr).toBe(0);
     expect(res.stdout.trim()).toBe("1");
     expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it("silencing a release moves HOME into the sandbox but pins the cache, so a child loopsim started after it finds the same cache", () => {
+    // In a child: silencing changes this process's environment. No LOOPSIM_CACHE given: the cache
+    // is the user's (XDG_CACHE_HOME/loopsim), which the sandbox's HOME would otherwise hide.
+    const xdg = tempDir();
+    const script = `
+      const m = await import(${JSON.stringify(SILENCE)});
+      m.silenceThisProcess();
+      console.log(JSON.stringify({ home: process.env.HOME, cache: process.env.LOOPSIM_CACHE }));
+    `;
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: xdg };
+    delete env.LOOPSIM_CACHE;
+    const res = spawnSync(process.execPath, ["--input-type=module", "-e", script], { env, encoding: "utf8", timeout: 30_000 });
+    expect(res.status, res.stderr).toBe(0);
+    const seen = JSON.parse(res.stdout) as { home: string; cache: string };
+    expect(seen.cache).toBe(join(xdg, "loopsim"));
+    expect(seen.home.startsWith(join(xdg, "loopsim"))).toBe(true);
   });
 });

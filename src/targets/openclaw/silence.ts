@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isMainThread } from "node:worker_threads";
 import { privateSandboxDir, sandboxDir } from "../sandbox.js";
+import { cacheRoot } from "./cache.js";
 
 /**
  * The folder a release's logger makes when its module loads, whatever its config says (2026.3.22 to
@@ -16,19 +17,28 @@ import { privateSandboxDir, sandboxDir } from "../sandbox.js";
 const RELEASE_TMP_DIR = "/tmp/openclaw";
 
 /**
- * Removed when this process exits, if it was not there before any release loaded (checked when
- * this module loads, in the main thread, which loads a target before it starts any worker or
- * child) and it is still empty: a folder of the user's own OpenClaw, or one holding anything, is
- * never touched (rmdir refuses a folder that is not empty).
+ * Removed when this process exits or is stopped (Ctrl-C, SIGTERM, SIGHUP), if it was not there
+ * before any release loaded (checked when this module loads, in the main thread, which loads a
+ * target before it starts any worker or child) and it is still empty: a folder of the user's own
+ * OpenClaw, or one holding anything, is never touched (rmdir refuses a folder that is not empty).
  */
+function removeReleaseTmpDir(): void {
+  try {
+    rmdirSync(RELEASE_TMP_DIR);
+  } catch {
+    // Not there, not empty, or not ours to remove: left as it is.
+  }
+}
 if (isMainThread && process.platform !== "win32" && !existsSync(RELEASE_TMP_DIR)) {
-  process.once("exit", () => {
-    try {
-      rmdirSync(RELEASE_TMP_DIR);
-    } catch {
-      // Not there, not empty, or not ours to remove: left as it is.
-    }
-  });
+  process.once("exit", removeReleaseTmpDir);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.once(signal, () => {
+      removeReleaseTmpDir();
+      // Another handler (a report's partial write, the driven runtimes' stop) ends the process its
+      // own way; alone, this one ends it as the signal would have.
+      if (process.listenerCount(signal) === 0) process.exit(signal === "SIGINT" ? 130 : 143);
+    });
+  }
 }
 
 function sandbox(privateOnly: boolean): string {
@@ -48,6 +58,10 @@ export function silencingVariables(privateOnly = false): Record<string, string> 
     OPENCLAW_LOG_LEVEL: "silent",
     OPENCLAW_STATE_DIR: join(dir, "state"),
     HOME: join(dir, "home"),
+    // The cache as this process resolved it, before HOME moved: a child loopsim starts after a
+    // release loaded (a driven runtime, a replay) would otherwise look for its cache under the
+    // sandbox's HOME and find nothing.
+    LOOPSIM_CACHE: cacheRoot(),
   };
 }
 
