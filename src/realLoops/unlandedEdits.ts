@@ -152,7 +152,7 @@ export const printedLines = perCall((c: FactCall): readonly string[] => {
  * protocol counts a test re-run after a real change as work even when it fails the same way.
  */
 // Worked out once per call: the look back from each attempt asks it of the same calls again.
-const viewsFile = perCall((c: FactCall): boolean => {
+export const viewsFile = perCall((c: FactCall): boolean => {
   if (!SHELL_TOOLS.has(c.call.tool)) return !/run|exec|bash|python|test/i.test(c.call.tool);
   return VIEW_COMMAND.test(c.rawArgs);
 });
