@@ -40,7 +40,8 @@ const WHOLE_TREE = "*";
  * checkout main) names no file and is no restore.
  */
 export const restoredFiles = perCall((c: FactCall): readonly string[] | undefined => {
-  if (!SHELL_TOOLS.has(c.call.tool) || c.outcome === undefined) return undefined;
+  // A restore that failed or never ran (error: pathspec did not match; a command line bash could not parse) restored nothing.
+  if (!SHELL_TOOLS.has(c.call.tool) || c.outcome === undefined || c.failed || neverTookEffect(c)) return undefined;
   const command = /^\{"command":"(.*)"\}$/s.exec(c.rawArgs)?.[1];
   if (command === undefined) return undefined;
   const files: string[] = [];
@@ -103,10 +104,13 @@ function attempts(c: FactCall, target: readonly string[]): boolean {
   if (restoredFiles(c) !== undefined || c.outcome === undefined || neverTookEffect(c)) return false;
   const kind = writeKindOf(c).kind;
   if (kind === "unknown") return true;
-  if (kind !== "writes") return false;
+  if (kind !== "writes" || READ_INTO_FILE.test(c.rawArgs)) return false;
   const files = filesOf(c);
   return target.includes(WHOLE_TREE) || files === "" || files.split(" ").some((f) => target.some((t) => t.endsWith(f) || f.endsWith(t)));
 }
+
+/** A read sent into a file (git diff f > patch.txt, grep -n x f > hits.txt): it writes the report, not the file it names. */
+const READ_INTO_FILE = /^\{"command":"(?:cd [^\s&;]+ && )?(?:git (?:diff|show|log|status)|cat|grep|nl|head|tail|sed -n)\b[^&;|>]*>\s*[\w./~-]+\s*"\}$/;
 
 /** A hearing: an answered call that writes nothing (a test run, a check, a view). */
 const hears = (c: FactCall): boolean => c.outcome !== undefined && restoredFiles(c) === undefined && writeKindOf(c).kind === "none";
