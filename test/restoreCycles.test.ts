@@ -98,3 +98,20 @@ describe("restore cycles: the same first write re-sent after a restore, undone a
     expect(cycles(session([diff, view, checkout, diff, view, checkout]))).toEqual([]);
   });
 });
+
+describe("restore cycles: the same state re-made at once after a restore", () => {
+  const diff = (hunk: string): Call => [`git diff src/a.py > patch.txt && echo '=== patch ===' && cat patch.txt`, `=== patch ===\ndiff --git a/src/a.py b/src/a.py\nindex 6d69846..0986a3f 100644\n--- a/src/a.py\n+++ b/src/a.py\n@@ -1,3 +1,4 @@\n${hunk}`];
+  const misplaced = diff("+    if location is None:\n+        return None");
+
+  it("flags a checkout, at once a new attempt, and the identical diff the cycle before showed (from the first diff to the second)", () => {
+    expect(cycles(session([edit(0), misplaced, checkout, edit(1), misplaced, view]))).toEqual(["1-4"]);
+  });
+
+  it("does not flag it when the restored file was heard first (an A/B check, then the fix again)", () => {
+    expect(cycles(session([edit(0), misplaced, checkout, lint, edit(1), misplaced]))).toEqual([]);
+  });
+
+  it("does not flag a new attempt whose diff differs", () => {
+    expect(cycles(session([edit(0), misplaced, checkout, edit(1), diff("+    if location is None and pkg:\n+        return None")]))).toEqual([]);
+  });
+});

@@ -14,7 +14,7 @@
 // across 2 restores or more (the readers' protocol: the same failure three times), or the very
 // same write must be re-sent as recorded after a restore undid it and its result heard again (the
 // state it makes is one already made and already seen to fail).
-import { commandOf, type FactCall, failureFamily, filesOf, neverTookEffect, sameFamily, resendable, resends, writeKindOf } from "../import/facts.js";
+import { answerBody, commandOf, type FactCall, failureFamily, filesOf, neverTookEffect, sameFamily, resendable, resends, writeKindOf } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
 import { SHELL_TOOLS } from "../import/writes.js";
 import { viewsFile } from "./unlandedEdits.js";
@@ -112,6 +112,17 @@ function attempts(c: FactCall, target: readonly string[]): boolean {
 /** A read sent into a file (git diff f > patch.txt, grep -n x f > hits.txt): it writes the report, not the file it names. */
 const READ_INTO_FILE = /^\{"command":"(?:cd [^\s&;]+ && )?(?:git (?:diff|show|log|status)|cat|grep|nl|head|tail|sed -n)\b[^&;|>]*>\s*[\w./~-]+\s*"\}$/;
 
+/**
+ * The changes a git diff showed, as recorded from its first "diff --git" on (a message echoed
+ * before it aside), or undefined for any other call. Two equal diffs are the same state of the
+ * files: the index line's hashes are the contents'.
+ */
+const diffShown = perCall((c: FactCall): string | undefined => {
+  if (c.outcome === undefined || !/^\{"command":"(?:cd [^\s&;]+ && )?git diff\b/.test(c.rawArgs)) return undefined;
+  const at = c.rawResult.indexOf("diff --git");
+  return at < 0 ? undefined : answerBody(c.rawResult.slice(at));
+});
+
 /** A hearing: an answered call that writes nothing (a test run, a check, a view). */
 const hears = (c: FactCall): boolean => c.outcome !== undefined && restoredFiles(c) === undefined && writeKindOf(c).kind === "none";
 
@@ -135,6 +146,8 @@ function sameResult(a: FactCall, b: FactCall): boolean {
 interface Cycle {
   readonly heard: number[];
   readonly firstAttempt: number | undefined;
+  /** The call right after the restore that opened the cycle is an attempt: nothing was heard of the restored file (no baseline). */
+  readonly attemptAtOnce: boolean;
   readonly end: number;
 }
 
@@ -154,6 +167,7 @@ function cyclesOf(calls: readonly RestoreCycleCall[], taken: readonly boolean[],
     const heard: number[] = [];
     let firstAttempt: number | undefined;
     let attempted = false;
+    let attemptAtOnce = false;
     let end = to;
     // The cycle before the first restore is read backwards from it, so that calls taken long before do not cut it.
     const order = at === 0 ? backwardsFrom(from, to, taken) : [...range(from, to)];
@@ -168,12 +182,14 @@ function cyclesOf(calls: readonly RestoreCycleCall[], taken: readonly boolean[],
         end = k - 1;
         break;
       }
-      if (attempts(c, target)) {
+      // A git diff that shows the work tree's changes is a hearing of the state, even when it also writes them into a report file.
+      if (diffShown(c) === undefined && attempts(c, target)) {
         if (!attempted && resendable(c)) firstAttempt = k;
+        if (!attempted && k === from && at > 0) attemptAtOnce = true;
         attempted = true;
-      } else if (attempted && hears(c)) heard.push(k);
+      } else if (attempted && (hears(c) || diffShown(c) !== undefined)) heard.push(k);
     }
-    return { heard, firstAttempt, end };
+    return { heard, firstAttempt, attemptAtOnce, end };
   });
 }
 function* range(from: number, to: number): Generator<number> {
@@ -214,18 +230,21 @@ export function restoreCycleRuns(calls: readonly RestoreCycleCall[], taken: read
       if (!sameRecorded(calls[i] as RestoreCycleCall, calls[n] as RestoreCycleCall)) break;
       restores.push(n);
     }
-    const span = cycleSpan(calls, cyclesOf(calls, taken, restores, target), need);
-    if (span !== undefined && !out.some(([a, b]) => span[0] <= b && a <= span[1])) out.push(span);
+    for (const span of cycleSpans(calls, cyclesOf(calls, taken, restores, target), need)) if (!out.some(([a, b]) => span[0] <= b && a <= span[1])) out.push(span);
     i = (restores[restores.length - 1] as number) + 1;
   }
   return out;
 }
 
-/** The span of a loop's cycles that hear one result `need` times, or repeat a write and its result (see restoreCycleRuns). */
-function cycleSpan(calls: readonly RestoreCycleCall[], cycles: readonly Cycle[], need: number): [number, number] | undefined {
-  let best: [number, number] | undefined;
+/**
+ * The spans of a loop's cycles that hear one result `need` times, re-make a state, or repeat a
+ * write (see restoreCycleRuns), overlapping ones joined: two spans apart stay two stretches (the
+ * calls between them may have been work: astroid-1333's regex check between two re-made patches).
+ */
+function cycleSpans(calls: readonly RestoreCycleCall[], cycles: readonly Cycle[], need: number): [number, number][] {
+  const spans: [number, number][] = [];
   const widen = (from: number, to: number) => {
-    best = best === undefined ? [from, to] : [Math.min(best[0], from), Math.max(best[1], to)];
+    spans.push([from, to]);
   };
   const closes = (at: number, k: number) => (at < cycles.length - 1 ? (cycles[at] as Cycle).end : k);
   for (let a = 0; a < cycles.length; a++) {
@@ -250,6 +269,19 @@ function cycleSpan(calls: readonly RestoreCycleCall[], cycles: readonly Cycle[],
     // broken file, git checkout again). Both sendings undone: a write re-applied after an A/B
     // check and kept is work (scikit-learn-11310: checkout, the baseline test, the same two sed -i
     // again, and on).
+    // The same state made again at once: a cycle whose restore is followed at once by an attempt
+    // (no baseline heard between) shows, after it, the diff the cycle before showed after its
+    // attempt (astroid-1333: git checkout, a new fix script, and git diff shows the identical
+    // patch, the same misplaced check). The restore and the attempt re-made a state already made
+    // and already judged; with a run of the restored file between, it would be an A/B check.
+    const next = cycles[a + 1];
+    if (next?.attemptAtOnce === true) {
+      for (const h of (cycles[a] as Cycle).heard) {
+        const shown = diffShown(calls[h] as RestoreCycleCall);
+        const k = shown === undefined ? undefined : next.heard.find((x) => diffShown(calls[x] as RestoreCycleCall) === shown);
+        if (k !== undefined) widen(h, k);
+      }
+    }
     const w = (cycles[a] as Cycle).firstAttempt;
     if (w !== undefined && a < cycles.length - 1) {
       for (let b = a + 1; b < cycles.length - 1; b++) {
@@ -269,5 +301,12 @@ function cycleSpan(calls: readonly RestoreCycleCall[], cycles: readonly Cycle[],
       }
     }
   }
-  return best;
+  spans.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const joined: [number, number][] = [];
+  for (const [from, to] of spans) {
+    const last = joined[joined.length - 1];
+    if (last !== undefined && from <= last[1]) last[1] = Math.max(last[1], to);
+    else joined.push([from, to]);
+  }
+  return joined;
 }
