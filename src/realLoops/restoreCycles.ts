@@ -42,6 +42,8 @@ const WHOLE_TREE = "*";
 export const restoredFiles = perCall((c: FactCall): readonly string[] | undefined => {
   // A restore that failed or never ran (error: pathspec did not match; a command line bash could not parse) restored nothing.
   if (!SHELL_TOOLS.has(c.call.tool) || c.outcome === undefined || c.failed || neverTookEffect(c)) return undefined;
+  // Most calls name no restore at all: a cheap look before the command is cut into parts.
+  if (!MAY_RESTORE.test(c.rawArgs)) return undefined;
   const command = /^\{"command":"(.*)"\}$/s.exec(c.rawArgs)?.[1];
   if (command === undefined) return undefined;
   const files: string[] = [];
@@ -56,6 +58,9 @@ export const restoredFiles = perCall((c: FactCall): readonly string[] | undefine
   }
   return files.length === 0 ? undefined : [...new Set(files)];
 });
+
+/** What any restore's command holds (restoredBy reads the rest): git checkout/restore/stash/reset, or a copy or move. */
+const MAY_RESTORE = /\bgit (?:checkout|restore|stash|reset)\b|\b(?:cp|mv) /;
 
 /** The files one simple command (its words) restores (see restoredFiles). */
 function restoredBy(words: readonly string[]): readonly string[] | undefined {
