@@ -60,6 +60,8 @@
 // named tool's call that wrote nothing (a search, a think) sit between the same recorded call
 // failing the same way twice (the same update rejected after a search), uncounted; counting the
 // failed X of A X A was tried and judged a false alarm (a pip install between two runs is a change).
+// Round 6: restore cycles (restoreCycles.ts), last of all: attempts undone by the same restore again
+// and again, each followed by the same result, or the same state re-made after a restore.
 // Why consecutive: a failure followed by a call that succeeds may have been fixed by it (an edit,
 // then the test again: work, even when the test fails the same way, since the files changed; the
 // brief's false alarm). So a chain of failures ends at the first call that neither failed nor was

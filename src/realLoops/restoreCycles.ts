@@ -4,16 +4,24 @@
 // cycle starts from the state the last one started from, so hearing the same result again after
 // the next attempt teaches nothing (round 6, the readers' misses: "three cycles of edit -> lint ->
 // same RuntimeError -> identical git checkout", "the same sed -i re-sent after git checkout, the
-// same SyntaxError each time, reverted each time", "different edit scripts each leave grid.py with
-// newlines stripped, each followed by a cp-backup restore").
+// same SyntaxError each time, reverted each time", "checkout + re-apply reproduce the identical
+// patch").
 // Why this is not the revert-and-baseline chain the first precision reading judged a false alarm:
 // there, after ONE checkout, the test runs on the original file and fails as before (an A/B check:
 // the agent learns the failure is not its edit's). Here a hearing counts only when it comes AFTER
 // an attempt (a write that took effect, no restore) made since the last restore: a baseline run
-// right after a checkout is never counted. And the same result must come back after 3 attempts,
-// across 2 restores or more (the readers' protocol: the same failure three times), or the very
-// same write must be re-sent as recorded after a restore undid it and its result heard again (the
-// state it makes is one already made and already seen to fail).
+// right after a checkout is never counted. Three forms, each narrowed on the development readings
+// so that none of its stretches there falls outside what the readers marked stuck:
+//  - the same result after the attempts of 3 cycles in a row, across the same restore sent again
+//    as recorded (the readers' protocol: the same failure three times);
+//  - the very same first write re-sent as recorded after a restore, and undone again with only
+//    looks at the file between (the state it makes is one already made and already undone);
+//  - a restore followed at once by an attempt whose git diff is the diff the cycle before showed
+//    (the same state re-made; with a run of the restored file between, it would be an A/B check).
+// Left out (tried on the development readings): a view of the file after each attempt that shows
+// nearly the same lines (facts.ts hearsAgain's re-read) flagged cycles of edits that each changed
+// the file differently; a cycle that heard something else between two that heard the same, or
+// different undos, chained cycles whose agent had moved on.
 import { answerBody, commandOf, type FactCall, failureFamily, filesOf, neverTookEffect, sameFamily, resendable, resends, writeKindOf } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
 import { SHELL_TOOLS } from "../import/writes.js";
@@ -208,13 +216,11 @@ function backwardsFrom(from: number, to: number, taken: readonly boolean[]): num
 }
 
 /**
- * Stretches of restore cycles on the calls the other rules left: for each chain of restores of one
- * file (2 or more, each within RESTORE_GAP calls of the one before), a result heard after the
- * attempts of `need` different cycles or more (sameResult), or a write re-sent as recorded in a
- * later cycle (facts.ts resends: the same tool, args and masked answer) whose cycle then hears a
- * result its first sending's cycle heard. The stretch runs from the first counted hearing (or the
- * first sending) to the restore that closed the last counted cycle (or the last hearing, for the
- * cycle after the last restore); every call of it must be free.
+ * Stretches of restore cycles on the calls the other rules left: for each chain of the same restore
+ * of one file, sent again as recorded, each within RESTORE_GAP calls of the one before, the spans
+ * cycleSpans finds (the same result after the attempts of `need` cycles in a row; the same first
+ * write re-sent and undone again; the same diff re-made at once after a restore). Every call of a
+ * span is free: the chain and its cycles end at a call another rule took.
  */
 export function restoreCycleRuns(calls: readonly RestoreCycleCall[], taken: readonly boolean[], need: number): [number, number][] {
   const out: [number, number][] = [];
