@@ -83,6 +83,7 @@ import { answerBody, changedLines, commandOf, correctedRefusal, factCallOf, type
 import { perCall } from "../import/perCall.js";
 import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
+import { reAskedRuns } from "./reAsked.js";
 import { unlandedEditRuns } from "./unlandedEdits.js";
 
 export interface MineParameters {
@@ -106,11 +107,21 @@ export interface MineParameters {
    * parameters object written before it still compiles and mines as it did, plus this rule.
    */
   readonly unlandedEdits?: number;
+  /**
+   * Calls close together that each ask again, exactly, a question asked since the last write and
+   * hear the same answer (reAsked.ts); 3 when absent. Optional for the same reason as unlandedEdits (round 6).
+   */
+  readonly reAsked?: number;
 }
 
 /** The unlanded-edits length a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none). */
 export function unlandedEditsOf(p: MineParameters): number {
   return p.unlandedEdits ?? 3;
+}
+
+/** The re-asked length a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none). */
+export function reAskedOf(p: MineParameters): number {
+  return p.reAsked ?? 3;
 }
 
 /**
@@ -121,10 +132,10 @@ export function unlandedEditsOf(p: MineParameters): number {
  * refused twice. An alternation needs three full turns (six calls) before it is told apart from
  * an agent that checks two things, edits, and checks them again.
  */
-export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3, unlandedEdits: 3 };
+export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3, unlandedEdits: 3, reAsked: 3 };
 
 /** The miner's rules, each a kind of stuck stretch, in the order a catalogue lists them. */
-export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact", "unlanded-edits"] as const;
+export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact", "unlanded-edits", "re-asked"] as const;
 export type StretchRule = (typeof STRETCH_RULES)[number];
 
 /** Whether the stretch's calls are the same call again, or different calls that all got nowhere (what a guard keyed on the call can see, or not). */
@@ -143,6 +154,7 @@ export function kindOfRule(rule: StretchRule): StretchKind {
     case "no-effect":
     case "no-new-fact":
     case "unlanded-edits":
+    case "re-asked":
       return "changing-args";
     default: {
       const never: never = rule;
@@ -171,6 +183,8 @@ export function minimumLength(rule: StretchRule, p: MineParameters): number {
       return p.noNewFact;
     case "unlanded-edits":
       return unlandedEditsOf(p);
+    case "re-asked":
+      return reAskedOf(p);
     default: {
       const never: never = rule;
       return never;
@@ -342,6 +356,13 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
   // (narrowed after the round-5 precision reading), on the calls left (unlandedEdits.ts): last, so that a stretch the rules above find keeps its rule and range.
   for (const [first, last] of unlandedEditRuns(calls, taken, unlandedEditsOf(parameters))) {
     found.push(stretch(calls, first, last, "unlanded-edits", "attempts to write one file, none of which took effect"));
+    for (let k = first; k <= last; k++) taken[k] = true;
+  }
+  // Questions asked again exactly, maybe long after they were first asked, with nothing written
+  // since and the same answer heard (reAsked.ts, round 6), on the calls left: last of all, so that
+  // no stretch the rules above find changes its rule or range.
+  for (const [first, last] of reAskedRuns(calls, taken, wrote, heardAgain.changed, reAskedOf(parameters))) {
+    found.push(stretch(calls, first, last, "re-asked", "questions asked again since the last write, each answered as before"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
   return found.sort((a, b) => a.firstCall - b.firstCall);
