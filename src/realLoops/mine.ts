@@ -60,8 +60,9 @@
 // named tool's call that wrote nothing (a search, a think) sit between the same recorded call
 // failing the same way twice (the same update rejected after a search), uncounted; counting the
 // failed X of A X A was tried and judged a false alarm (a pip install between two runs is a change).
-// Round 6: restore cycles (restoreCycles.ts), last of all: attempts undone by the same restore again
-// and again, each followed by the same result, or the same state re-made after a restore.
+// Round 6: restore cycles (restoreCycles.ts): attempts undone by the same restore again and again,
+// each followed by the same result, or the same state re-made after a restore; then, last of all,
+// questions asked again exactly (reAsked.ts), long after they were first asked, answered as before.
 // Why consecutive: a failure followed by a call that succeeds may have been fixed by it (an edit,
 // then the test again: work, even when the test fails the same way, since the files changed; the
 // brief's false alarm). So a chain of failures ends at the first call that neither failed nor was
@@ -86,6 +87,7 @@ import { perCall } from "../import/perCall.js";
 import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
 import { restoreCycleRuns } from "./restoreCycles.js";
+import { reAskedRuns } from "./reAsked.js";
 import { unlandedEditRuns } from "./unlandedEdits.js";
 
 export interface MineParameters {
@@ -114,6 +116,11 @@ export interface MineParameters {
    * result; 3 when absent. Optional for the same reason as unlandedEdits (round 6).
    */
   readonly restoreCycles?: number;
+  /**
+   * Calls close together that each ask again, exactly, a question asked since the last write and
+   * hear the same answer (reAsked.ts); 3 when absent. Optional for the same reason as unlandedEdits (round 6).
+   */
+  readonly reAsked?: number;
 }
 
 /** The restore-cycle count a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none). */
@@ -126,6 +133,11 @@ export function unlandedEditsOf(p: MineParameters): number {
   return p.unlandedEdits ?? 3;
 }
 
+/** The re-asked length a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none). */
+export function reAskedOf(p: MineParameters): number {
+  return p.reAsked ?? 3;
+}
+
 /**
  * Why these numbers (see reports/real-loops/README of the catalogue, "How the stretches were
  * judged"): the first call of a repeat is work, the second is a check an agent may make on
@@ -134,10 +146,10 @@ export function unlandedEditsOf(p: MineParameters): number {
  * refused twice. An alternation needs three full turns (six calls) before it is told apart from
  * an agent that checks two things, edits, and checks them again.
  */
-export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3, unlandedEdits: 3, restoreCycles: 3 };
+export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3, unlandedEdits: 3, restoreCycles: 3, reAsked: 3 };
 
 /** The miner's rules, each a kind of stuck stretch, in the order a catalogue lists them. */
-export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact", "unlanded-edits", "restore-cycle"] as const;
+export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact", "unlanded-edits", "restore-cycle", "re-asked"] as const;
 export type StretchRule = (typeof STRETCH_RULES)[number];
 
 /** Whether the stretch's calls are the same call again, or different calls that all got nowhere (what a guard keyed on the call can see, or not). */
@@ -157,6 +169,7 @@ export function kindOfRule(rule: StretchRule): StretchKind {
     case "no-new-fact":
     case "unlanded-edits":
     case "restore-cycle":
+    case "re-asked":
       return "changing-args";
     default: {
       const never: never = rule;
@@ -187,6 +200,8 @@ export function minimumLength(rule: StretchRule, p: MineParameters): number {
       return unlandedEditsOf(p);
     case "restore-cycle":
       return restoreCyclesOf(p);
+    case "re-asked":
+      return reAskedOf(p);
     default: {
       const never: never = rule;
       return never;
@@ -361,9 +376,16 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     for (let k = first; k <= last; k++) taken[k] = true;
   }
   // Cycles of attempt, the same result, restore (round 6), on the calls left (restoreCycles.ts):
-  // last, so that no stretch of the rules above changes its rule or range.
+  // after the rounds before, so that no stretch of the rules above changes its rule or range.
   for (const [first, last] of restoreCycleRuns(calls, taken, restoreCyclesOf(parameters))) {
     found.push(stretch(calls, first, last, "restore-cycle", "attempts undone by a restore, each followed by the same result"));
+    for (let k = first; k <= last; k++) taken[k] = true;
+  }
+  // Questions asked again exactly, maybe long after they were first asked, with nothing written
+  // since and the same answer heard (reAsked.ts, round 6), on the calls left: last of all, so that
+  // no stretch the rules above find changes its rule or range.
+  for (const [first, last] of reAskedRuns(calls, taken, wrote, heardAgain.changed, reAskedOf(parameters))) {
+    found.push(stretch(calls, first, last, "re-asked", "questions asked again since the last write, each answered as before"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
   return found.sort((a, b) => a.firstCall - b.firstCall);
