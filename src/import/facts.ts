@@ -42,7 +42,7 @@ export function factCallOf(call: CallEvent, outcome: OutcomeEvent | undefined): 
   const maskedMessage = maskText(message);
   const rawArgs = JSON.stringify(call.params ?? null) ?? "null";
   const failed = outcome !== undefined && outcomeFailed(outcome);
-  const rejected = outcome === undefined ? undefined : (rejectionOf(message) ?? (editFoundNoTarget(call.tool, rawArgs, message) ? REPLACEMENT_NOT_PERFORMED : undefined));
+  const rejected = outcome === undefined ? undefined : (rejectionOf(message) ?? (editFoundNoTarget(call.tool, rawArgs, message) ? REPLACEMENT_NOT_PERFORMED : (editorRaised(message) ?? (replacedWithItself(message) ? EDIT_CHANGED_NOTHING : undefined))));
   const signature = rejected !== undefined ? `refused: ${rejected}` : failed ? failureSignature(message, rawArgs, exitCodeOf(outcome)) : undefined;
   return {
     call,
@@ -62,26 +62,120 @@ export const writeKindOf = perCall((c: FactCall): WriteKind => writeOf(c.call.to
 
 /** The kind of refusal (mask.ts REJECTIONS) an edit that did not find what it was to replace reports. */
 const REPLACEMENT_NOT_PERFORMED = "replacement not performed";
+/** The kind of refusal (mask.ts REJECTIONS) an editor that raised on its own input reports. */
+const TOOL_INPUT_REJECTED = "tool input rejected";
+/** An edit the editor made with the very text it replaced: the file did not move, though nothing was refused. */
+const EDIT_CHANGED_NOTHING = "edit changed nothing";
 const NO_TARGET_MAX_CHARS = 600;
 /** One scan first: most short answers say nothing of the kind. */
-const NO_TARGET_WORDS = /not[ _-]found|no[ _-]?match|patch point/i;
-/** A line an edit script prints when the text it was to replace is not in the file. */
-const NO_TARGET_LINE = /^(?:no (?:suitable )?(?:patch point|match(?:es)?)(?: found)?\b.*|.{0,40}\b(?:pattern|target|markers?|anchor|patch point|snippet|old[ _](?:code|text|block))s?[ _-](?:was )?not[ _-]found\b.*|no_match|not_found)$/i;
+const NO_TARGET_WORDS = /not[ _-]?found|no[ _-]?match|patch point|\b(?:could ?n[o']?t|cannot|can't|unable to|failed to|did ?n[o']?t) (?:find|locate|match)\b|\bno changes?\b|\bnothing (?:to )?(?:change|replace|patch)|\bunchanged\b|mismatch/i;
+/**
+ * A line an edit script prints when the text it was to replace is not in the file, or that it
+ * changed nothing. Agents word their own scripts' refusals freely ("pattern not found", "needle not
+ * found, aborting", "target location not found, no changes made", "START_MARKER_NOT_FOUND",
+ * "start/end not found or order wrong", "Could not find method", "no change"), so the line is read
+ * for its meaning: something (up to a few words) was not found or could not be found or matched,
+ * or nothing was changed; a line that also names a shell command bash could not find is no such
+ * report (it is bash failing, handled as a failure).
+ */
+const NO_TARGET_LINE = new RegExp(
+  [
+    // "<what> not found", "<WHAT>_NOT_FOUND", "NO_MATCH", a few words before it at most
+    "^(?!.*command not found).{0,60}?(?:\\b|_)(?:not[ _-]?found|no[ _-]?match)\\b.*",
+    // "could not find the block", "unable to locate anchor", "failed to match"
+    "^.{0,40}?\\b(?:could ?n[o']?t|cannot|can't|unable to|failed to|did ?n[o']?t) (?:find|locate|match)\\b.*",
+    // "no change", "no changes made", "No matching occurrences found to patch", "no suitable patch point"
+    "^\\W*no (?:suitable )?(?:patch point|match(?:es|ing)?|changes?)\\b.*",
+    // "nothing to replace", "nothing changed", "file unchanged"
+    "^.{0,40}?\\b(?:nothing (?:to )?(?:change|replace|patch)d?|unchanged)\\b.*",
+    // "context mismatch for block1; aborting": the script checked its anchor and stopped
+    "^.{0,40}?\\bmismatch\\b.*\\babort.*",
+  ]
+    .map((a) => `(?:${a})`)
+    .join("|"),
+  "i",
+);
+/**
+ * What bash prints when the rest of a command line after a heredoc could not be parsed ("bash: -c:
+ * line 20: syntax error near unexpected token `&&'" and the line it quotes, the here-document
+ * warning): it is no output of the edit script, which ran and said its piece before it; nothing
+ * after it ran either, so it adds nothing the edit did.
+ */
+const BASH_PARSE_TRAILER = /^(?:\/bin\/)?bash: (?:-c: )?line \d+: (?:syntax error.*|`.*|warning: here-document.*)$/;
 /**
  * An edit (a call that writes: a patch script, sed, a heredoc python that writes the file) whose
  * whole answer says it found nothing to replace ("pattern not found", "No patch point found in
- * a.py", "NO_MATCH"): the edit was not made, as when the editor refuses "Code to replace not
- * found". The readers marked runs of them stuck ("three regex patch scripts in a row each answer
- * No patch point found"; "pattern not found / pattern-not-found / Code to replace not found").
- * Only when every line of the answer says so (at most a few): an edit that went on to print a
- * diff, a test run or "patched" did something.
+ * a.py", "NO_MATCH", "needle not found, aborting") or changed nothing ("no changes made"): the
+ * edit was not made, as when the editor refuses "Code to replace not found". The readers marked
+ * runs of them stuck ("three regex patch scripts in a row each answer No patch point found";
+ * "pattern not found / pattern-not-found / Code to replace not found"; round 7: "same failure five
+ * times with differently written patch scripts", each worded differently). Only when every line
+ * of the answer says so (at most a few, bash's complaint about the command line after the script
+ * aside): an edit that went on to print a diff, a test run or "patched" did something, and a
+ * search (no write) that finds nothing is a search, not a refusal.
  */
 function editFoundNoTarget(tool: string, rawArgs: string, message: string): boolean {
   // A few short lines at most: a longer answer is no such report, and is not split.
   if (message.length > NO_TARGET_MAX_CHARS || !NO_TARGET_WORDS.test(message)) return false;
-  const lines = answerLines(message.replace(/^\s*bash execution output:\s*/, ""));
-  if (lines.length === 0 || lines.length > 4 || !lines.every((l) => NO_TARGET_LINE.test(l.trim()))) return false;
+  const lines = answerLines(message.replace(/^\s*bash execution output:\s*/, "")).filter((l) => !BASH_PARSE_TRAILER.test(l));
+  if (lines.length === 0 || lines.length > 4 || !lines.every((l) => NO_TARGET_LINE.test(l))) return false;
   return writeOf(tool, rawArgs).kind !== "none";
+}
+
+/** How far into an answer the editor's own traceback is looked for (it comes first: the harness prints it before the output it buffered). */
+const EDITOR_TRACEBACK_HEAD = 1500;
+/** A frame of the harness's own code (its tools are defined in the script it runs: File "<string>"), and the function it is in. */
+const HARNESS_FRAME = /^File "<string>", line \d+, in (<?\w+>?)$/;
+/** The editing tool's function: code_replace, str_replace, replace_in_file. */
+const EDITOR_FUNCTION = /replace/i;
+const EXCEPTION_LINE = /^(?:\w+\.)*\w*(?:Error|Exception)\b/;
+/**
+ * An edit whose editing tool raised inside itself, in its own code (the harness defines its tools in
+ * the script it runs: every frame is File "<string>"): the edit was not made, and the same call
+ * again meets the same file. Raised below the editor's function, in the helpers it looks the old
+ * text up with (code_replace given as its old code the None a viewer returns: "AttributeError:
+ * 'NoneType' object has no attribute 'splitlines'" in its normalize), the old text could not be
+ * found, as when it answers "Code to replace not found"; raised in the editor's function itself
+ * ("ValueError: too many values to unpack" on args given in the wrong places), its input was
+ * rejected. Only when every frame is the harness's own: an exception raised in the repository's
+ * code (a test the script ran) is a failure of that code, not a refusal. The frame names the
+ * editing function, so the call was an edit whatever its wrapper (CaM records `{"calls":[{bash},
+ * {code_replace}]}` under the first call's tool).
+ */
+function editorRaised(message: string): string | undefined {
+  const at = message.indexOf("Traceback (most recent call last):");
+  if (at < 0 || at > EDITOR_TRACEBACK_HEAD) return undefined;
+  const lines = answerLines(message.slice(at, at + EDITOR_TRACEBACK_HEAD)).slice(1);
+  let inEditor = false;
+  let innermostIsEditor = false;
+  for (const line of lines) {
+    const frame = HARNESS_FRAME.exec(line);
+    if (frame !== null) {
+      innermostIsEditor = EDITOR_FUNCTION.test(frame[1] ?? "");
+      inEditor ||= innermostIsEditor;
+      continue;
+    }
+    // The first line that is no harness frame: the exception, raised in the editor, or a frame elsewhere.
+    if (!inEditor || !EXCEPTION_LINE.test(line)) return undefined;
+    return innermostIsEditor ? TOOL_INPUT_REJECTED : REPLACEMENT_NOT_PERFORMED;
+  }
+  return undefined;
+}
+
+/** An editor's report of one replacement with the old and the new text it printed ("Replaced L195-207 (13 lines) -> ...\n  Old: ...\n  New: ..."). */
+const OLD_NEW_REPORT = /^\s*Replaced\b[^\n]*\n\s*Old: ([\s\S]*?)\n\s*New: ([\s\S]*)$/;
+/** Longer reports are not compared (a replacement of hundreds of lines is no no-op report worth the scan). */
+const OLD_NEW_MAX_CHARS = 20_000;
+/**
+ * An edit whose editor reports that it replaced the old text with the very same text (Old == New):
+ * the file did not move, as when the editor refuses "Code to replace not found". The readers
+ * marked the same no-op code_replace sent again and again stuck ("#7-#9 each report Old == New,
+ * i.e. no effect"). Only the whole report: an answer with anything else in it is read as it is.
+ */
+function replacedWithItself(message: string): boolean {
+  if (message.length > OLD_NEW_MAX_CHARS) return false;
+  const m = OLD_NEW_REPORT.exec(message);
+  return m !== null && (m[1] ?? "").trim() === (m[2] ?? "").trim() && (m[1] ?? "").trim() !== "";
 }
 
 /**
