@@ -143,7 +143,8 @@ const EXCEPTION_LINE = /^(?:\w+\.)*\w*(?:Error|Exception)\b/;
  * {code_replace}]}` under the first call's tool).
  */
 function editorRaised(message: string): string | undefined {
-  const at = message.indexOf("Traceback (most recent call last):");
+  // Looked for in the head only: an answer without one can run to megabytes.
+  const at = message.slice(0, EDITOR_TRACEBACK_HEAD + 40).indexOf("Traceback (most recent call last):");
   if (at < 0 || at > EDITOR_TRACEBACK_HEAD) return undefined;
   const lines = answerLines(message.slice(at, at + EDITOR_TRACEBACK_HEAD)).slice(1);
   let inEditor = false;
