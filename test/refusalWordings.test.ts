@@ -71,6 +71,8 @@ describe("an edit's refusal in the agent's own words", () => {
     expect(rules(events)).toEqual(["same-rejection 0-4 changing-args"]);
     const ownInput = editor(0, "code_replace", { file_path: "a.py", new_code: [263, 276] }, crash(["fix_consume_field", "code_replace"], "ValueError: too many values to unpack (expected 2)"), 1);
     expect(refusalOf(ownInput)).toBe("tool input rejected");
+    const syntaxCheck = editor(0, "code_replace", { file_path: "a.sty", old_code: "\\def\\a#1{#1}", new_code: "\\def\\a#1{x#1}" }, 'Error: Syntax error in replaced code\n  File "/tmp/tmp2yokeodf.py", line 1\n    %% TEXT STYLING\n    ^\nSyntaxError: invalid syntax');
+    expect(refusalOf(syntaxCheck)).toBe("edit rejected by the linter");
   });
 
   it("leaves alone an exception raised in the repository's code or the agent's own function, and a traceback deep in a long output", () => {

@@ -255,7 +255,7 @@ export function failureSignature(message: string, args: string, exitCode: number
  * nothing happened, whatever exit status the format records.
  */
 export const REJECTIONS: readonly (readonly [string, RegExp])[] = [
-  ["edit rejected by the linter", /Your proposed edit has introduced new syntax error|Your changes have NOT been applied|edit(?:ing)? (?:was|has been) (?:rejected|reverted)/i], // SWE-agent
+  ["edit rejected by the linter", /Your proposed edit has introduced new syntax error|Your changes have NOT been applied|edit(?:ing)? (?:was|has been) (?:rejected|reverted)|^Error: Syntax error in replaced code/i], // SWE-agent; CaM's code_replace
   ["replacement not performed", /No replacement was performed|did not appear verbatim|String to replace not found|Code to replace not found|old_str .{0,40}(?:not found|is not unique)/i], // OpenHands, Claude Code, str_replace editors
   ["patch did not apply", /apply_patch verification failed|Failed to find expected lines|patch does not apply|Invalid patch|corrupt patch at line/i], // Codex, git
   ["tool input rejected", /<tool_use_error>|InputValidationError|Invalid (?:tool|function) (?:call|arguments)|Unknown tool|Tool .{0,60} (?:does not exist|not found)/i], // Claude Code, chat runtimes
@@ -277,7 +277,7 @@ const ANY_REJECTION = REJECTIONS.every(([, p]) => p.flags === "i" && !/\\[1-9]|\
  * turns it off); test/loopsFastPaths.test.ts holds it to the patterns, on texts each pattern matches.
  */
 const REJECTION_CUES: Readonly<Record<string, string>> = {
-  "edit rejected by the linter": "proposed edit|been applied|rejected|reverted",
+  "edit rejected by the linter": "proposed edit|been applied|rejected|reverted|in replaced code",
   "replacement not performed": "replacement was|verbatim|to replace not|old_str",
   "patch did not apply": "apply_patch|expected lines|does not apply|invalid patch|corrupt patch",
   "tool input rejected": "tool_use_error|inputvalidation|invalid tool|invalid function|unknown tool|tool .{0,60} (?:does not exist|not found)",
