@@ -63,6 +63,9 @@
 // Round 6: restore cycles (restoreCycles.ts): attempts undone by the same restore again and again,
 // each followed by the same result, or the same state re-made after a restore; then, last of all,
 // questions asked again exactly (reAsked.ts), long after they were first asked, answered as before.
+// Round 7: command lines bash could not parse, sent again with the script rewritten and the broken
+// wrapper kept, chain like refusals (chainSignature, openingLesson, facts.ts heredocSwallowedScript
+// and ranBeforeSyntaxError); the same failure right after a chain, in a stretch taken before, is a sighting.
 // Why consecutive: a failure followed by a call that succeeds may have been fixed by it (an edit,
 // then the test again: work, even when the test fails the same way, since the files changed; the
 // brief's false alarm). So a chain of failures ends at the first call that neither failed nor was
