@@ -115,7 +115,10 @@ describe("same-failure: bash parse failures sent again", () => {
     const unparsed = (what: string): [string, string, number] => [`<format_example> exec_bash_cmd('${what}') </format_example>`, `File "<string>", line 865\n    <format_example>\n    ^\nSyntaxError: invalid syntax`, 1];
     const again = unparsed("grep -n x a.py");
     expect(mined(session([view, again, again, again, unparsed("nl -ba a.py"), again, again, again, after]))).toEqual(["repeat 1-3", "same-failure 4-4", "repeat 5-7"]);
-    // Only after a run: a call before a run of it, work before the call, is no stretch.
+    // Only between two runs, back to back: a call before a run of it, work before the call, is no
+    // stretch, nor a call after a look that follows a run.
     expect(mined(session([view, unparsed("nl -ba a.py"), again, again, again, after]))).toEqual(["repeat 2-4"]);
+    const look: [string, string] = ["grep -n handle b.py", "12: def handle(self):\n30:     self.handle = None"];
+    expect(mined(session([view, again, again, again, look, unparsed("nl -ba a.py"), again, again, again, after]))).toEqual(["repeat 1-3", "repeat 6-8"]);
   });
 });

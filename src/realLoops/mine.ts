@@ -556,7 +556,9 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
     const next = calls[j + 1];
     const sightedAfter = next !== undefined && !free(j + 1) && chainSignature(next) !== undefined && recent.slice(-2).includes(chainSignature(next) as string);
     const heard = failures + (sighted ? 1 : 0) + (sightedAfter ? 1 : 0);
-    if ((j > i || (sighted && sightedAfter)) && heard >= need) out.push([i, j]);
+    // A chain of one call is a stretch only between two runs of its failure, back to back.
+    const between = i > 0 && !free(i - 1) && chainSignature(calls[i - 1] as MinedCall) === start && sightedAfter;
+    if ((j > i || between) && heard >= need) out.push([i, j]);
     i = j + 1;
   }
   return out;
