@@ -313,11 +313,14 @@ describe("loops' shortcuts give the plain result", () => {
   it("a script's own parse error (facts.ts ownProgramUnparsed, its answer cut into lines only when it holds File \"<) is found as the lines cut first find it", () => {
     const plain = (rawResult: string): boolean => {
       const body = answerBody(rawResult);
-      const lines = body.slice(0, 20000).replace(/^\s*bash execution output:\s*/, "").split("\n", 5);
-      if (/^\s*File "<(?:stdin|string)>", line \d+\s*$/.test(lines[0] ?? "") && lines.slice(1).some((l) => /^\s*(?:SyntaxError|IndentationError|TabError)\b/.test(l))) return true;
+      const lines = body.slice(0, 20000).replace(/^\s*bash execution output:\s*/, "").split("\n");
+      // bash's warnings that a here-document was never closed (up to 3) may come first.
+      let open = 0;
+      while (open < 3 && /^\s*bash: (?:-c: )?(?:line \d+: )?warning: here-document at line \d+ delimited by end-of-file \(wanted `[^\n]*'\)\s*$/.test(lines[open] ?? "")) open++;
+      if (/^\s*File "<(?:stdin|string)>", line \d+\s*$/.test(lines[open] ?? "") && lines.slice(open + 1, open + 5).some((l) => /^\s*(?:SyntaxError|IndentationError|TabError)\b/.test(l))) return true;
       return /\bsed: -e expression #\d+, char \d+:|Execution of -e aborted due to compilation errors|\bawk: (?:cmd\. )?line:? ?\d+: (?:syntax error|missing \S+ near|runaway)/.test(body.slice(0, 3000));
     };
-    const opening = fc.constantFrom("", "bash execution output: ", "  ", "x");
+    const opening = fc.constantFrom("", "bash execution output: ", "  ", "x", "bash: line 9: warning: here-document at line 1 delimited by end-of-file (wanted `PY')\n", "bash: line 9: warning: here-document at line 1 delimited by end-of-file (wanted `PY')\nbash: line 9: warning: here-document at line 3 delimited by end-of-file (wanted `EOF')\n");
     const location = fc.constantFrom('File "<stdin>", line 3', 'File "<string>", line 12 ', 'File "<', "File", 'File "x.py", line 3', "");
     const line = fc.constantFrom("SyntaxError: invalid syntax", "  IndentationError: x", "TabError", "Traceback (most recent call last):", "    ^", "x", "", '{"status":"failed"}', "sed: -e expression #1, char 9: unterminated", "Execution of -e aborted due to compilation errors");
     const answer = fc.tuple(opening, location, fc.array(line, { maxLength: 7 })).map(([o, l, rest]) => [o + l, ...rest].join("\n"));

@@ -115,10 +115,15 @@ const BASH_PARSE_TRAILER = /^(?:\/bin\/)?bash: (?:-c: )?line \d+: (?:syntax erro
  * search (no write) that finds nothing is a search, not a refusal.
  */
 function editFoundNoTarget(tool: string, rawArgs: string, message: string): boolean {
-  // A few short lines at most: a longer answer is no such report, and is not split.
-  if (message.length > NO_TARGET_MAX_CHARS || !NO_TARGET_WORDS.test(message)) return false;
-  const lines = answerLines(message.replace(/^\s*bash execution output:\s*/, "")).filter((l) => !BASH_PARSE_TRAILER.test(l));
-  if (lines.length === 0 || lines.length > 4 || !lines.every((l) => NO_TARGET_LINE.test(l))) return false;
+  // A few short lines at most: a longer answer is no such report, and is not split. bash's
+  // report that it could not parse the rest of the command line (the `&&` after a heredoc's
+  // terminator) may follow: that rest never ran, so the edit's report is still all that happened
+  // (round 7: "pattern not found" then "syntax error near unexpected token `&&'", three times).
+  if (message.length > SYNTAX_TAIL_MAX_CHARS || !NO_TARGET_WORDS.test(message)) return false;
+  const report = beforeShellSyntaxError(message) ?? message;
+  if (report.length > NO_TARGET_MAX_CHARS) return false;
+  const lines = answerLines(report.replace(/^\s*bash execution output:\s*/, "")).filter((l) => !BASH_PARSE_TRAILER.test(l));
+  if (lines.length === 0 || lines.length > 4 || !lines.every((l) => NO_TARGET_LINE.test(l.trim()))) return false;
   return writeOf(tool, rawArgs).kind !== "none";
 }
 
@@ -177,6 +182,21 @@ function replacedWithItself(message: string): boolean {
   if (message.length > OLD_NEW_MAX_CHARS) return false;
   const m = OLD_NEW_REPORT.exec(message);
   return m !== null && (m[1] ?? "").trim() === (m[2] ?? "").trim() && (m[1] ?? "").trim() !== "";
+}
+
+/** How long an answer may be for its part before bash's syntax error to be read as an edit's report (the error quotes the line it could not parse, which may run long). */
+const SYNTAX_TAIL_MAX_CHARS = 4000;
+/**
+ * The answer before bash's syntax error, when the answer ends in that error: the error's line and
+ * after it only bash's own lines (the line it could not parse, quoted; the importer's details
+ * line aside). Undefined when the answer holds no such error, or is too long to be read for one.
+ */
+function beforeShellSyntaxError(message: string): string | undefined {
+  const at = message.search(SHELL_SYNTAX);
+  if (at === -1) return undefined;
+  const lineStart = message.lastIndexOf("\n", at) + 1;
+  const tail = answerLines(answerBody(message.slice(lineStart)));
+  return tail.every((l) => l.startsWith("bash: ")) ? message.slice(0, lineStart) : undefined;
 }
 
 /**
@@ -312,14 +332,21 @@ function familyOf(c: FactCall): string | undefined {
   // (installing missing deps one by one is work: the precision reading of round 2 judged runs
   // that lumped installs of different packages together false alarms).
   if (failedInstall(c)) return `${INSTALL_FAILED}: ${installedPackages(c)}`;
+  // A here-document never closed swallowed the rest of the command line, and the interpreter
+  // could not parse the script it got: whatever Python said, the lesson is the terminator (round 7).
+  if (heredocSwallowedScript(c)) return HEREDOC_NEVER_CLOSED;
   // bash's syntax error after output: what the script before it said is the lesson (chainSignature).
   if (c.signature !== undefined && SHELL_SYNTAX.test(c.signature) && ranBeforeSyntaxError(c)) return `ran, then a syntax error: ${c.result}`;
   // The exit status and the words of the command in the line are how it was run, not what failed
   // (bash -lc "..." says "bash: -c: syntax error" with 127 where the plain command said it with 2).
   // A tool's "Sorry: " before the error and the place after it, "(toctree.py, line 174)", are
   // how it was reported, not what failed (pytest and py_compile on one broken file).
-  return c.signature
-    ?.replace(/^exit -?\d+: /, "")
+  return c.signature === undefined ? undefined : signatureFamily(c.signature);
+}
+/** A failure signature as a family (familyOf): without how the command was run or how the error was reported. */
+export function signatureFamily(signature: string): string {
+  return signature
+    .replace(/^exit -?\d+: /, "")
     .replace(/\bbash\b/g, "<arg>")
     .replace(/^Sorry: /, "")
     .replace(/\s*\([^()]*\)$/, "");
@@ -367,11 +394,37 @@ export function ownProgramUnparsed(c: FactCall): boolean {
   const report = body.slice(0, PARSE_REPORT_CHARS);
   // The location line holds File "<: an answer without it (nearly all) is not cut into lines for it.
   if (report.includes('File "<')) {
-    const lines = report.replace(/^\s*bash execution output:\s*/, "").split("\n", PARSE_REPORT_LINES + 1);
-    if (SCRIPT_LOCATION.test(lines[0] ?? "") && lines.slice(1).some((l) => PARSE_ERROR.test(l))) return true;
+    const lines = report.replace(/^\s*bash execution output:\s*/, "").split("\n", PARSE_REPORT_LINES + 1 + HEREDOC_WARNINGS_MAX);
+    // bash's warnings that a here-document was never closed come first: the script then ran to
+    // the end of the command line (`PY && sed ...` became a line of it), and that is what failed to parse.
+    let open = 0;
+    while (open < HEREDOC_WARNINGS_MAX && HEREDOC_WARNING.test(lines[open] ?? "")) open++;
+    if (SCRIPT_LOCATION.test(lines[open] ?? "") && lines.slice(open + 1, open + 1 + PARSE_REPORT_LINES).some((l) => PARSE_ERROR.test(l))) return true;
   }
   return EXPRESSION_REFUSED.test(body.slice(0, 3000));
 }
+/** bash's warning that a here-document's terminator never came ("wanted `PY'"): everything after its opening line became the script. */
+export const HEREDOC_WARNING = /^\s*bash: (?:-c: )?(?:line \d+: )?warning: here-document at line \d+ delimited by end-of-file \(wanted `[^\n]*'\)\s*$/;
+/** How many such warnings may open the answer (one per unclosed here-document). */
+const HEREDOC_WARNINGS_MAX = 3;
+/** The family of a script a never-closed here-document swallowed and the interpreter could not parse. */
+export const HEREDOC_NEVER_CLOSED = "here-document never closed: the script it swallowed could not be parsed";
+/**
+ * bash warned that a here-document was never closed, and the interpreter could not parse the
+ * script it got (ownProgramUnparsed, after the warning): the terminator's line (`PY && sed -n
+ * ...`, `PY && pytest ...`) became part of the script, so none of it ran. The lesson is the
+ * terminator, whatever Python's message (a stray quote found first at line 20, or the `PY &&`
+ * line at 27): the readers marked such runs stuck while the agent rewrote the script's body and
+ * never the terminator ("four patch heredocs each ending in PY && sed ... the agent rewrites the
+ * script body instead of the terminator"). Without the warning, a SyntaxError is the script's
+ * own, and each message is its own lesson.
+ */
+export const heredocSwallowedScript = perCall((c: FactCall): boolean => {
+  const head = c.rawResult.slice(0, 400);
+  if (c.outcome === undefined || !head.includes("here-document")) return false;
+  const first = head.replace(/^\s*bash execution output:\s*/, "").split("\n", 1)[0] as string;
+  return HEREDOC_WARNING.test(first) && ownProgramUnparsed(c);
+});
 /** Python's report of a parse error opens at the location in the script it was given, with no Traceback before (see ownProgramUnparsed). */
 const SCRIPT_LOCATION = /^\s*File "<(?:stdin|string)>", line \d+\s*$/;
 /** ... and names the error a few lines on: the location, the source line, the caret, the error. */
@@ -382,15 +435,45 @@ const PARSE_REPORT_CHARS = 20000;
 /** sed's, perl's or awk's refusal of its own program: nothing of it ran (see ownProgramUnparsed). */
 const EXPRESSION_REFUSED = /\bsed: -e expression #\d+, char \d+:|Execution of -e aborted due to compilation errors|\bawk: (?:cmd\. )?line:? ?\d+: (?:syntax error|missing \S+ near|runaway)/;
 
-/** The answer holds lines before bash's syntax error: some of the command ran. */
-export function ranBeforeSyntaxError(c: FactCall): boolean {
+/**
+ * The answer holds lines before bash's syntax error that say something: some of the command ran
+ * and reported. Not: bash's own errors for the pieces of a mangled command line (command not
+ * found, No such file or directory; one such error may span lines when the word it names holds
+ * newlines: "bash: line 42: , REPLACED)" ... "&& sed -n '1,240p' x.html: No such file or
+ * directory"), nor an edit's report that it changed nothing ("pattern not found", "already
+ * patched", "no changes made"): what ran made no change and told nothing but what the error
+ * tells (round 7: the readers marked such chains stuck, "already patched" with the same failing
+ * chain after it). A script that printed anything else ran and said something (the round-2
+ * precision reading judged chains resting on that trailing error false alarms: "patched", then
+ * the error, was a patch that applied).
+ */
+export const ranBeforeSyntaxError = perCall((c: FactCall): boolean => {
   const lines = answerLines(answerBody(c.rawResult));
   const at = lines.findIndex((l) => SHELL_SYNTAX.test(l));
-  // Only errors before it (command not found for the pieces bash split off) is nothing that worked.
-  return lines.slice(0, Math.max(0, at)).some((l) => !FAILED_PIECE.test(l));
-}
+  if (at <= 0) return false;
+  const edit = writeKindOf(c).kind !== "none";
+  for (let k = 0; k < at; k++) {
+    const line = lines[k] as string;
+    if (edit && NO_CHANGE_LINE.test(line)) continue;
+    if (!FAILED_PIECE.test(line)) return true;
+    // An error of bash's that does not end as its errors end goes on to the line that does.
+    if (line.startsWith("bash: ") && !BASH_ERROR_END.test(line)) {
+      let end = k + 1;
+      while (end < at && !BASH_ERROR_END.test(lines[end] as string)) end++;
+      if (end < at) k = end;
+    }
+  }
+  return false;
+});
 /** A line bash prints for a piece of a mangled command line that failed too. */
 const FAILED_PIECE = /^bash: |command not found|No such file or directory|^\s*\^|`[^`]*'$/;
+/** How bash's error about a word ends (the word itself may hold newlines). */
+const BASH_ERROR_END = /: (?:command not found|No such file or directory|Permission denied|ambiguous redirect|Is a directory|Not a directory)$/;
+/**
+ * A line an edit script prints when it changed nothing: it found nothing to replace
+ * (NO_TARGET_LINE), or the change was there already, or it says so ("no changes made").
+ */
+const NO_CHANGE_LINE = new RegExp(`${NO_TARGET_LINE.source}|^(?:.{0,60}\\b)?(?:already (?:patched|applied|fixed|present|in place|up to date)|no (?:changes?|files?) (?:were |was )?(?:made|applied|modified|patched|written|needed)|no changes?|nothing (?:changed|to (?:change|patch|replace|do)))\\b[^\\n]{0,60}$`, "i");
 
 /** The lines of an answer as facts: code lines without their numbers, the importer's details line dropped, masked. */
 // Each call's answer is compared with up to NEW_FACT_WINDOW later ones: mask its lines once, and

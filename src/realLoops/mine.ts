@@ -63,6 +63,9 @@
 // Round 6: restore cycles (restoreCycles.ts): attempts undone by the same restore again and again,
 // each followed by the same result, or the same state re-made after a restore; then, last of all,
 // questions asked again exactly (reAsked.ts), long after they were first asked, answered as before.
+// Round 7: command lines bash could not parse, sent again with the script rewritten and the broken
+// wrapper kept, chain like refusals (chainSignature, openingLesson, facts.ts heredocSwallowedScript
+// and ranBeforeSyntaxError); the same failure right after a chain, in a stretch taken before, is a sighting.
 // Why consecutive: a failure followed by a call that succeeds may have been fixed by it (an edit,
 // then the test again: work, even when the test fails the same way, since the files changed; the
 // brief's false alarm). So a chain of failures ends at the first call that neither failed nor was
@@ -82,7 +85,7 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { answerBody, changedLines, commandOf, correctedRefusal, factCallOf, type FactCall, filesOf, maskedAnswerLines, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, waitPaidOff, WITHIN_MIN_LINES, writeKindOf } from "../import/facts.js";
+import { answerBody, changedLines, commandOf, correctedRefusal, factCallOf, type FactCall, filesOf, HEREDOC_NEVER_CLOSED, heredocSwallowedScript, maskedAnswerLines, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, signatureFamily, waitPaidOff, WITHIN_MIN_LINES, writeKindOf } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
 import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
@@ -407,7 +410,29 @@ function chainSignature(c: MinedCall): string | undefined {
   const missing = missingModuleOf(c);
   if (missing !== undefined) return missing;
   if (c.signature === undefined) return undefined;
-  return SHELL_SYNTAX.test(c.signature) && ranBeforeSyntaxError(c) ? c.result : c.signature;
+  // A script a never-closed here-document swallowed: the terminator is the lesson, whatever the
+  // interpreter's message (facts.ts heredocSwallowedScript; round 7).
+  if (heredocSwallowedScript(c)) return HEREDOC_NEVER_CLOSED;
+  if (!SHELL_SYNTAX.test(c.signature)) return c.signature;
+  // bash's syntax error with nothing said before it (only bash's own errors, or an edit's report
+  // that it changed nothing): the error as its family words it, so that `bash -lc "..."`
+  // (127, "bash" masked as a word of the command) and the plain command (2) fail alike.
+  return ranBeforeSyntaxError(c) ? c.result : signatureFamily(c.signature);
+}
+
+/**
+ * What a call that opens a chain of failures taught: its chain signature, except that bash's
+ * syntax error after output is the syntax error. The first call's output is its own news (a
+ * script that patched, then `&&` bash could not parse), so it joins no chain as a repeat; but
+ * it met the error the calls after it meet, and a call that then meets the error with nothing
+ * new said before it (only the error, or "already patched", or the first call's output again,
+ * whole) learned nothing more (round 7: "#8 patched then failed, #9 re-sent the patch (already
+ * patched) with the same failing chain, #10 a cat-heredoc chain failing the same way; the repro
+ * build never runs").
+ */
+function openingLesson(c: MinedCall): string | undefined {
+  const signature = chainSignature(c);
+  return signature !== undefined && c.signature !== undefined && SHELL_SYNTAX.test(c.signature) && ranBeforeSyntaxError(c) ? signatureFamily(c.signature) : signature;
 }
 
 /**
@@ -466,7 +491,7 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
   const failedAt = (k: number) => (calls[k] as MinedCall).failed || (calls[k] as MinedCall).rejected !== undefined;
   let i = 0;
   while (i < calls.length) {
-    const start = chainSignature(calls[i] as MinedCall);
+    const start = openingLesson(calls[i] as MinedCall);
     if (!free(i) || start === undefined) {
       i++;
       continue;
@@ -474,7 +499,20 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
     const recent = [start];
     let failures = 1;
     let j = i;
-    const meets = (k: number) => free(k) && !changedThenTested(calls[k] as MinedCall, wrote[k] === true) && chainSignature(calls[k] as MinedCall) !== undefined && recent.slice(-2).includes(chainSignature(calls[k] as MinedCall) as string);
+    // The lesson call k meets the chain with (one of the last two it met), or undefined.
+    const lessonAt = (k: number): string | undefined => {
+      if (!free(k) || changedThenTested(calls[k] as MinedCall, wrote[k] === true)) return undefined;
+      const c = calls[k] as MinedCall;
+      const signature = chainSignature(c);
+      if (signature === undefined) return undefined;
+      const last = recent.slice(-2);
+      if (last.includes(signature)) return signature;
+      // bash's syntax error after output heard whole before in the chain (the same "created",
+      // then the same error): nothing new was said before the error (openingLesson).
+      const lesson = openingLesson(c);
+      return lesson !== signature && lesson !== undefined && last.includes(lesson) && calls.slice(i, k).some((b) => b.result === c.result) ? lesson : undefined;
+    };
+    const meets = (k: number) => lessonAt(k) !== undefined;
     for (;;) {
       // One call may sit between two of the same failure, inside the stretch but not counted
       // toward the threshold (only the failure after it is):
@@ -496,7 +534,7 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
       }
       const from = j;
       j += step;
-      recent.push(chainSignature(calls[j] as MinedCall) as string);
+      recent.push(lessonAt(j) as string);
       // A refusal of an edit corrected from what the reads between showed first is a new attempt (see refusedAgainAfterReads).
       const corrected = correctedRefusal(calls[from] as MinedCall, calls[j] as MinedCall, calls.slice(Math.max(0, from - NEW_FACT_WINDOW), from), calls.slice(from + 1, j));
       if (!corrected) failures += 1;
@@ -511,7 +549,16 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
       for (let b = k + 1; b < i; b++) if (worked(calls[b] as MinedCall) && (calls[b] as MinedCall).substantial) clean = false;
       if (clean) sighted = true;
     }
-    if (j > i && failures + (sighted ? 1 : 0) >= need) out.push([i, j]);
+    // The same failure heard again by the call right after the chain, which a rule before took
+    // (an identical run of the same unparsed action): a sighting too. A call left alone between
+    // two such runs, failing as both do, is a chain of one (round 7: the harness's
+    // "<format_example> SyntaxError" once between two runs of it, each taken as a repeat).
+    const next = calls[j + 1];
+    const sightedAfter = next !== undefined && !free(j + 1) && chainSignature(next) !== undefined && recent.slice(-2).includes(chainSignature(next) as string);
+    const heard = failures + (sighted ? 1 : 0) + (sightedAfter ? 1 : 0);
+    // A chain of one call is a stretch only between two runs of its failure, back to back.
+    const between = i > 0 && !free(i - 1) && chainSignature(calls[i - 1] as MinedCall) === start && sightedAfter;
+    if ((j > i || between) && heard >= need) out.push([i, j]);
     i = j + 1;
   }
   return out;
