@@ -32,6 +32,11 @@ describe("unmoved-break: what it flags", () => {
     expect(minimumLength("unmoved-break", DEFAULT_MINE_PARAMETERS)).toBe(3);
   });
 
+  it("py_compile's short report, then a traceback that prints the line: one break", () => {
+    const imported: Call = ["python -c 'import a'", 'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n  File "/w/a.py", line 228\n    if self.check_test(value):\n    ^\nIndentationError: expected an indented block', 1];
+    expect(mined(session([compile(228), repair(0), imported, repair(1), imported]))).toEqual(["unmoved-break 1-4"]);
+  });
+
   it("a test run's collection error, with a view of the file between repairs", () => {
     expect(mined(session([collect(50), repair(0), view, collect(50), repair(1), collect(50)]))).toEqual(["unmoved-break 1-5"]);
   });
@@ -51,6 +56,12 @@ describe("unmoved-break: what it does not flag", () => {
     expect(mined(session([compile(228), repair(0), compile(231), repair(1), compile(228)]))).toEqual([]);
   });
 
+  it("the same error at the same line with other text on it (each write landed on the broken line)", () => {
+    const landed = (n: number): Call => [`sed -i 's/return ${n - 1}(/return ${n}(/' a.py`, ""];
+    const imported = (n: number): Call => ["python -c 'import a'", `Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n  File "/w/a.py", line 12\n    return ${n}(\n           ^\nSyntaxError: '(' was never closed`, 1];
+    expect(mined(session([imported(1), landed(2), imported(2), landed(3), imported(3)]))).toEqual([]);
+  });
+
   it("a test failing the same way after each repair (a re-run after a real change is work)", () => {
     const failing: Call = ["pytest -q tests/test_a.py", "E   AssertionError: assert 1 == 2\n1 failed in 0.05s", 1];
     expect(mined(session([failing, repair(0), failing, repair(1), failing]))).toEqual([]);
@@ -60,6 +71,11 @@ describe("unmoved-break: what it does not flag", () => {
     expect(breakOf(factCallOf({ type: "call", runId: "r", callId: "c", tool: "bash", params: { command: "python - <<'PY'\nx=(\nPY" } }, {
       type: "outcome", runId: "r", callId: "c", tool: "bash", params: {}, result: { content: [{ type: "text", text: '  File "<stdin>", line 3\n    x=(\n      ^\nSyntaxError: unexpected EOF while parsing' }], details: { status: "failed", exitCode: 1 } },
     }))).toBeUndefined();
+  });
+
+  it("a restore between makes the next check a baseline (revert-and-baseline is work)", () => {
+    const restore: Call = ["git checkout -- a.py && git status --porcelain", ""];
+    expect(mined(session([compile(228), repair(0), compile(228), restore, compile(228), repair(1), compile(228)]))).toEqual([]);
   });
 
   it("a script between that ran and said something new ends the run", () => {

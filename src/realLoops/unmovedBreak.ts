@@ -23,6 +23,7 @@
 import type { FactCall } from "../import/facts.js";
 import { attemptsWrite, writesNothing } from "../import/landed.js";
 import { perCall } from "../import/perCall.js";
+import { restoredFiles } from "./restoreCycles.js";
 import { viewsFile } from "./unlandedEdits.js";
 
 /** A call as this rule reads it: what it taught, and its position among the session's calls. */
@@ -30,8 +31,12 @@ export interface UnmovedBreakCall extends FactCall {
   readonly index: number;
 }
 
-/** How many calls may sit between two checks of a run (the repairs, and looks at the file). */
-const BETWEEN = 4;
+/**
+ * How many calls may sit between two checks of a run (the repairs, and looks at the file): the
+ * readers' runs had up to 5 (a repair refused, a grep of the broken line, two wrapper errors, a
+ * "patched"), each of which taught nothing; bounded so each check costs a fixed number of looks.
+ */
+const BETWEEN = 6;
 
 // py_compile and compileall: "Sorry: IndentationError: expected an indented block (widgets.py, line 228)".
 const COMPILE_REPORT = /\b(SyntaxError|IndentationError|TabError): ([^\n]*?) \(([^(),\n]+), line (\d+)\)/g;
@@ -44,7 +49,8 @@ const baseName = (path: string): string => path.slice(path.lastIndexOf("/") + 1)
 
 /**
  * Where and how a call's answer says a file cannot be parsed: "IndentationError: expected an
- * indented block @ widgets.py:228", from the last such report in the answer; undefined when the
+ * indented block @ widgets.py:228", with the broken line's text when a traceback prints it, from
+ * the last such report in the answer; undefined when the
  * answer reports none. Read from the answer as recorded (line numbers unmasked: the line is the
  * evidence). A report about the agent's own program (File "<string>", "<stdin>") is none: that is
  * a script that never ran, not the file it meant to repair.
@@ -55,7 +61,7 @@ export const breakOf = perCall((c: FactCall): string | undefined => {
   if (!/(?:Syntax|Indentation|Tab)Error/.test(text)) return undefined;
   let found: { at: number; where: string } | undefined;
   for (const m of text.matchAll(COMPILE_REPORT)) {
-    found = { at: m.index, where: `${m[1] as string}: ${(m[2] as string).trim()} @ ${baseName(m[3] as string)}:${m[4] as string}` };
+    found = { at: m.index, where: `${m[1] as string}: ${(m[2] as string).trim()} @ ${baseName(m[3] as string)}:${m[4] as string}${TEXT}` };
   }
   let lastFile: RegExpExecArray | undefined;
   for (const m of text.matchAll(FILE_LINE)) lastFile = m;
@@ -63,7 +69,10 @@ export const breakOf = perCall((c: FactCall): string | undefined => {
     const file = lastFile[1] as string;
     const error = PARSE_ERROR_LINE.exec(text.slice(lastFile.index));
     if (error !== null && !file.startsWith("<")) {
-      found = { at: lastFile.index, where: `${error[1] as string}: ${(error[2] as string).trim()} @ ${baseName(file)}:${lastFile[2] as string}` };
+      // The broken line's text, when the report shows it: the same number with other text on it
+      // (return 1( then return 2() is a write that landed on the broken line.
+      const shown = sourceLineAfter(text.slice(lastFile.index + lastFile[0].length));
+      found = { at: lastFile.index, where: `${error[1] as string}: ${(error[2] as string).trim()} @ ${baseName(file)}:${lastFile[2] as string}${TEXT}${shown}` };
     } else if (error !== null) {
       // The last report is about the agent's own program: whatever came before it is not what this call said last.
       return undefined;
@@ -72,16 +81,40 @@ export const breakOf = perCall((c: FactCall): string | undefined => {
   return found?.where;
 });
 
+/** Parts a break's place (error, file, line) from the broken line's text, which py_compile does not print. */
+const TEXT = "\t";
+
+/**
+ * Two reports of one break: the same error at the same file and line, and the same text on that
+ * line where both print it (py_compile prints none; a traceback after it does).
+ */
+export function sameBreak(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [placeA, textA = ""] = a.split(TEXT, 2);
+  const [placeB, textB = ""] = b.split(TEXT, 2);
+  return placeA === placeB && (textA === "" || textB === "");
+}
+
+/** The source line a traceback prints under File "...", line N (pytest's "E" prefix and indentation aside), or "" when it shows none. */
+function sourceLineAfter(rest: string): string {
+  const next = (rest.split("\n", 3)[1] ?? "").replace(/^E\s/, "").trim();
+  return next.startsWith("^") || PARSE_ERROR_LINE.test(next) ? "" : next;
+}
+
 /**
  * A call that may sit between two checks of a run: an attempt to write (whatever it answered: its
  * effect is what the next check tells), or a call that wrote nothing and looked at a file, failed,
- * or said nothing, unless it reports a different parse error (the file moved). A script run, a
- * search or a test that answered otherwise heard something new and ends the run.
+ * or said nothing, unless it reports a different parse error (the file moved) or restores a file.
+ * A script run, a search or a test that answered otherwise heard something new and ends the run.
  */
 function mayStandBetween(c: UnmovedBreakCall, at: string): boolean {
   if (c.outcome === undefined) return false;
   const other = breakOf(c);
-  if (other !== undefined && other !== at) return false;
+  if (other !== undefined && !sameBreak(other, at)) return false;
+  // A restore (git checkout f, git reset --hard, cp f.bak f) makes the check after it a baseline:
+  // it hears the restored file, not a repair (the precision readers judged revert-and-baseline
+  // chains false alarms), even when the restored file is as broken as before.
+  if (restoredFiles(c) !== undefined) return false;
   if (attemptsWrite(c)) return true;
   return writesNothing(c) && (viewsFile(c) || c.failed || c.silent);
 }
@@ -97,7 +130,8 @@ export function unmovedBreakRuns(calls: readonly UnmovedBreakCall[], taken: read
   const out: [number, number][] = [];
   let i = 0;
   while (i < calls.length) {
-    const at = taken[i] === true ? undefined : breakOf(calls[i] as UnmovedBreakCall);
+    // The break the run is about: the first sighting's, made more precise by the first that prints the line's text.
+    let at = taken[i] === true ? undefined : breakOf(calls[i] as UnmovedBreakCall);
     if (at === undefined) {
       i++;
       continue;
@@ -110,7 +144,9 @@ export function unmovedBreakRuns(calls: readonly UnmovedBreakCall[], taken: read
       for (let n = last + 1; n < calls.length && n <= last + 1 + BETWEEN; n++) {
         const c = calls[n] as UnmovedBreakCall;
         if (taken[n] === true) break;
-        if (breakOf(c) === at) {
+        const seen = breakOf(c);
+        if (seen !== undefined && sameBreak(seen, at)) {
+          if (seen.length > at.length) at = seen;
           if (wrote || attemptsWrite(c)) {
             next = n;
             break;
