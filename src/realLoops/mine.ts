@@ -92,6 +92,7 @@ import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
 import { restoreCycleRuns } from "./restoreCycles.js";
 import { reAskedRuns } from "./reAsked.js";
 import { unlandedEditRuns } from "./unlandedEdits.js";
+import { unmovedBreakRuns } from "./unmovedBreak.js";
 
 export interface MineParameters {
   /** Calls in a row, same masked call and result, that make a repeat. */
@@ -124,6 +125,16 @@ export interface MineParameters {
    * hear the same answer (reAsked.ts); 3 when absent. Optional for the same reason as unlandedEdits (round 6).
    */
   readonly reAsked?: number;
+  /**
+   * Checks that report the same parse error at the same file and line, with attempts to write
+   * between (unmovedBreak.ts); 3 when absent. Optional for the same reason as unlandedEdits (round 7).
+   */
+  readonly unmovedBreak?: number;
+}
+
+/** The unmoved-break count a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none). */
+export function unmovedBreakOf(p: MineParameters): number {
+  return p.unmovedBreak ?? 3;
 }
 
 /** The restore-cycle count a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none). */
@@ -149,10 +160,10 @@ export function reAskedOf(p: MineParameters): number {
  * refused twice. An alternation needs three full turns (six calls) before it is told apart from
  * an agent that checks two things, edits, and checks them again.
  */
-export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3, unlandedEdits: 3, restoreCycles: 3, reAsked: 3 };
+export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3, unlandedEdits: 3, restoreCycles: 3, reAsked: 3, unmovedBreak: 3 };
 
 /** The miner's rules, each a kind of stuck stretch, in the order a catalogue lists them. */
-export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact", "unlanded-edits", "restore-cycle", "re-asked"] as const;
+export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact", "unlanded-edits", "restore-cycle", "re-asked", "unmoved-break"] as const;
 export type StretchRule = (typeof STRETCH_RULES)[number];
 
 /** Whether the stretch's calls are the same call again, or different calls that all got nowhere (what a guard keyed on the call can see, or not). */
@@ -173,6 +184,7 @@ export function kindOfRule(rule: StretchRule): StretchKind {
     case "unlanded-edits":
     case "restore-cycle":
     case "re-asked":
+    case "unmoved-break":
       return "changing-args";
     default: {
       const never: never = rule;
@@ -205,6 +217,8 @@ export function minimumLength(rule: StretchRule, p: MineParameters): number {
       return restoreCyclesOf(p);
     case "re-asked":
       return reAskedOf(p);
+    case "unmoved-break":
+      return unmovedBreakOf(p);
     default: {
       const never: never = rule;
       return never;
@@ -389,6 +403,12 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
   // no stretch the rules above find changes its rule or range.
   for (const [first, last] of reAskedRuns(calls, taken, wrote, heardAgain.changed, reAskedOf(parameters))) {
     found.push(stretch(calls, first, last, "re-asked", "questions asked again since the last write, each answered as before"));
+    for (let k = first; k <= last; k++) taken[k] = true;
+  }
+  // Repairs after which the check reports the same parse error at the same line (unmovedBreak.ts,
+  // round 7), on the calls left: after the round-6 rules, so that no stretch they find changes.
+  for (const [first, last] of unmovedBreakRuns(calls, taken, unmovedBreakOf(parameters))) {
+    found.push(stretch(calls, first, last, "unmoved-break", "repairs after each of which the check reports the same parse error at the same line"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
   return found.sort((a, b) => a.firstCall - b.firstCall);
