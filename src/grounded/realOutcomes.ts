@@ -254,7 +254,7 @@ export const REAL_OUTCOME_DEFINITIONS: Readonly<Record<string, string>> = {
   replay: "each recorded session replayed open-loop under the guard: the run as it really went, with the guard's verdicts beside it (the agent never saw them)",
   caught: "stuck stretches (mined by `loopsim loops`) with a block or a stop on one of their calls, over all stretches (a block earlier in the run does not end it; a stop before the stretch is no catch)",
   identical: "stretches of the same masked call again (the miner's repeat, failing and alternation rules)",
-  "changing-args": "stretches whose calls may differ while the failure, the refusal or the answer repeats and nothing new is heard (the miner's same-failure, same-rejection, no-effect, unchanged-recheck, no-new-fact, unlanded-edits and re-asked rules)",
+  "changing-args": "stretches whose calls may differ while the failure, the refusal or the answer repeats and nothing new is heard (the miner's same-failure, same-rejection, no-effect, unchanged-recheck, no-new-fact and unlanded-edits rules)",
   callsSaved: "stretch calls at or after the run's first block or stop (a block spares its own call; a stop after an answer spares the calls after it), over all stretch calls (the share of stuck calls caught), with a seeded bootstrap interval that resamples stretches; and the mean per stretch, likewise",
   tokensSaved: "tokens (args and answer, about 4 characters a token) of those calls",
   resolvedStopped: "runs labelled resolved that the guard blocked or stopped anywhere (inside a stuck stretch too): a run that went well and would not have finished as it did",

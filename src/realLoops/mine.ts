@@ -60,12 +60,11 @@
 // named tool's call that wrote nothing (a search, a think) sit between the same recorded call
 // failing the same way twice (the same update rejected after a search), uncounted; counting the
 // failed X of A X A was tried and judged a false alarm (a pip install between two runs is a change).
-// Round 6: restore cycles (restoreCycles.ts): attempts undone by the same restore again and again,
-// each followed by the same result, or the same state re-made after a restore; then, last of all,
-// questions asked again exactly (reAsked.ts), long after they were first asked, answered as before.
 // Round 7: command lines bash could not parse, sent again with the script rewritten and the broken
 // wrapper kept, chain like refusals (chainSignature, openingLesson, facts.ts heredocSwallowedScript
-// and ranBeforeSyntaxError); the same failure right after a chain, in a stretch taken before, is a sighting.
+// and ranBeforeSyntaxError); the same failure right after a chain, in a stretch taken before, is a
+// sighting. Last of all, repairs after which the check reports the same parse error at the same
+// line (unmovedBreak.ts).
 // Why consecutive: a failure followed by a call that succeeds may have been fixed by it (an edit,
 // then the test again: work, even when the test fails the same way, since the files changed; the
 // brief's false alarm). So a chain of failures ends at the first call that neither failed nor was
@@ -89,8 +88,6 @@ import { answerBody, changedLines, commandOf, correctedRefusal, factCallOf, type
 import { perCall } from "../import/perCall.js";
 import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
-import { restoreCycleRuns } from "./restoreCycles.js";
-import { reAskedRuns } from "./reAsked.js";
 import { unlandedEditRuns } from "./unlandedEdits.js";
 import { unmovedBreakRuns } from "./unmovedBreak.js";
 
@@ -116,16 +113,6 @@ export interface MineParameters {
    */
   readonly unlandedEdits?: number;
   /**
-   * Cycles of attempt, the same result, restore (restoreCycles.ts): how many cycles must hear one
-   * result; 3 when absent. Optional for the same reason as unlandedEdits (round 6).
-   */
-  readonly restoreCycles?: number;
-  /**
-   * Calls close together that each ask again, exactly, a question asked since the last write and
-   * hear the same answer (reAsked.ts); 3 when absent. Optional for the same reason as unlandedEdits (round 6).
-   */
-  readonly reAsked?: number;
-  /**
    * Checks that report the same parse error at the same file and line, with attempts to write
    * between (unmovedBreak.ts); 3 when absent. Optional for the same reason as unlandedEdits (round 7).
    */
@@ -137,19 +124,9 @@ export function unmovedBreakOf(p: MineParameters): number {
   return p.unmovedBreak ?? 3;
 }
 
-/** The restore-cycle count a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none). */
-export function restoreCyclesOf(p: MineParameters): number {
-  return p.restoreCycles ?? 3;
-}
-
 /** The unlanded-edits length a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none). */
 export function unlandedEditsOf(p: MineParameters): number {
   return p.unlandedEdits ?? 3;
-}
-
-/** The re-asked length a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none). */
-export function reAskedOf(p: MineParameters): number {
-  return p.reAsked ?? 3;
 }
 
 /**
@@ -160,10 +137,10 @@ export function reAskedOf(p: MineParameters): number {
  * refused twice. An alternation needs three full turns (six calls) before it is told apart from
  * an agent that checks two things, edits, and checks them again.
  */
-export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3, unlandedEdits: 3, restoreCycles: 3, reAsked: 3, unmovedBreak: 3 };
+export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3, unlandedEdits: 3, unmovedBreak: 3 };
 
 /** The miner's rules, each a kind of stuck stretch, in the order a catalogue lists them. */
-export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact", "unlanded-edits", "restore-cycle", "re-asked", "unmoved-break"] as const;
+export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact", "unlanded-edits", "unmoved-break"] as const;
 export type StretchRule = (typeof STRETCH_RULES)[number];
 
 /** Whether the stretch's calls are the same call again, or different calls that all got nowhere (what a guard keyed on the call can see, or not). */
@@ -182,8 +159,6 @@ export function kindOfRule(rule: StretchRule): StretchKind {
     case "no-effect":
     case "no-new-fact":
     case "unlanded-edits":
-    case "restore-cycle":
-    case "re-asked":
     case "unmoved-break":
       return "changing-args";
     default: {
@@ -213,10 +188,6 @@ export function minimumLength(rule: StretchRule, p: MineParameters): number {
       return p.noNewFact;
     case "unlanded-edits":
       return unlandedEditsOf(p);
-    case "restore-cycle":
-      return restoreCyclesOf(p);
-    case "re-asked":
-      return reAskedOf(p);
     case "unmoved-break":
       return unmovedBreakOf(p);
     default: {
@@ -392,21 +363,8 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     found.push(stretch(calls, first, last, "unlanded-edits", "attempts to write one file, none of which took effect"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
-  // Cycles of attempt, the same result, restore (round 6), on the calls left (restoreCycles.ts):
-  // after the rounds before, so that no stretch of the rules above changes its rule or range.
-  for (const [first, last] of restoreCycleRuns(calls, taken, restoreCyclesOf(parameters))) {
-    found.push(stretch(calls, first, last, "restore-cycle", "attempts undone by a restore, each followed by the same result"));
-    for (let k = first; k <= last; k++) taken[k] = true;
-  }
-  // Questions asked again exactly, maybe long after they were first asked, with nothing written
-  // since and the same answer heard (reAsked.ts, round 6), on the calls left: last of all, so that
-  // no stretch the rules above find changes its rule or range.
-  for (const [first, last] of reAskedRuns(calls, taken, wrote, heardAgain.changed, reAskedOf(parameters))) {
-    found.push(stretch(calls, first, last, "re-asked", "questions asked again since the last write, each answered as before"));
-    for (let k = first; k <= last; k++) taken[k] = true;
-  }
   // Repairs after which the check reports the same parse error at the same line (unmovedBreak.ts,
-  // round 7), on the calls left: after the round-6 rules, so that no stretch they find changes.
+  // round 7), on the calls left: last of all, so that no stretch the rules above find changes.
   for (const [first, last] of unmovedBreakRuns(calls, taken, unmovedBreakOf(parameters))) {
     found.push(stretch(calls, first, last, "unmoved-break", "repairs after each of which the check reports the same parse error at the same line"));
     for (let k = first; k <= last; k++) taken[k] = true;

@@ -23,7 +23,7 @@
 import type { FactCall } from "../import/facts.js";
 import { attemptsWrite, writesNothing } from "../import/landed.js";
 import { perCall } from "../import/perCall.js";
-import { restoredFiles } from "./restoreCycles.js";
+import { restoredFiles } from "../import/restores.js";
 import { viewsFile } from "./unlandedEdits.js";
 
 /** A call as this rule reads it: what it taught, and its position among the session's calls. */
