@@ -13,7 +13,7 @@ import { failureSignature, rejectionOf } from "../src/realLoops/mask.js";
 import { writeOf } from "../src/import/writes.js";
 import { factCallOf, ownProgramUnparsed } from "../src/import/facts.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
-import { kindOfRule, mineStretches } from "../src/realLoops/mine.js";
+import { kindOfRule, mineStretches, minimumLength } from "../src/realLoops/mine.js";
 import { bash, NO_NEW_FACT_CASES, session } from "./fixtures/noNewFactSessions.js";
 import { CatalogueBuilder, sessionRow } from "../src/realLoops/catalogue.js";
 import { DEFAULT_MINE_PARAMETERS } from "../src/realLoops/mine.js";
@@ -61,6 +61,9 @@ describe("changing-args rules", () => {
       ["pytest tests/test_a.py -k x", fail, 1],
     ]);
     expect(rules(sighting)).toEqual(["same-failure 2-3 changing-args"]);
+    // The chain alone is the stretch, one call shorter than the threshold: the fewest calls its
+    // rule promises (minimumLength) says so, and a catalogue holds such stretches.
+    for (const s of mineStretches(sighting)) expect(s.length).toBeGreaterThanOrEqual(minimumLength(s.rule, DEFAULT_MINE_PARAMETERS));
     const editThenTest = session([
       ["pytest -q tests/test_a.py", fail, 1],
       ["sed -i s/1/2/ a.py", ""],

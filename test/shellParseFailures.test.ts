@@ -111,12 +111,11 @@ describe("same-failure: bash parse failures sent again", () => {
     expect(mined(session([view, noTarget(1), noTarget(2), plain, after]))).toEqual(["same-rejection 1-3"]);
   });
 
-  it("counts the same failure heard right after a chain, by a call a rule before took, as a sighting: a call alone between two runs of it is a stretch", () => {
+  it("makes no stretch of one call: a call alone between two runs of one unparsed action is left to the runs", () => {
     const unparsed = (what: string): [string, string, number] => [`<format_example> exec_bash_cmd('${what}') </format_example>`, `File "<string>", line 865\n    <format_example>\n    ^\nSyntaxError: invalid syntax`, 1];
     const again = unparsed("grep -n x a.py");
-    expect(mined(session([view, again, again, again, unparsed("nl -ba a.py"), again, again, again, after]))).toEqual(["repeat 1-3", "same-failure 4-4", "repeat 5-7"]);
-    // Only between two runs, back to back: a call before a run of it, work before the call, is no
-    // stretch, nor a call after a look that follows a run.
+    expect(mined(session([view, again, again, again, unparsed("nl -ba a.py"), again, again, again, after]))).toEqual(["repeat 1-3", "repeat 5-7"]);
+    // Nor a call before a run of it, or a call after a look that follows a run.
     expect(mined(session([view, unparsed("nl -ba a.py"), again, again, again, after]))).toEqual(["repeat 2-4"]);
     const look: [string, string] = ["grep -n handle b.py", "12: def handle(self):\n30:     self.handle = None"];
     expect(mined(session([view, again, again, again, look, unparsed("nl -ba a.py"), again, again, again, after]))).toEqual(["repeat 1-3", "repeat 6-8"]);

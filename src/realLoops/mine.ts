@@ -62,8 +62,7 @@
 // failed X of A X A was tried and judged a false alarm (a pip install between two runs is a change).
 // Round 7: command lines bash could not parse, sent again with the script rewritten and the broken
 // wrapper kept, chain like refusals (chainSignature, openingLesson, facts.ts heredocSwallowedScript
-// and ranBeforeSyntaxError); the same failure right after a chain, in a stretch taken before, is a
-// sighting. Last of all, repairs after which the check reports the same parse error at the same
+// and ranBeforeSyntaxError). Last of all, repairs after which the check reports the same parse error at the same
 // line (unmovedBreak.ts).
 // Why consecutive: a failure followed by a call that succeeds may have been fixed by it (an edit,
 // then the test again: work, even when the test fails the same way, since the files changed; the
@@ -179,7 +178,9 @@ export function minimumLength(rule: StretchRule, p: MineParameters): number {
       return p.alternation;
     case "same-failure":
     case "same-rejection":
-      return p.sameFailure;
+      // A sighting of the chain's first failure just before it counts toward the threshold, and
+      // the stretch is the chain alone: one call fewer, and a chain is never one call.
+      return Math.max(2, p.sameFailure - 1);
     case "unchanged-recheck":
       return p.recheck;
     case "no-effect":
@@ -527,16 +528,7 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
       for (let b = k + 1; b < i; b++) if (worked(calls[b] as MinedCall) && (calls[b] as MinedCall).substantial) clean = false;
       if (clean) sighted = true;
     }
-    // The same failure heard again by the call right after the chain, which a rule before took
-    // (an identical run of the same unparsed action): a sighting too. A call left alone between
-    // two such runs, failing as both do, is a chain of one (round 7: the harness's
-    // "<format_example> SyntaxError" once between two runs of it, each taken as a repeat).
-    const next = calls[j + 1];
-    const sightedAfter = next !== undefined && !free(j + 1) && chainSignature(next) !== undefined && recent.slice(-2).includes(chainSignature(next) as string);
-    const heard = failures + (sighted ? 1 : 0) + (sightedAfter ? 1 : 0);
-    // A chain of one call is a stretch only between two runs of its failure, back to back.
-    const between = i > 0 && !free(i - 1) && chainSignature(calls[i - 1] as MinedCall) === start && sightedAfter;
-    if ((j > i || between) && heard >= need) out.push([i, j]);
+    if (j > i && failures + (sighted ? 1 : 0) >= need) out.push([i, j]);
     i = j + 1;
   }
   return out;
