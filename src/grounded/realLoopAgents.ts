@@ -18,8 +18,10 @@ export const REAL_FAMILY = "real";
 
 /**
  * Stretches of one session run as agents, at most: worker threads deal a fixed number of agents
- * per session, and no session in the corpus has more than one. Stretches past it are left out,
- * as the report says.
+ * per session. Stretches past it are left out of the closed-loop rows, as the report says ("at
+ * most 8 a session"): one session of the public datasets holds 11 (nano-cam sphinx-8551, a run
+ * of <format_example> actions), so those rows run 3 fewer stretches than the catalogue holds;
+ * the real-outcomes rows (realOutcomes.ts) grade every stretch.
  */
 export const MAX_REAL_PER_SESSION = 8;
 
