@@ -10,6 +10,10 @@
 //   their own report.json and must be byte-identical; reports/example's command (its `reproduce`
 //   line) is planned again and one shard of its configs run again, whose rows must be the
 //   committed rows. When it fails, the command in the report's header makes it again.
+// - src/sim/changingArgsParams.json, the simulator's changing-args fit: made again from
+//   ../shared/datasets with its own command (about 6 s of CPU) and compared byte for byte, since a
+//   change to the miner's rules changes what it finds (rounds 4 to 7 did, and nothing caught it).
+//   Needs ../shared/datasets; says SKIPPED without it. When it fails, the file's `command` makes it again.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
@@ -22,6 +26,7 @@ import type { ConfigRow } from "../src/evaluation/evaluate.js";
 import type { CompareReport } from "../src/compare/report.js";
 import { renderCompareMarkdown } from "../src/compare/renderMarkdown.js";
 import { renderCompareHtml } from "../src/compare/renderHtml.js";
+import { fitChangingArgs } from "../src/commands/fitChangingArgs.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const read = (...parts: string[]) => readFileSync(join(ROOT, ...parts), "utf8");
@@ -136,4 +141,21 @@ describe("the committed comparison reports are rendered as loopsim renders them 
       expect(renderCompareHtml(report), `${dir}/compare.html`).toBe(read(dir, "compare.html"));
     });
   }
+});
+
+const DATASETS = join(ROOT, "..", "shared", "datasets");
+const HAVE_DATASETS = existsSync(DATASETS);
+if (!HAVE_DATASETS) console.log(`SKIPPED: the check that src/sim/changingArgsParams.json is what fit-changing-args makes today needs ../shared/datasets, which is not here (${DATASETS})`);
+
+describe.skipIf(!HAVE_DATASETS)("the committed changing-args fit is what fit-changing-args makes of the datasets today", () => {
+  const FIT = "src/sim/changingArgsParams.json";
+  // What the file records, run from the repository's root as its docs say.
+  const COMMAND = `node bin/loopsim.js fit-changing-args ../shared/datasets --out ${FIT} --force`;
+  it(`${FIT}: made again by its own command, byte for byte`, async () => {
+    // Read from where the datasets are, whatever the test's working folder: only the recorded command line names the paths.
+    const fit = await fitChangingArgs({ paths: [DATASETS] });
+    expect(fit.read.bad, "sessions the fit could not read").toEqual([]);
+    const made = fit.text.replace(JSON.stringify(`node bin/loopsim.js fit-changing-args ${DATASETS}`), JSON.stringify(COMMAND));
+    expect(made, `${FIT} is stale (the miner finds other stretches now): regenerate it with \`${COMMAND}\` and re-record the scenarios that draw from it (loopsim replay scenarios/families/changing-args-stuck-small.json scenarios/families/changing-args-stuck-flagship.json --update)`).toBe(read(FIT));
+  });
 });
