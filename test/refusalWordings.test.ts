@@ -95,6 +95,10 @@ describe("an edit's refusal: the bounds of what is read", () => {
   const refusal = (answer: string) => refusalOf(bash(0, patchScript(1), answer));
   it("reads at most four short lines, after the wrapper's prefix, up to bash's complaint however long the line it quotes", () => {
     expect(refusal("bash execution output:\npattern not found")).toBe("replacement not performed");
+    // The wrapper's prefix on the report's own line is no part of the few words before "not found".
+    expect(refusal(`bash execution output: ${"the anchor ".repeat(4)}was not found`)).toBe("replacement not performed");
+    // bash's warning about the here-document before the report is bash's, not the script's.
+    expect(refusal("bash: line 5: warning: here-document at line 1 delimited by end-of-file (wanted `PY')\npattern not found")).toBe("replacement not performed");
     expect(refusal(Array(4).fill("pattern not found").join("\n"))).toBe("replacement not performed");
     expect(refusal(Array(5).fill("pattern not found").join("\n"))).toBeUndefined();
     expect(refusal(`pattern not found: ${"x".repeat(700)}`)).toBeUndefined();
@@ -114,6 +118,7 @@ describe("an edit's refusal: the bounds of what is read", () => {
     const after = (n: number) => refusalOf(editor(0, "bash", replaceCall(0), `${"x".repeat(n - 1)}\n${lookupCrash}`, 1));
     expect(after(1450)).toBe("replacement not performed");
     expect(after(1500)).toBe("replacement not performed");
+    expect(after(1503)).toBeUndefined();
     expect(after(1510)).toBeUndefined();
   });
 
@@ -124,8 +129,10 @@ describe("an edit's refusal: the bounds of what is read", () => {
     const sized = (n: number) => {
       const base = oldNew("", "").length;
       const half = Math.floor((n - base) / 2);
-      return oldNew("y".repeat(half), "y".repeat(n - base - half));
+      // New padded with spaces, which the comparison trims: Old == New at any size.
+      return oldNew("y".repeat(half), "y".repeat(half) + " ".repeat(n - base - 2 * half));
     };
+    expect(sized(20_001).length).toBe(20_001);
     expect(replace(sized(20_001))).toBeUndefined();
     expect(sized(20_000).length).toBe(20_000);
     expect(replace(sized(20_000))).toBe("edit changed nothing");

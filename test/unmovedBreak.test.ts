@@ -122,6 +122,7 @@ describe("restores.ts: which files a call restores", () => {
       ["git checkout a.py 2>/dev/null || true", ["a.py"]],
       ["git checkout a.py|| true", ["a.py"]],
       ["git checkout  a.py", ["a.py"]],
+      ["  git checkout a.py  ", ["a.py"]],
       ["cp a.py.bak a.py", ["a.py"]],
       ["mv -f /tmp/a.py.orig src/a.py", ["src/a.py"]],
     ];
@@ -143,6 +144,7 @@ describe("restores.ts: which files a call restores", () => {
       "cp a.py a.py.bak",
       "cp b.py.bak a.py",
       "cp a.py.bak a.py b.py",
+      "diff -u a.py.bak a.py; cp a.py a.py.orig",
     ];
     for (const command of none) expect(restored(command), command).toBeUndefined();
     expect(restoredFiles(fact("git checkout -- a.py", "error: pathspec 'a.py' did not match any file(s) known to git", 1))).toBeUndefined();
