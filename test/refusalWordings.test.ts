@@ -90,3 +90,51 @@ describe("an edit's refusal in the agent's own words", () => {
     expect(refusalOf(replace(0, oldNew(block, `${block}\n            y = 2`)))).toBeUndefined();
   });
 });
+
+describe("an edit's refusal: the bounds of what is read", () => {
+  const refusal = (answer: string) => refusalOf(bash(0, patchScript(1), answer));
+  it("reads at most four short lines, after the wrapper's prefix, up to bash's complaint however long the line it quotes", () => {
+    expect(refusal("bash execution output:\npattern not found")).toBe("replacement not performed");
+    // The wrapper's prefix on the report's own line is no part of the few words before "not found".
+    expect(refusal(`bash execution output: ${"the anchor ".repeat(4)}was not found`)).toBe("replacement not performed");
+    // bash's warning about the here-document before the report is bash's, not the script's.
+    expect(refusal("bash: line 5: warning: here-document at line 1 delimited by end-of-file (wanted `PY')\npattern not found")).toBe("replacement not performed");
+    expect(refusal(Array(4).fill("pattern not found").join("\n"))).toBe("replacement not performed");
+    expect(refusal(Array(5).fill("pattern not found").join("\n"))).toBeUndefined();
+    expect(refusal(`pattern not found: ${"x".repeat(700)}`)).toBeUndefined();
+    const exactly = (n: number, text: string) => text + "x".repeat(n - text.length);
+    expect(refusal(exactly(600, "pattern not found: "))).toBe("replacement not performed");
+    const quoted = (n: number) => `pattern not found\n${trailer(20)}\nbash: -c: line 20: \`&& ${"x".repeat(n)}'`;
+    expect(refusal(quoted(1000))).toBe("replacement not performed");
+    expect(refusal(quoted(4000))).toBeUndefined();
+    const atBound = quoted(1000 + 4000 - quoted(1000).length);
+    expect(atBound.length).toBe(4000);
+    expect(refusal(atBound)).toBe("replacement not performed");
+    // bash's complaint alone, quoting a line that says "not found", is no edit's report.
+    expect(refusal("bash: -c: line 1: syntax error near unexpected token `&&'\nbash: -c: line 1: `&& echo not found'")).toBeUndefined();
+  });
+
+  it("looks for the editor's traceback in the answer's first 1500 characters, from its first line", () => {
+    const after = (n: number) => refusalOf(editor(0, "bash", replaceCall(0), `${"x".repeat(n - 1)}\n${lookupCrash}`, 1));
+    expect(after(1450)).toBe("replacement not performed");
+    expect(after(1500)).toBe("replacement not performed");
+    expect(after(1503)).toBeUndefined();
+    expect(after(1510)).toBeUndefined();
+  });
+
+  it("compares Old and New trimmed, takes no empty Old for a no-op, and reads no report over 20000 characters", () => {
+    const replace = (text: string) => refusalOf(editor(0, "code_replace", { file_path: "django/db/models/base.py", new_code: block, line_numbers: [195, 207] }, text));
+    expect(replace(oldNew(`${block}  `, block))).toBe("edit changed nothing");
+    expect(replace(oldNew(" ", " "))).toBeUndefined();
+    const sized = (n: number) => {
+      const base = oldNew("", "").length;
+      const half = Math.floor((n - base) / 2);
+      // New padded with spaces, which the comparison trims: Old == New at any size.
+      return oldNew("y".repeat(half), "y".repeat(half) + " ".repeat(n - base - 2 * half));
+    };
+    expect(sized(20_001).length).toBe(20_001);
+    expect(replace(sized(20_001))).toBeUndefined();
+    expect(sized(20_000).length).toBe(20_000);
+    expect(replace(sized(20_000))).toBe("edit changed nothing");
+  });
+});

@@ -80,6 +80,16 @@ describe("facts.ts: what ran before a parse failure", () => {
   });
 });
 
+describe("facts.ts: where bash's error spans lines", () => {
+  it("hears a line of output between a caret or a bash error that does not end and the bash error that does", () => {
+    const trailerAt = (line: number) => `bash: -c: line ${line}: syntax error near unexpected token \`&&'\nbash: -c: line ${line}: \`&& x'`;
+    expect(ranBeforeSyntaxError(sh("python run.py\n&& x", `   ^\nsaid something\nbash: line 3: foo: command not found\n${trailerAt(4)}`, 2))).toBe(true);
+    expect(ranBeforeSyntaxError(sh("python run.py\n&& x", `bash: line 3: , REPLACED)\nsaid something\n${trailerAt(4)}`, 2))).toBe(true);
+    // bash run as /bin/bash names itself so: its syntax error is still the error, not output before it.
+    expect(ranBeforeSyntaxError(sh("python run.py\n&& x", "/bin/bash: line 1: foo: command not found\n/bin/bash: -c: line 3: syntax error: unexpected end of file", 2))).toBe(false);
+  });
+});
+
 describe("same-failure: bash parse failures sent again", () => {
   it("chains scripts a never-closed here-document swallowed, whatever Python said of each", () => {
     expect(mined(session([view, swallowed(1, "unexpected character after line continuation character"), swallowed(2), swallowed(3), swallowed(4), after]))).toEqual(["same-failure 1-4"]);
@@ -109,6 +119,33 @@ describe("same-failure: bash parse failures sent again", () => {
     const noTarget = (n: number): [string, string, number] => [ranThenRejected(n, "x")[0], `pattern not found in a.py\nbash: -c: line ${7 + n}: syntax error near unexpected token \`&&'\nbash: -c: line ${7 + n}: \`&& python -m pytest -q'`, 2];
     const plain: [string, string, number] = ["python - <<'PY'\nfrom pathlib import Path\np = Path('a.py')\np.write_text(p.read_text().replace('omega', 'y'))\nPY", "pattern not found", 1];
     expect(mined(session([view, noTarget(1), noTarget(2), plain, after]))).toEqual(["same-rejection 1-3"]);
+  });
+
+  it("chains calls that ran and said the same, then met the same error, only when one before in the chain said it whole", () => {
+    expect(mined(session([ranThenRejected(0, "created"), rejected(1), ranThenRejected(2, "created")]))).toEqual(["same-failure 0-2"]);
+    expect(mined(session([ranThenRejected(0, "created"), ranThenRejected(1, "created"), ranThenRejected(2, "created")]))).toEqual(["same-failure 0-2"]);
+    // Another syntax error after the same output is another lesson: it joins no chain, not even after a call between that met it.
+    const endOfFile = (n: number): [string, string, number] => [ranThenRejected(n, "created")[0], `created\nbash: -c: line ${7 + n}: syntax error: unexpected end of file`, 2];
+    expect(mined(session([ranThenRejected(0, "created"), ranThenRejected(1, "created"), ranThenRejected(2, "created"), endOfFile(3)]))).toEqual(["same-failure 0-2"]);
+    expect(mined(session([ranThenRejected(0, "created"), endOfFile(1), ranThenRejected(2, "created"), endOfFile(3)]))).toEqual([]);
+  });
+
+  it("reads bash's syntax error in the middle of an answer that ends in another failure by that failure, each call's output aside", () => {
+    const middle = (n: number): [string, string, number] => [ranThenRejected(n, "x")[0], `created ${word(n)}\nbash: -c: line 3: syntax error near unexpected token \`&&'\nbash: -c: line 3: \`&& x'\nTraceback (most recent call last):\n  File "/w/b.py", line 2, in <module>\nValueError: boom`, 1];
+    expect(mined(session([middle(0), middle(1), middle(2)]))).toEqual(["same-failure 0-2"]);
+  });
+
+  it("tells failures apart by their exit status outside bash's syntax errors, and chains a missing module whatever the route and status", () => {
+    const boom = (n: number, code: number): [string, string, number] => [`python run_${word(n)}.py`, "Traceback (most recent call last):\n  File \"/w/b.py\", line 2, in <module>\nValueError: boom", code];
+    // (no-new-fact may flag them as heard again: what is checked is that same-failure does not chain them)
+    expect(mined(session([boom(0, 1), boom(1, 2), boom(2, 1)])).filter((s) => s.startsWith("same-failure"))).toEqual([]);
+    // Each call's own failure line differs (none, the error, unittest's summary): the missing module is what they share.
+    const missing: [string, string, number][] = [
+      ["python -m pytest -q || echo 'pytest not available'", "/usr/bin/python: No module named pytest\npytest not available", 0],
+      ["python -c 'import pytest'", 'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\nModuleNotFoundError: No module named \'pytest\'', 1],
+      ["python -m unittest tests.test_a", "ImportError: No module named pytest\nFAILED (errors=1)", 1],
+    ];
+    expect(mined(session(missing))).toEqual(["same-failure 0-2"]);
   });
 
   it("makes no stretch of one call: a call alone between two runs of one unparsed action is left to the runs", () => {

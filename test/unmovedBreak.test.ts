@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import type { ToolEvent } from "../models/events.js";
 import { factCallOf } from "../src/import/facts.js";
 import { DEFAULT_MINE_PARAMETERS, kindOfRule, minimumLength, mineStretches } from "../src/realLoops/mine.js";
-import { breakOf } from "../src/realLoops/unmovedBreak.js";
+import { restoredFiles, WHOLE_TREE } from "../src/import/restores.js";
+import { breakOf, sameBreak, unmovedBreakRuns } from "../src/realLoops/unmovedBreak.js";
 import { session } from "./fixtures/noNewFactSessions.js";
 
 /** Every stretch, as `RULE FIRST-LAST`: the new rule must leave the others' stretches as they were. */
@@ -86,5 +87,138 @@ describe("unmoved-break: what it does not flag", () => {
   it("two sightings only, or the same check again with no repair between", () => {
     expect(mined(session([compile(228), repair(0), compile(228), repair(1)]))).toEqual([]);
     expect(mined(session([compile(228), view, compile(228), repair(0), compile(228)])).filter((s) => s.startsWith("unmoved-break"))).toEqual([]);
+  });
+});
+
+/** One recorded bash call (or another tool's), as the miner's rules read it. */
+const fact = (command: string, text: string | undefined, exitCode = 0, tool = "bash") =>
+  factCallOf(
+    { type: "call", runId: "r", callId: "c", tool, params: { command } },
+    text === undefined ? undefined : { type: "outcome", runId: "r", callId: "c", tool, params: {}, result: { content: [{ type: "text", text }], details: { status: exitCode === 0 ? "completed" : "failed", exitCode } } },
+  );
+const restored = (command: string, exitCode = 0, tool = "bash") => restoredFiles(fact(command, "", exitCode, tool));
+/** The calls of a session as unmovedBreakRuns reads them, straight (no other rule takes any first). */
+const runs = (calls: Call[], taken: boolean[] = [], need = 3) => unmovedBreakRuns(calls.map(([c, o, code], index) => Object.assign(fact(c, o, code ?? 0), { index })), taken, need);
+const traceback = (line: number, shown: string, error = "IndentationError: expected an indented block") =>
+  `Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n  File "/w/a.py", line ${line}\n    ${shown}\n    ^\n${error}`;
+const imported = (line: number, shown: string): Call => ["python -c 'import a'", traceback(line, shown), 1];
+
+describe("restores.ts: which files a call restores", () => {
+  it("reads git checkout/restore/stash/reset and a copy back from a backup, chained or after a cd", () => {
+    expect(WHOLE_TREE).toBe("*");
+    const cases: [string, string[] | undefined][] = [
+      ["git checkout -- a.py", ["a.py"]],
+      ["git checkout HEAD -- pkg/a.py", ["pkg/a.py"]],
+      ["git checkout -f -- a.py", ["a.py"]],
+      ["git restore a.py b.py", ["a.py", "b.py"]],
+      ["git checkout .", ["*"]],
+      ["git stash", ["*"]],
+      ["git stash push", ["*"]],
+      ["git stash save wip", ["*"]],
+      ["git reset --hard", ["*"]],
+      ["cd /testbed && git checkout a.py", ["a.py"]],
+      ["git checkout a.py;git checkout b.py", ["a.py", "b.py"]],
+      ["git checkout a.py\npython -m py_compile a.py", ["a.py"]],
+      ["git checkout a.py 2>/dev/null || true", ["a.py"]],
+      ["git checkout a.py|| true", ["a.py"]],
+      ["git checkout  a.py", ["a.py"]],
+      ["  git checkout a.py  ", ["a.py"]],
+      ["cp a.py.bak a.py", ["a.py"]],
+      ["mv -f /tmp/a.py.orig src/a.py", ["src/a.py"]],
+    ];
+    for (const [command, files] of cases) expect(restored(command), command).toEqual(files);
+  });
+
+  it("leaves alone what restores no file: a branch, a stash pop, a soft reset, a backup made, a failed or unanswered call, another tool", () => {
+    const none = [
+      "git checkout main",
+      "git checkout main a.py",
+      "git checkout -b fix/issue",
+      "git checkout -B fix/issue",
+      "git checkout",
+      "git stash pop",
+      "git reset HEAD~1",
+      "git reset HEAD a.py",
+      "git status",
+      "grep -n x a.py || git checkout a.py",
+      "cp a.py a.py.bak",
+      "cp b.py.bak a.py",
+      "cp a.py.bak a.py b.py",
+      "diff -u a.py.bak a.py; cp a.py a.py.orig",
+    ];
+    for (const command of none) expect(restored(command), command).toBeUndefined();
+    expect(restoredFiles(fact("git checkout -- a.py", "error: pathspec 'a.py' did not match any file(s) known to git", 1))).toBeUndefined();
+    expect(restoredFiles(fact("git checkout -- a.py", undefined))).toBeUndefined();
+    expect(restored("git checkout -- a.py", 0, "str_replace_editor")).toBeUndefined();
+  });
+});
+
+describe("unmoved-break: where a break is read", () => {
+  it("names the error, the file's last segment, the line and the broken line's text as printed", () => {
+    const read = (text: string) => breakOf(fact("python -c 'import a'", text, 1));
+    expect(read("Sorry: IndentationError: expected an indented block (pkg/a.py, line 228)")).toBe("IndentationError: expected an indented block @ a.py:228\t");
+    expect(read(traceback(228, "if x:", "IndentationError: expected an indented block  "))).toBe("IndentationError: expected an indented block @ a.py:228\tif x:");
+    expect(read(collect(50)[1])).toBe("IndentationError: expected an indented block @ a.py:50\tsettings_module = os.environ.get(NAME)");
+    // No source line shown (the caret, or the error, right after the location): no text.
+    expect(read('  File "/w/a.py", line 7\n    ^\nSyntaxError: invalid syntax')).toBe("SyntaxError: invalid syntax @ a.py:7\t");
+    expect(read('  File "/w/a.py", line 7\nSyntaxError: invalid syntax')).toBe("SyntaxError: invalid syntax @ a.py:7\t");
+    // The last report counts: py_compile's after a traceback, a traceback after py_compile's.
+    expect(read(`${traceback(3, "if y:")}\nSorry: TabError: inconsistent use of tabs (b.py, line 9)`)).toBe("TabError: inconsistent use of tabs @ b.py:9\t");
+    expect(read(`Sorry: TabError: inconsistent use of tabs (b.py, line 9)\n${traceback(3, "if y:")}`)).toBe("IndentationError: expected an indented block @ a.py:3\tif y:");
+    // Two tracebacks: the error after the last location is its error.
+    expect(read(`${traceback(3, "if y:", "SyntaxError: invalid syntax")}\n${traceback(5, "if z:")}`)).toBe("IndentationError: expected an indented block @ a.py:5\tif z:");
+  });
+
+  it("reads no break from an error that is not a parse error, or is the agent's own program's, after a report", () => {
+    const read = (text: string) => breakOf(fact("python -c 'import a'", text, 1));
+    const compiled = "Sorry: IndentationError: expected an indented block (a.py, line 228)";
+    // A later runtime traceback leaves the parse error reported before it as the answer's break...
+    expect(read(`${compiled}\nTraceback (most recent call last):\n  File "/w/b.py", line 3, in f\nValueError: x`)).toBe("IndentationError: expected an indented block @ a.py:228\t");
+    // ... the agent's own script that Python could not parse, after it, leaves none.
+    expect(read(`${compiled}\n  File "<stdin>", line 2\n    x=(\n      ^\nSyntaxError: unexpected EOF while parsing`)).toBeUndefined();
+    // A runtime error whose source line only mentions a SyntaxError, and a bare message with no place.
+    expect(read("Traceback (most recent call last):\n  File \"/w/a.py\", line 4, in f\n    msg = 'SyntaxError: oops'\nValueError: bad")).toBeUndefined();
+    expect(read("SyntaxError: invalid syntax")).toBeUndefined();
+  });
+
+  it("takes two reports for one break when the place agrees and at most one prints the line's text", () => {
+    expect(sameBreak("E @ a.py:1\t", "E @ a.py:1\tif x:")).toBe(true);
+    expect(sameBreak("E @ a.py:1\tif x:", "E @ a.py:1\t")).toBe(true);
+    expect(sameBreak("E @ a.py:1", "E @ a.py:1\tif x:")).toBe(true);
+    expect(sameBreak("E @ a.py:1\tif x:", "E @ a.py:1")).toBe(true);
+    expect(sameBreak("E @ a.py:1\tif x:", "E @ a.py:1\tif y:")).toBe(false);
+    expect(sameBreak("E @ a.py:1\t", "E @ a.py:2\t")).toBe(false);
+  });
+});
+
+describe("unmoved-break: the run's bounds", () => {
+  it("allows six calls between two checks, not seven", () => {
+    const six: Call[] = [repair(0), view, repair(1), view, repair(2), view];
+    expect(runs([compile(228), ...six, compile(228), ...six, compile(228)])).toEqual([[1, 14]]);
+    expect(runs([compile(228), ...six, repair(3), compile(228), ...six, compile(228)])).toEqual([]);
+  });
+
+  it("starts no run at a call taken, and ends one at a call taken", () => {
+    const calls = [compile(228), repair(0), compile(228), repair(1), compile(228)];
+    expect(runs(calls)).toEqual([[1, 4]]);
+    expect(runs(calls, [true])).toEqual([]);
+    expect(runs(calls, [false, false, true])).toEqual([]);
+  });
+
+  it("keeps `need` calls when each check is its own repair, back to the first sighting", () => {
+    const chained = (n: number): Call => [`sed -i 's/${["x", "y", "z"][n] as string}/w/' a.py && python -c 'import a'`, traceback(430, "if isinstance(object, enum.Enum):"), 1];
+    expect(runs([chained(0), chained(1), chained(2)])).toEqual([[0, 2]]);
+  });
+
+  it("ends the run at a call with another parse error, even one a repair stands for, and at an unanswered call", () => {
+    expect(runs([compile(228), repair(0), compile(228), repair(1), compile(231), repair(2), compile(228)])).toEqual([]);
+    const unanswered = session([compile(228), repair(0), compile(228), repair(1), compile(228)]).filter((e, k) => k !== 7);
+    expect(mined(unanswered).filter((s) => s.startsWith("unmoved-break"))).toEqual([]);
+  });
+
+  it("makes the break more precise by the first check that prints the line's text, and compares later checks with that", () => {
+    expect(runs([compile(228), repair(0), imported(228, "if a:"), repair(1), imported(228, "if b:")])).toEqual([]);
+    expect(runs([imported(228, "if a:"), repair(0), compile(228), repair(1), imported(228, "if b:")])).toEqual([]);
+    expect(runs([compile(228), repair(0), imported(228, "if a:"), repair(1), imported(228, "if a:")])).toEqual([[1, 4]]);
   });
 });
