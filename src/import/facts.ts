@@ -119,7 +119,12 @@ function editFoundNoTarget(tool: string, rawArgs: string, message: string): bool
   // report that it could not parse the rest of the command line (the `&&` after a heredoc's
   // terminator) may follow: that rest never ran, so the edit's report is still all that happened
   // (round 7: "pattern not found" then "syntax error near unexpected token `&&'", three times).
-  if (message.length > SYNTAX_TAIL_MAX_CHARS || !NO_TARGET_WORDS.test(message)) return false;
+  if (message.length > SYNTAX_TAIL_MAX_CHARS) return false;
+  // Cheap first look: an answer longer than a report can only be one followed by bash's syntax
+  // error (both of SHELL_SYNTAX's forms say "syntax error"); without it, the length check below
+  // turns it down anyway, after the words' scan this skips.
+  if (message.length > NO_TARGET_MAX_CHARS && !message.includes("syntax error")) return false;
+  if (!NO_TARGET_WORDS.test(message)) return false;
   const report = beforeShellSyntaxError(message) ?? message;
   if (report.length > NO_TARGET_MAX_CHARS) return false;
   const lines = answerLines(report.replace(/^\s*bash execution output:\s*/, "")).filter((l) => !BASH_PARSE_TRAILER.test(l));
