@@ -36,7 +36,7 @@ describe("changing-args rules", () => {
     expect(failureSignature("bash: line 1: Let: command not found", JSON.stringify({ command: "Let me look" }), 127)).toBe("exit 127: bash: line #: <arg>: command not found");
   });
 
-  it("finds a heredoc fighting its quoting: two errors taking turns (A B A) and a different failure between two of the same (A X A)", () => {
+  it("finds a heredoc fighting its quoting: two errors taking turns (A B A B A, counted by the A's) and a different failure between two of the same (A X A)", () => {
     const heredoc = (n: number) => `python - <<'PY'\nprint("${["alpha", "beta", "gamma", "delta", "epsilon"][n - 1]}")\nPY && pytest -q`;
     const syntax = 'File "<stdin>", line 9\n    PY && pytest -q\n        ^\nSyntaxError: invalid syntax';
     const bashErr = "bash: -c: line 4: syntax error near unexpected token `&&'\nbash: -c: line 4: `PY && pytest -q'";
@@ -50,6 +50,15 @@ describe("changing-args rules", () => {
       ["sed -n 1,5p x.py", "def foo():\n    pass"],
     ]);
     expect(rules(events)).toEqual(["same-failure 1-5 changing-args"]);
+    // Counted by the A's: A B A is two, no stretch (the definition once said B counted too).
+    const turns = session([
+      ["grep -n foo x.py", "3: foo()"],
+      [heredoc(1), syntax, 1],
+      [heredoc(2), bashErr, 2],
+      [heredoc(3), syntax, 1],
+      ["sed -n 1,5p x.py", "def foo():\n    pass"],
+    ]);
+    expect(rules(turns)).toEqual([]);
   });
 
   it("counts a sighting just before the chain toward the three, and never chains across a call that succeeded (edit, then the test failing the same way)", () => {

@@ -67,10 +67,9 @@
 // Why consecutive: a failure followed by a call that succeeds may have been fixed by it (an edit,
 // then the test again: work, even when the test fails the same way, since the files changed; the
 // brief's false alarm). So a chain of failures ends at the first call that neither failed nor was
-// refused. The slack inside a chain: a failure may differ from the one before as long as it is one
-// of the last two the chain met (A B A: two errors taking turns while the agent fights one quoting
-// problem), and one failed call of another kind may sit between two of the same (A X A: nothing
-// succeeded between them). The threshold counts the chain's failures plus one sighting of its
+// refused. The slack inside a chain: one failed call of another kind may sit between two of the
+// same (A X A: nothing succeeded between them), uncounted; two errors taking turns while the agent
+// fights one quoting problem (A B A B A) chain that way, counted by the A's. The threshold counts the chain's failures plus one sighting of its
 // first failure in the three calls before the chain (seen, then a look at the code, then the same
 // failure twice more: three times the same lesson), but the stretch is the chain alone.
 // Why empty answers never count: an edit answered by nothing succeeded, and greps for different
@@ -458,8 +457,8 @@ const SIGHTING_WINDOW = 3;
 
 /**
  * Chains of the same failure (see the header), as [first, last] call positions, on calls not yet
- * taken. A chain grows by a call whose failure is one of the last two the chain met, or by two
- * calls at once: a failed call of another kind (or with no failure line) and, after it, one of the
+ * taken. A chain grows by a call that fails as the chain's first call did (its lesson: `recent`
+ * only ever holds that one, so the last-two window below never widens it), or by two calls at once: a failed call of another kind (or with no failure line) and, after it, one of the
  * chain's failures again (A X A: nothing succeeded between them). A chain is a stretch when its
  * failures, plus an earlier sighting of its first failure in the few calls before it (the agent
  * looked at the code, then failed the same way twice more), number `need` or more.
@@ -478,7 +477,7 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
     const recent = [start];
     let failures = 1;
     let j = i;
-    // The lesson call k meets the chain with (one of the last two it met), or undefined.
+    // The lesson call k meets the chain with (the chain's first lesson), or undefined.
     const lessonAt = (k: number): string | undefined => {
       if (!free(k) || changedThenTested(calls[k] as MinedCall, wrote[k] === true)) return undefined;
       const c = calls[k] as MinedCall;
