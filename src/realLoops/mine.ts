@@ -457,9 +457,9 @@ const SIGHTING_WINDOW = 3;
 
 /**
  * Chains of the same failure (see the header), as [first, last] call positions, on calls not yet
- * taken. A chain grows by a call that fails as the chain's first call did (its lesson: `recent`
- * only ever holds that one, so the last-two window below never widens it), or by two calls at once: a failed call of another kind (or with no failure line) and, after it, one of the
- * chain's failures again (A X A: nothing succeeded between them). A chain is a stretch when its
+ * taken. A chain grows by a call that fails as the chain's first call did (its lesson), or by two
+ * calls at once: a failed call of another kind (or with no failure line) and, after it, the
+ * chain's failure again (A X A: nothing succeeded between them). A chain is a stretch when its
  * failures, plus an earlier sighting of its first failure in the few calls before it (the agent
  * looked at the code, then failed the same way twice more), number `need` or more.
  */
@@ -474,23 +474,20 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
       i++;
       continue;
     }
-    const recent = [start];
     let failures = 1;
     let j = i;
-    // The lesson call k meets the chain with (the chain's first lesson), or undefined.
-    const lessonAt = (k: number): string | undefined => {
-      if (!free(k) || changedThenTested(calls[k] as MinedCall, wrote[k] === true)) return undefined;
+    // Whether call k fails as the chain's first call did (its lesson, `start`): a chain holds that
+    // one lesson, so two errors taking turns (A B A B A) chain through the A X A allowance below.
+    const meets = (k: number): boolean => {
+      if (!free(k) || changedThenTested(calls[k] as MinedCall, wrote[k] === true)) return false;
       const c = calls[k] as MinedCall;
       const signature = chainSignature(c);
-      if (signature === undefined) return undefined;
-      const last = recent.slice(-2);
-      if (last.includes(signature)) return signature;
+      if (signature === undefined) return false;
+      if (signature === start) return true;
       // bash's syntax error after output heard whole before in the chain (the same "created",
       // then the same error): nothing new was said before the error (openingLesson).
-      const lesson = openingLesson(c);
-      return lesson !== signature && lesson !== undefined && last.includes(lesson) && calls.slice(i, k).some((b) => b.result === c.result) ? lesson : undefined;
+      return openingLesson(c) === start && calls.slice(i, k).some((b) => b.result === c.result);
     };
-    const meets = (k: number) => lessonAt(k) !== undefined;
     for (;;) {
       // One call may sit between two of the same failure, inside the stretch but not counted
       // toward the threshold (only the failure after it is):
@@ -512,7 +509,6 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
       }
       const from = j;
       j += step;
-      recent.push(lessonAt(j) as string);
       // A refusal of an edit corrected from what the reads between showed first is a new attempt (see refusedAgainAfterReads).
       const corrected = correctedRefusal(calls[from] as MinedCall, calls[j] as MinedCall, calls.slice(Math.max(0, from - NEW_FACT_WINDOW), from), calls.slice(from + 1, j));
       if (!corrected) failures += 1;
