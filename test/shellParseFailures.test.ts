@@ -87,6 +87,8 @@ describe("facts.ts: where bash's error spans lines", () => {
     expect(ranBeforeSyntaxError(sh("python run.py\n&& x", `bash: line 3: , REPLACED)\nsaid something\n${trailerAt(4)}`, 2))).toBe(true);
     // bash run as /bin/bash names itself so: its syntax error is still the error, not output before it.
     expect(ranBeforeSyntaxError(sh("python run.py\n&& x", "/bin/bash: line 1: foo: command not found\n/bin/bash: -c: line 3: syntax error: unexpected end of file", 2))).toBe(false);
+    // ... and its error about a word that holds newlines spans lines as bash's does.
+    expect(ranBeforeSyntaxError(sh("python run.py\n&& x", "/bin/bash: line 42: , REPLACED)\n    source[0] = result\n&& sed -n '1,9p' x.html: No such file or directory\n/bin/bash: -c: line 9: syntax error near unexpected token `&&'", 2))).toBe(false);
   });
 });
 
