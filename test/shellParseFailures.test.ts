@@ -100,6 +100,14 @@ describe("same-failure: bash parse failures sent again", () => {
     expect(mined(session([view, own(1, "unexpected character after line continuation character"), own(2, "invalid syntax"), own(3, "invalid syntax"), after]))).toEqual([]);
   });
 
+  it("chains them whatever their exit status: piped to tail, the pipe exits 0, and still none of the script ran", () => {
+    const piped = (n: number): [string, string, number] => {
+      const [command, text] = swallowed(n);
+      return [command.replace("sed -n '1,20p' a.py", "sed -n '1,20p' a.py | tail -n 5"), text, 0];
+    };
+    expect(mined(session([view, piped(1), piped(2), piped(3), after]))).toEqual(["same-failure 1-3"]);
+  });
+
   it("chains a command line bash rejected, the same one written with bash -lc, and one whose only output before the error is bash's errors for its pieces", () => {
     const lc = (n: number): [string, string, number] => [`bash -lc "${rejected(n)[0]}"`, rejected(n)[1], 127];
     expect(mined(session([view, rejected(1), lc(2), rejected(3, "bash: line 29: REPLACE_ME: command not found\nbash: line 42: , REPLACED)\n    source[0] = result\n&& sed -n '1,9p' x.html: No such file or directory\n"), after]))).toEqual(["same-failure 1-3"]);
