@@ -8,10 +8,13 @@ import { join } from "node:path";
 import type { CliAdapter, CliRun } from "./cliDriver.js";
 import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
 import { namedToolCall, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall } from "./drivenRuntime.js";
+import { qwenRecordedCall } from "./qwenRecordedCalls.js";
 
 export const QWEN_PACKAGE = "@qwen-code/qwen-code";
 
 export function qwenToolCall(action: ProbeAction, work: string): RawToolCall {
+  // A recorded session's call goes to Qwen's own tool for the same work (qwenRecordedCalls.ts).
+  if (action.kind === "raw") return qwenRecordedCall(action.name, action.args, work);
   return namedToolCall(action, work, { read: "read_file", pathKey: "file_path", shell: "run_shell_command" });
 }
 
