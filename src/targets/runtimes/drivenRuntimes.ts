@@ -117,7 +117,7 @@ function qwenKind(heuristics: boolean): RuntimeKind {
     npmPackage: QWEN_PACKAGE,
     pinned: "0.24.4",
     summary: heuristics ? "Qwen Code's own CLI with model.skipLoopDetection false in its settings (its heuristic tier on), driven headless through the scripted model" : "Qwen Code's own CLI, driven headless through the scripted model",
-    notes: ["`-o stream-json --approval-mode yolo`; usage statistics and telemetry off in the sandbox's settings", "asks for Node 22 and runs on Node 20 (the warning is npm's only)", ...(heuristics ? ["settings.json sets model.skipLoopDetection: false: the heuristic tier the CLI ships switched off runs"] : [])],
+    notes: ["`-o stream-json --approval-mode yolo`; usage statistics and telemetry off in the sandbox's settings", "asks for Node 22 and runs on Node 20 (the warning is npm's only)", "a recorded call goes to Qwen's own tool for the same work, one to one (bash {command} to run_shell_command, print_code_context to read_file, code_replace to edit, save_code_to_file to write_file, relative paths inside the scratch folder); any other as recorded: a tool Qwen lacks is answered 'not found in registry' and runs nothing, though its loop guard counts the call", ...(heuristics ? ["settings.json sets model.skipLoopDetection: false: the heuristic tier the CLI ships switched off runs"] : [])],
     unavailable: () => undefined,
     async install(dir, version) {
       await npmInstallInto(dir, `${QWEN_PACKAGE}@${version}`, ["--omit=optional"]);
