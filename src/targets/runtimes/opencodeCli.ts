@@ -22,6 +22,20 @@ export interface OpencodeFlavour {
 export const OPENCODE_FLAVOUR: OpencodeFlavour = { runtime: "opencode", platformPackage: "opencode-linux-x64", wrapperPackage: "opencode-ai", binary: "package/bin/opencode", configFile: "opencode.json" };
 export const KILO_FLAVOUR: OpencodeFlavour = { runtime: "kilo", platformPackage: "@kilocode/cli-linux-x64", wrapperPackage: "@kilocode/cli", binary: "package/bin/kilo", configFile: "opencode.json" };
 
+/**
+ * The permissions a replay grants. Headless `run` auto-rejects every permission it would ask for,
+ * and a rejected permission ends the run, so a recorded command would end the replay long before
+ * any loop: both flavours ask for `external_directory` on a path outside the workspace (a recorded
+ * `cd /testbed`, `cat /etc/...`), and Kilo also asks for `bash` on any command outside its short
+ * allow-list (its shipped defaults: `"*": "ask"` for bash) and opencode and Kilo for `read` of
+ * `*.env` files. Those asks guard the user's machine, not the loop, and the replay runs in the
+ * sandbox's throwaway root, so granting them changes nothing a user would see of the loop guard.
+ * `doom_loop` is deliberately left out: it stays as shipped (asked, then auto-rejected headless),
+ * which is how its stop is seen. The user's config is merged last over the shipped defaults
+ * (last matching rule wins), so these keys replace only those defaults.
+ */
+export const REPLAY_PERMISSIONS = { external_directory: "allow", bash: "allow", read: "allow" } as const;
+
 export function opencodeToolCall(action: ProbeAction, work: string): RawToolCall {
   return namedToolCall(action, work, { read: "read", pathKey: "filePath", shell: "bash" });
 }
@@ -37,6 +51,7 @@ export function opencodeAdapter(flavour: OpencodeFlavour, installDir: string): C
         small_model: "loopsim/scripted",
         autoupdate: false,
         share: "disabled",
+        permission: REPLAY_PERMISSIONS,
       };
       writeFileSync(join(work, flavour.configFile), JSON.stringify(config, null, 2) + "\n");
       const xdg = (sub: string) => join(home, sub);
