@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliAdapter, CliRun } from "./cliDriver.js";
 import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
+import { opencodeArgs } from "./opencodeArgs.js";
 import { namedToolCall, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall } from "./drivenRuntime.js";
 
 export interface OpencodeFlavour {
@@ -36,7 +37,9 @@ export const KILO_FLAVOUR: OpencodeFlavour = { runtime: "kilo", platformPackage:
  */
 export const REPLAY_PERMISSIONS = { external_directory: "allow", bash: "allow", read: "allow" } as const;
 
+/** A probe's action in opencode's tools; a recorded call as recorded, spelled in their schema where it plainly can be (opencodeArgs.ts). */
 export function opencodeToolCall(action: ProbeAction, work: string): RawToolCall {
+  if (action.kind === "raw") return { name: action.name, args: opencodeArgs(action.name, action.args) };
   return namedToolCall(action, work, { read: "read", pathKey: "filePath", shell: "bash" });
 }
 
