@@ -87,6 +87,8 @@ describe("facts.ts: where bash's error spans lines", () => {
     expect(ranBeforeSyntaxError(sh("python run.py\n&& x", `bash: line 3: , REPLACED)\nsaid something\n${trailerAt(4)}`, 2))).toBe(true);
     // bash run as /bin/bash names itself so: its syntax error is still the error, not output before it.
     expect(ranBeforeSyntaxError(sh("python run.py\n&& x", "/bin/bash: line 1: foo: command not found\n/bin/bash: -c: line 3: syntax error: unexpected end of file", 2))).toBe(false);
+    // ... and its error about a word that holds newlines spans lines as bash's does.
+    expect(ranBeforeSyntaxError(sh("python run.py\n&& x", "/bin/bash: line 42: , REPLACED)\n    source[0] = result\n&& sed -n '1,9p' x.html: No such file or directory\n/bin/bash: -c: line 9: syntax error near unexpected token `&&'", 2))).toBe(false);
   });
 });
 
@@ -96,6 +98,14 @@ describe("same-failure: bash parse failures sent again", () => {
     // Without the warning each message is the script's own: two of one message are no chain of three.
     const own = (n: number, message: string): [string, string, number] => [`python - <<'PY'\n${word(n)} = (\nPY`, `  File "<stdin>", line ${n}\n    x = (\n        ^\nSyntaxError: ${message}`, 1];
     expect(mined(session([view, own(1, "unexpected character after line continuation character"), own(2, "invalid syntax"), own(3, "invalid syntax"), after]))).toEqual([]);
+  });
+
+  it("chains them whatever their exit status: piped to tail, the pipe exits 0, and still none of the script ran", () => {
+    const piped = (n: number): [string, string, number] => {
+      const [command, text] = swallowed(n);
+      return [command.replace("sed -n '1,20p' a.py", "sed -n '1,20p' a.py | tail -n 5"), text, 0];
+    };
+    expect(mined(session([view, piped(1), piped(2), piped(3), after]))).toEqual(["same-failure 1-3"]);
   });
 
   it("chains a command line bash rejected, the same one written with bash -lc, and one whose only output before the error is bash's errors for its pieces", () => {

@@ -2,7 +2,7 @@
 // (src/commands/loopsPlan.ts, src/commands/loops.ts); loopsOutput.ts writes and prints.
 import type { Command } from "commander";
 import type { LoopsArgs } from "../commands/loopsPlan.js";
-import { MAX_LOOPS_MIN } from "../io/limits.js";
+import { MAX_LOOPS_MIN, MAX_WORKERS } from "../io/limits.js";
 import { boundedInt } from "./options.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -21,6 +21,7 @@ export function registerLoopsCommand(program: Command): void {
     .option("--merge <parts...>", "join the partials of --shard I/N (files, or the folder holding them) into the whole run's catalogue")
     .option("--strict", "stop at the first unreadable file (default: report it, go on, exit 1)")
     .option("--force", "overwrite real-loops.{md,json} (or the shard's partial) already in --out")
+    .option("--workers <n>", "threads that read and mine the sessions; default: one per core (the catalogue is the same bytes for any number)", boundedInt("--workers", MAX_WORKERS))
     .action(async (paths: string[], opts: Omit<LoopsArgs, "paths">) => {
       const { loopsCommand } = await import("./loopsOutput.js");
       await loopsCommand({ ...opts, paths });

@@ -1,4 +1,4 @@
-// `loopsim loops PATH... [--json] [--out DIR] [--min N] [--labels F]... [--judgements F] [--shard I/N]`
+// `loopsim loops PATH... [--json] [--out DIR] [--min N] [--labels F]... [--judgements F] [--shard I/N] [--workers N]`
 // and `loopsim loops --merge PARTS...`: the stuck stretches in recorded sessions, by a definition
 // that belongs to no guard (src/realLoops/mine.ts). A command of its own, not a `scan` option: scan
 // runs sessions through a guard and a config, and this reads them with neither, so none of scan's
@@ -9,14 +9,13 @@
 // command line (src/cli/loopsProgram.ts) writes and prints it.
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../io/errors.js";
-import { badFileLines, ignoredNote, listedFiles, reasonOf, type BadFile } from "../import/sessionRefs.js";
+import { badFileLines, ignoredNote, listedFiles, type BadFile } from "../import/sessionRefs.js";
 import { partsIn, readShardParts, type ShardLayout } from "../io/shardParts.js";
 import type { Shard } from "../io/shardSpec.js";
-import { readSessionEvents } from "../sessions/recorded.js";
-import { CatalogueBuilder, catalogueJson, catalogueMarkdown, sessionRow, type Catalogue, type SessionRow } from "../realLoops/catalogue.js";
-import { labelFor } from "../realLoops/labels.js";
+import { CatalogueBuilder, catalogueJson, catalogueMarkdown, type Catalogue, type SessionRow } from "../realLoops/catalogue.js";
 import type { MineParameters } from "../realLoops/mine.js";
-import { sessionModel } from "../realLoops/sessionModel.js";
+import type { ListedSession } from "./loopsSession.js";
+import { sessionMiner, type SessionMiner } from "./loopsThreads.js";
 import { PARTIAL_PREFIX, type JudgedFile, type LoopsPlan } from "./loopsPlan.js";
 
 export { CATALOGUE_FILES, JUDGEMENTS_FILE, mineParameters, partialFileName, planLoops, type LoopsArgs, type LoopsPlan } from "./loopsPlan.js";
@@ -97,47 +96,43 @@ export async function runLoops(plan: LoopsPlan, sink: LoopsSink = {}): Promise<L
 }
 
 async function mine(plan: Extract<LoopsPlan, { kind: "mine" }>, sink: LoopsSink): Promise<LoopsRun> {
-  const { paths, parameters, labels, shard } = plan;
+  const { paths, parameters, labels, shard, strict } = plan;
   // Each file is read as soon as it is listed, while its inflated content is still at hand
-  // (src/import/sessionRefs.ts listedFiles): the rows, the listing and its positions are those of
-  // listing every file first and reading after (as a shard of the listing needs), in the same order.
-  const strict = plan.strict;
-  const rows: SessionRow[] = [];
+  // (src/import/sessionRefs.ts listedFiles), here or in a worker thread (loopsThreads.ts): the rows,
+  // the listing and its positions are those of listing every file first and reading after (as a
+  // shard of the listing needs), in the same order.
+  const miner = sessionMiner(plan.workers ?? 1, { parameters, labels, strict });
   const listingBad: BadFile[] = [];
   const passedOver: string[] = [];
   let listedCount = 0;
-  // With --strict, a listing problem is the error even after a session that could not be read
-  // (the listing came first): the reading problem waits for the listing to finish.
-  let unreadable: unknown;
-  for await (const file of listedFiles(paths, strict, true)) {
-    if ("bad" in file) {
-      listingBad.push(file.bad);
-      continue;
-    }
-    if (file.refs.length === 0) passedOver.push(file.file);
-    for (const { ref, id, span, format } of file.refs) {
-      const at = listedCount++;
-      if (shard !== undefined && at % shard.of !== shard.index - 1) continue;
-      if (unreadable !== undefined) continue;
-      try {
-        // The span found by the listing: a session of a multi-session file is read from its bytes alone.
-        // The model from the file's head first, while its text is at hand: the reader then takes that text and lets it go.
-        const model = sessionModel(ref);
-        const read = await readSessionEvents(ref, span, format);
-        const label = labelFor(ref, labels);
-        rows.push(sessionRow(at, id, read.format, read.events, parameters, { ...(model === undefined ? {} : { model }), ...(label === undefined ? {} : { label }) }));
-      } catch (error) {
-        // A file that fails while it is read is reported and skipped, as scan does.
-        if (!(error instanceof UserError)) throw error;
-        if (strict) unreadable = error;
-        else rows.push({ at, id: ref, unreadable: reasonOf(error, ref) });
+  let mined: Awaited<ReturnType<SessionMiner["finish"]>>;
+  try {
+    for await (const file of listedFiles(paths, strict, miner.reader)) {
+      if ("bad" in file) {
+        listingBad.push(file.bad);
+        continue;
       }
+      if (file.refs.length === 0) passedOver.push(file.file);
+      const sessions: ListedSession[] = [];
+      for (const { ref, id, span, format } of file.refs) {
+        const at = listedCount++;
+        if (shard !== undefined && at % shard.of !== shard.index - 1) continue;
+        sessions.push({ at, ref, id, ...(span === undefined ? {} : { span }), ...(format === undefined ? {} : { format }) });
+      }
+      await miner.file(file.file, sessions);
     }
+    // With --strict, a listing problem is the error even after a session that could not be read
+    // (the listing came first): the reading problem waits for the listing to finish.
+    mined = await miner.finish();
+  } catch (error) {
+    await miner.abort();
+    throw error;
   }
+  const rows = mined.rows;
   const note = ignoredNote(passedOver);
   if (note !== undefined) sink.notice?.(note);
   if (listedCount === 0 && listingBad.length === 0) throw new UserError(`no session files (*.jsonl, *.traj, *.traj.json, *.json, each also .gz) under ${paths.join(", ")}`);
-  if (unreadable !== undefined) throw unreadable;
+  if (mined.unreadable !== undefined) throw mined.unreadable;
   const inputs: LoopsInputs = { paths, min: plan.min, labels: plan.labelFiles, parameters, listed: listedCount, listingBad, passedOver };
   if (plan.shard !== undefined) {
     const shard = plan.shard;

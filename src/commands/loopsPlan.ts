@@ -4,10 +4,11 @@
 // Every input is refused before any session is read and before anything is written; a library
 // caller meets the same refusals (UserError, exit 2), each naming the flag.
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { refuseOverlappingRoots } from "../io/distinctRoots.js";
 import { UserError } from "../io/errors.js";
-import { MAX_LOOPS_MIN } from "../io/limits.js";
+import { MAX_LOOPS_MIN, MAX_WORKERS } from "../io/limits.js";
 import { refuseOverwrite } from "../io/overwrite.js";
 import { parseShard, type Shard } from "../io/shardSpec.js";
 import { checkOutputDir } from "../io/writable.js";
@@ -46,6 +47,8 @@ export interface LoopsArgs {
   readonly strict?: boolean;
   /** Overwrite the catalogue (or the shard's partial) already in `out`. */
   readonly force?: boolean;
+  /** Threads that read and mine the sessions, 1 to 256; default: one per core. The catalogue is the same bytes for any number. */
+  readonly workers?: number;
 }
 
 /** The judgements a run reads: the file named, or the one already in --out. */
@@ -73,6 +76,8 @@ export type LoopsPlan =
       readonly labels: readonly DatasetLabels[];
       readonly shard?: Shard;
       readonly strict: boolean;
+      /** Threads that mine (planLoops: the cores, or --workers); a plan made without it mines in the calling thread. */
+      readonly workers?: number;
     })
   | (LoopsOutputs & { readonly kind: "merge"; readonly parts: readonly string[] });
 
@@ -118,7 +123,7 @@ function judgedOf(judgements: string | undefined, out: string | undefined): Judg
  * Nothing is created: the folder is made by the first write.
  */
 export function planLoops(args: LoopsArgs): LoopsPlan {
-  if (args === null || typeof args !== "object" || Array.isArray(args)) throw new UserError(`loops: the arguments must be an object of paths, json, out, min, labels, judgements, shard, merge, strict, force (got ${kindOf(args)})`);
+  if (args === null || typeof args !== "object" || Array.isArray(args)) throw new UserError(`loops: the arguments must be an object of paths, json, out, min, labels, judgements, shard, merge, strict, force, workers (got ${kindOf(args)})`);
   const paths = textsOf(args.paths, "paths") ?? [];
   const merge = textsOf(args.merge, "--merge");
   const labelFiles = textsOf(args.labels, "--labels") ?? [];
@@ -128,8 +133,9 @@ export function planLoops(args: LoopsArgs): LoopsPlan {
   const json = flagOf(args.json, "--json");
   const force = flagOf(args.force, "--force");
   const strict = flagOf(args.strict, "--strict");
+  if (args.workers !== undefined && (typeof args.workers !== "number" || !Number.isSafeInteger(args.workers) || args.workers < 1 || args.workers > MAX_WORKERS)) throw new UserError(`--workers must be a whole number from 1 to ${MAX_WORKERS} (got ${typeof args.workers === "number" ? String(args.workers) : kindOf(args.workers)})`);
   if (merge !== undefined) {
-    if (paths.length > 0 || shardSpec !== undefined || args.min !== undefined || args.labels !== undefined) throw new UserError("loops --merge takes only the parts (and --out, --judgements, --json, --force): the paths, --min and --labels come from the parts");
+    if (paths.length > 0 || shardSpec !== undefined || args.min !== undefined || args.labels !== undefined || args.workers !== undefined) throw new UserError("loops --merge takes only the parts (and --out, --judgements, --json, --force): the paths, --min, --labels and --workers belong to the runs that made them");
     if (merge.length === 0) throw new UserError("loops --merge: name the parts of a sharded run (files, or the folder holding them)");
     const judged = judgedOf(judgements, out);
     if (out !== undefined) {
@@ -152,7 +158,7 @@ export function planLoops(args: LoopsArgs): LoopsPlan {
     checkOutputDir(out);
     refuseOverwrite(out, shard === undefined ? CATALOGUE_FILES : [partialFileName(shard)], force);
   }
-  return { kind: "mine", paths, min: args.min ?? null, parameters, labelFiles, labels, ...(shard === undefined ? {} : { shard }), strict, json, ...(out === undefined ? {} : { out }), judged };
+  return { kind: "mine", paths, min: args.min ?? null, parameters, labelFiles, labels, ...(shard === undefined ? {} : { shard }), strict, workers: args.workers ?? availableParallelism(), json, ...(out === undefined ? {} : { out }), judged };
 }
 
 /** The name of a shard's partial in --out. */

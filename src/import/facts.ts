@@ -462,7 +462,7 @@ export const ranBeforeSyntaxError = perCall((c: FactCall): boolean => {
     if (edit && NO_CHANGE_LINE.test(line)) continue;
     if (!FAILED_PIECE.test(line)) return true;
     // An error of bash's that does not end as its errors end goes on to the line that does.
-    if (line.startsWith("bash: ") && !BASH_ERROR_END.test(line)) {
+    if (BASH_OWN.test(line) && !BASH_ERROR_END.test(line)) {
       let end = k + 1;
       while (end < at && !BASH_ERROR_END.test(lines[end] as string)) end++;
       if (end < at) k = end;
@@ -471,7 +471,9 @@ export const ranBeforeSyntaxError = perCall((c: FactCall): boolean => {
   return false;
 });
 /** A line bash prints for a piece of a mangled command line that failed too. */
-const FAILED_PIECE = /^bash: |command not found|No such file or directory|^\s*\^|`[^`]*'$/;
+const FAILED_PIECE = /^(?:\/bin\/)?bash: |command not found|No such file or directory|^\s*\^|`[^`]*'$/;
+/** bash's own error line, named as `bash: ` or by its path when it was run as /bin/bash (the trailer's pattern takes both). */
+const BASH_OWN = /^(?:\/bin\/)?bash: /;
 /** How bash's error about a word ends (the word itself may hold newlines). */
 const BASH_ERROR_END = /: (?:command not found|No such file or directory|Permission denied|ambiguous redirect|Is a directory|Not a directory)$/;
 /**

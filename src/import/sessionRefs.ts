@@ -9,7 +9,7 @@ import { adpEntries } from "./adp.js";
 import { openaiChatEntries } from "./openaiChat.js";
 import { WHOLE_DOCUMENT_LIMIT, type ElementSpan } from "./jsonDocument.js";
 import { detectFormat, type DetectedFormat } from "./detect.js";
-import { contentHead, holdWhole, plainName } from "../io/compressed.js";
+import { contentHead, holdWhole, plainName, type HeldFor } from "../io/compressed.js";
 import { filesUnder } from "../io/filesUnder.js";
 import { inputKind } from "../io/fsErrors.js";
 import { UserError } from "../io/errors.js";
@@ -49,9 +49,9 @@ export type ListedFile = { readonly file: string; readonly refs: readonly Sessio
  * file's sessions while its content is still at hand (src/io/compressed.ts keeps the last file's
  * inflated head: a small .gz file is then inflated once, not once to list it and again to read
  * it). `strict` turns the first bad file into the error; `readsWhole` says the caller reads each
- * JSON document whole right after it is listed (src/io/compressed.ts holdWhole).
+ * JSON document whole right after it is listed, in this thread or another (src/io/compressed.ts holdWhole).
  */
-export async function* listedFiles(paths: readonly string[], strict = false, readsWhole = false): AsyncGenerator<ListedFile> {
+export async function* listedFiles(paths: readonly string[], strict = false, readsWhole?: HeldFor): AsyncGenerator<ListedFile> {
   for (const path of paths) {
     if (path === "-") {
       yield { file: "-", refs: [{ ref: "-", id: "<stdin>" }] };
@@ -120,11 +120,11 @@ export function ignoredNote(ignored: readonly string[]): string | undefined {
   return `${ignored.length} .json file${ignored.length === 1 ? "" : "s"} in the folders given ${ignored.length === 1 ? "is" : "are"} no session and ${ignored.length === 1 ? "was" : "were"} passed over (${kinds.join("; ")}); name a file directly to have it checked`;
 }
 
-async function listFile(file: string, id: string, named: boolean, readsWhole = false): Promise<SessionRef[]> {
+async function listFile(file: string, id: string, named: boolean, readsWhole?: HeldFor): Promise<SessionRef[]> {
   if (!existsSync(file)) throw new UserError("no such file");
   // A caller that reads each file whole straight after listing it: a JSON document is inflated once
   // for the listing's look at its head and the reading (JSONL sessions are streamed line by line).
-  if (readsWhole && !plainName(file).endsWith(".jsonl")) holdWhole(file, WHOLE_DOCUMENT_LIMIT);
+  if (readsWhole !== undefined && !plainName(file).endsWith(".jsonl")) holdWhole(file, WHOLE_DOCUMENT_LIMIT, readsWhole);
   const stats = statSync(file);
   // A FIFO, socket or device has no size to speak of: it is not an empty file, it is no session file (issue 36).
   if (!stats.isFile()) throw new UserError("not a regular file (a FIFO, socket or device): name a session file");

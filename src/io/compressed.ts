@@ -78,7 +78,10 @@ export function contentStream(path: string): Readable {
  * head needs: a growing prefix is inflated with a sync flush, which yields what a partial stream
  * holds without calling it cut short.
  */
-let headCache: { path: string; mtimeMs: number; size: number; inflated: Buffer; whole: boolean; complete: boolean; text?: { max: number; value: string }; wholeText?: string; held?: boolean } | undefined;
+let headCache: { path: string; mtimeMs: number; size: number; inflated: Buffer; whole: boolean; complete: boolean; text?: { max: number; value: string }; wholeText?: string; held?: HeldFor } | undefined;
+
+/** Who reads a file held whole: this thread, which then takes its text from the head's (contentHeadText), or another thread, which decodes it there (takeHeld). */
+export type HeldFor = "this thread" | "another thread";
 
 export function contentHead(path: string, max: number): Buffer {
   return withFsErrors(path, "read it", () => {
@@ -136,7 +139,7 @@ export function contentHead(path: string, max: number): Buffer {
  * inflating a head first inflated the first 64 KiB of a large file twice. A file that is not
  * whole gzip, or too large, is left to the ordinary reads, which say what is wrong with it.
  */
-export function holdWhole(path: string, max: number): void {
+export function holdWhole(path: string, max: number, reader: HeldFor = "this thread"): void {
   if (!path.endsWith(".gz")) return;
   try {
     const stats = statSync(path);
@@ -145,10 +148,29 @@ export function holdWhole(path: string, max: number): void {
     if (cached !== undefined && cached.complete && cached.path === path && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) return;
     const compressed = readFileSync(path);
     if (compressed.length !== stats.size) return; // changed while it was read: the ordinary reads see it
-    headCache = { path, mtimeMs: stats.mtimeMs, size: stats.size, inflated: gunzipSync(compressed, { maxOutputLength: max }), whole: true, complete: true, held: true };
+    headCache = { path, mtimeMs: stats.mtimeMs, size: stats.size, inflated: gunzipSync(compressed, { maxOutputLength: max }), whole: true, complete: true, held: reader };
   } catch {
     // cut short, corrupt, too large once inflated, unreadable: nothing held
   }
+}
+
+/** The whole inflated content holdWhole keeps for `path`, with the file's stats, handed over and no longer kept here; undefined when none is held. */
+export function takeHeld(path: string): { readonly mtimeMs: number; readonly size: number; readonly inflated: Buffer } | undefined {
+  const cached = headCache;
+  if (cached === undefined || cached.held === undefined || !cached.complete || cached.path !== path) return undefined;
+  headCache = undefined;
+  // The bytes may be moved to the other thread (left empty here): no range of them is kept either.
+  if (inflatedCache?.content.buffer === cached.inflated.buffer) inflatedCache = undefined;
+  return { mtimeMs: cached.mtimeMs, size: cached.size, inflated: cached.inflated };
+}
+
+/**
+ * Keeps content another thread inflated (takeHeld there) as holdWhole would have kept it here: a
+ * worker that reads the file next takes it from here when the file's stats still match, and
+ * inflates nothing (loops --workers: the listing thread inflates each file once for all).
+ */
+export function holdInflated(path: string, mtimeMs: number, size: number, inflated: Buffer): void {
+  headCache = { path, mtimeMs, size, inflated, whole: true, complete: true, held: "this thread" };
 }
 
 /**
@@ -162,7 +184,7 @@ export function contentHeadText(path: string, max: number): string {
   const ofCached = cached !== undefined && cached.path === path && bytes.buffer === cached.inflated.buffer && bytes.byteOffset === cached.inflated.byteOffset;
   if (ofCached && cached.text !== undefined && cached.text.max === max) return cached.text.value;
   let value: string;
-  if (ofCached && cached.held === true && bytes.length < cached.inflated.length && isAscii(bytes)) {
+  if (ofCached && cached.held === "this thread" && bytes.length < cached.inflated.length && isAscii(bytes)) {
     // A whole file held for its reader (holdWhole): its text is made once, and an ASCII head,
     // one character a byte, is the start of it.
     cached.wholeText ??= cached.inflated.toString("utf8");

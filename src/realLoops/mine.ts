@@ -387,10 +387,11 @@ function sameRecordedCall(calls: readonly MinedCall[], a: number, b: number): bo
 function chainSignature(c: MinedCall): string | undefined {
   const missing = missingModuleOf(c);
   if (missing !== undefined) return missing;
-  if (c.signature === undefined) return undefined;
   // A script a never-closed here-document swallowed: the terminator is the lesson, whatever the
-  // interpreter's message (facts.ts heredocSwallowedScript; round 7).
+  // interpreter's message and whatever the exit status (piped to tail, the pipe exits 0: the
+  // script still never ran; facts.ts heredocSwallowedScript; round 7).
   if (heredocSwallowedScript(c)) return HEREDOC_NEVER_CLOSED;
+  if (c.signature === undefined) return undefined;
   if (!SHELL_SYNTAX.test(c.signature)) return c.signature;
   // bash's syntax error with nothing said before it (only bash's own errors, or an edit's report
   // that it changed nothing): the error as its family words it, so that `bash -lc "..."`

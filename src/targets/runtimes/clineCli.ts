@@ -11,15 +11,17 @@ import { join } from "node:path";
 import { ACP_CLIENT_FILE, ACP_CLIENT_SOURCE } from "./clineAcpClient.js";
 import type { CliAdapter, CliInvocation, CliRun } from "./cliDriver.js";
 import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
-import { namedToolCall, ordered, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
+import { clineRecordedCall } from "./clineRecordedCalls.js";
+import { namedToolCall, ordered, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall } from "./drivenRuntime.js";
 
 export const CLINE_BINARY = "package/bin/cline";
 
 
 
 /** Cline's own tools: read_files takes a list of paths, run_commands a list of commands. */
-export function clineToolCall(action: ProbeAction, work: string): { name: string; args: unknown } {
+export function clineToolCall(action: ProbeAction, work: string): RawToolCall {
   if (action.kind === "shell") return { name: action.tool ?? "run_commands", args: { commands: [action.command] } };
+  if (action.kind === "raw") return clineRecordedCall(action.name, action.args);
   const call = namedToolCall(action, work, { read: "read_files", pathKey: "path", shell: "run_commands" });
   if (action.kind !== "read" || action.args !== undefined) return call;
   const { path, ...range } = call.args as Record<string, unknown>;
@@ -65,7 +67,12 @@ export function clineAdapter(installDir: string): CliAdapter {
 
 interface ClineLine {
   readonly type?: string;
-  readonly event?: { readonly type?: string; readonly contentType?: string; readonly toolCallId?: string; readonly output?: unknown; readonly error?: unknown };
+  readonly event?: { readonly type?: string; readonly reason?: string; readonly contentType?: string; readonly toolCallId?: string; readonly output?: unknown; readonly error?: unknown };
+}
+
+function errorMessage(error: unknown): string {
+  if (error !== null && typeof error === "object" && typeof (error as { message?: unknown }).message === "string") return (error as { message: string }).message;
+  return JSON.stringify(error ?? "");
 }
 
 export function observeCline(run: CliRun): PromptObservation | string {
@@ -73,6 +80,8 @@ export function observeCline(run: CliRun): PromptObservation | string {
   const fates: Record<string, CallFate> = {};
   for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
   let halted: string | undefined;
+  let lastError: string | undefined;
+  let aborted = false;
   for (const line of run.stdout.split("\n")) {
     if (!line.startsWith("{")) continue;
     let parsed: ClineLine;
@@ -90,10 +99,19 @@ export function observeCline(run: CliRun): PromptObservation | string {
       const message = JSON.stringify(event.error ?? "");
       const match = /Detected \d+ consecutive identical calls[^"\\]*/.exec(message);
       if (match !== null) halted = match[0];
+      lastError = errorMessage(event.error);
     }
+    if (event.type === "done" && event.reason === "aborted") aborted = true;
   }
   if (halted !== undefined) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted, warnings: warningsIn(run.requests) };
   if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${lastLine(run.stderr)}`;
+  // Its stderr ends with the AI SDK's warnings (a stack line), which said nothing of why: the
+  // reason is its own last error. A turn whose every call failed (a tool it lacks, args its schema
+  // refuses) is a mistake; at its CLI's limit (3 in a row) it aborts the run.
+  if (aborted && run.served < run.stepCalls.length) {
+    const limit = lastError !== undefined && /tool call\(s\) failed/.test(lastError) ? " on its consecutive-mistake limit (3 turns in a row whose every call failed)" : "";
+    return `the runtime ended after ${run.served} of ${run.stepCalls.length} responses without a loop stop: cline aborted the run${limit}${lastError === undefined ? "" : `; its last error: ${lastError.slice(0, 240)}`}`;
+  }
   return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
 }
 

@@ -80,7 +80,7 @@ const KINDS: readonly RuntimeKind[] = [
     npmPackage: CLINE_PLATFORM_PACKAGE,
     pinned: "3.0.65",
     summary: "Cline's own CLI binary (npm cline 3.0), driven headless through the scripted model",
-    notes: ["`cline auth` stores the scripted model as an OpenAI provider in the sandbox's HOME; `cline --json` runs the prompt, every tool auto-approved", "a later prompt resumes the session through `cline --acp` (session/load, session/prompt): its --id resumes only interactively, and --json refuses that"],
+    notes: ["`cline auth` stores the scripted model as an OpenAI provider in the sandbox's HOME; `cline --json` runs the prompt, every tool auto-approved", "a later prompt resumes the session through `cline --acp` (session/load, session/prompt): its --id resumes only interactively, and --json refuses that", "a recorded call goes to Cline's own tool for the same work, one to one (bash {command} to run_commands, the code-act file tools to read_files and editor); any other as recorded: a tool Cline lacks is rejected, and 3 turns in a row of rejected calls end its run (its consecutive-mistake limit), which is then reported as not run"],
     unavailable: linuxX64,
     async install(dir, version) {
       await npmPackInto(dir, `${CLINE_PLATFORM_PACKAGE}@${version}`);
