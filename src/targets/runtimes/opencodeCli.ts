@@ -34,6 +34,14 @@ export const KILO_FLAVOUR: OpencodeFlavour = { runtime: "kilo", platformPackage:
  * `doom_loop` is deliberately left out: it stays as shipped (asked, then auto-rejected headless),
  * which is how its stop is seen. The user's config is merged last over the shipped defaults
  * (last matching rule wins), so these keys replace only those defaults.
+ * Read from the compiled binaries (opencode-linux-x64@1.18.33 bin/opencode, @kilocode/cli-linux-x64@7.7.9
+ * bin/kilo): the build agent's defaults are {"*": "allow", doom_loop: "ask", external_directory:
+ * {"*": "ask", <the project and tmp dirs>: "allow"}, question/plan_*: "deny", read: {"*.env": "ask"}},
+ * Kilo's patch adds bash: {"*": "ask", <read-only commands, touch, mkdir, cp, mv ...>: "allow"},
+ * then the config's `permission` is merged over them; `run` replies "reject" to every
+ * permission.asked unless --dangerously-skip-permissions (opencode) or --auto (Kilo), which would
+ * approve doom_loop too. Checked driven: a python command and `ls /etc` run on Kilo 7.7.9, and 3
+ * identical parallel calls still end the run on the rejected doom_loop ask (both CLIs).
  */
 export const REPLAY_PERMISSIONS = { external_directory: "allow", bash: "allow", read: "allow" } as const;
 
