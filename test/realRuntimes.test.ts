@@ -111,6 +111,23 @@ describe.skipIf(!haveOpencode)(`${OPENCODE} driven end to end`, () => {
   });
 });
 
+const KILO = pinned("kilo");
+const haveKilo = isDrivenRuntimeCached(drivenRuntimeRefOf(KILO));
+if (!haveKilo) console.log(`SKIPPED: the ${KILO} end-to-end test: it is not in the cache (${cacheRoot()}); fetch it with: loopsim targets fetch ${KILO}`);
+
+describe.skipIf(!haveKilo)(`${KILO} driven end to end`, () => {
+  // Headless `run` auto-rejects every ask and the rejection ends the run: the config allows the
+  // asks that guard the machine (Kilo asks for a python command, and for a path outside the
+  // workspace), so a recorded session runs on; doom_loop is still asked, rejected, and seen.
+  it("runs shell commands it would ask for (outside the workspace too), and still stops on 3 identical parallel calls", async () => {
+    const runtime = await loadDrivenRuntime(drivenRuntimeRefOf(KILO), () => undefined);
+    const sh = (id: string, command: string) => ({ id, action: { kind: "shell", command } as ProbeAction });
+    const observed = await runtime.drive({ files: {}, prompts: [[{ calls: [sh("a", "python3 -c 'print(1)'")] }, { calls: [sh("b", "ls /etc > /dev/null")] }, { calls: ["c", "d", "e"].map((id) => sh(id, "ls /")) }]] });
+    expect(observed).toMatchObject({ ok: true, prompts: [{ fates: { a: "ran", b: "ran" }, stoppedAtStep: 2 }] });
+    if (observed.ok) expect(observed.prompts[0]?.stopMessage).toContain("doom_loop");
+  });
+});
+
 describe.skipIf(!haveQwen)(`${QWEN} driven end to end`, () => {
   // One CLI run, through `trace --target`: the trace's calls go to its CLI as recorded.
   it("as a target of trace: stops the prompt at the 5th identical call, which does not run; the rest of the run is ignored", () => {

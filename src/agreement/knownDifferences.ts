@@ -17,7 +17,7 @@ export function notesFor(model: string, against: string): string[] {
   if (runtime === "opencode") notes.push("In the response where opencode stops, its output reports none of the calls of that response; a side-effect check (3 identical appends to a file in one response) found the first had run and the others not. Those calls are not compared (the model says they ran); the stop itself is.");
   if (runtime === "kilo") {
     notes.push("Kilo runs the triggering call (its output reports it completed, and a side-effect check confirmed all 3 appends ran) before the rejected doom_loop ask ends the run; the model does the same.");
-    notes.push("n/a on git-overview-9: Kilo asks permission for those git commands, and headless `run` rejects the ask, so the run ends before any loop rule can act. Running with --auto would approve every ask, doom_loop included, and defeat the guard under test.");
+    notes.push("Kilo asks permission for most shell commands (git status, python ...) and headless `run` rejects the ask, which ends the run before any loop rule can act; --auto would approve every ask, doom_loop included, and defeat the guard under test. So the driven config allows bash and external_directory (asks that guard the machine; the run is in a throwaway sandbox) and leaves doom_loop as shipped: git-overview-9 runs (it was n/a before).");
   }
   if (runtime === "qwen-code") notes.push("Runs the CLI on Node 20 although it asks for Node 22; every probe behaved as on its documented rules.");
   if (runtime === "qwen-code" || runtime === "qwen-code:heuristics") notes.push("Names reach its loop key trimmed (probe name-padded-6 showed it; the model trims too), never lowercased; missing, null and {} args are one call (args || {}).");

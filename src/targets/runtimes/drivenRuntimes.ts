@@ -42,7 +42,7 @@ function opencodeKind(flavour: OpencodeFlavour, npmPackage: string, pinned: stri
     npmPackage,
     pinned,
     summary,
-    notes: ["`run --format json`, headless: a doom_loop permission request is auto-rejected and the run ends with an error", "the scripted model is an @ai-sdk/openai-compatible provider in the scratch folder's opencode.json"],
+    notes: ["`run --format json`, headless: a doom_loop permission request is auto-rejected and the run ends with an error", "the scripted model is an @ai-sdk/openai-compatible provider in the scratch folder's opencode.json", "that config allows external_directory, bash and read, which headless runs would otherwise auto-reject (ending the run): they guard the machine, not the loop; doom_loop stays as shipped", "a recorded call spelled for another agent's tools is spelled in opencode's schema where the record plainly says the same thing (file_path as filePath; several shell commands of one action as one command); the rest goes as recorded"],
     unavailable: linuxX64,
     async install(dir, version) {
       try {

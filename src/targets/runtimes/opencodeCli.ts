@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliAdapter, CliRun } from "./cliDriver.js";
 import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
+import { opencodeArgs } from "./opencodeArgs.js";
 import { namedToolCall, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall } from "./drivenRuntime.js";
 
 export interface OpencodeFlavour {
@@ -22,7 +23,31 @@ export interface OpencodeFlavour {
 export const OPENCODE_FLAVOUR: OpencodeFlavour = { runtime: "opencode", platformPackage: "opencode-linux-x64", wrapperPackage: "opencode-ai", binary: "package/bin/opencode", configFile: "opencode.json" };
 export const KILO_FLAVOUR: OpencodeFlavour = { runtime: "kilo", platformPackage: "@kilocode/cli-linux-x64", wrapperPackage: "@kilocode/cli", binary: "package/bin/kilo", configFile: "opencode.json" };
 
+/**
+ * The permissions a replay grants. Headless `run` auto-rejects every permission it would ask for,
+ * and a rejected permission ends the run, so a recorded command would end the replay long before
+ * any loop: both flavours ask for `external_directory` on a path outside the workspace (a recorded
+ * `cd /testbed`, `cat /etc/...`), and Kilo also asks for `bash` on any command outside its short
+ * allow-list (its shipped defaults: `"*": "ask"` for bash) and opencode and Kilo for `read` of
+ * `*.env` files. Those asks guard the user's machine, not the loop, and the replay runs in the
+ * sandbox's throwaway root, so granting them changes nothing a user would see of the loop guard.
+ * `doom_loop` is deliberately left out: it stays as shipped (asked, then auto-rejected headless),
+ * which is how its stop is seen. The user's config is merged last over the shipped defaults
+ * (last matching rule wins), so these keys replace only those defaults.
+ * Read from the compiled binaries (opencode-linux-x64@1.18.33 bin/opencode, @kilocode/cli-linux-x64@7.7.9
+ * bin/kilo): the build agent's defaults are {"*": "allow", doom_loop: "ask", external_directory:
+ * {"*": "ask", <the project and tmp dirs>: "allow"}, question/plan_*: "deny", read: {"*.env": "ask"}},
+ * Kilo's patch adds bash: {"*": "ask", <read-only commands, touch, mkdir, cp, mv ...>: "allow"},
+ * then the config's `permission` is merged over them; `run` replies "reject" to every
+ * permission.asked unless --dangerously-skip-permissions (opencode) or --auto (Kilo), which would
+ * approve doom_loop too. Checked driven: a python command and `ls /etc` run on Kilo 7.7.9, and 3
+ * identical parallel calls still end the run on the rejected doom_loop ask (both CLIs).
+ */
+export const REPLAY_PERMISSIONS = { external_directory: "allow", bash: "allow", read: "allow" } as const;
+
+/** A probe's action in opencode's tools; a recorded call as recorded, spelled in their schema where it plainly can be (opencodeArgs.ts). */
 export function opencodeToolCall(action: ProbeAction, work: string): RawToolCall {
+  if (action.kind === "raw") return { name: action.name, args: opencodeArgs(action.name, action.args) };
   return namedToolCall(action, work, { read: "read", pathKey: "filePath", shell: "bash" });
 }
 
@@ -37,6 +62,7 @@ export function opencodeAdapter(flavour: OpencodeFlavour, installDir: string): C
         small_model: "loopsim/scripted",
         autoupdate: false,
         share: "disabled",
+        permission: REPLAY_PERMISSIONS,
       };
       writeFileSync(join(work, flavour.configFile), JSON.stringify(config, null, 2) + "\n");
       const xdg = (sub: string) => join(home, sub);

@@ -2,7 +2,9 @@
 // of the trace is one prompt of one conversation (runs in order of first appearance; run ids as
 // given, never trimmed: trimming is OpenClaw's rule alone); the calls
 // of one response (the same `step`) are served together, a call without a step is a response of
-// its own. Names and args go to the runtime exactly as recorded: its own turn normalises them.
+// its own. Names and args go to the runtime as recorded: its own turn normalises them (its adapter's
+// toolCall may spell a call in the runtime's own schema where the record plainly says the same
+// thing: opencodeArgs.ts).
 // The runtime runs its own tools in a scratch folder, so the trace's results are not what it
 // sees; they are not used.
 import { argsHash } from "../../../models/callHash.js";
