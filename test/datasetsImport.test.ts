@@ -136,6 +136,18 @@ describe("mini-swe-agent: every action an observation answered is a call", () =>
     expect(pythonCalls("f(x, 'a' 'b', n=-1.5, d={'k': [None, True]}, e=a + b)")).toEqual([{ name: "f", args: [{ expr: "x" }, "ab"], kwargs: { n: -1.5, d: { k: [null, true] }, e: { expr: "a + b" } } }]);
   });
 
+  it("reads a name the action binds once, before the call, to a plain string as that string: the command that ran", () => {
+    const command = (code: string) => pythonCalls(code).map((c) => c.args[0]);
+    // The CaM agents' shape (nano-cam-output/django__django-12273): every command through one variable.
+    expect(command("def f():\n    cmd = 'grep -n x a.py'\n    result = exec_bash_cmd(cmd)\n    print(result)")[0]).toBe("grep -n x a.py");
+    expect(command("cmd = ('grep -n x '\n       'a.py')  # two lines\nreturn exec_bash_cmd(cmd)")).toEqual(["grep -n x a.py"]);
+    expect(command("cmd = 'ls'; print(exec_bash_cmd(cmd))")).toEqual(["ls"]);
+    expect(pythonCalls("p = 'a.py'\ncode = r'''x = 1\n'''\nsave_code_to_file(p, code)")[0]?.args).toEqual(["a.py", "x = 1\n"]);
+    // What a reader of literals cannot know stays the name: an f-string or bytes, an expression,
+    // a name bound twice, in a loop, after the call, augmented, or by `as`.
+    for (const code of ["cmd = f'python3 {p}'\nexec_bash_cmd(cmd)", "cmd = b'ls'\nexec_bash_cmd(cmd)", "cmd = 'ls' + x\nexec_bash_cmd(cmd)", "cmd = 'a'\ncmd = 'b'\nexec_bash_cmd(cmd)", "for cmd in ['a']:\n    exec_bash_cmd(cmd)\ncmd = 'x'", "exec_bash_cmd(cmd)\ncmd = 'late'", "cmd = 'a'\ncmd += ' b'\nexec_bash_cmd(cmd)", "with open('f') as cmd:\n    pass\ncmd = 'a'\nexec_bash_cmd(cmd)"]) expect(command(code), code).toEqual([{ expr: "cmd" }]);
+  });
+
   it("reads mini-swe-agent-1.1: tool_calls answered by tool messages; the exit message answers nothing", async () => {
     const { calls, events } = await read(V11);
     expect(calls.map((c) => [c.callId, c.tool, c.params])).toEqual([

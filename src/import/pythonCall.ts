@@ -3,7 +3,11 @@
 // `def`). The statement-level calls are found and their argument lists parsed as Python literals
 // (strings with every prefix and quote, numbers, tuples, lists, dicts, True/False/None, nested
 // calls, keyword arguments); an argument that is no literal (a variable, an expression) is kept
-// as its source text, {expr: "..."}, so two calls with the same text still compare equal.
+// as its source text, {expr: "..."}, so two calls with the same text still compare equal. A
+// variable the action binds once, before the call, to a plain string literal is that string
+// (`cmd = 'grep -n x a.py'` then `exec_bash_cmd(cmd)` ran grep): kept as the name, every such
+// command of a session read as the same call, `bash {"command": {"expr": "cmd"}}`, and the miner
+// and every guard saw identical repeats where the agent sent a different command each time.
 // This is a reader of literals, not a Python interpreter: nothing is evaluated.
 
 export type PyValue = string | number | boolean | null | PyValue[] | { readonly [key: string]: PyValue };
@@ -289,7 +293,8 @@ for (const ch of ACTED_ON) ACTED_ON_CODES[ch.charCodeAt(0)] = 1;
 const isActedOn = (code: number): boolean => code < 128 && ACTED_ON_CODES[code] === 1;
 
 function callsIn(code: string, skipPlain: boolean): PythonCall[] {
-  const calls: PythonCall[] = [];
+  const calls: { call: PythonCall; at: number }[] = [];
+  const bindings: Binding[] = [];
   const r = new Reader(code.replace(/\r\n/g, "\n"));
   let depth = 0;
   let atStatement = true;
@@ -299,7 +304,13 @@ function callsIn(code: string, skipPlain: boolean): PythonCall[] {
       r.space(false);
       const statement = r.at;
       if (r.peek() === "@" || r.peek() === "#") continue;
-      r.match(/(?:return|await|yield)\s+/y) ?? r.match(/[A-Za-z_][A-Za-z0-9_]*(?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*\s*(?::\s*[^=\n]+)?=(?!=)\s*/y);
+      const literal = literalAssignment(r);
+      if (literal !== undefined) {
+        bindings.push({ ...literal, at: statement });
+        continue;
+      }
+      const target = r.match(/(?:return|await|yield)\s+/y) ?? r.match(ASSIGNED);
+      if (target !== null && !/^(?:return|await|yield)\s/.test(target[0])) for (const name of target[0].split("=")[0]?.split(":")[0]?.split(",") ?? []) bindings.push({ name: name.trim(), at: statement });
       const ident = r.match(IDENT);
       if (ident !== null && !KEYWORDS.has(ident[0])) {
         r.space(false);
@@ -307,7 +318,7 @@ function callsIn(code: string, skipPlain: boolean): PythonCall[] {
           const call = argumentList(r, ident[0], 0);
           if (call !== undefined) {
             const inner = call.name === "print" && call.args.length === 1 && Object.keys(call.kwargs).length === 0 ? nestedCall(call.args[0]) : undefined;
-            calls.push(inner ?? call);
+            calls.push({ call: inner ?? call, at: statement });
             continue;
           }
         }
@@ -345,7 +356,84 @@ function callsIn(code: string, skipPlain: boolean): PythonCall[] {
     } else if ((c === "\n" || c === ";") && depth === 0) atStatement = true;
     r.at++;
   }
-  return calls;
+  return calls.map(({ call, at }) => resolved(call, at, bindings, r.text));
+}
+
+/** The names an assignment statement binds (`a = `, `a, b = `, `a: str = `), matched at its start. */
+const ASSIGNED = /[A-Za-z_][A-Za-z0-9_]*(?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*\s*(?::\s*[^=\n]+)?=(?!=)\s*/y;
+
+/** A string literal's prefix, where one starts (STRING_START, anchored to a slice). */
+const LITERAL_PREFIX = /^([rRbBuUfF]{0,2})(?:'|")/;
+
+/** A name bound at the start of a statement: to a plain string literal (`value`), or to anything else. */
+interface Binding {
+  readonly name: string;
+  readonly at: number;
+  readonly value?: string;
+}
+
+/**
+ * `name = 'text'` as a whole statement (adjacent literals joined, also inside parentheses), at the
+ * reader: the name and the string, the reader at the statement's end; else undefined, the reader
+ * unmoved. An f-string or a bytes literal is no plain string (its value is not its text).
+ */
+function literalAssignment(r: Reader): { name: string; value: string } | undefined {
+  const start = r.at;
+  const target = r.match(/([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)[ \t]*/y);
+  if (target === null) return undefined;
+  const bracketed = r.peek() === "(";
+  if (bracketed) r.at++;
+  let value: string | undefined;
+  for (;;) {
+    const before = r.at;
+    r.space(bracketed);
+    const prefix = LITERAL_PREFIX.exec(r.text.slice(r.at, r.at + 5));
+    const part = prefix === null || /[fFbB]/.test(prefix[1] as string) ? undefined : stringLiteral(r);
+    if (part === undefined) {
+      r.at = before;
+      break;
+    }
+    value = (value ?? "") + part;
+  }
+  r.space(bracketed);
+  if (bracketed && r.peek() === ")") r.at++;
+  else if (bracketed) value = undefined;
+  r.space(false);
+  const end = r.peek();
+  if (value === undefined || !(end === "" || end === "\n" || end === ";" || end === "#")) {
+    r.at = start;
+    return undefined;
+  }
+  return { name: target[1] as string, value };
+}
+
+/**
+ * The call with each argument that names a variable bound to a plain string replaced by that
+ * string: only a name the action binds once, by a statement before the call, and that no `for`,
+ * `with ... as`, `except ... as`, `import ... as` or augmented assignment binds too (a name bound
+ * in a loop or twice holds what the run made of it, which a reader of literals cannot know).
+ */
+function resolved(call: PythonCall, at: number, bindings: readonly Binding[], text: string): PythonCall {
+  if (bindings.length === 0) return call;
+  const known = new Map<string, string | undefined>();
+  const valueOf = (name: string): string | undefined => {
+    if (known.has(name)) return known.get(name);
+    const bound = bindings.filter((b) => b.name === name);
+    const only = bound.length === 1 ? bound[0] : undefined;
+    const otherwise = new RegExp(`\\b(?:for|as)\\s+(?:[A-Za-z_][A-Za-z0-9_]*\\s*,\\s*)*${name}\\b|\\b${name}\\s*(?:[-+*/%&|^@]|//|\\*\\*|<<|>>)=`);
+    const value = only !== undefined && only.at < at && only.value !== undefined && !otherwise.test(text) ? only.value : undefined;
+    known.set(name, value);
+    return value;
+  };
+  const swap = (v: PyValue): PyValue => {
+    if (v === null || typeof v !== "object") return v;
+    if (Array.isArray(v)) return v.map(swap);
+    const o = v as Record<string, PyValue>;
+    const keys = Object.keys(o);
+    if (keys.length === 1 && keys[0] === "expr" && typeof o.expr === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(o.expr)) return valueOf(o.expr) ?? v;
+    return Object.fromEntries(keys.map((k) => [k, swap(o[k] as PyValue)]));
+  };
+  return { name: call.name, args: call.args.map(swap), kwargs: Object.fromEntries(Object.entries(call.kwargs).map(([k, v]) => [k, swap(v)])) };
 }
 
 function nestedCall(v: PyValue | undefined): PythonCall | undefined {
