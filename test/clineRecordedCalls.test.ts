@@ -5,7 +5,6 @@
 // style session and stops where its model does (CI does not fetch it: ~150 MB).
 import { describe, expect, it } from "vitest";
 import { configFrom } from "../models/configResolution.js";
-import type { ToolEvent } from "../models/events.js";
 import { cacheRoot } from "../src/targets/openclaw/cache.js";
 import { CLINE_TARGET } from "../src/targets/peers/cline.js";
 import { observeCline } from "../src/targets/runtimes/clineCli.js";
@@ -15,6 +14,7 @@ import { sandboxUnavailable } from "../src/targets/runtimes/osSandbox.js";
 import { runTarget } from "../src/targets/target.js";
 import { outputsFromObservations, planTrace } from "../src/targets/runtimes/traceScript.js";
 import { drivenRuntimeRefOf } from "../src/targets/targetRef.js";
+import { callKey, recordedBashSession } from "./fixtures/recordedBashSession.js";
 
 const CLINE = "cline@3.0.65";
 const noSandbox = sandboxUnavailable();
@@ -22,12 +22,7 @@ const haveCline = isDrivenRuntimeCached(drivenRuntimeRefOf(CLINE)) && noSandbox 
 if (!haveCline) console.log(`SKIPPED: ${CLINE} replaying a recorded bash session: ${noSandbox ?? `it is not in the cache (${cacheRoot()}); fetch it with: loopsim targets fetch ${CLINE}`}`);
 
 /** Key-sorted JSON, as Cline's loop tracker and its model compare calls. */
-const key = (call: { name: string; args: unknown }): string => JSON.stringify([call.name, sortKeys(call.args)]);
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, sortKeys(v)]));
-}
+const key = callKey;
 
 describe("a recorded call as Cline runs it", () => {
   it("goes to Cline's own tool for the same command, file, lines or text", () => {
@@ -78,13 +73,7 @@ describe("a Cline run that aborts before the script ends", () => {
 });
 
 /** mini-swe-agent's calls as imported: `bash` with the command; the third command five times more. */
-function bashSession(): ToolEvent[] {
-  const commands = ["ls -la", "cat setup.py", ...Array.from({ length: 6 }, () => "grep -n foo bar.py"), "echo done"];
-  return commands.flatMap((command, i): ToolEvent[] => [
-    { type: "call", runId: "r1", callId: `c${i}`, tool: "bash", params: { command } },
-    { type: "outcome", runId: "r1", callId: `c${i}`, tool: "bash", params: { command }, result: { content: [{ type: "text", text: "" }] } },
-  ]);
-}
+const bashSession = () => recordedBashSession(["ls -la", "cat setup.py", ...Array.from({ length: 6 }, () => "grep -n foo bar.py"), "echo done"]);
 
 describe.skipIf(!haveCline)(`${CLINE} replaying a recorded bash session`, () => {
   it("runs the recorded commands and stops at the 5th identical one, where its model stops", { timeout: 120_000 }, async () => {

@@ -5,7 +5,6 @@
 // model does (CI does not fetch it).
 import { describe, expect, it } from "vitest";
 import { configFrom } from "../models/configResolution.js";
-import type { ToolEvent } from "../models/events.js";
 import { cacheRoot } from "../src/targets/openclaw/cache.js";
 import { QWEN_CODE_TARGET } from "../src/targets/peers/qwenCode.js";
 import { driveCli, type CliRun } from "../src/targets/runtimes/cliDriver.js";
@@ -18,6 +17,7 @@ import { recordedWork } from "../src/targets/runtimes/recordedCalls.js";
 import { runTarget } from "../src/targets/target.js";
 import { outputsFromObservations, planTrace } from "../src/targets/runtimes/traceScript.js";
 import { drivenRuntimeRefOf } from "../src/targets/targetRef.js";
+import { callKey, recordedBashSession } from "./fixtures/recordedBashSession.js";
 
 const QWEN = "qwen-code@0.24.4";
 const noSandbox = sandboxUnavailable();
@@ -27,12 +27,7 @@ if (!haveQwen) console.log(`SKIPPED: ${QWEN} replaying a recorded bash session: 
 const WORK = "/tmp/run-x/work";
 
 /** Key-sorted JSON, as Qwen's loop guard and its model compare calls. */
-const key = (call: { name: string; args: unknown }): string => JSON.stringify([call.name, sortKeys(call.args)]);
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, sortKeys(v)]));
-}
+const key = callKey;
 
 describe("a recorded call as Qwen Code runs it", () => {
   it("goes to Qwen's own tool for the same command, file, lines or text, relative paths inside the scratch folder", () => {
@@ -87,13 +82,7 @@ describe("a recorded call as Qwen Code runs it", () => {
 });
 
 /** mini-swe-agent's calls as imported: `bash` with the command; the third command five times more. */
-function bashSession(): ToolEvent[] {
-  const commands = ["ls -la", "echo hi > f.txt", ...Array.from({ length: 6 }, () => "grep -n hi f.txt"), "echo done"];
-  return commands.flatMap((command, i): ToolEvent[] => [
-    { type: "call", runId: "r1", callId: `c${i}`, tool: "bash", params: { command } },
-    { type: "outcome", runId: "r1", callId: `c${i}`, tool: "bash", params: { command }, result: { content: [{ type: "text", text: "" }] } },
-  ]);
-}
+const bashSession = () => recordedBashSession(["ls -la", "echo hi > f.txt", ...Array.from({ length: 6 }, () => "grep -n hi f.txt"), "echo done"]);
 
 describe.skipIf(!haveQwen)(`${QWEN} replaying a recorded bash session`, () => {
   it("runs the recorded commands and stops at the 5th identical one, where its model stops", { timeout: 120_000 }, async () => {
