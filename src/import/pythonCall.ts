@@ -310,7 +310,8 @@ function callsIn(code: string, skipPlain: boolean): PythonCall[] {
         continue;
       }
       const target = r.match(/(?:return|await|yield)\s+/y) ?? r.match(ASSIGNED);
-      if (target !== null && !/^(?:return|await|yield)\s/.test(target[0])) for (const name of target[0].split("=")[0]?.split(":")[0]?.split(",") ?? []) bindings.push({ name: name.trim(), at: statement });
+      // The names before the `=` (and before a type annotation's colon): each is bound here, to something no reader of literals knows.
+      if (target !== null && !/^(?:return|await|yield)\s/.test(target[0])) for (const name of /^[^=:]*/.exec(target[0])?.[0].match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) bindings.push({ name, at: statement });
       const ident = r.match(IDENT);
       if (ident !== null && !KEYWORDS.has(ident[0])) {
         r.space(false);
