@@ -122,7 +122,11 @@ function inThreads(workerFile: string, count: number, options: MinerOptions): Se
   };
   const start = (): number => {
     const k = threads.length;
-    const thread = new Worker(workerFile, { workerData: input });
+    // A worker inherits the parent's execArgv; `node --input-type=module -e` (the API example in
+    // docs/guide/check-your-detector.md) would make Node refuse the worker's file entry
+    // (ERR_INPUT_TYPE_NOT_ALLOWED), so that flag, which only concerns string input, is left out.
+    const execArgv = process.execArgv.filter((arg) => !arg.startsWith("--input-type"));
+    const thread = new Worker(workerFile, { workerData: input, execArgv });
     threads.push(thread);
     inFlight.push(0);
     thread.on("message", (message: LoopsWorkerMessage) => {
