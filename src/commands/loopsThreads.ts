@@ -125,7 +125,7 @@ function inThreads(workerFile: string, count: number, options: MinerOptions): Se
     // A worker inherits the parent's execArgv; `node --input-type=module -e` (the API example in
     // docs/guide/check-your-detector.md) would make Node refuse the worker's file entry
     // (ERR_INPUT_TYPE_NOT_ALLOWED), so that flag, which only concerns string input, is left out.
-    const execArgv = process.execArgv.filter((arg) => !arg.startsWith("--input-type"));
+    const execArgv = process.execArgv.filter((arg, i, all) => !arg.startsWith("--input-type") && all[i - 1] !== "--input-type");
     const thread = new Worker(workerFile, { workerData: input, execArgv });
     threads.push(thread);
     inFlight.push(0);
