@@ -38,17 +38,24 @@ export interface MinerOptions {
   readonly strict: boolean;
 }
 
-/** A session that could not be read: its row (the run goes on), or with --strict the error that ends the run once the listing is done. */
-type Reading = { readonly row: SessionRow } | { readonly failure: UserError };
-
-export async function readingOf(session: ListedSession, options: MinerOptions): Promise<Reading> {
-  try {
-    return { row: await minedSessionRow(session, options.parameters, options.labels) };
-  } catch (error) {
-    // A file that fails while it is read is reported and skipped, as scan does.
-    if (!(error instanceof UserError)) throw error;
-    return options.strict ? { failure: error } : { row: { at: session.at, id: session.ref, unreadable: reasonOf(error, session.ref) } };
+/**
+ * The sessions' rows, in order. A session that cannot be read is a row saying why (the run goes
+ * on); with --strict it is the failure that ends the run once the listing is done, and nothing
+ * after it is read. The one loop every miner runs: in this thread and in a worker (loopsWorker.ts).
+ */
+export async function minedSessions(sessions: readonly ListedSession[], options: MinerOptions): Promise<{ rows: SessionRow[]; failure?: { at: number; error: UserError } }> {
+  const rows: SessionRow[] = [];
+  for (const session of sessions) {
+    try {
+      rows.push(await minedSessionRow(session, options.parameters, options.labels));
+    } catch (error) {
+      // A file that fails while it is read is reported and skipped, as scan does.
+      if (!(error instanceof UserError)) throw error;
+      if (options.strict) return { rows, failure: { at: session.at, error } };
+      rows.push({ at: session.at, id: session.ref, unreadable: reasonOf(error, session.ref) });
+    }
   }
+  return { rows };
 }
 
 /** Mines each session as it is listed, in this thread. */
@@ -57,13 +64,11 @@ export function inThisThread(options: MinerOptions): SessionMiner {
   let unreadable: UserError | undefined;
   return {
     async file(_file, sessions) {
-      for (const session of sessions) {
-        // With --strict, nothing is read after the first failure; the listing goes on (a listing problem is the error even then).
-        if (unreadable !== undefined) return;
-        const reading = await readingOf(session, options);
-        if ("row" in reading) rows.push(reading.row);
-        else unreadable = reading.failure;
-      }
+      // With --strict, nothing is read after the first failure; the listing goes on (a listing problem is the error even then).
+      if (unreadable !== undefined) return;
+      const mined = await minedSessions(sessions, options);
+      rows.push(...mined.rows);
+      unreadable = mined.failure?.error;
     },
     finish: () => Promise.resolve(unreadable === undefined ? { rows } : { rows, unreadable }),
     abort: () => Promise.resolve(),
@@ -156,11 +161,9 @@ function inThreads(workerFile: string, count: number, options: MinerOptions): Se
   };
   /** Mines sessions in this thread (the first file; sessions read from stdin, which a worker cannot read). */
   const here = async (sessions: readonly ListedSession[]) => {
-    for (const session of sessions) {
-      const reading = await readingOf(session, options);
-      if ("row" in reading) rows.push(reading.row);
-      else return failed(session.at, reading.failure.message);
-    }
+    const mined = await minedSessions(sessions, options);
+    rows.push(...mined.rows);
+    if (mined.failure !== undefined) failed(mined.failure.at, mined.failure.error.message);
   };
   const leastBusy = () => inFlight.indexOf(Math.min(...inFlight));
   return {

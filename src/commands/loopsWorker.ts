@@ -3,22 +3,16 @@
 // is kept where the readers look for it (src/io/compressed.ts holdInflated): it is not inflated again.
 import { parentPort, workerData } from "node:worker_threads";
 import { holdInflated } from "../io/compressed.js";
-import type { SessionRow } from "../realLoops/catalogue.js";
-import { readingOf, type LoopsFileTask, type LoopsWorkerInput, type LoopsWorkerMessage } from "./loopsThreads.js";
+import { minedSessions, type LoopsFileTask, type LoopsWorkerInput, type LoopsWorkerMessage } from "./loopsThreads.js";
 
 const input = workerData as LoopsWorkerInput;
 const port = parentPort;
 
 async function mined(task: LoopsFileTask): Promise<LoopsWorkerMessage> {
   if (task.held !== undefined) holdInflated(task.file, task.held.mtimeMs, task.held.size, Buffer.from(task.held.bytes.buffer, task.held.bytes.byteOffset, task.held.bytes.byteLength));
-  const rows: SessionRow[] = [];
-  for (const session of task.sessions) {
-    const reading = await readingOf(session, input.options);
-    // With --strict, nothing of the file is read after its first failure (the listing thread keeps the first by place).
-    if (!("row" in reading)) return { type: "done", rows, failure: { at: session.at, message: reading.failure.message } };
-    rows.push(reading.row);
-  }
-  return { type: "done", rows };
+  const { rows, failure } = await minedSessions(task.sessions, input.options);
+  // With --strict, nothing of the file is read after its first failure (the listing thread keeps the first by place).
+  return failure === undefined ? { type: "done", rows } : { type: "done", rows, failure: { at: failure.at, message: failure.error.message } };
 }
 
 if (port !== null) {
