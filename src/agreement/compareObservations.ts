@@ -1,9 +1,11 @@
 // Where a model and a real runtime disagree on one probe. Compared per prompt: the response in
-// which the run stopped (or that it ran to the end), the fate of every call (ran, refused, not
-// run), and after which responses a warning reached the model. In the response where a run
+// which the run stopped (or that it ran to the end), the fate of every call as the loop guard
+// decided it (ran, refused, not run), and after which responses a warning reached the model. A
+// call the runtime rejected before running it (a tool it lacks, args its schema refuses) is no
+// guard decision and no model has a registry: it compares as let through, as a call that ran. In the response where a run
 // stopped, only the calls the model says did not run are compared: a CLI that ends the run does
 // not report the calls of that response it had started, so "ran" there cannot be observed.
-import type { PromptObservation } from "../targets/runtimes/drivenRuntime.js";
+import type { CallFate, PromptObservation } from "../targets/runtimes/drivenRuntime.js";
 
 export interface Difference {
   readonly prompt: number;
@@ -11,6 +13,9 @@ export interface Difference {
   readonly model: string;
   readonly runtime: string;
 }
+
+/** The guard's side of a fate: a rejected call was let through by the guard. */
+const guardFate = (f: CallFate | undefined): CallFate | undefined => (f === "rejected" ? "ran" : f);
 
 const stepText = (s: number | null): string => (s === null ? "ran to the end" : `stopped in response ${s + 1}`);
 
@@ -32,8 +37,8 @@ export function differences(model: readonly PromptObservation[], real: readonly 
       if (step !== null && m.stoppedAtStep !== null && Number(step[1]) - 1 === m.stoppedAtStep) stopStepCalls.add(id);
     }
     for (const id of ids) {
-      const mf = m.fates[id];
-      const rf = r.fates[id];
+      const mf = guardFate(m.fates[id]);
+      const rf = guardFate(r.fates[id]);
       if (stopStepCalls.has(id) && mf === "ran") continue;
       if (mf !== rf) found.push({ prompt: p + 1, what: `call ${id}`, model: mf ?? "absent", runtime: rf ?? "absent" });
     }

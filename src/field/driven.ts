@@ -66,11 +66,15 @@ export function observeDriven(trace: ExpandedTrace, script: FieldScript, prompts
     steps.forEach((step, s) => {
       const warned = prompt.warnings.some((w) => w.afterStep === s);
       const stoppedHere = prompt.stoppedAtStep === s;
-      const ran = step.calls.filter((c) => prompt.fates[c.id] === "ran");
+      // A call the runtime rejected (a tool it lacks, args its schema refuses) was answered, not
+      // stopped: no guard decided it, so the field sees it let through, as it sees a call that ran.
+      const answered = (id: string) => prompt.fates[id] === "ran" || prompt.fates[id] === "rejected";
+      const ran = step.calls.filter((c) => answered(c.id));
       step.calls.forEach((c) => {
         const n = script.numbers.get(c.id);
         if (n === undefined) return;
-        const fate = prompt.fates[c.id] ?? "not-run";
+        const called = prompt.fates[c.id] ?? "not-run";
+        const fate = called === "rejected" ? "ran" : called;
         const last = c === ran[ran.length - 1];
         const endedAfter = stoppedHere && last;
         byNumber.set(n, {

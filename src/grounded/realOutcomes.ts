@@ -23,6 +23,7 @@ import { bootstrap, wilson, type Interval } from "../stats/interval.js";
 import { runTarget, type Target, type TargetOutput } from "../targets/target.js";
 import { WholeTraceSample, type KeptSession, type WholeTraceSampling } from "./wholeTraceSample.js";
 import { UserError } from "../io/errors.js";
+import { addRejectedCalls, NO_REJECTED_CALLS, rejectedCallsOf, type RejectedCalls } from "./rejectedCalls.js";
 import { readStretches, type StretchSource } from "./stretchSource.js";
 import type { KnownStretch } from "./knownStretch.js";
 
@@ -150,6 +151,8 @@ export interface WholeTraceEvidence {
   readonly sample: { readonly n: number; readonly of: number; readonly seed: number };
   /** Sessions the target could not run (its CLI failed or timed out): left out of every figure of the row, with the first reasons. */
   readonly failed: { readonly sessions: number; readonly stretches: number; readonly reasons: readonly string[] };
+  /** The recorded calls of the sessions it ran that the CLI rejected before running them (no guard decision), and in how many sessions. */
+  readonly rejected: RejectedCalls & { readonly sessions: number };
   readonly model?: ModelAgreement;
 }
 
@@ -309,6 +312,16 @@ function whyNotRun(error: unknown): string {
   return error.message;
 }
 
+/** What a whole-trace target did with one session: where it blocked or stopped, and the calls it rejected. */
+interface WholeTraceRun {
+  readonly cuts: number[];
+  readonly calls: RejectedCalls;
+}
+
+function wholeTraceRunOf(outputs: readonly TargetOutput[]): WholeTraceRun {
+  return { cuts: cutsOf(outputs), calls: rejectedCallsOf(outputs) };
+}
+
 /** One whole-trace target on one kept session. */
 interface WholeTraceJob {
   readonly guard: number;
@@ -363,23 +376,26 @@ export class RealOutcomesRun {
   }
 
   /** The jobs' results tallied in job order (whatever order they finished in), with each row's evidence. */
-  private tallyWholeTrace(jobs: readonly WholeTraceJob[], results: readonly (number[] | string)[], kept: ReturnType<WholeTraceSample<KnownStretch>["finish"]>): Map<number, WholeTraceEvidence> {
+  private tallyWholeTrace(jobs: readonly WholeTraceJob[], results: readonly (WholeTraceRun | string)[], kept: ReturnType<WholeTraceSample<KnownStretch>["finish"]>): Map<number, WholeTraceEvidence> {
     const evidence = new Map<number, WholeTraceEvidence>();
     const stretchSessions = kept.sessions.filter((s) => s.stretches.length > 0).length;
     this.guards.forEach((g, k) => {
       if (g.target.wholeTrace === undefined) return;
       const failed = { sessions: 0, stretches: 0, reasons: [] as string[] };
       const agree = { neitherStopped: 0, sameCall: 0, differentCalls: 0, onlyRuntime: 0, onlyModel: 0 };
+      let rejected = { ...NO_REJECTED_CALLS, sessions: 0 };
       jobs.forEach((job, j) => {
         if (job.guard !== k) return;
         const s = job.session;
-        const cutAt = results[j] as number[] | string;
-        if (typeof cutAt === "string") {
+        const result = results[j] as WholeTraceRun | string;
+        if (typeof result === "string") {
           failed.sessions++;
           failed.stretches += s.stretches.length;
-          if (failed.reasons.length < 3) failed.reasons.push(`${s.id}: ${cutAt}`);
+          if (failed.reasons.length < 3) failed.reasons.push(`${s.id}: ${result}`);
           return;
         }
+        const cutAt = result.cuts;
+        rejected = { ...addRejectedCalls(rejected, result.calls), sessions: rejected.sessions + (result.calls.rejected > 0 ? 1 : 0) };
         (this.tallies[k] as RealOutcomeTally).add(judgeSession(s.label, s.stretches, cutAt), kept.sampled.has(s.at));
         if (g.model === undefined) return;
         const mine = cutAt[0];
@@ -396,6 +412,7 @@ export class RealOutcomesRun {
         stretchSessions,
         sample: { n: kept.sampled.size, of: kept.labelled, seed: this.sampling.seed },
         failed,
+        rejected,
         ...(g.model === undefined ? {} : { model: { name: g.model.name, sameFirstStop: shareOf(agree.neitherStopped + agree.sameCall, ran), ...agree } }),
       });
     });
@@ -409,7 +426,7 @@ export class RealOutcomesRun {
     const results = planned.jobs.map((job, j) => {
       const g = this.guards[job.guard] as OutcomeGuard;
       try {
-        return cutsOf(runTarget(g.target, g.config, job.session.events));
+        return wholeTraceRunOf(runTarget(g.target, g.config, job.session.events));
       } catch (error) {
         return whyNotRun(error);
       } finally {
@@ -428,7 +445,7 @@ export class RealOutcomesRun {
     const planned = this.wholeTraceJobs();
     if (planned === undefined) return this.measured(new Map());
     const { jobs } = planned;
-    const results = new Array<number[] | string>(jobs.length);
+    const results = new Array<WholeTraceRun | string>(jobs.length);
     let next = 0;
     let done = 0;
     const worker = async (): Promise<void> => {
@@ -438,7 +455,7 @@ export class RealOutcomesRun {
         const g = this.guards[job.guard] as OutcomeGuard;
         const whole = g.target.wholeTraceAsync;
         try {
-          results[j] = cutsOf(whole === undefined ? runTarget(g.target, g.config, job.session.events) : await whole(g.config, job.session.events));
+          results[j] = wholeTraceRunOf(whole === undefined ? runTarget(g.target, g.config, job.session.events) : await whole(g.config, job.session.events));
         } catch (error) {
           results[j] = whyNotRun(error);
         }

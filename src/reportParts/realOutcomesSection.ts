@@ -5,7 +5,7 @@
 // and HTML draw it from report.json's `realOutcomes` alone.
 import { shareCell } from "../stats/interval.js";
 import { percentOneDecimal } from "../format/percent.js";
-import { BEST_RULE, outcomeScore, type RealOutcomeRow, type RealOutcomes, type Share } from "../grounded/realOutcomes.js";
+import { BEST_RULE, outcomeScore, type RealOutcomeRow, type RealOutcomes, type Share, type WholeTraceEvidence } from "../grounded/realOutcomes.js";
 import { realOutcomesChart } from "./realOutcomesChart.js";
 
 export const CANDIDATE_NOTE =
@@ -69,9 +69,17 @@ export function wholeTraceParagraphs(r: RealOutcomes, kind: RowKind): string[] {
     if (w === undefined) continue;
     const m = w.model;
     if (m !== undefined) lines.push(`\`${row.name}\` against its model \`${m.name}\` on the ${w.sessions} sessions the CLI ran: the first block or stop at the same call, or neither stopped, in ${interval(m.sameFirstStop)} (neither stopped ${m.neitherStopped}, the same call ${m.sameCall}, different calls ${m.differentCalls}, only the CLI ${m.onlyRuntime}, only the model ${m.onlyModel}).`);
+    lines.push(rejectedSentence(row.name, w));
     if (w.failed.sessions > 0) lines.push(`\`${row.name}\`: ${w.failed.sessions} session${w.failed.sessions === 1 ? "" : "s"} (holding ${w.failed.stretches} stretch${w.failed.stretches === 1 ? "" : "es"}) could not be run by the CLI and are left out of its row, which then rests on fewer stretches than the others: ${w.failed.reasons.join("; ")}.`);
   }
   return lines;
+}
+
+/** How many recorded calls a CLI rejected before running them: they did not run, and were no guard decision. */
+function rejectedSentence(name: string, w: WholeTraceEvidence): string {
+  const r = w.rejected;
+  if (r.rejected === 0) return `\`${name}\` rejected none of the ${r.answered} recorded calls it answered in the sessions it ran (a call it rejects, as a tool it does not have or args its schema refuses, does not run and is no guard decision: it counts as allowed, its outcome not recorded).`;
+  return `\`${name}\` rejected ${r.rejected} of the ${r.answered} recorded calls it answered (${pct(r.rejected / r.answered)}), in ${r.sessions} of the ${w.sessions} sessions it ran: ${r.unknownTool} as a tool it does not have, ${r.rejected - r.unknownTool} as args its schema refuses. Those calls did not run and were no guard decision: they count as allowed, their outcomes not recorded.`;
 }
 
 /** Where the stretches come from, when people read them (--stretches read:FILE or held-out:FILE); undefined for the miner's. */

@@ -2,7 +2,8 @@
 // run headless: `cline auth` stores the scripted model as an OpenAI provider in the sandbox's
 // HOME, then `cline --json` runs the prompt with every tool auto-approved. What happened is read
 // from its JSON event stream: each tool's content_end by call id (an error output that speaks of
-// the consecutive-mistake limit is a refusal), and the agent error its loop detection raises
+// the consecutive-mistake limit is a refusal; one that says the call was rejected before it ran
+// is a rejection: clineRejection), and the agent error its loop detection raises
 // ("Detected 5 consecutive identical calls ...; stopping to avoid a loop"). A later prompt of the
 // same conversation resumes the session through its ACP mode (clineAcpClient.ts), read the same
 // way from the ACP messages.
@@ -12,7 +13,7 @@ import { ACP_CLIENT_FILE, ACP_CLIENT_SOURCE } from "./clineAcpClient.js";
 import type { CliAdapter, CliInvocation, CliRun } from "./cliDriver.js";
 import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
 import { clineRecordedCall } from "./clineRecordedCalls.js";
-import { namedToolCall, ordered, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall } from "./drivenRuntime.js";
+import { namedToolCall, ordered, rejectionsField, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall, type Rejection } from "./drivenRuntime.js";
 
 export const CLINE_BINARY = "package/bin/cline";
 
@@ -75,9 +76,50 @@ function errorMessage(error: unknown): string {
   return JSON.stringify(error ?? "");
 }
 
+/** The error text of a failed call's output: `{"error": "..."}`, as an object (--json) or as its JSON text (ACP's rawOutput). */
+function clineErrorText(output: unknown): string | undefined {
+  let value = output;
+  if (typeof value === "string" && value.startsWith("{")) {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+  const error = value !== null && typeof value === "object" && !Array.isArray(value) ? (value as { error?: unknown }).error : undefined;
+  return typeof error === "string" ? error : undefined;
+}
+
+/**
+ * Whether Cline rejected a call before running it, from the error of its output (read from Cline
+ * 3.0.65, run driven, in both --json and ACP): a tool it lacks is `Tool call bash was rejected
+ * before execution: AI_NoSuchToolError: Model tried to call unavailable tool 'bash'. Available
+ * tools: ...`, input the SDK's schema refuses `Tool call X was rejected before execution: Invalid
+ * input for tool X: ...`, and input the tool's own schema refuses before its body runs is zod's
+ * pretty error, `✖ Invalid input` (a line per issue, each opening with ✖). Each is one of its
+ * mistakes all the same (3 turns in a row of them end its run).
+ */
+export function clineRejection(output: unknown): Rejection | undefined {
+  const error = clineErrorText(output);
+  if (error === undefined) return undefined;
+  const before = /^Tool call .*? was rejected before execution: (.*)/s.exec(error);
+  if (before !== null) return /^AI_NoSuchToolError\b/.test(before[1] ?? "") ? "unknown-tool" : "invalid-input";
+  return error.startsWith("\u2716 ") ? "invalid-input" : undefined;
+}
+
+/** An answered call's fate: refused at the mistake limit or by the loop guard, rejected before it ran, or ran (and perhaps failed). */
+function answeredFate(output: unknown, id: string, rejections: Record<string, Rejection>): CallFate {
+  if (/consecutive mistakes|consecutive identical/i.test(JSON.stringify(output ?? ""))) return "refused";
+  const rejected = clineRejection(output);
+  if (rejected === undefined) return "ran";
+  rejections[id] = rejected;
+  return "rejected";
+}
+
 export function observeCline(run: CliRun): PromptObservation | string {
   if (run.stdout.includes('{"loopsim":"done"')) return observeClineAcp(run);
   const fates: Record<string, CallFate> = {};
+  const rejections: Record<string, Rejection> = {};
   for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
   let halted: string | undefined;
   let lastError: string | undefined;
@@ -93,7 +135,7 @@ export function observeCline(run: CliRun): PromptObservation | string {
     const event = parsed.event;
     if (event === undefined) continue;
     if (event.type === "content_end" && event.contentType === "tool" && event.toolCallId !== undefined && event.toolCallId in fates) {
-      fates[event.toolCallId] = /consecutive mistakes|consecutive identical/i.test(JSON.stringify(event.output ?? "")) ? "refused" : "ran";
+      fates[event.toolCallId] = answeredFate(event.output, event.toolCallId, rejections);
     }
     if (event.type === "error") {
       const message = JSON.stringify(event.error ?? "");
@@ -103,7 +145,7 @@ export function observeCline(run: CliRun): PromptObservation | string {
     }
     if (event.type === "done" && event.reason === "aborted") aborted = true;
   }
-  if (halted !== undefined) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted, warnings: warningsIn(run.requests) };
+  if (halted !== undefined) return { fates, ...rejectionsField(rejections), stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted, warnings: warningsIn(run.requests) };
   if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${lastLine(run.stderr)}`;
   // Its stderr ends with the AI SDK's warnings (a stack line), which said nothing of why: the
   // reason is its own last error. A turn whose every call failed (a tool it lacks, args its schema
@@ -112,7 +154,7 @@ export function observeCline(run: CliRun): PromptObservation | string {
     const limit = lastError !== undefined && /tool call\(s\) failed/.test(lastError) ? " on its consecutive-mistake limit (3 turns in a row whose every call failed)" : "";
     return `the runtime ended after ${run.served} of ${run.stepCalls.length} responses without a loop stop: cline aborted the run${limit}${lastError === undefined ? "" : `; its last error: ${lastError.slice(0, 240)}`}`;
   }
-  return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
+  return { fates, ...rejectionsField(rejections), stoppedAtStep: null, warnings: warningsIn(run.requests) };
 }
 
 interface AcpLine {
@@ -128,6 +170,7 @@ const LOOP_STOP = /Detected \d+ consecutive identical calls[^"\\]*/;
  * agent says it (an error answer to the prompt, or its text). */
 export function observeClineAcp(run: CliRun): PromptObservation | string {
   const fates: Record<string, CallFate> = {};
+  const rejections: Record<string, Rejection> = {};
   for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
   for (const line of run.stdout.split("\n")) {
     if (!line.startsWith("{")) continue;
@@ -140,10 +183,10 @@ export function observeClineAcp(run: CliRun): PromptObservation | string {
     const update = parsed.params?.update;
     if (parsed.method !== "session/update" || update?.sessionUpdate !== "tool_call_update" || update.toolCallId === undefined || !(update.toolCallId in fates)) continue;
     if (update.status === "completed") fates[update.toolCallId] = "ran";
-    else if (update.status === "failed") fates[update.toolCallId] = /consecutive mistakes|consecutive identical/i.test(JSON.stringify(update.rawOutput ?? update.content ?? "")) ? "refused" : "ran";
+    else if (update.status === "failed") fates[update.toolCallId] = answeredFate(update.rawOutput ?? update.content, update.toolCallId, rejections);
   }
   const halted = LOOP_STOP.exec(run.stdout);
-  if (halted !== null) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted[0], warnings: warningsIn(run.requests) };
+  if (halted !== null) return { fates, ...rejectionsField(rejections), stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted[0], warnings: warningsIn(run.requests) };
   if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${lastLine(run.stdout)}`;
-  return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
+  return { fates, ...rejectionsField(rejections), stoppedAtStep: null, warnings: warningsIn(run.requests) };
 }

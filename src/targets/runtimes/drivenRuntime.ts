@@ -54,11 +54,20 @@ export interface DrivenScript {
   readonly prompts: readonly (readonly DrivenStep[])[];
 }
 
-/** What became of a scripted call. */
-export type CallFate = "ran" | "refused" | "not-run";
+/**
+ * What became of a scripted call: it ran; the loop guard refused it; the runtime rejected it before
+ * running it (a tool it does not have, or args its schema does not accept) and the run went on,
+ * which is no loop-guard decision; or the run ended before it.
+ */
+export type CallFate = "ran" | "refused" | "rejected" | "not-run";
+
+/** Why the runtime rejected a call: it has no tool of that name, or the tool does not accept its input. */
+export type Rejection = "unknown-tool" | "invalid-input";
 
 export interface PromptObservation {
   readonly fates: Readonly<Record<string, CallFate>>;
+  /** Why each call whose fate is "rejected" was rejected (absent when none was). */
+  readonly rejections?: Readonly<Record<string, Rejection>>;
   /** The 0-based step during which the guard stopped the prompt; null when it ran to the end. */
   readonly stoppedAtStep: number | null;
   readonly stopMessage?: string;
@@ -121,4 +130,9 @@ export function bentName(name: string, variant: NameVariant | undefined): string
 export function ordered(args: Record<string, unknown>, reversed: boolean | undefined): Record<string, unknown> {
   if (reversed !== true) return args;
   return Object.fromEntries(Object.entries(args).reverse());
+}
+
+/** The observation's `rejections` field: absent when the runtime rejected no call. */
+export function rejectionsField(rejections: Readonly<Record<string, Rejection>>): { readonly rejections?: Readonly<Record<string, Rejection>> } {
+  return Object.keys(rejections).length === 0 ? {} : { rejections };
 }

@@ -1,14 +1,15 @@
 // opencode (opencode-ai) and Kilo Code's CLI (@kilocode/cli), which ships opencode's engine: one
 // compiled binary per platform, published as its own npm package, started as
 // `run --format json` against the scripted model configured as an OpenAI-compatible provider.
-// What happened is read from its JSON event stream (tool parts and their status) and, for the
-// doom-loop guard, from the permission request it logs and auto-rejects in headless runs.
+// What happened is read from its JSON event stream (tool parts and their status; a call it rejected
+// before running is told apart by its part: opencodeRejection) and, for the doom-loop guard, from
+// the permission request it logs and auto-rejects in headless runs.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliAdapter, CliRun } from "./cliDriver.js";
 import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
 import { opencodeArgs } from "./opencodeArgs.js";
-import { namedToolCall, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall } from "./drivenRuntime.js";
+import { namedToolCall, rejectionsField, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall, type Rejection } from "./drivenRuntime.js";
 
 export interface OpencodeFlavour {
   readonly runtime: "opencode" | "kilo";
@@ -89,13 +90,42 @@ export function opencodeAdapter(flavour: OpencodeFlavour, installDir: string): C
   };
 }
 
-interface ToolPart {
+export interface ToolPart {
   readonly callID?: string;
-  readonly state?: { readonly status?: string; readonly error?: unknown };
+  readonly tool?: string;
+  readonly state?: { readonly status?: string; readonly error?: unknown; readonly input?: unknown };
+}
+
+const UNAVAILABLE = /^Model tried to call unavailable tool /;
+
+/**
+ * Whether opencode or Kilo rejected a call before running it, from its tool part (read from
+ * opencode 1.18.33 and Kilo 7.7.9, run driven). opencode hands a call it cannot take to its
+ * `invalid` tool, which completes: `{"tool": "invalid", "state": {"status": "completed", "input":
+ * {"tool": "bash", "error": "Model tried to call unavailable tool 'bash'. Available tools: ..."}}}`
+ * (for input the SDK's schema refuses, that error is the SDK's own). Kilo ends a tool it lacks as
+ * an error of the call's own name: `{"tool": "bash", "state": {"status": "error", "error": "Model
+ * tried to call unavailable tool 'bash'. ..."}}`. Both end input their tool's schema refuses as an
+ * error: `The read tool was called with invalid arguments: ... Please rewrite the input so it
+ * satisfies the expected schema.`
+ */
+export function opencodeRejection(part: ToolPart): Rejection | undefined {
+  const status = part.state?.status;
+  if (part.tool === "invalid" && status === "completed") {
+    const input = part.state?.input;
+    const error = input !== null && typeof input === "object" ? (input as { error?: unknown }).error : undefined;
+    return typeof error === "string" && UNAVAILABLE.test(error) ? "unknown-tool" : "invalid-input";
+  }
+  if (status !== "error") return undefined;
+  const error = String(part.state?.error ?? "");
+  if (UNAVAILABLE.test(error)) return "unknown-tool";
+  if (/^The .* tool was called with invalid arguments: /.test(error)) return "invalid-input";
+  return undefined;
 }
 
 export function observeOpencode(run: CliRun): PromptObservation | string {
   const fates: Record<string, CallFate> = {};
+  const rejections: Record<string, Rejection> = {};
   for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
   for (const line of run.stdout.split("\n")) {
     if (!line.startsWith("{")) continue;
@@ -110,14 +140,18 @@ export function observeOpencode(run: CliRun): PromptObservation | string {
     if (id === undefined || !(id in fates)) continue;
     const status = event.part?.state?.status;
     const error = String(event.part?.state?.error ?? "");
-    if (status === "completed") fates[id] = "ran";
-    else if (status === "error") fates[id] = /rejected permission|doom_loop|doom loop/i.test(error) ? "refused" : "ran";
+    const rejected = opencodeRejection(event.part ?? {});
+    if (status === "error" && /rejected permission|doom_loop|doom loop/i.test(error)) fates[id] = "refused";
+    else if (rejected !== undefined) {
+      fates[id] = "rejected";
+      rejections[id] = rejected;
+    } else if (status === "completed" || status === "error") fates[id] = "ran";
   }
   const doomLoop = /permission requested: doom_loop[^\n]*/.exec(run.stderr.replace(/\u001b\[[0-9;]*m/g, ""));
-  if (doomLoop !== null) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: doomLoop[0], warnings: warningsIn(run.requests) };
+  if (doomLoop !== null) return { fates, ...rejectionsField(rejections), stoppedAtStep: Math.max(0, run.served - 1), stopMessage: doomLoop[0], warnings: warningsIn(run.requests) };
   // Kilo's second guard: the turn aborted after 3 invalid-argument failures in a row.
   const malformed = /Stopped after \d+ consecutive invalid-argument failures[^\n]*/.exec(run.stderr.replace(/\u001b\[[0-9;]*m/g, ""));
-  if (malformed !== null) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: malformed[0], warnings: warningsIn(run.requests) };
+  if (malformed !== null) return { fates, ...rejectionsField(rejections), stoppedAtStep: Math.max(0, run.served - 1), stopMessage: malformed[0], warnings: warningsIn(run.requests) };
   if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${lastLine(run.stderr)}`;
-  return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
+  return { fates, ...rejectionsField(rejections), stoppedAtStep: null, warnings: warningsIn(run.requests) };
 }

@@ -2,12 +2,13 @@
 // mode yolo so its own tools run unattended) against the scripted model through its OpenAI auth
 // type. Usage statistics and telemetry are switched off in the sandbox's settings. It asks for
 // Node 22 but runs on Node 20. What happened is read from its stream-json messages: tool results
-// by call id, and the final result's error when loop detection halted the run.
+// by call id (a call it rejected before running is told apart by its result's text: qwenRejection),
+// and the final result's error when loop detection halted the run.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliAdapter, CliRun } from "./cliDriver.js";
 import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
-import { namedToolCall, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall } from "./drivenRuntime.js";
+import { namedToolCall, rejectionsField, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall, type Rejection } from "./drivenRuntime.js";
 import { qwenRecordedCall } from "./qwenRecordedCalls.js";
 
 export const QWEN_PACKAGE = "@qwen-code/qwen-code";
@@ -44,8 +45,24 @@ interface StreamLine {
   readonly message?: { readonly content?: readonly { readonly type?: string; readonly tool_use_id?: string; readonly is_error?: boolean; readonly content?: unknown }[] };
 }
 
+/**
+ * Whether Qwen rejected a call before running it, from its tool result's text (stream-json carries
+ * no error type; read from qwen-code 0.24.4, run driven): a tool it lacks is answered `Tool "bash"
+ * not found in registry. Tools must use the exact names that are registered. Did you mean ...`
+ * (or, for a skill's name, `"x" is a skill name, not a tool name`), and args its schema refuses
+ * `params must have required property 'file_path'` (its validator's text for the args, `params`
+ * and the path within them). A guidance sentence may follow either; a tool's own failure while
+ * running says neither.
+ */
+export function qwenRejection(text: string): Rejection | undefined {
+  if (/^Tool "[^"]*" not found in registry\./.test(text) || /^"[^"]*" is a skill name, not a tool name/.test(text)) return "unknown-tool";
+  if (/^params(\/\S*)? must /.test(text)) return "invalid-input";
+  return undefined;
+}
+
 export function observeQwen(run: CliRun): PromptObservation | string {
   const fates: Record<string, CallFate> = {};
+  const rejections: Record<string, Rejection> = {};
   for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
   let halted: string | undefined;
   let failed: string | undefined;
@@ -61,7 +78,10 @@ export function observeQwen(run: CliRun): PromptObservation | string {
       for (const part of event.message?.content ?? []) {
         if (part.type !== "tool_result" || part.tool_use_id === undefined || !(part.tool_use_id in fates)) continue;
         const text = typeof part.content === "string" ? part.content : JSON.stringify(part.content ?? "");
-        fates[part.tool_use_id] = part.is_error === true && /loop detect/i.test(text) ? "refused" : "ran";
+        const refused = part.is_error === true && /loop detect/i.test(text);
+        const rejected = part.is_error === true && !refused ? qwenRejection(text) : undefined;
+        fates[part.tool_use_id] = refused ? "refused" : rejected !== undefined ? "rejected" : "ran";
+        if (rejected !== undefined) rejections[part.tool_use_id] = rejected;
       }
     }
     if (event.type === "result" && event.is_error === true) {
@@ -70,7 +90,7 @@ export function observeQwen(run: CliRun): PromptObservation | string {
       else failed = message;
     }
   }
-  if (halted !== undefined) return { fates, stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted.slice(0, 300), warnings: warningsIn(run.requests) };
+  if (halted !== undefined) return { fates, ...rejectionsField(rejections), stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted.slice(0, 300), warnings: warningsIn(run.requests) };
   if (failed !== undefined || run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${(failed ?? lastLine(run.stderr)).slice(0, 300)}`;
-  return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
+  return { fates, ...rejectionsField(rejections), stoppedAtStep: null, warnings: warningsIn(run.requests) };
 }

@@ -6,14 +6,15 @@
 // toolCall may spell a call in the runtime's own schema where the record plainly says the same
 // thing: opencodeArgs.ts).
 // The runtime runs its own tools in a scratch folder, so the trace's results are not what it
-// sees; they are not used.
+// sees; they are not used. A call the runtime rejected before running it (a tool it does not
+// have, args its schema refuses) is allowed here and its outcome not recorded: no guard decided it.
 import { argsHash } from "../../../models/callHash.js";
 import { digestNamed } from "../../../models/digest.js";
 import { isTextEvent, type ToolEvent } from "../../../models/events.js";
 import { runKeyOf } from "../../../models/normalize.js";
 import { chosenDigest } from "../digestChoice.js";
 import type { TargetOutput } from "../target.js";
-import type { DrivenScript, DrivenStep, PromptObservation } from "./drivenRuntime.js";
+import type { CallFate, DrivenScript, DrivenStep, PromptObservation, Rejection } from "./drivenRuntime.js";
 
 interface PlannedCall {
   readonly event: number;
@@ -73,14 +74,31 @@ export function planTrace(events: readonly ToolEvent[]): TracePlan {
   return { script, callOf, runs };
 }
 
-/** Where a prompt stopped: the event of the call that triggered, and whether that call ran. */
-function stopPoint(plan: TracePlan, prompt: number, observed: PromptObservation): { event: number; triggerRan: boolean } | undefined {
+/** A call the runtime answered: it ran, or it was rejected before running (a tool the runtime lacks,
+ * args its schema refuses), which is the runtime's answer to it and no guard decision. */
+const answered = (fate: CallFate | undefined): boolean => fate === "ran" || fate === "rejected";
+
+/** Where a prompt stopped: the event of the call that triggered, and whether that call was answered. */
+function stopPoint(plan: TracePlan, prompt: number, observed: PromptObservation): { event: number; triggerAnswered: boolean } | undefined {
   const step = observed.stoppedAtStep;
   if (step === null) return undefined;
   const calls = plan.callOf.filter((c, i): c is PlannedCall => c !== undefined && c.event === i && c.prompt === prompt && c.step === step);
-  const trigger = calls.find((c) => observed.fates[c.id] !== "ran") ?? calls.at(-1);
+  const trigger = calls.find((c) => !answered(observed.fates[c.id])) ?? calls.at(-1);
   if (trigger === undefined) return undefined;
-  return { event: trigger.event, triggerRan: observed.fates[trigger.id] === "ran" };
+  return { event: trigger.event, triggerAnswered: answered(observed.fates[trigger.id]) };
+}
+
+/**
+ * The outcome of a call as the runtime answered it. A call that ran is recorded; one the guard
+ * refused, or that the run never reached, is vetoed (E4: its outcome is the guard's block, or
+ * never came). A call the runtime rejected before running it is neither: nothing ran, so nothing
+ * is recorded, and no guard blocked it, so it is no veto; where the runtime said it has no such
+ * tool, `unknownTool` names the tool as the trace called it.
+ */
+function outcomeNote(index: number, run: string, tool: string, argsHash: string, fate: CallFate | undefined, rejection: Rejection | undefined): TargetOutput {
+  if (fate === "rejected") return { kind: "outcome", index, run, tool, recorded: false, vetoed: false, argsHash, resultHash: undefined, unknownTool: rejection === "unknown-tool" ? tool : undefined };
+  const ran = fate === "ran" || fate === undefined;
+  return { kind: "outcome", index, run, tool, recorded: ran, vetoed: !ran, argsHash, resultHash: undefined, unknownTool: undefined };
 }
 
 /** loopsim's outputs for every event of the trace, from what the runtime did in each prompt. */
@@ -102,7 +120,7 @@ export function outputsFromObservations(runtime: string, events: readonly ToolEv
     const prompt = plan.runs.indexOf(run);
     const end = endOf.get(prompt);
     const stop = stops[prompt];
-    if (end !== undefined && index > end && !(stop?.triggerRan === true && plan.callOf[index]?.event === end)) {
+    if (end !== undefined && index > end && !(stop?.triggerAnswered === true && plan.callOf[index]?.event === end)) {
       out.push({ kind: "ignored", index, run, eventType: event.type });
       return;
     }
@@ -115,21 +133,21 @@ export function outputsFromObservations(runtime: string, events: readonly ToolEv
     const call = plan.callOf[index];
     const observed = prompts[prompt];
     const hash = argsHash(digest, event.tool, event.params);
-    const fate = call === undefined || observed === undefined ? "ran" : observed.fates[call.id];
-    const stopHere = stop !== undefined && stop.event === call?.event && (event.type === "call" ? !stop.triggerRan : true);
+    const fate: CallFate | undefined = call === undefined || observed === undefined ? "ran" : observed.fates[call.id];
+    const stopHere = stop !== undefined && stop.event === call?.event && (event.type === "call" ? !stop.triggerAnswered : true);
     const abort: TargetOutput = { kind: "abort", index, run, tool: event.tool, error: `${runtime}:stop`, count: 0, message: observed?.stopMessage ?? `${runtime} stopped the run` };
     if (event.type === "call") {
       if (stopHere) {
         out.push(abort);
         return;
       }
-      if (fate === "ran" || fate === undefined) out.push({ kind: "call", index, run, tool: event.tool, argsHash: hash, verdict: "allow" });
+      // A rejected call is allowed by the guard: the runtime's rejection is no loop-guard decision.
+      if (fate === undefined || answered(fate)) out.push({ kind: "call", index, run, tool: event.tool, argsHash: hash, verdict: "allow" });
       else out.push({ kind: "call", index, run, tool: event.tool, argsHash: hash, verdict: "critical", detector: `${runtime}:refused`, count: 0, warningKey: `${runtime}:refused:${hash}`, message: `${runtime}: the call ${fate === "refused" ? "was refused" : "did not run"}`, emitted: true });
-      if (stop?.triggerRan === true && stop.event === index && !events.slice(index + 1).some((_, j) => plan.callOf[index + 1 + j]?.event === index && events[index + 1 + j]?.type === "outcome")) out.push(abort);
+      if (stop?.triggerAnswered === true && stop.event === index && !events.slice(index + 1).some((_, j) => plan.callOf[index + 1 + j]?.event === index && events[index + 1 + j]?.type === "outcome")) out.push(abort);
     } else {
-      const ran = fate === "ran" || fate === undefined;
-      out.push({ kind: "outcome", index, run, tool: event.tool, recorded: ran, vetoed: !ran, argsHash: hash, resultHash: undefined, unknownTool: undefined });
-      if (stopHere && stop?.triggerRan === true) out.push(abort);
+      out.push(outcomeNote(index, run, event.tool, hash, fate, call === undefined ? undefined : observed?.rejections?.[call.id]));
+      if (stopHere && stop?.triggerAnswered === true) out.push(abort);
     }
     const stepKey = call === undefined ? undefined : `${call.prompt}/${call.step}`;
     if (stepKey !== undefined && lastEventOfStep.get(stepKey) === index) {
