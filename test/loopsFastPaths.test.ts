@@ -25,7 +25,7 @@ import { eventTokens, tokensOf } from "../src/sim/tokens.js";
 import { callTokens } from "../src/realLoops/catalogue.js";
 import type { ToolEvent } from "../models/events.js";
 import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf, linesIn, shownBefore } from "../src/import/facts.js";
-import { codeLine, linesWithin, type MinedCall, minedCalls } from "../src/realLoops/mine.js";
+import { codeLine, linesWithin, type MinedCall, minedCalls, stretchesOf } from "../src/realLoops/mine.js";
 import { tempDir } from "./cli/run.js";
 import { WRITING_COMMAND } from "../src/import/writes.js";
 import { printedLines, sameLinesAgain } from "../src/realLoops/unlandedEdits.js";
@@ -288,6 +288,36 @@ describe("loops' shortcuts give the plain result", () => {
       ]) as ToolEvent[];
       for (const c of minedCalls(events)) expect(callTokens(events, c)).toBe(plainCallTokens(events, c));
     });
+  });
+
+  it("a mined call's shape (mine.ts minedCalls, masked when first read) is maskedCall of its call, an own enumerable field in its place, and the stretches are those of shapes worked out for every call", () => {
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: "small" }, text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie("value"), { maxLength: 3 }), fc.dictionary(text, tie("value"), { maxKeys: 3 })),
+    })).value;
+    const odd = fc.constantFrom<unknown>(undefined, null, () => 1, { toJSON: () => "xy" });
+    // Few tools, args and answers, so that neighbours answer and fail alike and the shapes are compared.
+    const call = fc.tuple(fc.constantFrom("bash", "str_replace"), fc.oneof(fc.constantFrom<unknown>({ command: "ls 1" }, { command: "ls 2" }, { command: "cat a.py" }), json, odd), fc.constantFrom("x", "no such file 1", "no such file 2", ""), fc.constantFrom(0, 1), fc.boolean());
+    let found = 0;
+    // A few calls sent again and again, in any order: repeats, failing runs and alternations.
+    const session = fc.tuple(fc.array(call, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(2), { minLength: 3, maxLength: 12 })).map(([pool, picks]) => picks.map((k) => pool[k % pool.length] as (typeof pool)[number]));
+    check("shape", session, (specs) => {
+      const events: ToolEvent[] = specs.flatMap(([tool, params, output, exitCode, answered], k) => [
+        { type: "call" as const, callId: `c${k}`, tool, ...(params === undefined ? {} : { params }) },
+        ...(answered ? [{ type: "outcome" as const, callId: `c${k}`, tool, result: { content: [{ type: "text", text: output }], details: { exitCode } } }] : []),
+      ]) as ToolEvent[];
+      const lazy = minedCalls(events);
+      // The plain computation: every call's shape masked up front, as a data field.
+      const eager = minedCalls(events).map((c) => ({ ...c, shape: maskedCall(c.call) }));
+      const stretches = stretchesOf(lazy);
+      found += stretches.length;
+      expect(stretches).toEqual(stretchesOf(eager));
+      for (const c of minedCalls(events)) {
+        expect(Object.keys(c).slice(0, 4)).toEqual(["index", "events", "shape", "call"]);
+        expect(c.shape).toBe(maskedCall(c.call));
+        expect(c.shape).toBe(maskedShape(c.call.tool, JSON.stringify(c.call.params ?? null) ?? "null"));
+      }
+    });
+    expect(found).toBeGreaterThan(50);
   });
 
   it("the writing-command pattern, one \\b before its word alternatives (writes.ts WRITING_COMMAND), matches where the alternatives side by side match", () => {

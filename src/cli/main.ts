@@ -12,7 +12,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(argv[2]);
   // No command at all: the help is what was asked for, on stdout.
   if (argv.length <= 2) {
     process.stdout.write(program.helpInformation());

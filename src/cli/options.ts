@@ -2,9 +2,6 @@
 // simulationCommands.ts both import them; neither imports the other for them).
 import { InvalidArgumentError, type Command } from "commander";
 import { UserError } from "../io/errors.js";
-import { targetNamesHelp } from "../targets/registry.js";
-
-export const TARGET_HELP = `loop guard to run: ${targetNamesHelp()}`;
 
 /** Above 2^53 a number no longer names one integer: a seed of 9007199254740993 would run as ...992. */
 function safe(name: string, value: string): number {

@@ -18,7 +18,8 @@ import { ZOO_VARIANTS } from "../targets/zoo/variants.js";
 import { candidateFormHelp } from "../targets/targetRef.js";
 import { resolveStepwiseTarget, targetNamesHelp } from "../targets/registry.js";
 import { ciOutputsOf, withCiOptions } from "./ciOptions.js";
-import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt, refuseOptionConflicts, shareArg, TARGET_HELP, type OptionRule } from "./options.js";
+import { boundedInt, MAX_AGENTS, MAX_WORKERS, nonNegativeInt, refuseOptionConflicts, shareArg, type OptionRule } from "./options.js";
+import { TARGET_HELP } from "./targetHelp.js";
 import { MAX_SIMULATED_CALLS } from "../sim/simulate.js";
 
 function familyName(value: string): string {

@@ -231,11 +231,28 @@ export function minedCalls(events: readonly ToolEvent[]): MinedCall[] {
     if (call?.type !== "call") continue;
     const outcomeAt = unit[1];
     const outcome = outcomeAt === undefined ? undefined : (events[outcomeAt] as OutcomeEvent);
-    // The shape masks the args' JSON that factCallOf made (rawArgs): maskedCall without stringifying them again.
     const fact = factCallOf(call, outcome);
-    calls.push({ index: calls.length, events: unit, shape: maskedShape(call.tool, fact.rawArgs), ...fact, call });
+    // The shape is masked when a rule first reads it (shapeOf), not for every call. Its getter is
+    // one function shared by every call, defined in the place the shape always had among the
+    // fields: an accessor written into the object literal made each call a slow dictionary object.
+    const mined = { index: calls.length, events: unit };
+    Object.defineProperty(mined, "shape", { get: shapeOfThis, enumerable: true });
+    calls.push(Object.assign(mined, fact, { call }) as typeof mined & { readonly shape: string } & typeof fact & { readonly call: CallEvent });
   }
   return calls;
+}
+
+/**
+ * A call's masked shape: the args' JSON that factCallOf made (rawArgs), masked (mask.ts
+ * maskedShape, maskedCall without stringifying them again). Worked out the first time a rule
+ * reads it, once: the rules compare shapes only of calls answered alike or failed alike
+ * (sameAnswer, sameFailure compare the shape last) and of the stretches found, and masking every
+ * call's args was a fiftieth of a `loops` run (issue 35). test/loopsFastPaths.test.ts holds the
+ * lazy shape to maskedCall.
+ */
+const shapeOf = perCall((c: FactCall): string => maskedShape(c.call.tool, c.rawArgs));
+function shapeOfThis(this: FactCall): string {
+  return shapeOf(this);
 }
 
 
@@ -246,8 +263,9 @@ export function minedCalls(events: readonly ToolEvent[]): MinedCall[] {
  * thing (cabinet 3, then cabinet 4) and got an answer about that thing may have taught something.
  * A call never answered says nothing either way, so it never repeats.
  */
-const sameAnswer = (a: MinedCall, b: MinedCall) => a.outcome !== undefined && b.outcome !== undefined && a.shape === b.shape && a.result === b.result && (a.rawArgs === b.rawArgs || a.rawResult === b.rawResult);
-const sameFailure = (a: MinedCall, b: MinedCall) => a.shape === b.shape && a.failed && b.failed;
+// The shapes are compared last: each is masked when first read (shapeOf), and most neighbours differ in their answers first.
+const sameAnswer = (a: MinedCall, b: MinedCall) => a.outcome !== undefined && b.outcome !== undefined && a.result === b.result && (a.rawArgs === b.rawArgs || a.rawResult === b.rawResult) && a.shape === b.shape;
+const sameFailure = (a: MinedCall, b: MinedCall) => a.failed && b.failed && a.shape === b.shape;
 
 /** The stuck stretches of a session, in order; they never overlap. */
 export function mineStretches(events: readonly ToolEvent[], parameters: MineParameters = DEFAULT_MINE_PARAMETERS): Stretch[] {
