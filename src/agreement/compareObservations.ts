@@ -5,7 +5,7 @@
 // guard decision and no model has a registry: it compares as let through, as a call that ran. In the response where a run
 // stopped, only the calls the model says did not run are compared: a CLI that ends the run does
 // not report the calls of that response it had started, so "ran" there cannot be observed.
-import type { CallFate, PromptObservation } from "../targets/runtimes/drivenRuntime.js";
+import { guardFate, type PromptObservation } from "../targets/runtimes/drivenRuntime.js";
 
 export interface Difference {
   readonly prompt: number;
@@ -13,9 +13,6 @@ export interface Difference {
   readonly model: string;
   readonly runtime: string;
 }
-
-/** The guard's side of a fate: a rejected call was let through by the guard. */
-const guardFate = (f: CallFate | undefined): CallFate | undefined => (f === "rejected" ? "ran" : f);
 
 const stepText = (s: number | null): string => (s === null ? "ran to the end" : `stopped in response ${s + 1}`);
 

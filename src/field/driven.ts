@@ -4,7 +4,7 @@
 // fail, and where a prompt starts. Each distinct call of the trace (tool + args) becomes one read
 // of a file of its own (a failing one, of a missing file), and the file is rewritten before a
 // response whenever the trace's result for that call changes.
-import type { DrivenScript, DrivenStep, PromptObservation } from "../targets/runtimes/drivenRuntime.js";
+import { guardFate, type DrivenScript, type DrivenStep, type PromptObservation } from "../targets/runtimes/drivenRuntime.js";
 import { stableSerialize } from "../../models/stableSerialize.js";
 import type { ExpandedTrace } from "./expand.js";
 import type { ObservedCall, Observation } from "./observe.js";
@@ -68,13 +68,11 @@ export function observeDriven(trace: ExpandedTrace, script: FieldScript, prompts
       const stoppedHere = prompt.stoppedAtStep === s;
       // A call the runtime rejected (a tool it lacks, args its schema refuses) was answered, not
       // stopped: no guard decided it, so the field sees it let through, as it sees a call that ran.
-      const answered = (id: string) => prompt.fates[id] === "ran" || prompt.fates[id] === "rejected";
-      const ran = step.calls.filter((c) => answered(c.id));
+      const ran = step.calls.filter((c) => guardFate(prompt.fates[c.id]) === "ran");
       step.calls.forEach((c) => {
         const n = script.numbers.get(c.id);
         if (n === undefined) return;
-        const called = prompt.fates[c.id] ?? "not-run";
-        const fate = called === "rejected" ? "ran" : called;
+        const fate = guardFate(prompt.fates[c.id] ?? "not-run");
         const last = c === ran[ran.length - 1];
         const endedAfter = stoppedHere && last;
         byNumber.set(n, {

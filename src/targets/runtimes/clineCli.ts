@@ -11,9 +11,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ACP_CLIENT_FILE, ACP_CLIENT_SOURCE } from "./clineAcpClient.js";
 import type { CliAdapter, CliInvocation, CliRun } from "./cliDriver.js";
-import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
+import { lastLine, PROMPT_TEXT } from "./cliDriver.js";
 import { clineRecordedCall } from "./clineRecordedCalls.js";
-import { namedToolCall, ordered, rejectionsField, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall, type Rejection } from "./drivenRuntime.js";
+import { namedToolCall, ordered, type ProbeAction, type PromptObservation, type RawToolCall, type Rejection } from "./drivenRuntime.js";
+import { ObservedFates } from "./observedFates.js";
 
 export const CLINE_BINARY = "package/bin/cline";
 
@@ -108,19 +109,16 @@ export function clineRejection(output: unknown): Rejection | undefined {
 }
 
 /** An answered call's fate: refused at the mistake limit or by the loop guard, rejected before it ran, or ran (and perhaps failed). */
-function answeredFate(output: unknown, id: string, rejections: Record<string, Rejection>): CallFate {
-  if (/consecutive mistakes|consecutive identical/i.test(JSON.stringify(output ?? ""))) return "refused";
+function answered(fates: ObservedFates, id: string, output: unknown): void {
+  if (/consecutive mistakes|consecutive identical/i.test(JSON.stringify(output ?? ""))) return fates.set(id, "refused");
   const rejected = clineRejection(output);
-  if (rejected === undefined) return "ran";
-  rejections[id] = rejected;
-  return "rejected";
+  if (rejected === undefined) fates.set(id, "ran");
+  else fates.reject(id, rejected);
 }
 
 export function observeCline(run: CliRun): PromptObservation | string {
   if (run.stdout.includes('{"loopsim":"done"')) return observeClineAcp(run);
-  const fates: Record<string, CallFate> = {};
-  const rejections: Record<string, Rejection> = {};
-  for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
+  const fates = new ObservedFates(run);
   let halted: string | undefined;
   let lastError: string | undefined;
   let aborted = false;
@@ -134,9 +132,7 @@ export function observeCline(run: CliRun): PromptObservation | string {
     }
     const event = parsed.event;
     if (event === undefined) continue;
-    if (event.type === "content_end" && event.contentType === "tool" && event.toolCallId !== undefined && event.toolCallId in fates) {
-      fates[event.toolCallId] = answeredFate(event.output, event.toolCallId, rejections);
-    }
+    if (event.type === "content_end" && event.contentType === "tool" && event.toolCallId !== undefined && fates.scripted(event.toolCallId)) answered(fates, event.toolCallId, event.output);
     if (event.type === "error") {
       const message = JSON.stringify(event.error ?? "");
       const match = /Detected \d+ consecutive identical calls[^"\\]*/.exec(message);
@@ -145,7 +141,7 @@ export function observeCline(run: CliRun): PromptObservation | string {
     }
     if (event.type === "done" && event.reason === "aborted") aborted = true;
   }
-  if (halted !== undefined) return { fates, ...rejectionsField(rejections), stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted, warnings: warningsIn(run.requests) };
+  if (halted !== undefined) return fates.stopped(halted);
   if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${lastLine(run.stderr)}`;
   // Its stderr ends with the AI SDK's warnings (a stack line), which said nothing of why: the
   // reason is its own last error. A turn whose every call failed (a tool it lacks, args its schema
@@ -154,7 +150,7 @@ export function observeCline(run: CliRun): PromptObservation | string {
     const limit = lastError !== undefined && /tool call\(s\) failed/.test(lastError) ? " on its consecutive-mistake limit (3 turns in a row whose every call failed)" : "";
     return `the runtime ended after ${run.served} of ${run.stepCalls.length} responses without a loop stop: cline aborted the run${limit}${lastError === undefined ? "" : `; its last error: ${lastError.slice(0, 240)}`}`;
   }
-  return { fates, ...rejectionsField(rejections), stoppedAtStep: null, warnings: warningsIn(run.requests) };
+  return fates.ranThrough();
 }
 
 interface AcpLine {
@@ -169,9 +165,7 @@ const LOOP_STOP = /Detected \d+ consecutive identical calls[^"\\]*/;
  * session/load replays first holds the earlier prompts' ids only), and the loop stop wherever the
  * agent says it (an error answer to the prompt, or its text). */
 export function observeClineAcp(run: CliRun): PromptObservation | string {
-  const fates: Record<string, CallFate> = {};
-  const rejections: Record<string, Rejection> = {};
-  for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
+  const fates = new ObservedFates(run);
   for (const line of run.stdout.split("\n")) {
     if (!line.startsWith("{")) continue;
     let parsed: AcpLine;
@@ -181,12 +175,12 @@ export function observeClineAcp(run: CliRun): PromptObservation | string {
       continue;
     }
     const update = parsed.params?.update;
-    if (parsed.method !== "session/update" || update?.sessionUpdate !== "tool_call_update" || update.toolCallId === undefined || !(update.toolCallId in fates)) continue;
-    if (update.status === "completed") fates[update.toolCallId] = "ran";
-    else if (update.status === "failed") fates[update.toolCallId] = answeredFate(update.rawOutput ?? update.content, update.toolCallId, rejections);
+    if (parsed.method !== "session/update" || update?.sessionUpdate !== "tool_call_update" || update.toolCallId === undefined || !fates.scripted(update.toolCallId)) continue;
+    if (update.status === "completed") fates.set(update.toolCallId, "ran");
+    else if (update.status === "failed") answered(fates, update.toolCallId, update.rawOutput ?? update.content);
   }
   const halted = LOOP_STOP.exec(run.stdout);
-  if (halted !== null) return { fates, ...rejectionsField(rejections), stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted[0], warnings: warningsIn(run.requests) };
+  if (halted !== null) return fates.stopped(halted[0]);
   if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${lastLine(run.stdout)}`;
-  return { fates, ...rejectionsField(rejections), stoppedAtStep: null, warnings: warningsIn(run.requests) };
+  return fates.ranThrough();
 }

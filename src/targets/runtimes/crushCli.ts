@@ -13,8 +13,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { UserError } from "../../io/errors.js";
 import type { CliAdapter, CliInvocation, CliRun } from "./cliDriver.js";
-import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
-import { namedToolCall, type CallFate, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
+import { lastLine, PROMPT_TEXT } from "./cliDriver.js";
+import { namedToolCall, type ProbeAction, type PromptObservation } from "./drivenRuntime.js";
+import { ObservedFates } from "./observedFates.js";
 import { npmEnv } from "./packageCache.js";
 
 export const CRUSH_PACKAGE = "@charmland/crush";
@@ -63,20 +64,19 @@ export function crushAdapter(installDir: string): CliAdapter {
 }
 
 export function observeCrush(run: CliRun): PromptObservation | string {
-  const fates: Record<string, CallFate> = {};
-  for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
+  const fates = new ObservedFates(run);
   for (const request of run.requests) {
     for (const message of request.messages) {
       const id = (message as { role?: unknown; tool_call_id?: unknown }).tool_call_id;
-      if ((message as { role?: unknown }).role === "tool" && typeof id === "string" && id in fates) fates[id] = "ran";
+      if ((message as { role?: unknown }).role === "tool" && typeof id === "string" && fates.scripted(id)) fates.set(id, "ran");
     }
   }
   if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal}: ${lastLine(run.stderr)}`;
   const scripted = run.stepCalls.length;
   // Stopped: it ended before asking for the rest of its script (the last served step's calls ran).
   if (run.served < scripted) {
-    for (const id of run.stepCalls[run.served - 1] ?? []) fates[id] = "ran";
-    return { fates, stoppedAtStep: run.served, stopMessage: "the agent stopped before its next response (loop condition)", warnings: warningsIn(run.requests) };
+    for (const id of run.stepCalls[run.served - 1] ?? []) fates.set(id, "ran");
+    return fates.stopped("the agent stopped before its next response (loop condition)", run.served);
   }
-  return { fates, stoppedAtStep: null, warnings: warningsIn(run.requests) };
+  return fates.ranThrough();
 }

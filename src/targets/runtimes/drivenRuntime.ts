@@ -61,6 +61,17 @@ export interface DrivenScript {
  */
 export type CallFate = "ran" | "refused" | "rejected" | "not-run";
 
+/**
+ * A fate as the loop guard decided it: a call the runtime rejected before running it was let
+ * through by the guard, as a call that ran (the runtime's rejection is no guard decision, and no
+ * peer model has a tool registry to reject anything with).
+ */
+export function guardFate(fate: CallFate): Exclude<CallFate, "rejected">;
+export function guardFate(fate: CallFate | undefined): Exclude<CallFate, "rejected"> | undefined;
+export function guardFate(fate: CallFate | undefined): Exclude<CallFate, "rejected"> | undefined {
+  return fate === "rejected" ? "ran" : fate;
+}
+
 /** Why the runtime rejected a call: it has no tool of that name, or the tool does not accept its input. */
 export type Rejection = "unknown-tool" | "invalid-input";
 
@@ -130,9 +141,4 @@ export function bentName(name: string, variant: NameVariant | undefined): string
 export function ordered(args: Record<string, unknown>, reversed: boolean | undefined): Record<string, unknown> {
   if (reversed !== true) return args;
   return Object.fromEntries(Object.entries(args).reverse());
-}
-
-/** The observation's `rejections` field: absent when the runtime rejected no call. */
-export function rejectionsField(rejections: Readonly<Record<string, Rejection>>): { readonly rejections?: Readonly<Record<string, Rejection>> } {
-  return Object.keys(rejections).length === 0 ? {} : { rejections };
 }

@@ -7,9 +7,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliAdapter, CliRun } from "./cliDriver.js";
-import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
+import { lastLine, PROMPT_TEXT } from "./cliDriver.js";
 import { opencodeArgs } from "./opencodeArgs.js";
-import { namedToolCall, rejectionsField, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall, type Rejection } from "./drivenRuntime.js";
+import { namedToolCall, type ProbeAction, type PromptObservation, type RawToolCall, type Rejection } from "./drivenRuntime.js";
+import { ObservedFates } from "./observedFates.js";
 
 export interface OpencodeFlavour {
   readonly runtime: "opencode" | "kilo";
@@ -124,9 +125,7 @@ export function opencodeRejection(part: ToolPart): Rejection | undefined {
 }
 
 export function observeOpencode(run: CliRun): PromptObservation | string {
-  const fates: Record<string, CallFate> = {};
-  const rejections: Record<string, Rejection> = {};
-  for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
+  const fates = new ObservedFates(run);
   for (const line of run.stdout.split("\n")) {
     if (!line.startsWith("{")) continue;
     let event: { type?: string; part?: ToolPart };
@@ -137,21 +136,19 @@ export function observeOpencode(run: CliRun): PromptObservation | string {
     }
     if (event.type !== "tool_use") continue;
     const id = event.part?.callID;
-    if (id === undefined || !(id in fates)) continue;
+    if (id === undefined || !fates.scripted(id)) continue;
     const status = event.part?.state?.status;
     const error = String(event.part?.state?.error ?? "");
     const rejected = opencodeRejection(event.part ?? {});
-    if (status === "error" && /rejected permission|doom_loop|doom loop/i.test(error)) fates[id] = "refused";
-    else if (rejected !== undefined) {
-      fates[id] = "rejected";
-      rejections[id] = rejected;
-    } else if (status === "completed" || status === "error") fates[id] = "ran";
+    if (status === "error" && /rejected permission|doom_loop|doom loop/i.test(error)) fates.set(id, "refused");
+    else if (rejected !== undefined) fates.reject(id, rejected);
+    else if (status === "completed" || status === "error") fates.set(id, "ran");
   }
   const doomLoop = /permission requested: doom_loop[^\n]*/.exec(run.stderr.replace(/\u001b\[[0-9;]*m/g, ""));
-  if (doomLoop !== null) return { fates, ...rejectionsField(rejections), stoppedAtStep: Math.max(0, run.served - 1), stopMessage: doomLoop[0], warnings: warningsIn(run.requests) };
+  if (doomLoop !== null) return fates.stopped(doomLoop[0]);
   // Kilo's second guard: the turn aborted after 3 invalid-argument failures in a row.
   const malformed = /Stopped after \d+ consecutive invalid-argument failures[^\n]*/.exec(run.stderr.replace(/\u001b\[[0-9;]*m/g, ""));
-  if (malformed !== null) return { fates, ...rejectionsField(rejections), stoppedAtStep: Math.max(0, run.served - 1), stopMessage: malformed[0], warnings: warningsIn(run.requests) };
+  if (malformed !== null) return fates.stopped(malformed[0]);
   if (run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${lastLine(run.stderr)}`;
-  return { fates, ...rejectionsField(rejections), stoppedAtStep: null, warnings: warningsIn(run.requests) };
+  return fates.ranThrough();
 }

@@ -7,8 +7,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliAdapter, CliRun } from "./cliDriver.js";
-import { lastLine, PROMPT_TEXT, warningsIn } from "./cliDriver.js";
-import { namedToolCall, rejectionsField, type CallFate, type ProbeAction, type PromptObservation, type RawToolCall, type Rejection } from "./drivenRuntime.js";
+import { lastLine, PROMPT_TEXT } from "./cliDriver.js";
+import { namedToolCall, type ProbeAction, type PromptObservation, type RawToolCall, type Rejection } from "./drivenRuntime.js";
+import { ObservedFates } from "./observedFates.js";
 import { qwenRecordedCall } from "./qwenRecordedCalls.js";
 
 export const QWEN_PACKAGE = "@qwen-code/qwen-code";
@@ -61,9 +62,7 @@ export function qwenRejection(text: string): Rejection | undefined {
 }
 
 export function observeQwen(run: CliRun): PromptObservation | string {
-  const fates: Record<string, CallFate> = {};
-  const rejections: Record<string, Rejection> = {};
-  for (const ids of run.stepCalls) for (const id of ids) fates[id] = "not-run";
+  const fates = new ObservedFates(run);
   let halted: string | undefined;
   let failed: string | undefined;
   for (const line of run.stdout.split("\n")) {
@@ -76,12 +75,12 @@ export function observeQwen(run: CliRun): PromptObservation | string {
     }
     if (event.type === "user") {
       for (const part of event.message?.content ?? []) {
-        if (part.type !== "tool_result" || part.tool_use_id === undefined || !(part.tool_use_id in fates)) continue;
+        if (part.type !== "tool_result" || part.tool_use_id === undefined || !fates.scripted(part.tool_use_id)) continue;
         const text = typeof part.content === "string" ? part.content : JSON.stringify(part.content ?? "");
         const refused = part.is_error === true && /loop detect/i.test(text);
         const rejected = part.is_error === true && !refused ? qwenRejection(text) : undefined;
-        fates[part.tool_use_id] = refused ? "refused" : rejected !== undefined ? "rejected" : "ran";
-        if (rejected !== undefined) rejections[part.tool_use_id] = rejected;
+        if (rejected !== undefined) fates.reject(part.tool_use_id, rejected);
+        else fates.set(part.tool_use_id, refused ? "refused" : "ran");
       }
     }
     if (event.type === "result" && event.is_error === true) {
@@ -90,7 +89,7 @@ export function observeQwen(run: CliRun): PromptObservation | string {
       else failed = message;
     }
   }
-  if (halted !== undefined) return { fates, ...rejectionsField(rejections), stoppedAtStep: Math.max(0, run.served - 1), stopMessage: halted.slice(0, 300), warnings: warningsIn(run.requests) };
+  if (halted !== undefined) return fates.stopped(halted.slice(0, 300));
   if (failed !== undefined || run.exitCode !== 0) return `exit ${run.exitCode ?? run.signal} without a loop stop: ${(failed ?? lastLine(run.stderr)).slice(0, 300)}`;
-  return { fates, ...rejectionsField(rejections), stoppedAtStep: null, warnings: warningsIn(run.requests) };
+  return fates.ranThrough();
 }

@@ -14,7 +14,7 @@ import { isTextEvent, type ToolEvent } from "../../../models/events.js";
 import { runKeyOf } from "../../../models/normalize.js";
 import { chosenDigest } from "../digestChoice.js";
 import type { TargetOutput } from "../target.js";
-import type { CallFate, DrivenScript, DrivenStep, PromptObservation, Rejection } from "./drivenRuntime.js";
+import { guardFate, type CallFate, type DrivenScript, type DrivenStep, type PromptObservation, type Rejection } from "./drivenRuntime.js";
 
 interface PlannedCall {
   readonly event: number;
@@ -76,7 +76,7 @@ export function planTrace(events: readonly ToolEvent[]): TracePlan {
 
 /** A call the runtime answered: it ran, or it was rejected before running (a tool the runtime lacks,
  * args its schema refuses), which is the runtime's answer to it and no guard decision. */
-const answered = (fate: CallFate | undefined): boolean => fate === "ran" || fate === "rejected";
+const answered = (fate: CallFate | undefined): boolean => guardFate(fate) === "ran";
 
 /** Where a prompt stopped: the event of the call that triggered, and whether that call was answered. */
 function stopPoint(plan: TracePlan, prompt: number, observed: PromptObservation): { event: number; triggerAnswered: boolean } | undefined {
