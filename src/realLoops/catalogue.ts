@@ -13,6 +13,7 @@ import { eventTokens, tokensOfJson } from "../sim/tokens.js";
 import { percentWithInterval, wilson, type Interval } from "../stats/interval.js";
 import { OUTCOMES, outcomeOf } from "./labels.js";
 import { precisionAgreementOf, precisionOf, recallOf, stretchId, type Judgements, type Precision, type PrecisionAgreement, type ReadingAgreement, type Recall, type SessionReading, type Verdict, readingAgreementOf } from "./judgements.js";
+import { rejudgedRecallOf, type RejudgedRecall } from "./rangeRejudging.js";
 import { kindOfRule, minedCalls, STRETCH_RULES, stretchesOf, unlandedEditsOf, unmovedBreakOf, type MinedCall, type MineParameters, type Stretch, type StretchKind, type StretchRule } from "./mine.js";
 
 export const CATALOGUE_SCHEMA = "loopsim/real-loops@2";
@@ -127,6 +128,8 @@ export interface Catalogue {
     readonly byDataset: Readonly<Record<string, Recall>>;
     /** How a second, blind reader's reading of some of these sessions agrees with the first. */
     readonly agreement?: ReadingAgreement;
+    /** The stuck ranges read again by the precision criteria, and recall against what they confirm. */
+    readonly byPrecisionCriteria?: RejudgedRecall;
   } & Recall;
   /** A blind second reading of a sample of the judged stretches against the first reading. */
   readonly precisionAgreement?: PrecisionAgreement;
@@ -381,6 +384,7 @@ export class CatalogueBuilder {
               byRule: this.recallByRule(j.heldOut.sessions),
               byDataset: this.recallByDataset(j.heldOut.sessions),
               ...(j.heldOut.secondReader === undefined ? {} : { agreement: readingAgreementOf(j.heldOut.sessions, j.heldOut.secondReader) }),
+              ...(j.heldOut.rangesByPrecisionCriteria === undefined ? {} : { byPrecisionCriteria: rejudgedRecallOf(j.heldOut.rangesByPrecisionCriteria, j.heldOut.sessions, this.mined) }),
             },
           }),
       ...(j === undefined || precisionAgreementOf(j, found) === undefined ? {} : { precisionAgreement: precisionAgreementOf(j, found) as PrecisionAgreement }),
@@ -543,6 +547,7 @@ export function catalogueMarkdown(c: Catalogue): string {
       );
       if (g.protocol.length > 0) lines.push("How the second reading was made:", "", ...g.protocol.map((x) => `- ${x}`), "");
     }
+    if (h.byPrecisionCriteria !== undefined) lines.push(...rejudgedLines(h.byPrecisionCriteria));
     if (h.protocol.length > 0) lines.push("How the held-out sessions were chosen and read:", "", ...h.protocol.map((x) => `- ${x}`), "");
   }
   lines.push("## Stretches", "");
@@ -564,3 +569,26 @@ export function catalogueMarkdown(c: Catalogue): string {
 export const catalogueJson = (c: Catalogue): string => `${JSON.stringify(c, null, 2)}\n`;
 
 export type { StretchRule };
+
+/** The held-out stuck ranges read again by the precision criteria: what they confirm, and recall against it. */
+function rejudgedLines(p: RejudgedRecall): string[] {
+  const c = p.byCoverage;
+  const row = (name: string, x: RejudgedRecall["byCoverage"]["caught"]) => `| ${name} | ${x.ranges} | ${x.calls} | ${x.confirmedByAll} (${x.confirmedCalls} calls) | ${x.ranges === 0 ? "n/a" : percentWithInterval(x.share, x.interval)} |`;
+  const recall = (r: Recall) => (r.stuckRead === 0 ? "no stuck call left" : `${percentWithInterval(r.recall, r.interval)} (${r.covered} of ${r.stuckRead} calls)`);
+  const g = p.agreement;
+  return [
+    "### The held-out stuck ranges, read again by the precision criteria",
+    "",
+    `The recall above counts what the whole-session readers marked stuck, by their protocol; the precision counts what stretch readers judged stuck, by the criteria at the top of this report. To see where the two draw the line apart, ${p.ranges} of the ${p.heldOutRanges} ranges the held-out readers marked stuck were read again by the precision criteria, each by ${g.n === p.ranges ? "two readers" : "one or two readers"}, blind to which ranges the miner covers and to each other. Every reader of a range called it stuck for ${p.confirmedByAll} of them; at least one did for ${p.confirmedBySome}.${g.n === 0 ? "" : ` The two readers agree on ${g.agree} of ${g.n} (Cohen's kappa ${g.kappa === null ? "undefined: every answer was the same" : g.kappa.toFixed(2)}).`}`,
+    "",
+    "| the miner covers the range | ranges | calls | confirmed stuck by every reader | share confirmed (95% Wilson) |",
+    "|---|---|---|---|---|",
+    row("wholly", c.caught),
+    row("partly", c.partly),
+    row("not at all", c.missed),
+    "",
+    `Recall against the calls of ranges every reader confirmed: ${recall(p.recallConfirmedByAll)}; against those of ranges at least one confirmed: ${recall(p.recallConfirmedBySome)}. These are added figures, beside the recall of record above, which they do not replace: they say how much of the miss is a difference between the two protocols rather than a loop the miner does not see.`,
+    "",
+    ...(p.protocol.length > 0 ? ["How the ranges were read again:", "", ...p.protocol.map((x) => `- ${x}`), ""] : []),
+  ];
+}

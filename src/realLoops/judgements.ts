@@ -56,6 +56,8 @@ export interface Judgements {
     readonly sessions: ReadonlyMap<string, SessionReading>;
     /** An independent reading of some held-out sessions, blind to the first: the readers' agreement. */
     readonly secondReader?: { readonly protocol: readonly string[]; readonly sessions: ReadonlyMap<string, SessionReading> };
+    /** The stuck ranges of this reading read again, blind, by the precision criteria (src/realLoops/rangeRejudging.ts says why). */
+    readonly rangesByPrecisionCriteria?: RangeRejudging;
   };
   /** A second, blind reading of a sample of the judged stretches, for the precision's agreement. */
   readonly precisionSecondReader?: { readonly protocol: readonly string[]; readonly byId: ReadonlyMap<string, Judgement> };
@@ -129,7 +131,13 @@ export function loadJudgements(file: string): Judgements {
           }
         }
       }
-      heldOut = { protocol: lines(raw.heldOut.protocol, "$.heldOut.protocol"), sessions: sessionsHeldOut, ...(secondHeldOut === undefined ? {} : { secondReader: secondHeldOut }) };
+      const rejudged = raw.heldOut.rangesByPrecisionCriteria === undefined ? undefined : parseRangeRejudging(raw.heldOut.rangesByPrecisionCriteria, `${file}: $.heldOut.rangesByPrecisionCriteria`, sessionsHeldOut, problems);
+      heldOut = {
+        protocol: lines(raw.heldOut.protocol, "$.heldOut.protocol"),
+        sessions: sessionsHeldOut,
+        ...(secondHeldOut === undefined ? {} : { secondReader: secondHeldOut }),
+        ...(rejudged === undefined ? {} : { rangesByPrecisionCriteria: rejudged }),
+      };
     }
   }
   let precisionSecondReader: Judgements["precisionSecondReader"];
@@ -153,6 +161,56 @@ export function loadJudgements(file: string): Judgements {
     ...(heldOut === undefined ? {} : { heldOut }),
     ...(precisionSecondReader === undefined ? {} : { precisionSecondReader }),
   };
+}
+
+/** One reader's verdict on a range, by the precision criteria. */
+export interface RangeVerdict {
+  readonly reader: string;
+  readonly verdict: Verdict;
+  readonly reason: string;
+}
+
+/** A held-out stuck range and its readings by the precision criteria. */
+export interface RejudgedRange {
+  readonly session: string;
+  readonly from: number;
+  readonly to: number;
+  readonly readings: readonly RangeVerdict[];
+}
+
+export interface RangeRejudging {
+  readonly protocol: readonly string[];
+  readonly ranges: readonly RejudgedRange[];
+}
+
+/**
+ * Parses `$.heldOut.rangesByPrecisionCriteria`. Each range must be one the held-out reading marked
+ * stuck (same session, same from and to), read by at least one reader, each reader once.
+ */
+function parseRangeRejudging(value: unknown, at: string, heldOut: ReadonlyMap<string, SessionReading>, problems: string[]): RangeRejudging | undefined {
+  if (!isPlainObject(value) || !Array.isArray(value.ranges)) return void problems.push(`${at}: {protocol: [...], ranges: [{session, from, to, readings: [{reader, verdict, reason}]}]}`);
+  const protocol = Array.isArray(value.protocol) && value.protocol.every((p) => typeof p === "string") ? (value.protocol as string[]) : (problems.push(`${at}.protocol: a list of strings`), []);
+  const ranges: RejudgedRange[] = [];
+  const seen = new Set<string>();
+  value.ranges.forEach((r, k) => {
+    const where = `${at}.ranges[${k}]`;
+    if (!isPlainObject(r) || typeof r.session !== "string" || !Number.isInteger(r.from) || !Number.isInteger(r.to) || !Array.isArray(r.readings)) return void problems.push(`${where}: {session, from, to, readings: [...]}`);
+    const [session, from, to] = [r.session, r.from as number, r.to as number];
+    const reading = heldOut.get(session);
+    if (reading === undefined || !reading.stuck.some((s) => s.from === from && s.to === to)) return void problems.push(`${where}: calls ${from}-${to} of ${JSON.stringify(session)} are no stuck range of the held-out reading`);
+    const key = `${session}@${from}-${to}`;
+    if (seen.has(key)) return void problems.push(`${where}: ${key} is read again here; give all its readings in one entry`);
+    seen.add(key);
+    const readings: RangeVerdict[] = [];
+    r.readings.forEach((v, j) => {
+      if (!isPlainObject(v) || typeof v.reader !== "string" || v.reader === "" || !(VERDICTS as readonly unknown[]).includes(v.verdict) || typeof v.reason !== "string" || v.reason.trim() === "") return void problems.push(`${where}.readings[${j}]: {reader, verdict: "stuck" or "false-alarm", reason: a line}`);
+      if (readings.some((x) => x.reader === v.reader)) return void problems.push(`${where}.readings[${j}]: reader ${JSON.stringify(v.reader)} reads this range twice`);
+      readings.push({ reader: v.reader, verdict: v.verdict as Verdict, reason: v.reason });
+    });
+    if (readings.length === 0) return void problems.push(`${where}.readings: at least one reading`);
+    ranges.push({ session, from, to, readings });
+  });
+  return { protocol, ranges };
 }
 
 function sessionReading(value: unknown, at: string, problems: string[]): SessionReading | undefined {
