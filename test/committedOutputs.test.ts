@@ -4,7 +4,8 @@
 //   suite) with the TypeScript compiler instead: every export has its page and no page outlives its
 //   export, and every field, parameter and union member named in the declarations is on its page.
 //   When it fails, `npm run docs:api` makes the pages again.
-// - the committed comparison reports, rendered again from their compare.json.
+// - the committed comparison reports, rendered again from their compare.json, and the peer
+//   agreement report (reports/peers) from its agreement.json.
 // - reports/example and reports/example-sessions, the tune reports the guides point to. Their
 //   rendering and everything derived from their rows (picks, wording, charts) is made again from
 //   their own report.json and must be byte-identical; reports/example's command (its `reproduce`
@@ -27,6 +28,8 @@ import type { CompareReport } from "../src/compare/report.js";
 import { renderCompareMarkdown } from "../src/compare/renderMarkdown.js";
 import { renderCompareHtml } from "../src/compare/renderHtml.js";
 import { fitChangingArgs } from "../src/commands/fitChangingArgs.js";
+import { renderAgreementMarkdown } from "../src/agreement/renderAgreement.js";
+import type { AgreementReport, NotRun } from "../src/agreement/agreement.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const read = (...parts: string[]) => readFileSync(join(ROOT, ...parts), "utf8");
@@ -141,6 +144,16 @@ describe("the committed comparison reports are rendered as loopsim renders them 
       expect(renderCompareHtml(report), `${dir}/compare.html`).toBe(read(dir, "compare.html"));
     });
   }
+});
+
+describe("the committed peer agreement report is rendered as loopsim renders it today", () => {
+  // Its notes on known differences (src/agreement/knownDifferences.ts) and its wording are code: a
+  // change to them must come with the report made again (`conform --against ...` drives the CLIs
+  // for most of an hour, so the check renders the committed agreement.json rather than re-running).
+  it("reports/peers: its Markdown from its JSON, byte for byte", () => {
+    const report = JSON.parse(read("reports/peers", "agreement.json")) as { command: string; reports: AgreementReport[]; notRun: NotRun[] };
+    expect(renderAgreementMarkdown(report.reports, report.command, report.notRun), "reports/peers/agreement.md: regenerate it with the command in its header").toBe(read("reports/peers", "agreement.md"));
+  });
 });
 
 const DATASETS = join(ROOT, "..", "shared", "datasets");
