@@ -11,6 +11,7 @@ import type { ToolEvent } from "../../../models/events.js";
 import type { Target, TargetOutput } from "../target.js";
 import type { DrivenObservation } from "./drivenRuntime.js";
 import { outputsFromObservations, planTrace } from "./traceScript.js";
+import { drivenRunStoreFromEnv, type DrivenRunStore } from "./drivenRunCache.js";
 
 const CHILD = fileURLToPath(new URL("./driveTraceMain.js", import.meta.url));
 /** Per response the CLI is given, and once more for starting each prompt. */
@@ -37,9 +38,25 @@ function timeoutOf(plan: ReturnType<typeof planTrace>): number {
   return MS_PER_RESPONSE * (responses + 1);
 }
 
+/** Runtimes whose reuse has been said on stderr (once each per process). */
+const reuseSaid = new Set<string>();
+
+/** The same run's observation from LOOPSIM_DRIVEN_RUNS, said once per runtime on stderr. */
+function reused(store: DrivenRunStore | undefined, runtime: string, plan: ReturnType<typeof planTrace>): Driven | undefined {
+  const observed = store?.get(runtime, plan.script);
+  if (store === undefined || observed === undefined) return undefined;
+  if (!reuseSaid.has(runtime)) {
+    reuseSaid.add(runtime);
+    process.stderr.write(`loopsim: ${runtime}: reusing its driven runs kept in ${store.dir} where the script and loopsim's driving code are the same (LOOPSIM_DRIVEN_RUNS); unset it to drive every run again\n`);
+  }
+  return { ...plan, observed };
+}
+
 /** Drives the CLI with the script in a child process and waits; the CLI's observations, or why not. */
-function driveInChild(runtime: string, events: readonly ToolEvent[]): Driven {
+function driveInChild(runtime: string, events: readonly ToolEvent[], store: DrivenRunStore | undefined): Driven {
   const plan = planTrace(events);
+  const kept = reused(store, runtime, plan);
+  if (kept !== undefined) return kept;
   let text: string;
   try {
     text = execFileSync(process.execPath, [CHILD, runtime], { input: JSON.stringify(plan.script), encoding: "utf8", maxBuffer: MAX_OUTPUT, timeout: timeoutOf(plan), killSignal: "SIGTERM", stdio: ["pipe", "pipe", "inherit"] });
@@ -47,7 +64,9 @@ function driveInChild(runtime: string, events: readonly ToolEvent[]): Driven {
     const e = error as { signal?: string | null; status?: number | null; code?: string };
     throw childFailed(runtime, { timedOut: e.code === "ETIMEDOUT", status: e.status ?? null, signal: e.signal ?? null });
   }
-  return { ...plan, observed: observationOf(text) };
+  const observed = observationOf(text);
+  store?.put(runtime, plan.script, observed);
+  return { ...plan, observed };
 }
 
 /** The child's report; a child that died mid-write is this run's failure, not loopsim's. */
@@ -60,8 +79,10 @@ function observationOf(text: string): DrivenObservation {
 }
 
 /** The same without blocking: several sessions' CLIs can run at once. */
-function driveInChildAsync(runtime: string, events: readonly ToolEvent[]): Promise<Driven> {
+function driveInChildAsync(runtime: string, events: readonly ToolEvent[], store: DrivenRunStore | undefined): Promise<Driven> {
   const plan = planTrace(events);
+  const kept = reused(store, runtime, plan);
+  if (kept !== undefined) return Promise.resolve(kept);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CHILD, runtime], { stdio: ["pipe", "pipe", "inherit"] });
     const chunks: Buffer[] = [];
@@ -83,7 +104,13 @@ function driveInChildAsync(runtime: string, events: readonly ToolEvent[]): Promi
       clearTimeout(timer);
       if (status !== 0 || timedOut) return reject(childFailed(runtime, { timedOut, status, signal }));
       if (size > MAX_OUTPUT) return reject(new UserError(`${runtime}: the driven run's report is over ${MAX_OUTPUT} bytes`));
-      resolve({ ...plan, observed: observationOf(Buffer.concat(chunks).toString("utf8")) });
+      const observed = observationOf(Buffer.concat(chunks).toString("utf8"));
+      try {
+        store?.put(runtime, plan.script, observed);
+      } catch (error) {
+        return reject(error);
+      }
+      resolve({ ...plan, observed });
     });
     // A child that ends before reading its script closes the pipe: its exit says why, not this.
     child.stdin.on("error", () => undefined);
@@ -99,6 +126,7 @@ function outputsOf(runtime: string, events: readonly ToolEvent[], driven: Driven
 
 /** `runtime`: the name with its version, as it ran; `model`: the runtime without it (its peer model's name). */
 export function drivenTarget(runtime: string, model: string, summary: string, notes: readonly string[]): Target {
+  const store = drivenRunStoreFromEnv();
   return {
     name: runtime,
     summary,
@@ -113,7 +141,7 @@ export function drivenTarget(runtime: string, model: string, summary: string, no
     start: () => {
       throw new UserError(closedLoopRefusal(runtime, model));
     },
-    wholeTrace: (_config, events) => (events.length === 0 ? [] : outputsOf(runtime, events, driveInChild(runtime, events))),
-    wholeTraceAsync: async (_config, events) => (events.length === 0 ? [] : outputsOf(runtime, events, await driveInChildAsync(runtime, events))),
+    wholeTrace: (_config, events) => (events.length === 0 ? [] : outputsOf(runtime, events, driveInChild(runtime, events, store))),
+    wholeTraceAsync: async (_config, events) => (events.length === 0 ? [] : outputsOf(runtime, events, await driveInChildAsync(runtime, events, store))),
   };
 }
