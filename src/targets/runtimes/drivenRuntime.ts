@@ -111,8 +111,11 @@ export interface DriveOptions {
   readonly startTimeoutMs?: number;
   /** Called with the runtime's process id once it runs, per prompt (tests kill it mid-run). */
   readonly onStarted?: (pid: number, prompt: number) => void;
-  /** Bound of the memory each sandboxed process may write (RLIMIT_DATA; default 4 GiB). */
+  /** Bound of the memory each sandboxed process may write (RLIMIT_DATA; default the runtime's own,
+   * drivenRuntimes.ts, and 4 GiB for an adapter driven directly). */
   readonly memoryBytes?: number;
+  /** Bound of the resident memory of the whole sandboxed run, all its processes together (default 8 GiB; residentWatchdog.ts). */
+  readonly residentBytes?: number;
 }
 
 /**
