@@ -41,7 +41,16 @@ export interface OutcomeNote extends Located {
   /** H2; undefined when nothing was recorded. */
   readonly resultHash: string | undefined;
   readonly unknownTool: string | undefined;
+  /**
+   * Set only by a driven runtime's CLI (src/targets/runtimes), on the outcome of a call it rejected
+   * before running it while the run went on: nothing ran (not recorded) and no guard blocked it
+   * (no veto). Absent everywhere else: the reference has no tool registry to reject a call with.
+   */
+  readonly rejected?: RuntimeRejection;
 }
+
+/** Why a runtime rejected a call before running it: it has no tool of that name, or the tool does not accept its input. */
+export type RuntimeRejection = "unknown-tool" | "invalid-input";
 
 export interface CompactionNote extends Located {
   readonly kind: "compaction";

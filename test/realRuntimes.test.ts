@@ -3,7 +3,7 @@
 // its runtime is in loopsim's cache (LOOPSIM_CACHE; .ci/run fetches them ahead of time) and says
 // SKIPPED and why otherwise, so `npm test` stays green offline.
 import { describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { checkAgreement, drivenSubject, inProcessSubject } from "../src/agreement/agreement.js";
@@ -12,6 +12,7 @@ import { PROBES } from "../src/agreement/probeSet.js";
 import { cacheRoot } from "../src/targets/openclaw/cache.js";
 import { findBuiltInTarget } from "../src/targets/registry.js";
 import { groupAlive } from "../src/targets/runtimes/cliDriver.js";
+import { processTree } from "../src/targets/runtimes/residentWatchdog.js";
 import { isDrivenRuntimeCached, loadDrivenRuntime, pinnedDrivenRuntimes } from "../src/targets/runtimes/drivenRuntimes.js";
 import { drivenRuntimeRefOf } from "../src/targets/targetRef.js";
 import type { DrivenScript, ProbeAction } from "../src/targets/runtimes/drivenRuntime.js";
@@ -122,9 +123,32 @@ describe.skipIf(!haveKilo)(`${KILO} driven end to end`, () => {
   it("runs shell commands it would ask for (outside the workspace too), and still stops on 3 identical parallel calls", async () => {
     const runtime = await loadDrivenRuntime(drivenRuntimeRefOf(KILO), () => undefined);
     const sh = (id: string, command: string) => ({ id, action: { kind: "shell", command } as ProbeAction });
-    const observed = await runtime.drive({ files: {}, prompts: [[{ calls: [sh("a", "python3 -c 'print(1)'")] }, { calls: [sh("b", "ls /etc > /dev/null")] }, { calls: ["c", "d", "e"].map((id) => sh(id, "ls /")) }]] });
+    // The data bound Kilo's own process runs under, read from the host's /proc while it runs.
+    const bounds = new Set<string>();
+    let watch: NodeJS.Timeout | undefined;
+    const onStarted = (pid: number) => {
+      watch = setInterval(() => {
+        for (const p of processTree(pid)) {
+          try {
+            if (!readlinkSync(`/proc/${p}/exe`).endsWith("/bin/kilo")) continue;
+            const line = readFileSync(`/proc/${p}/limits`, "utf8").split("\n").find((l) => l.startsWith("Max data size"));
+            if (line !== undefined) bounds.add(line.split(/\s{2,}/)[1] as string);
+          } catch {
+            // gone meanwhile
+          }
+        }
+      }, 100);
+    };
+    let observed: Awaited<ReturnType<typeof runtime.drive>>;
+    try {
+      observed = await runtime.drive({ files: {}, prompts: [[{ calls: [sh("a", "python3 -c 'print(1)'")] }, { calls: [sh("b", "ls /etc > /dev/null")] }, { calls: ["c", "d", "e"].map((id) => sh(id, "ls /")) }]] }, { onStarted });
+    } finally {
+      clearInterval(watch);
+    }
     expect(observed).toMatchObject({ ok: true, prompts: [{ fates: { a: "ran", b: "ran" }, stoppedAtStep: 2 }] });
     if (observed.ok) expect(observed.prompts[0]?.stopMessage).toContain("doom_loop");
+    // Kilo's own bound (drivenRuntimes.ts: its JavaScriptCore reserves about 7.7 GiB), not the 4 GiB default.
+    expect([...bounds]).toEqual([String(16 * 1024 ** 3)]);
   });
 });
 

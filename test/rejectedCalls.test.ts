@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ToolEvent } from "../models/events.js";
 import { differences } from "../src/agreement/compareObservations.js";
+import { outputJsonLine } from "../src/format/outputJson.js";
+import { timelineLine } from "../src/format/timeline.js";
 import { rejectedCallsOf } from "../src/grounded/rejectedCalls.js";
 import { wholeTraceParagraphs } from "../src/reportParts/realOutcomesSection.js";
 import type { RealOutcomes } from "../src/grounded/realOutcomes.js";
@@ -113,6 +115,51 @@ describe("a rejected call in loopsim's outputs", () => {
   it("is no difference in the agreement probes: the models have no registry, and the guard let it through", () => {
     const model: PromptObservation = { ...FIRST_PROMPT, fates: Object.fromEntries(Object.keys(FIRST_PROMPT.fates).map((id) => [id, "ran"])), rejections: undefined };
     expect(differences([model], [FIRST_PROMPT])).toEqual([]);
+  });
+});
+
+describe("a rejected call in `trace`'s timeline and --json, from each CLI's own event stream", () => {
+  const events = traceOfFirstPrompt();
+  const plan = planTrace(events);
+  const streams: [string, (run: CliRun) => PromptObservation | string, string][] = [
+    ["qwen-code@0.24.4", observeQwen, "qwen-code-0.24.4.jsonl"],
+    ["cline@3.0.65", observeCline, "cline-3.0.65-json.jsonl"],
+    ["opencode@1.18.33", observeOpencode, "opencode-1.18.33.jsonl"],
+    ["kilo@7.7.9", observeOpencode, "kilo-7.7.9.jsonl"],
+  ];
+  for (const [runtime, observe, file] of streams) {
+    const observed = observe(runOf(fixture(file), PROMPT_1));
+    if (typeof observed === "string") throw new Error(observed);
+    const outcomes = outputsFromObservations(runtime, events, plan, [observed]).filter((o) => o.kind === "outcome");
+
+    it(`${runtime}: the timeline says the runtime rejected the call and why, never "no hash"`, () => {
+      const said = outcomes.map((o) => timelineLine(o).replace(/^.*outcome\s+/, ""));
+      expect(said).toEqual([
+        "frobnicate       rejected by the runtime: unknown tool frobnicate (not run, not recorded)",
+        "bash             recorded",
+        "read             rejected by the runtime: invalid input for its tool (not run, not recorded)",
+        "bash             recorded",
+        "frobnicate       rejected by the runtime: unknown tool frobnicate (not run, not recorded)",
+        "bash             recorded",
+      ]);
+      expect(said.join("\n")).not.toContain("no hash");
+    });
+    it(`${runtime}: trace --json carries the rejection and the tool the runtime said it lacks`, () => {
+      const records = outcomes.map((o) => JSON.parse(outputJsonLine(o)) as Record<string, unknown>);
+      expect(records.map(({ tool, recorded, vetoed, rejected, unknownTool }) => ({ tool, recorded, vetoed, rejected, unknownTool }))).toEqual([
+        { tool: "frobnicate", recorded: false, vetoed: undefined, rejected: "unknown-tool", unknownTool: "frobnicate" },
+        { tool: "bash", recorded: true, vetoed: undefined, rejected: undefined, unknownTool: undefined },
+        { tool: "read", recorded: false, vetoed: undefined, rejected: "invalid-input", unknownTool: undefined },
+        { tool: "bash", recorded: true, vetoed: undefined, rejected: undefined, unknownTool: undefined },
+        { tool: "frobnicate", recorded: false, vetoed: undefined, rejected: "unknown-tool", unknownTool: "frobnicate" },
+        { tool: "bash", recorded: true, vetoed: undefined, rejected: undefined, unknownTool: undefined },
+      ]);
+    });
+  }
+  it("an outcome of the reference that recorded nothing still reads as before", () => {
+    const note = { kind: "outcome", index: 3, run: "", tool: "read", recorded: false, vetoed: false, argsHash: "h", resultHash: undefined, unknownTool: undefined } as const;
+    expect(timelineLine(note)).toContain("not recorded (no hash)");
+    expect(JSON.parse(outputJsonLine(note))).toEqual({ index: 3, type: "outcome", runId: null, tool: "read", recorded: false });
   });
 });
 

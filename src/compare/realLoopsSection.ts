@@ -4,6 +4,7 @@
 import type { GroundedSummary } from "../grounded/groundedPopulation.js";
 import { realVsInjectedLines, realVsInjectedTable, type RealVsInjected } from "../grounded/realVsInjected.js";
 import { markdownRow } from "../reportParts/section.js";
+import { stretchesRunText } from "../grounded/realLoopAgents.js";
 
 export interface RealLoopsSection {
   readonly intro: string;
@@ -18,7 +19,7 @@ export function realLoopsSection(r: RealVsInjected | undefined, grounded: Ground
   const shapes = grounded.inject.shapes;
   const n = r.evidence[0]?.real.agents ?? 0;
   return {
-    intro: `${n} real stuck stretch${n === 1 ? "" : "es"}: ${grounded.loops.what} (at most ${grounded.loops.maxPerSession} a session). A stretch is caught when a block or a stop falls inside it; the delay is the loop calls run before that (all of them when nothing stopped it), the tokens those calls' args and results. Injected loops, where there are any, are beside them; the injected medians are the median of the shapes' medians.`,
+    intro: `${stretchesRunText(n, grounded.loops, "real stuck stretch")}: ${grounded.loops.what}. A stretch is caught when a block or a stop falls inside it; the delay is the loop calls run before that (all of them when nothing stopped it), the tokens those calls' args and results. Injected loops, where there are any, are beside them; the injected medians are the median of the shapes' medians.`,
     table: realVsInjectedTable(r, shapes),
     disagreeTitle: "Where they disagree: injected and real loops",
     disagree: realVsInjectedLines(r),

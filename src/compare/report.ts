@@ -14,6 +14,7 @@ import { realVsInjected, type RealVsInjected } from "../grounded/realVsInjected.
 import type { RowGrid } from "../grounded/reactionGrid.js";
 import { compareReactionSensitivity, type CompareReactionSensitivity } from "./reactionSensitivity.js";
 import type { RealOutcomes } from "../grounded/realOutcomes.js";
+import { stretchesRunText } from "../grounded/realLoopAgents.js";
 
 export const COMPARE_SCHEMA = "loopsim/compare-report@1";
 export const COMPARE_PARTIAL_SCHEMA = "loopsim/compare-partial@1";
@@ -145,6 +146,6 @@ export function familiesIn(report: CompareReport): { readonly name: string; read
 /** Who the numbers are about, in one sentence. */
 export function populationSentence(report: CompareReport): string {
   const g = report.grounded;
-  if (g !== undefined) return `${plural(g.sessions, "real session")} run as closed-loop agents per guard (${Object.values(g.agents).reduce((a, b) => a + b, 0)} agents with the injected copies: ${g.inject.shapes.length === 0 ? "none injected" : `${g.inject.shapes.join(", ")}, ${g.inject.lengths.distribution}`}), population \`${report.population.name}\`${g.loops === undefined ? "" : `, and the stuck stretches mined from them (--loops real, ${g.agents.real ?? 0} stretches) as stuck agents too`}; reaction: ${g.reactionText}`;
+  if (g !== undefined) return `${plural(g.sessions, "real session")} run as closed-loop agents per guard (${Object.values(g.agents).reduce((a, b) => a + b, 0)} agents with the injected copies: ${g.inject.shapes.length === 0 ? "none injected" : `${g.inject.shapes.join(", ")}, ${g.inject.lengths.distribution}`}), population \`${report.population.name}\`${g.loops === undefined ? "" : `, and the stuck stretches mined from them (--loops real, ${stretchesRunText(g.agents.real ?? 0, g.loops)}) as stuck agents too`}; reaction: ${g.reactionText}`;
   return `${report.agents} simulated agents per guard (${report.population.calls} calls each), population \`${report.population.name}\``;
 }

@@ -25,6 +25,11 @@ export function outputRecord(output: EngineOutput<string, string>): OutputRecord
     case "outcome": {
       const record: OutputRecord = { index: output.index, type: "outcome", runId, tool: output.tool, recorded: output.recorded };
       if (output.vetoed) record.vetoed = true;
+      // A driven runtime's rejection (not run, no veto), with the tool it said it lacks.
+      if (output.rejected !== undefined) {
+        record.rejected = output.rejected;
+        if (output.unknownTool !== undefined) record.unknownTool = output.unknownTool;
+      }
       return record;
     }
     case "compaction":

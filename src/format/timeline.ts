@@ -1,6 +1,6 @@
 // The readable form: one line per event, like a flight recorder. Columns: input index, run,
 // event, tool, verdict and what the engine said.
-import type { EngineOutput } from "../../models/engineOutput.js";
+import type { EngineOutput, OutcomeNote } from "../../models/engineOutput.js";
 import { displayRunId } from "../../models/normalize.js";
 
 /**
@@ -19,6 +19,20 @@ function pad(raw: string, width: number): string {
   return text.length >= width ? text : text + " ".repeat(width - text.length);
 }
 
+/** What became of an outcome: a driven runtime's rejection is said as such, not as a missing hash. */
+function outcomeText(output: OutcomeNote): string {
+  if (output.vetoed) return "veto (blocked call)";
+  if (output.recorded) return "recorded";
+  switch (output.rejected) {
+    case "unknown-tool":
+      return `rejected by the runtime: unknown tool ${visible(output.unknownTool ?? output.tool)} (not run, not recorded)`;
+    case "invalid-input":
+      return "rejected by the runtime: invalid input for its tool (not run, not recorded)";
+    case undefined:
+      return "not recorded (no hash)";
+  }
+}
+
 export function timelineLine(output: EngineOutput<string, string>): string {
   const head = `#${String(output.index).padStart(5, "0")}  ${pad(displayRunId(output.run) ?? "-", 10)} `;
   switch (output.kind) {
@@ -29,7 +43,7 @@ export function timelineLine(output: EngineOutput<string, string>): string {
         output.emitted ? `  ${visible(output.message)}` : " (suppressed: the agent does not see it)"
       }`;
     case "outcome":
-      return `${head}outcome  ${pad(output.tool, 16)} ${output.vetoed ? "veto (blocked call)" : output.recorded ? "recorded" : "not recorded (no hash)"}`;
+      return `${head}outcome  ${pad(output.tool, 16)} ${outcomeText(output)}`;
     case "compaction":
       return `${head}compact  ${pad("", 16)} ${output.armed ? "guard armed" : "guard off"}`;
     case "abort":

@@ -4,6 +4,7 @@
 // is stuck. Each guard config runs every agent; the tuning metrics are the simulator's, so the
 // catch rate, waste and good work stopped are measured on real backgrounds. Sessions stream: each
 // is read, run under every config, and dropped; only the summaries stay.
+import type { ToolEvent } from "../../models/events.js";
 import { configFrom } from "../../models/configResolution.js";
 import { computeMetrics, type ConfigMetrics } from "../evaluation/metrics.js";
 import type { SimulationSummary } from "../sim/simulate.js";
@@ -11,7 +12,7 @@ import { forEachRecordedSession, type ReadOptions, type RecordedRead, type Recor
 import type { Target } from "../targets/target.js";
 import { injectLoop, recordedScript, SHAPE_SUMMARIES, type InjectSpec } from "./injection.js";
 import { describeReaction, type SessionReaction } from "./reaction.js";
-import { MAX_REAL_PER_SESSION, REAL_LOOPS_SUMMARY, realLoopAgents, scriptWithRealLoops, type LoopsChoice } from "./realLoopAgents.js";
+import { MAX_REAL_PER_SESSION, minedStretchCount, REAL_LOOPS_SUMMARY, realLoopAgents, scriptWithRealLoops, type LoopsChoice } from "./realLoopAgents.js";
 import { gridPoints, gridSummary, summariesAcrossGrid, type GridRunCount, type ReactionGrid, type ReactionGridPoint, type ReactionGridSummary } from "./reactionGrid.js";
 import { runSessionAgent, type SessionAgentSpec } from "./sessionAgent.js";
 
@@ -46,6 +47,9 @@ export function sessionAgents(session: Pick<RecordedSession, "id" | "events">, i
   return agents;
 }
 
+/** The stretches the miner finds in a session with --loops real (0 without): the catalogue's, of which at most MAX_REAL_PER_SESSION run. */
+export const sessionStretches = (events: readonly ToolEvent[], loops: LoopsChoice | undefined): number => (loops === "real" ? minedStretchCount(events) : 0);
+
 export interface GuardUnderTest {
   readonly index: number;
   readonly target: Target;
@@ -60,6 +64,8 @@ export interface GroundedEvaluation {
   readonly read: RecordedRead;
   /** Agents per family (the same for every guard). */
   readonly agents: Readonly<Record<string, number>>;
+  /** With --loops real: the stretches the miner found in the sessions read (the catalogue), those left out past MAX_REAL_PER_SESSION a session included. */
+  readonly minedStretches?: number;
   /** With a reaction grid: the metrics at each point (point 0 is the stated model, `metrics` above). */
   readonly grid?: GroundedGridEvaluation;
 }
@@ -79,7 +85,8 @@ export async function evaluateGrounded(population: GroundedPopulation, guards: r
     const tallies = points.map(() => new GroundedTally(guards));
     const runs: GridRunCount[] = guards.map(() => ({ made: 0, reused: 0 }));
     const read = await forEachRecordedSession(population.paths, options, (session, at) => {
-      for (const tally of tallies) tally.session(at);
+      const mined = sessionStretches(session.events, population.loops);
+      for (const tally of tallies) tally.session(at, mined);
       for (const agent of sessionAgents(session, population.inject, seed, population.loops)) {
         const perGuard = configs.map((config, k) => summariesAcrossGrid(agent, config, (guards[k] as GuardUnderTest).target, points, runs[k]));
         tallies.forEach((tally, p) => tally.agent(agent.family, (store, k) => store.add((perGuard[k] as SimulationSummary[])[p] as SimulationSummary)));
@@ -90,7 +97,7 @@ export async function evaluateGrounded(population: GroundedPopulation, guards: r
   }
   const tally = new GroundedTally(guards);
   const read = await forEachRecordedSession(population.paths, options, (session, at) => {
-    tally.session(at);
+    tally.session(at, sessionStretches(session.events, population.loops));
     for (const agent of sessionAgents(session, population.inject, seed, population.loops)) {
       tally.agent(agent.family, (store, k) => store.add(runSessionAgent(agent, configs[k] as ReturnType<typeof configFrom>, (guards[k] as GuardUnderTest).target, population.reaction).summary));
     }
@@ -123,14 +130,17 @@ export class GroundedTally {
   /** Each session's position in the whole listing, and its first agent. */
   private readonly sessionAt: number[] = [];
   private readonly sessionStart: number[] = [];
+  /** Each session's mined stretches (--loops real), those past the cap included. */
+  private readonly sessionMined: number[] = [];
 
   constructor(private readonly guards: readonly Pick<GuardUnderTest, "index">[]) {
     this.stores = guards.map(() => new SummaryStore());
   }
 
-  /** The next session's agents follow; `at` is its position in the whole listing. */
-  session(at: number): void {
+  /** The next session's agents follow; `at` is its position in the whole listing, `mined` its mined stretches (--loops real). */
+  session(at: number, mined = 0): void {
     this.sessionAt.push(at);
+    this.sessionMined.push(mined);
     this.sessionStart.push(this.familyOf.length);
   }
 
@@ -149,6 +159,7 @@ export class GroundedTally {
       families: [...this.families],
       sessionAt: [...this.sessionAt],
       sessionStart: [...this.sessionStart],
+      sessionMined: [...this.sessionMined],
       familyOf: [...this.familyOf],
       perGuard: this.stores.map((s) => s.encoded()),
     };
@@ -159,12 +170,12 @@ export class GroundedTally {
    * whole listing: the same agents in the same order as one unsharded run, so the same metrics.
    */
   addPacked(parts: readonly GroundedPacked[]): void {
-    const sessions = parts.flatMap((p, k) => p.sessionAt.map((at, s) => ({ at, k, from: p.sessionStart[s] as number, to: p.sessionStart[s + 1] ?? p.familyOf.length })));
+    const sessions = parts.flatMap((p, k) => p.sessionAt.map((at, s) => ({ at, k, mined: p.sessionMined?.[s] ?? 0, from: p.sessionStart[s] as number, to: p.sessionStart[s + 1] ?? p.familyOf.length })));
     sessions.sort((a, b) => a.at - b.at);
     const decoded = parts.map((p) => p.perGuard.map(decodeStore));
-    for (const { at, k, from, to } of sessions) {
+    for (const { at, k, mined, from, to } of sessions) {
       const part = parts[k] as GroundedPacked;
-      this.session(at);
+      this.session(at, mined);
       for (let i = from; i < to; i++) {
         this.agent(part.families[part.familyOf[i] as number] as string, (store, g) => {
           const { flags, numbers } = (decoded[k] as { flags: Uint8Array; numbers: Int32Array }[])[g] as { flags: Uint8Array; numbers: Int32Array };
@@ -185,6 +196,7 @@ export class GroundedTally {
       metrics: this.guards.map((g, k) => computeMetrics((this.stores[k] as SummaryStore).summaries(this.families, this.familyOf), `grounded-config-${g.index}`, resample)),
       read,
       agents: Object.fromEntries(Object.keys(this.agents).sort().map((f) => [f, this.agents[f] as number])),
+      minedStretches: this.sessionMined.reduce((a, b) => a + b, 0),
     };
   }
 }
@@ -195,6 +207,8 @@ export interface GroundedPacked {
   /** Per session: its position in the whole listing, and the index of its first agent. */
   readonly sessionAt: readonly number[];
   readonly sessionStart: readonly number[];
+  /** Per session: the stretches the miner found in it (--loops real; absent in shards written before it was kept). */
+  readonly sessionMined?: readonly number[];
   /** Per agent: its family, as an index into families. */
   readonly familyOf: readonly number[];
   /** Per guard: the agents' flags (one byte each) and four numbers (int32 each), base64. */
@@ -299,12 +313,12 @@ export interface GroundedSummary {
   /** Agents per family: `session` (each recorded session) and `inject:SHAPE` (its injected copies). */
   readonly agents: Readonly<Record<string, number>>;
   /** With --loops real: what the `real` family is, and how many stretches of a session run at most. */
-  readonly loops?: { readonly spec: LoopsChoice; readonly what: string; readonly maxPerSession: number };
+  readonly loops?: { readonly spec: LoopsChoice; readonly what: string; readonly maxPerSession: number; readonly catalogue?: number };
   /** The reaction models every agent also ran under (--reaction-grid), when any. */
   readonly reactionGrid?: ReactionGridSummary;
 }
 
-export function groundedSummary(population: GroundedPopulation, evaluation: Pick<GroundedEvaluation, "read" | "agents">, primary: boolean): GroundedSummary {
+export function groundedSummary(population: GroundedPopulation, evaluation: Pick<GroundedEvaluation, "read" | "agents" | "minedStretches">, primary: boolean): GroundedSummary {
   return {
     population: population.name,
     primary,
@@ -320,7 +334,7 @@ export function groundedSummary(population: GroundedPopulation, evaluation: Pick
     reaction: population.reaction,
     reactionText: describeReaction(population.reaction),
     agents: evaluation.agents,
-    ...(population.loops === "real" ? { loops: { spec: "real" as const, what: REAL_LOOPS_SUMMARY, maxPerSession: MAX_REAL_PER_SESSION } } : {}),
+    ...(population.loops === "real" ? { loops: { spec: "real" as const, what: REAL_LOOPS_SUMMARY, maxPerSession: MAX_REAL_PER_SESSION, ...(evaluation.minedStretches === undefined ? {} : { catalogue: evaluation.minedStretches }) } } : {}),
     ...(population.reactionGrid === undefined ? {} : { reactionGrid: gridSummary(population.reaction, population.reactionGrid) }),
   };
 }

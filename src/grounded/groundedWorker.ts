@@ -6,7 +6,7 @@ import { UserError } from "../io/errors.js";
 import { reasonOf } from "../import/sessionRefs.js";
 import { batchesFrom, resolveGuards } from "../sessions/threadWork.js";
 import { readSessionEvents } from "../sessions/recorded.js";
-import { packFlags, sessionAgents } from "./groundedPopulation.js";
+import { packFlags, sessionAgents, sessionStretches } from "./groundedPopulation.js";
 import type { GroundedResult, GroundedTask, GroundedWorkerInput } from "./threadMessages.js";
 import { runSessionAgent } from "./sessionAgent.js";
 import { gridPoints, summariesAcrossGrid, type GridRunCount } from "./reactionGrid.js";
@@ -17,22 +17,24 @@ if (port !== null) {
   const guards = await resolveGuards(input.guards);
   const points = input.population.reactionGrid === undefined ? undefined : gridPoints(input.population.reaction, input.population.reactionGrid);
   const pointCount = points?.length ?? 1;
-  let last: { index: number; agents: ReturnType<typeof sessionAgents> | "empty" | { bad: string } } | undefined;
-  const agentsOf = async (task: GroundedTask): Promise<ReturnType<typeof sessionAgents> | "empty" | { bad: string }> => {
-    if (last?.index === task.index) return last.agents;
+  let last: { index: number; agents: ReturnType<typeof sessionAgents> | "empty" | { bad: string }; mined: number } | undefined;
+  const agentsOf = async (task: GroundedTask): Promise<{ agents: ReturnType<typeof sessionAgents> | "empty" | { bad: string }; mined: number }> => {
+    if (last?.index === task.index) return last;
     let agents: ReturnType<typeof sessionAgents> | "empty" | { bad: string };
+    let mined = 0;
     try {
       const { events } = await readSessionEvents(task.ref, task.span);
       agents = events.some((e) => e.type === "call") ? sessionAgents({ id: task.id, events }, input.population.inject, input.seed, input.population.loops) : "empty";
+      if (agents !== "empty") mined = sessionStretches(events, input.population.loops);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       agents = { bad: reasonOf(error, task.ref) };
     }
-    last = { index: task.index, agents };
-    return agents;
+    last = { index: task.index, agents, mined };
+    return last;
   };
   const run = async (task: GroundedTask): Promise<GroundedResult> => {
-    const agents = await agentsOf(task);
+    const { agents, mined } = await agentsOf(task);
     if (agents === "empty") return { type: "empty", index: task.index, agent: task.agent };
     if (!Array.isArray(agents)) return { type: "bad", index: task.index, agent: task.agent, reason: agents.bad };
     const agent = agents[task.agent];
@@ -51,7 +53,7 @@ if (port !== null) {
         numbers.set([s.attempts, s.emittedWarnings, s.wastedCalls, s.wastedTokens], at * 4);
       });
     });
-    return { type: "row", index: task.index, agent: task.agent, family: agent.family, flags, numbers, runs };
+    return { type: "row", index: task.index, agent: task.agent, family: agent.family, flags, numbers, runs, ...(task.agent === 0 ? { mined } : {}) };
   };
   for await (const batch of batchesFrom<GroundedTask>(port)) {
     for (const task of batch) port.postMessage(await run(task));

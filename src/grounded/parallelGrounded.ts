@@ -88,7 +88,7 @@ export async function evaluateGroundedInThreads(population: GroundedPopulation, 
     if (mine.some((row, a) => row === undefined && !absent.has(index * perSession + a)) || mine[0] === undefined) continue; // no call in it, or unreadable
     const id = (refs[index] as SessionRef).id;
     read.session(id, labelOf(id, options.labels));
-    for (const tally of tallies) tally.session((mineOnly[index] as { at: number }).at);
+    for (const tally of tallies) tally.session((mineOnly[index] as { at: number }).at, mine[0].mined ?? 0);
     for (const row of mine.filter((r) => r !== undefined)) {
       runs.forEach((r, k) => {
         r.made += row.runs[k * 2] as number;

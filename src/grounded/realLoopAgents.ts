@@ -19,14 +19,27 @@ export const REAL_FAMILY = "real";
 /**
  * Stretches of one session run as agents, at most: worker threads deal a fixed number of agents
  * per session. Stretches past it are left out of the closed-loop rows, as the report says ("at
- * most 8 a session"): one session of the public datasets holds 11 (nano-cam sphinx-8551, a run
- * of <format_example> actions), so those rows run 3 fewer stretches than the catalogue holds;
- * the real-outcomes rows (realOutcomes.ts) grade every stretch.
+ * most 8 a session"): one session of the public datasets holds 9 (nano-cam sphinx-8551, a run
+ * of <format_example> actions), so those rows run 1 fewer stretch than the catalogue's 107, and
+ * their header says both (stretchesRunText); the real-outcomes rows (realOutcomes.ts) grade every
+ * stretch.
  */
 export const MAX_REAL_PER_SESSION = 8;
 
 export const REAL_LOOPS_SUMMARY =
   "stretches mined from the sessions by `loopsim loops` (a definition of no guard's: repeats with nothing new, runs of one failing command, alternations; see reports/real-loops/); each runs as its session replayed up to the stretch's end, only that stretch labelled stuck";
+
+/**
+ * The stretches run as agents, said with the catalogue they come from when the run counted it:
+ * "106 of the catalogue's 107 stretches (at most 8 a session)". A session holding more than the cap
+ * runs only its first ones, so the two differ, and a report that gave only the first would read as
+ * a smaller catalogue.
+ */
+export function stretchesRunText(run: number, loops: { readonly maxPerSession: number; readonly catalogue?: number }, noun = "stretch"): string {
+  const of = loops.catalogue === undefined ? "" : ` of the catalogue's ${loops.catalogue}`;
+  const last = loops.catalogue ?? run;
+  return `${run}${of} ${last === 1 ? noun : `${noun}es`} (at most ${loops.maxPerSession} a session)`;
+}
 
 export function parseLoops(value: string): LoopsChoice {
   if (!(LOOPS_CHOICES as readonly string[]).includes(value)) throw new UserError(`--loops ${value}: use real (the stuck stretches mined from the sessions) or injected (only --inject's, the default)`);
@@ -48,6 +61,11 @@ export function scriptWithRealLoops(events: readonly ToolEvent[]): LabelledEvent
   const inside = new Set<number>();
   for (const span of stretchEvents(events)) for (const p of span.positions) inside.add(p);
   return events.map((event, i) => ({ event, inLoop: inside.has(i) }));
+}
+
+/** How many stretches the miner finds in the session: the catalogue's share of it, those past MAX_REAL_PER_SESSION included. */
+export function minedStretchCount(events: readonly ToolEvent[]): number {
+  return stretchesOf(minedCalls(events)).length;
 }
 
 /** One stuck agent per mined stretch (the first MAX_REAL_PER_SESSION of them). */

@@ -22,7 +22,7 @@ export interface GroundedTask {
 
 export type GroundedResult =
   /** flags and numbers per guard, or per reaction-grid point and guard (point-major); runs: per guard, made and reused over the grid. */
-  | { readonly type: "row"; readonly index: number; readonly agent: number; readonly family: string; readonly flags: Uint8Array; readonly numbers: Int32Array; readonly runs: Int32Array }
+  | { readonly type: "row"; readonly index: number; readonly agent: number; readonly family: string; readonly flags: Uint8Array; readonly numbers: Int32Array; readonly runs: Int32Array; /** On agent 0: the session's mined stretches (--loops real), those past the cap included. */ readonly mined?: number }
   | { readonly type: "empty"; readonly index: number; readonly agent: number }
   | { readonly type: "bad"; readonly index: number; readonly agent: number; readonly reason: string };
 

@@ -4,6 +4,7 @@
 import { realVsInjectedLines, realVsInjectedTable } from "../grounded/realVsInjected.js";
 import type { GroundedSection } from "./groundedSection.js";
 import type { TuneReport } from "./report.js";
+import { stretchesRunText } from "../grounded/realLoopAgents.js";
 
 export function realLoopsSection(report: TuneReport): GroundedSection | undefined {
   const r = report.realLoops;
@@ -15,7 +16,7 @@ export function realLoopsSection(report: TuneReport): GroundedSection | undefine
   return {
     title: "Real stuck stretches, and where they disagree with injected loops",
     paragraphs: [
-      `${n} real stuck stretch${n === 1 ? "" : "es"} (\`--loops real\`): ${g.loops.what} (at most ${g.loops.maxPerSession} a session). A stretch is caught when a block or a stop falls inside it; the delay is the loop calls run before that (all of them when nothing stopped it), the tokens those calls' args and results. The recorded sessions keep running whole with their stretches labelled stuck, so a block inside a real loop is not counted as good work stopped.`,
+      `${stretchesRunText(n, g.loops, "real stuck stretch")} (\`--loops real\`): ${g.loops.what}. A stretch is caught when a block or a stop falls inside it; the delay is the loop calls run before that (all of them when nothing stopped it), the tokens those calls' args and results. The recorded sessions keep running whole with their stretches labelled stuck, so a block inside a real loop is not counted as good work stopped.`,
       ...realVsInjectedLines(r),
     ],
     tables: [{ caption: "Every config on the real stretches, beside the injected loops (injected medians: the median of the shapes' medians)", table: { header: table.header.map((h) => (h === "guard" ? "config" : h)), rows: table.rows } }],

@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import type { ResultPromise } from "execa";
 import { sandboxDir } from "../sandbox.js";
 import { SANDBOX_MODEL_PORT, sandboxedCommand, sandboxUnavailable } from "./osSandbox.js";
+import { DEFAULT_SANDBOX_RESIDENT_BYTES, watchResident } from "./residentWatchdog.js";
 import type { DrivenObservation, DrivenScript, DriveOptions, PromptObservation, ToolNaming } from "./drivenRuntime.js";
 import { startScriptedModel, type ScriptedModel, type SeenRequest } from "./scriptedModel.js";
 
@@ -161,6 +162,8 @@ export function stripAnsi(text: string): string {
   return text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "");
 }
 
+const gib = (bytes: number): string => `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+
 type RawRun = Omit<CliRun, "stepCalls" | "served" | "requests">;
 
 /** One CLI process for one prompt, with the watchdog; a string says why it could not finish. */
@@ -196,8 +199,20 @@ async function runOnce(adapter: CliAdapter, model: ScriptedModel, context: Param
   };
   arm(startTimeout);
   const stopListening = model.onRequest(() => arm(stepTimeout));
+  // What the run holds, all its processes together, is bounded too: the data bound is per process
+  // and counts reservations (residentWatchdog.ts).
+  const residentBound = options.residentBytes ?? DEFAULT_SANDBOX_RESIDENT_BYTES;
+  let overResident: number | undefined;
+  const stopWatching =
+    pid === undefined
+      ? () => undefined
+      : watchResident(pid, residentBound, (bytes) => {
+          overResident = bytes;
+          killGroup(pid);
+        });
   try {
     const result = await child;
+    if (overResident !== undefined) return `the runtime went over the sandbox's bound of resident memory (${gib(overResident)} resident, bound ${gib(residentBound)}) after ${model.served()} responses; it was killed${stderrTail(result.stderr)}`;
     if (timedOut) return `the runtime made no model request and did not exit within ${waited} ms (after ${model.served()} responses); it was killed${stderrTail(result.stderr)}`;
     if (result.failed && result.exitCode === undefined) {
       const why = result.signal !== undefined ? `killed by ${result.signal}` : (result.originalMessage ?? "failed");
@@ -206,6 +221,7 @@ async function runOnce(adapter: CliAdapter, model: ScriptedModel, context: Param
     return { exitCode: result.exitCode, signal: result.signal, stdout: String(result.stdout ?? ""), stderr: String(result.stderr ?? "") };
   } finally {
     stopListening();
+    stopWatching();
     if (timer !== undefined) clearTimeout(timer);
     if (pid !== undefined) killGroup(pid);
   }

@@ -4,6 +4,8 @@
 // were refused, where the run stopped, what warnings reached the model) live here, so that the
 // probes above can compare it with a model without knowing how each CLI is started.
 
+import type { RuntimeRejection } from "../../../models/engineOutput.js";
+
 /**
  * How a probe bends the runtime's own tool name: its first letters in upper case (`Read_File`,
  * `Read`), or padded with a space on each side. The runtime sees the bent name raw.
@@ -73,7 +75,7 @@ export function guardFate(fate: CallFate | undefined): Exclude<CallFate, "reject
 }
 
 /** Why the runtime rejected a call: it has no tool of that name, or the tool does not accept its input. */
-export type Rejection = "unknown-tool" | "invalid-input";
+export type Rejection = RuntimeRejection;
 
 export interface PromptObservation {
   readonly fates: Readonly<Record<string, CallFate>>;
@@ -109,8 +111,11 @@ export interface DriveOptions {
   readonly startTimeoutMs?: number;
   /** Called with the runtime's process id once it runs, per prompt (tests kill it mid-run). */
   readonly onStarted?: (pid: number, prompt: number) => void;
-  /** Bound of the memory each sandboxed process may write (RLIMIT_DATA; default 4 GiB). */
+  /** Bound of the memory each sandboxed process may write (RLIMIT_DATA; default the runtime's own,
+   * drivenRuntimes.ts, and 4 GiB for an adapter driven directly). */
   readonly memoryBytes?: number;
+  /** Bound of the resident memory of the whole sandboxed run, all its processes together (default 8 GiB; residentWatchdog.ts). */
+  readonly residentBytes?: number;
 }
 
 /**

@@ -6,8 +6,10 @@
 // so nothing outside is reachable. The scripted model stays in loopsim and listens on a unix socket
 // in the scratch folder; inside, a tiny node relay listens on 127.0.0.1:SANDBOX_MODEL_PORT and
 // pipes each connection to that socket, so the CLI talks to "its model on loopback" and to nothing
-// else. Its writable memory is bounded (ulimit -d: an address-space bound, ulimit -v, breaks the
-// WebAssembly and Bun reservations of node and compiled CLIs) and the whole namespace dies with its parent
+// else. Each process's writable memory is bounded (ulimit -d: an address-space bound, ulimit -v,
+// breaks the WebAssembly and Bun reservations of node and compiled CLIs; a runtime that reserves
+// more declares its own bound, drivenRuntimes.ts, and what a run holds is bounded by the resident
+// watchdog, residentWatchdog.ts) and the whole namespace dies with its parent
 // (--die-with-parent; killing bwrap's process group ends every process inside: it is pid 1's
 // parent, and the pid namespace goes with pid 1).
 import { execFileSync } from "node:child_process";
@@ -16,7 +18,7 @@ import { dirname } from "node:path";
 
 /** The port the relay listens on inside the sandbox's own network namespace (never on the host). */
 export const SANDBOX_MODEL_PORT = 18_080;
-/** Default bound of the memory each process of a sandboxed CLI may write (RLIMIT_DATA). */
+/** Default bound of the memory each process of a sandboxed CLI may write (RLIMIT_DATA); a runtime may declare its own (drivenRuntimes.ts: Kilo's). */
 export const DEFAULT_SANDBOX_MEMORY_BYTES = 4 * 1024 ** 3;
 
 export interface SandboxLayout {

@@ -92,11 +92,11 @@ function stopPoint(plan: TracePlan, prompt: number, observed: PromptObservation)
  * The outcome of a call as the runtime answered it. A call that ran is recorded; one the guard
  * refused, or that the run never reached, is vetoed (E4: its outcome is the guard's block, or
  * never came). A call the runtime rejected before running it is neither: nothing ran, so nothing
- * is recorded, and no guard blocked it, so it is no veto; where the runtime said it has no such
- * tool, `unknownTool` names the tool as the trace called it.
+ * is recorded, and no guard blocked it, so it is no veto; `rejected` says why the runtime rejected
+ * it, and where it said it has no such tool, `unknownTool` names the tool as the trace called it.
  */
 function outcomeNote(index: number, run: string, tool: string, argsHash: string, fate: CallFate | undefined, rejection: Rejection | undefined): TargetOutput {
-  if (fate === "rejected") return { kind: "outcome", index, run, tool, recorded: false, vetoed: false, argsHash, resultHash: undefined, unknownTool: rejection === "unknown-tool" ? tool : undefined };
+  if (fate === "rejected") return { kind: "outcome", index, run, tool, recorded: false, vetoed: false, argsHash, resultHash: undefined, unknownTool: rejection === "unknown-tool" ? tool : undefined, ...(rejection === undefined ? {} : { rejected: rejection }) };
   const ran = fate === "ran" || fate === undefined;
   return { kind: "outcome", index, run, tool, recorded: ran, vetoed: !ran, argsHash, resultHash: undefined, unknownTool: undefined };
 }
