@@ -41,6 +41,11 @@ export default class SlowFirstSequencer extends BaseSequencer {
       const failedA = recorded(a)?.failed === true;
       const failedB = recorded(b)?.failed === true;
       if (failedA !== failedB) return failedA ? -1 : 1;
+      // Files that share modules (isolate: false) after the others, as vitest's own order has it,
+      // and together: a worker keeps its modules only while the next file in the queue shares them.
+      const sharedA = a.project.config.isolate === false;
+      const sharedB = b.project.config.isolate === false;
+      if (sharedA !== sharedB) return sharedA ? 1 : -1;
       const ea = expected(a);
       const eb = expected(b);
       if (ea !== undefined && eb !== undefined && ea !== eb) return eb - ea;
