@@ -14,6 +14,14 @@ const OPTIONS = { seed: 20261202, depth: 0.5, outDir: undefined };
 
 const failing = (cells: Record<string, { status: string }>) => Object.entries(cells).filter(([, c]) => c.status === "fail").map(([r]) => r);
 
+const ADAPTER = resolve(import.meta.dirname, "..", "examples", "custom-target", "consecutive-guard.mjs");
+let adapterRun: Promise<{ target: Target; result: ReturnType<typeof conformTarget> }> | undefined;
+/** The example adapter, loaded and judged once: two tests read the same deterministic run. */
+function adapterConformance() {
+  adapterRun ??= resolveTarget(ADAPTER).then((target) => ({ target, result: conformTarget(target, OPTIONS) }));
+  return adapterRun;
+}
+
 describe("conform", () => {
   it("the reference keeps every rule it can be judged on", () => {
     const result = conformTarget(REFERENCE_TARGET, OPTIONS);
@@ -50,9 +58,8 @@ describe("conform", () => {
   });
 
   it("the example adapter for an outside detector loads, runs and is judged", async () => {
-    const target = await resolveTarget(resolve(import.meta.dirname, "..", "examples", "custom-target", "consecutive-guard.mjs"));
+    const { target, result } = await adapterConformance();
     expect(target.name).toBe("consecutive-guard");
-    const result = conformTarget(target, OPTIONS);
     // No warnings and results never compared: it cannot keep the counting rules...
     expect(failing(result.cells)).toEqual(expect.arrayContaining(["S1", "D2"]));
     // ...and it declares no guard and no warning level, so those rules are not judged.
@@ -84,14 +91,11 @@ describe("conform --merge", () => {
 });
 
 describe("replay hints work for every kind of target, and blame only what the trace can show", () => {
-  const ADAPTER = resolve(import.meta.dirname, "..", "examples", "custom-target", "consecutive-guard.mjs");
-
   it("a module-path target's law hint names the module (it replays the failure), and a probe row without --out still has a replay command that works", async () => {
     const { loopsim, tempDir } = await import("./cli/run.js");
     const { existsSync } = await import("node:fs");
     const { join } = await import("node:path");
-    const target = await resolveTarget(ADAPTER);
-    const result = conformTarget(target, OPTIONS);
+    const { result } = await adapterConformance();
     const rows = result.checks.filter((c) => c.status === "fail");
     const law = rows.find((c) => c.kind === "law");
     const probe = rows.find((c) => c.kind === "probe");
