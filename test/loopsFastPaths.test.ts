@@ -29,6 +29,7 @@ import { codeLine, linesWithin, type MinedCall, minedCalls, stretchesOf } from "
 import { tempDir } from "./cli/run.js";
 import { WRITING_COMMAND } from "../src/import/writes.js";
 import { printedLines, sameLinesAgain } from "../src/realLoops/unlandedEdits.js";
+import { namesParseError } from "../src/realLoops/unmovedBreak.js";
 import { type FactCall, ownProgramUnparsed, sameRegion, WITHIN_MIN_LINES } from "../src/import/facts.js";
 
 const FILE = "test/loopsFastPaths.test.ts";
@@ -486,6 +487,24 @@ describe("loops' shortcuts give the plain result", () => {
       }
       expect(nestsDeeperThan(root, max)).toBe(plain(root, max));
     });
+    // Past what the quick look of a shallow tree takes on (32 levels, 10,000 objects): a chain
+    // deeper than it, wider values, a part shared down 40 levels (a tree of 2^40 places, linear
+    // for the full walk), a cycle, each with maxima on both sides of their depth.
+    const chain = (n: number): unknown => (n === 0 ? {} : { next: chain(n - 1) });
+    let shared: unknown = [];
+    for (let k = 0; k < 40; k++) shared = [shared, shared];
+    const cyclic: Record<string, unknown> = { a: [1] };
+    cyclic.self = cyclic;
+    const samples = [chain(31), chain(32), chain(33), chain(40), Array.from({ length: 20_000 }, () => ({ a: [1] })), { wide: Array.from({ length: 9_999 }, () => ({})) }, shared, cyclic, [[[]]]];
+    for (const value of samples) for (const max of [0, 1, 2, 3, 31, 32, 33, 34, 40, 41, 42, 1000]) expect(nestsDeeperThan(value, max)).toBe(plain(value, max));
+  });
+
+  it("namesParseError (unmovedBreak.ts breakOf's first look, only where \"Error\" is) says what /(?:Syntax|Indentation|Tab)Error/ says", () => {
+    const errorish = fc.array(fc.constantFrom("Syntax", "Indentation", "Tab", "Error", "Err", "or", "Synt", "ax", "Indent", "ation", "Ta", "b", "x", " ", "\n", "E", "rror"), { maxLength: 12 }).map((parts) => parts.join(""));
+    for (const sample of ["TabError", "xSyntaxError", "IndentationError", "Error", "abError", "SyntaxErro", "Tab Error", "SyntaxTabError"]) expect(namesParseError(sample)).toBe(/(?:Syntax|Indentation|Tab)Error/.test(sample));
+    check("namesParseError", errorish, (t) => {
+      expect(namesParseError(t)).toBe(/(?:Syntax|Indentation|Tab)Error/.test(t));
+    }, 2000);
   });
 
   it("a string literal of a Python call keeps every character and escape", () => {

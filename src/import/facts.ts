@@ -615,10 +615,12 @@ export function hearsAgain(p: FactCall, c: FactCall, adjacent: boolean): "again"
   if (failureFamily(p) !== undefined) return undefined;
   const files = filesOf(c);
   const sameFiles = files !== "" && filesOf(p) === files;
-  const sameTerms = quotedTerms(c) !== "" && quotedTerms(p) === quotedTerms(c);
+  // Asked only on the same files (the only place it counts): most pairs name different files, and
+  // reading a script's quoted terms is a scan of all its quotes.
+  const sameTerms = (): boolean => quotedTerms(c) !== "" && quotedTerms(p) === quotedTerms(c);
   if (c.silent) {
     // An empty answer is news unless the same search on the same files, or the same command, heard it before.
-    return p.silent && sameDetails(p, c) && ((sameTerms && sameFiles) || commandOf(p) === commandOf(c)) ? "again" : undefined;
+    return p.silent && sameDetails(p, c) && ((sameFiles && sameTerms()) || commandOf(p) === commandOf(c)) ? "again" : undefined;
   }
   // The same answer to the same command, to the same search on the same files, or from a
   // named viewer on the same files. Not a named tool's same call about no file (a chat
@@ -629,7 +631,7 @@ export function hearsAgain(p: FactCall, c: FactCall, adjacent: boolean): "again"
   // false alarms), nor to new scripts that print the same verdict (three experiments).
   const shell = SHELL_TOOLS.has(c.call.tool);
   // The masked answers last: the miner masks an answer when a rule first reads it (mine.ts maskedAnswer).
-  if (((commandOf(p) === commandOf(c) && (shell || sameFiles)) || (sameFiles && (sameTerms || !shell))) && sameResult(p, c)) return "again";
+  if (((commandOf(p) === commandOf(c) && (shell || sameFiles)) || (sameFiles && (!shell || sameTerms()))) && sameResult(p, c)) return "again";
   if (!sameFiles || factLines(c).length < WITHIN_MIN_LINES) return undefined;
   // A view all of whose lines an earlier answer showed: a re-read when it shows most of that
   // region again (sameRegion), else zooming, a closer look at part of it (the readers'
