@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
 import { answerLines, hasAnswerLine, lastAnswerLines, maskedCall, maskedShape, maskText, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
@@ -18,17 +18,18 @@ import type { ImportedEvent } from "../src/import/types.js";
 import { answerKey } from "../src/import/orphans.js";
 import { perCall } from "../src/import/perCall.js";
 import { pythonCalls, pythonCallsStepwise } from "../src/import/pythonCall.js";
-import { contentHead, contentHeadText, contentWhole, heldText, holdWhole } from "../src/io/compressed.js";
+import { contentHead, contentHeadText, contentWhole, heldText, holdWhole, inflateWhole } from "../src/io/compressed.js";
 import { nestsDeeperThan } from "../src/io/eventSchema.js";
 import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
 import { eventTokens, tokensOf } from "../src/sim/tokens.js";
 import { callTokens } from "../src/realLoops/catalogue.js";
 import type { ToolEvent } from "../models/events.js";
-import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf, linesIn, shownBefore } from "../src/import/facts.js";
+import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf, linesIn, sameResult, shownBefore } from "../src/import/facts.js";
 import { codeLine, linesWithin, type MinedCall, minedCalls, stretchesOf } from "../src/realLoops/mine.js";
 import { tempDir } from "./cli/run.js";
 import { WRITING_COMMAND } from "../src/import/writes.js";
 import { printedLines, sameLinesAgain } from "../src/realLoops/unlandedEdits.js";
+import { namesParseError } from "../src/realLoops/unmovedBreak.js";
 import { type FactCall, ownProgramUnparsed, sameRegion, WITHIN_MIN_LINES } from "../src/import/facts.js";
 
 const FILE = "test/loopsFastPaths.test.ts";
@@ -320,6 +321,39 @@ describe("loops' shortcuts give the plain result", () => {
     expect(found).toBeGreaterThan(50);
   });
 
+  it("a mined call's masked answer and its substantiality (mine.ts minedCalls, masked when a rule first reads them) are factCallOf's, and sameResult is the masked answers compared", () => {
+    // Answers with and without details (an exit code, a status, the output's copy beside it), as
+    // text, as a string result, as an error, or none; repeated, so that raw answers come out equal.
+    const answerPiece = fc.oneof(piece, fc.constantFrom("2026-12-03 10:00", "deadbeef12", "\n{", "}", '\n{"exitCode":1}', "Error: x", "letters and more letters here", "<id>", "<ab12>"));
+    const answer = fc.array(answerPiece, { maxLength: 30 }).map((parts) => parts.join(""));
+    const details = fc.constantFrom<unknown>(undefined, { exitCode: 1 }, { status: "completed", exitCode: 0 }, { status: "failed", exitCode: 2, aggregated: "x 12" }, "2026-12-03\t1", 7, null);
+    const outcome = fc.tuple(answer, details, fc.constantFrom("content", "content+aggregated", "string", "error", "none"));
+    const calls = fc.array(fc.tuple(fc.constantFrom<unknown>({ command: "ls 1" }, { command: "cat a.py" }, { path: "a.py", old_str: "x" }), outcome), { minLength: 1, maxLength: 6 });
+    check("masked answer", calls, (specs) => {
+      const events: ToolEvent[] = specs.flatMap(([params, [t, d, shape]], k) => {
+        const callId = `c${k}`;
+        const result = shape === "string" ? t : { content: [{ type: "text", text: t }], ...(d === undefined ? {} : { details: shape === "content+aggregated" && d !== null && typeof d === "object" ? { ...d, aggregated: t } : d }) };
+        const answered = shape === "none" ? [] : [shape === "error" ? { type: "outcome" as const, callId, tool: "bash", error: t } : { type: "outcome" as const, callId, tool: "bash", result }];
+        return [{ type: "call" as const, callId, tool: "bash", params }, ...answered];
+      }) as ToolEvent[];
+      const mined = minedCalls(events);
+      for (const c of mined) {
+        const plain = factCallOf(c.call, c.outcome);
+        expect({ ...c }).toEqual({ ...plain, index: c.index, events: c.events, shape: maskedCall(c.call) });
+        expect(c.result).toBe(plain.result);
+        expect(c.substantial).toBe(plain.substantial);
+        expect(Object.keys(c).sort()).toEqual([...Object.keys(plain), "index", "events", "shape"].sort());
+      }
+      // Read in another order (substantial first): the same values.
+      for (const c of minedCalls(events).reverse()) {
+        const plain = factCallOf(c.call, c.outcome);
+        expect(c.substantial).toBe(plain.substantial);
+        expect(c.result).toBe(plain.result);
+      }
+      for (const a of mined) for (const b of mined) expect(sameResult(a, b)).toBe(a.result === b.result);
+    }, 500);
+  });
+
   it("the writing-command pattern, one \\b before its word alternatives (writes.ts WRITING_COMMAND), matches where the alternatives side by side match", () => {
     const plain = /\bsed\s+(?:-\w+\s+)*-[a-zA-Z]*i|\bperl\s+(?:-\w+\s+)*-\w*i|\btee\b|(?:^|[;&|(]\s*|"command":"\s*)(?:mv|cp|rm|touch|mkdir|patch|ln|chmod|truncate)\s|\bgit\s+(?:apply|checkout|stash|reset|restore|am|cherry-pick|commit|merge|rebase|rm|mv)\b|\b(?:pip3?|conda|apt-get|apt|npm|yarn|pnpm|poetry|uv)\s+(?:\w+\s+)*(?:install|add|remove|uninstall)\b|\.write(?:_text|_bytes)?\(|open\([^)]{0,200}['"][wa]\+?b?['"]|\bsetup\.py\s+(?:develop|install)|\bfind\b[^|;&]*\s-delete\b/;
     const word = fc.constantFrom("sed", "perl", "tee", "mv", "cp", "rm", "touch", "patch", "ln", "truncate", "git", "apply", "commit", "cherry-pick", "pip", "pip3", "uv", "apt-get", "install", "add", "setup.py", "develop", "find", "-delete", "-i", "-pi", "-e", "-n", ".write(", ".write_text(", "open(", "'w'", '"a"', "+", "b", ")", "x", "_", "{", '"command":"', ";", "&", "|", "(", " ", "  ", "\n", "\t", "\\n");
@@ -453,6 +487,24 @@ describe("loops' shortcuts give the plain result", () => {
       }
       expect(nestsDeeperThan(root, max)).toBe(plain(root, max));
     });
+    // Past what the quick look of a shallow tree takes on (32 levels, 10,000 objects): a chain
+    // deeper than it, wider values, a part shared down 40 levels (a tree of 2^40 places, linear
+    // for the full walk), a cycle, each with maxima on both sides of their depth.
+    const chain = (n: number): unknown => (n === 0 ? {} : { next: chain(n - 1) });
+    let shared: unknown = [];
+    for (let k = 0; k < 40; k++) shared = [shared, shared];
+    const cyclic: Record<string, unknown> = { a: [1] };
+    cyclic.self = cyclic;
+    const samples = [chain(31), chain(32), chain(33), chain(40), Array.from({ length: 20_000 }, () => ({ a: [1] })), { wide: Array.from({ length: 9_999 }, () => ({})) }, shared, cyclic, [[[]]]];
+    for (const value of samples) for (const max of [0, 1, 2, 3, 31, 32, 33, 34, 40, 41, 42, 1000]) expect(nestsDeeperThan(value, max)).toBe(plain(value, max));
+  });
+
+  it("namesParseError (unmovedBreak.ts breakOf's first look, only where \"Error\" is) says what /(?:Syntax|Indentation|Tab)Error/ says", () => {
+    const errorish = fc.array(fc.constantFrom("Syntax", "Indentation", "Tab", "Error", "Err", "or", "Synt", "ax", "Indent", "ation", "Ta", "b", "x", " ", "\n", "E", "rror"), { maxLength: 12 }).map((parts) => parts.join(""));
+    for (const sample of ["TabError", "xSyntaxError", "IndentationError", "Error", "abError", "SyntaxErro", "Tab Error", "SyntaxTabError"]) expect(namesParseError(sample)).toBe(/(?:Syntax|Indentation|Tab)Error/.test(sample));
+    check("namesParseError", errorish, (t) => {
+      expect(namesParseError(t)).toBe(/(?:Syntax|Indentation|Tab)Error/.test(t));
+    }, 2000);
   });
 
   it("a string literal of a Python call keeps every character and escape", () => {
@@ -488,6 +540,32 @@ describe("a .gz file held whole for its reader", () => {
     const whole = contentWhole(file);
     expect(whole.equals(content)).toBe(true);
     expect(heldText(whole)).toBe(content.toString("utf8"));
+  });
+
+  it("inflateWhole, its output buffer sized by the gzip trailer, inflates as gunzipSync does, whatever the trailer claims", () => {
+    const outcome = (f: () => Buffer): { bytes?: string; error?: string } => {
+      try {
+        return { bytes: f().toString("hex") };
+      } catch (error) {
+        return { error: `${(error as Error).name}: ${(error as { code?: string }).code ?? ""}` };
+      }
+    };
+    // Content of any size around the chunk sizes; one or two gzip members; a trailer that lies; a cut.
+    // Any bytes, or a run of one byte (as its length and byte, so that a counterexample prints short).
+    const content = fc.oneof(fc.array(fc.nat(255), { maxLength: 300 }).map((bytes) => ({ bytes })), fc.record({ run: fc.constantFrom(63, 64, 65, 16383, 16384, 16385, 70000), byte: fc.nat(255) }));
+    const damage = fc.constantFrom("none", "two members", "size lies small", "size lies large", "size 0", "cut");
+    check("inflateWhole", fc.tuple(content, damage, fc.constantFrom(undefined, 100, 70000)), ([spec, how, max]) => {
+      const bytes = "bytes" in spec ? Buffer.from(spec.bytes) : Buffer.alloc(spec.run, spec.byte);
+      let gz = gzipSync(bytes);
+      if (how === "two members") gz = Buffer.concat([gz, gzipSync(Buffer.from("second"))]);
+      if (how === "size lies small" || how === "size lies large" || how === "size 0") {
+        gz = Buffer.from(gz);
+        gz.writeUInt32LE(how === "size 0" ? 0 : how === "size lies small" ? Math.max(0, bytes.length - 7) : bytes.length * 50 + 9, gz.length - 4);
+      }
+      if (how === "cut") gz = gz.subarray(0, gz.length - 5);
+      const options = max === undefined ? {} : { maxOutputLength: max };
+      expect(outcome(() => inflateWhole(gz, options))).toEqual(outcome(() => gunzipSync(gz, options)));
+    }, 200);
   });
 
   it("a mini-swe-agent document is told by its trajectory_format wherever it is, the last one tried first", () => {

@@ -36,23 +36,46 @@ export const NEW_FACT_WINDOW = 10;
 
 /** What a call and its answer tell, read once at the edge: the miner and the candidate build it alike. */
 export function factCallOf(call: CallEvent, outcome: OutcomeEvent | undefined): FactCall {
-  // What the tool said, and apart from it the details the importer added (an exit code, a status).
+  const { message, details } = answerOf(outcome);
+  const masked = maskedAnswerOf(message, details);
+  const told = unmaskedFactOf(call, outcome, message, details);
+  return {
+    call,
+    ...(outcome === undefined ? {} : { outcome }),
+    result: masked.result,
+    rawArgs: told.rawArgs,
+    rawResult: told.rawResult,
+    failed: told.failed,
+    silent: told.silent,
+    substantial: masked.substantial,
+    ...(told.rejected === undefined ? {} : { rejected: told.rejected }),
+    ...(told.signature === undefined ? {} : { signature: told.signature }),
+  };
+}
+
+/** What the tool said, and apart from it the details the importer added (an exit code, a status). */
+export function answerOf(outcome: OutcomeEvent | undefined): { readonly message: string; readonly details: string } {
   const message = outcomeText(outcome, false);
-  const details = detailsText(outcome, message);
+  return { message, details: detailsText(outcome, message) };
+}
+
+/** The masked answer (FactCall.result) and whether it says something (FactCall.substantial): the part of a FactCall masking makes. */
+export function maskedAnswerOf(message: string, details: string): { readonly result: string; readonly substantial: boolean } {
   const maskedMessage = maskText(message);
+  return { result: details === "" ? maskedMessage : `${maskedMessage}\n${maskText(details)}`, substantial: substantial(maskedMessage) };
+}
+
+/** Every field of a FactCall but the two masking makes (maskedAnswerOf), with the same values factCallOf gives them. */
+export function unmaskedFactOf(call: CallEvent, outcome: OutcomeEvent | undefined, message: string, details: string): Omit<FactCall, "call" | "outcome" | "result" | "substantial"> {
   const rawArgs = JSON.stringify(call.params ?? null) ?? "null";
   const failed = outcome !== undefined && outcomeFailed(outcome);
   const rejected = outcome === undefined ? undefined : (rejectionOf(message) ?? (editFoundNoTarget(call.tool, rawArgs, message) ? REPLACEMENT_NOT_PERFORMED : (editorRaised(message) ?? (replacedWithItself(message) ? EDIT_CHANGED_NOTHING : undefined))));
   const signature = rejected !== undefined ? `refused: ${rejected}` : failed ? failureSignature(message, rawArgs, exitCodeOf(outcome)) : undefined;
   return {
-    call,
-    ...(outcome === undefined ? {} : { outcome }),
-    result: details === "" ? maskedMessage : `${maskedMessage}\n${maskText(details)}`,
     rawArgs,
     rawResult: details === "" ? message : `${message}\n${details}`,
     failed,
     silent: !hasAnswerLine(message),
-    substantial: substantial(maskedMessage),
     ...(rejected === undefined ? {} : { rejected }),
     ...(signature === undefined ? {} : { signature }),
   };
@@ -273,6 +296,14 @@ export const answerBody = (result: string): string => {
   const newline = result.lastIndexOf("\n");
   return newline !== -1 && result.length - newline >= 3 && result.charCodeAt(newline + 1) === 123 /* { */ && result.charCodeAt(result.length - 1) === 125 /* } */ ? result.slice(0, newline) : result;
 };
+/**
+ * a.result === b.result, read from the raw answers first: the same raw answer is the same masked
+ * answer (no mask matches across a newline, so the answer masked with its details line after it is
+ * the two masked apart), and the miner masks an answer only when a rule first reads it (mine.ts
+ * maskedAnswer): a repeat answered as before is then compared without masking either answer.
+ * test/loopsFastPaths.test.ts holds it to the masked answers compared.
+ */
+export const sameResult = (a: FactCall, b: FactCall): boolean => a.rawResult === b.rawResult || a.result === b.result;
 export const sameDetails = (i: FactCall, j: FactCall): boolean => detailsOf(i) === detailsOf(j);
 /** The details line the importer appended to a masked result (with its newline), or "". */
 export const detailsOf = perCall((c: FactCall): string => c.result.slice(answerBody(c.result).length));
@@ -285,7 +316,7 @@ export const detailsOf = perCall((c: FactCall): string => c.result.slice(answerB
 export function waitPaidOff(calls: readonly FactCall[], last: number): boolean {
   const a = calls[last] as FactCall;
   const b = calls[last + 1];
-  return b !== undefined && b.outcome !== undefined && b.rawArgs === a.rawArgs && b.call.tool === a.call.tool && b.result !== a.result;
+  return b !== undefined && b.outcome !== undefined && b.rawArgs === a.rawArgs && b.call.tool === a.call.tool && !sameResult(b, a);
 }
 
 /** A harness that wraps each action in code of its own and could not parse it: the action never ran. */
@@ -584,10 +615,12 @@ export function hearsAgain(p: FactCall, c: FactCall, adjacent: boolean): "again"
   if (failureFamily(p) !== undefined) return undefined;
   const files = filesOf(c);
   const sameFiles = files !== "" && filesOf(p) === files;
-  const sameTerms = quotedTerms(c) !== "" && quotedTerms(p) === quotedTerms(c);
+  // Asked only on the same files (the only place it counts): most pairs name different files, and
+  // reading a script's quoted terms is a scan of all its quotes.
+  const sameTerms = (): boolean => quotedTerms(c) !== "" && quotedTerms(p) === quotedTerms(c);
   if (c.silent) {
     // An empty answer is news unless the same search on the same files, or the same command, heard it before.
-    return p.silent && sameDetails(p, c) && ((sameTerms && sameFiles) || commandOf(p) === commandOf(c)) ? "again" : undefined;
+    return p.silent && sameDetails(p, c) && ((sameFiles && sameTerms()) || commandOf(p) === commandOf(c)) ? "again" : undefined;
   }
   // The same answer to the same command, to the same search on the same files, or from a
   // named viewer on the same files. Not a named tool's same call about no file (a chat
@@ -597,7 +630,8 @@ export function hearsAgain(p: FactCall, c: FactCall, adjacent: boolean): "again"
   // then -rn: each flag asks something new, and the precision reading judged such sweeps
   // false alarms), nor to new scripts that print the same verdict (three experiments).
   const shell = SHELL_TOOLS.has(c.call.tool);
-  if (p.result === c.result && ((commandOf(p) === commandOf(c) && (shell || sameFiles)) || (sameFiles && (sameTerms || !shell)))) return "again";
+  // The masked answers last: the miner masks an answer when a rule first reads it (mine.ts maskedAnswer).
+  if (((commandOf(p) === commandOf(c) && (shell || sameFiles)) || (sameFiles && (!shell || sameTerms()))) && sameResult(p, c)) return "again";
   if (!sameFiles || factLines(c).length < WITHIN_MIN_LINES) return undefined;
   // A view all of whose lines an earlier answer showed: a re-read when it shows most of that
   // region again (sameRegion), else zooming, a closer look at part of it (the readers'
@@ -658,5 +692,5 @@ export function knownOnlyByVariable(c: FactCall): boolean {
 
 /** `c` re-sends `q`: the same tool, the same args as recorded, answered with the same masked text. */
 export function resends(c: FactCall, q: FactCall): boolean {
-  return q.rawArgs === c.rawArgs && q.call.tool === c.call.tool && q.outcome !== undefined && q.result === c.result;
+  return q.rawArgs === c.rawArgs && q.call.tool === c.call.tool && q.outcome !== undefined && sameResult(q, c);
 }

@@ -80,14 +80,26 @@ function idsAndDigitsMasked(text: string): string {
   digits.lastIndex = 0;
   let out = "";
   let copied = 0;
-  for (let digit = digits.exec(text); digit !== null; digit = digits.exec(text)) {
-    let start = digit.index;
+  // test, not exec: the digit's place is lastIndex - 1, and no match array is made for each of them.
+  while (digits.test(text)) {
+    const at = digits.lastIndex - 1;
+    let start = at;
     while (start > 0 && isWordCode(text.charCodeAt(start - 1))) start--;
-    let end = digit.index + 1;
-    while (end < text.length && isWordCode(text.charCodeAt(end))) end++;
-    const word = text.slice(start, end);
-    const masked = WHOLE_HEX_RUN.test(word) ? hexId(word) : word;
-    out += text.slice(copied, start) + (masked === word ? word.replace(DIGIT_RUNS, "#") : masked);
+    // A word of digits alone (a line number, a count: most of them) is "#" whatever its length: a
+    // hex run without a letter is no id, and its one run of digits becomes "#". Only the first
+    // digit of a word is found here (the scan goes on after the word), so the word is digits
+    // alone when it starts at that digit and holds no other word character after it.
+    let allDigits = start === at;
+    let end = at + 1;
+    for (let c = text.charCodeAt(end); end < text.length && isWordCode(c); c = text.charCodeAt(++end)) if (c > 57) allDigits = false;
+    let masked: string;
+    if (allDigits) masked = "#";
+    else {
+      const word = text.slice(start, end);
+      const id = WHOLE_HEX_RUN.test(word) ? hexId(word) : word;
+      masked = id === word ? word.replace(DIGIT_RUNS, "#") : id;
+    }
+    out += text.slice(copied, start) + masked;
     copied = end;
     digits.lastIndex = end;
   }

@@ -16,9 +16,10 @@ export const MAX_VALUE_DEPTH = 1000;
 
 /** Whether a value nests deeper than `max` levels, found without recursion. */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (shallowTree(value, Math.min(max, SHALLOW_DEPTH))) return false;
   // Depth-first, objects in the same order as a stack of every child would visit them (a primitive
   // is never pushed: it would only be popped and passed over), without an object per entry.
-  if (value === null || typeof value !== "object") return false;
   const values: object[] = [value];
   const depths: number[] = [0];
   const seen = new Set<object>();
@@ -35,6 +36,31 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
     }
   }
   return false;
+}
+
+/** How deep, and over how many objects, shallowTree looks before it leaves a value to the full walk. */
+const SHALLOW_DEPTH = 32;
+const SHALLOW_OBJECTS = 10_000;
+
+/**
+ * The value, read as a tree (a shared part once per place it sits), has fewer than `limit` levels
+ * of objects, found within SHALLOW_OBJECTS objects: then no walk of it, with or without a set of
+ * those seen, reaches an object `limit` deep, and nestsDeeperThan(value, max) is false for any max
+ * of `limit` or more. Every call and outcome is checked (passedOn) and nearly all nest a few
+ * levels: a recursive look without the set and the two stacks costs a fraction of the full walk,
+ * which still decides the rest (deep, wide, shared many times, cyclic); held to it in
+ * test/loopsFastPaths.test.ts.
+ */
+function shallowTree(value: object, limit: number): boolean {
+  let budget = SHALLOW_OBJECTS;
+  const within = (v: object, depth: number): boolean => {
+    if (depth >= limit || --budget < 0) return false;
+    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) {
+      if (child !== null && typeof child === "object" && !within(child as object, depth + 1)) return false;
+    }
+    return true;
+  };
+  return within(value, 0);
 }
 
 /** The problems of an event's values that nest too deep, by JSON path. */

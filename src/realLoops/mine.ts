@@ -82,7 +82,7 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { answerBody, changedLines, commandOf, correctedRefusal, factCallOf, type FactCall, filesOf, HEREDOC_NEVER_CLOSED, heredocSwallowedScript, maskedAnswerLines, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, SHELL_SYNTAX, signatureFamily, waitPaidOff, WITHIN_MIN_LINES, writeKindOf } from "../import/facts.js";
+import { answerBody, answerOf, changedLines, commandOf, correctedRefusal, type FactCall, filesOf, HEREDOC_NEVER_CLOSED, heredocSwallowedScript, maskedAnswerLines, maskedAnswerOf, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, sameResult, SHELL_SYNTAX, signatureFamily, unmaskedFactOf, waitPaidOff, WITHIN_MIN_LINES, writeKindOf } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
 import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
@@ -231,13 +231,27 @@ export function minedCalls(events: readonly ToolEvent[]): MinedCall[] {
     if (call?.type !== "call") continue;
     const outcomeAt = unit[1];
     const outcome = outcomeAt === undefined ? undefined : (events[outcomeAt] as OutcomeEvent);
-    const fact = factCallOf(call, outcome);
-    // The shape is masked when a rule first reads it (shapeOf), not for every call. Its getter is
-    // one function shared by every call, defined in the place the shape always had among the
-    // fields: an accessor written into the object literal made each call a slow dictionary object.
-    const mined = { index: calls.length, events: unit };
+    const { message, details } = answerOf(outcome);
+    // The shape, the masked answer and whether it is substantial are masked when a rule first
+    // reads them (shapeOf, maskedAnswer), not for every call. Their getters are functions shared
+    // by every call, each defined in the place its field always had: an accessor written into the
+    // object literal made each call a slow dictionary object.
+    const mined: Record<string, unknown> = { index: calls.length, events: unit };
     Object.defineProperty(mined, "shape", { get: shapeOfThis, enumerable: true });
-    calls.push(Object.assign(mined, fact, { call }) as typeof mined & { readonly shape: string } & typeof fact & { readonly call: CallEvent });
+    mined.call = call;
+    if (outcome !== undefined) mined.outcome = outcome;
+    Object.defineProperty(mined, "result", { get: resultOfThis, enumerable: true });
+    const told = unmaskedFactOf(call, outcome, message, details);
+    // Where the message ends in rawResult (the details line follows it): what maskedAnswer reads it back by.
+    Object.defineProperty(mined, MESSAGE_LENGTH, { value: message.length });
+    mined.rawArgs = told.rawArgs;
+    mined.rawResult = told.rawResult;
+    mined.failed = told.failed;
+    mined.silent = told.silent;
+    Object.defineProperty(mined, "substantial", { get: substantialOfThis, enumerable: true });
+    if (told.rejected !== undefined) mined.rejected = told.rejected;
+    if (told.signature !== undefined) mined.signature = told.signature;
+    calls.push(mined as unknown as MinedCall);
   }
   return calls;
 }
@@ -255,6 +269,28 @@ function shapeOfThis(this: FactCall): string {
   return shapeOf(this);
 }
 
+/**
+ * A call's masked answer and whether it is substantial (facts.ts maskedAnswerOf, what factCallOf
+ * masks up front), worked out the first time a rule reads either, once. Masking every answer was
+ * about a tenth of a `loops` run (issue 35), and most answers are never compared masked: the rules
+ * compare the masked answers of calls already alike in something cheaper (the same args or the
+ * same raw answer, the same command, the same files), and read only a successful call's
+ * substantiality. The message and the details are read back from rawResult (the message, then a
+ * newline and the details when there are any), cut where minedCalls noted the message's end.
+ * test/loopsFastPaths.test.ts holds these fields to factCallOf's.
+ */
+const MESSAGE_LENGTH = Symbol("message length");
+const maskedAnswer = perCall((c: FactCall): { readonly result: string; readonly substantial: boolean } => {
+  const length = (c as unknown as Record<symbol, number>)[MESSAGE_LENGTH] as number;
+  const raw = c.rawResult;
+  return length === raw.length ? maskedAnswerOf(raw, "") : maskedAnswerOf(raw.slice(0, length), raw.slice(length + 1));
+});
+function resultOfThis(this: FactCall): string {
+  return maskedAnswer(this).result;
+}
+function substantialOfThis(this: FactCall): boolean {
+  return maskedAnswer(this).substantial;
+}
 
 /**
  * Nothing new: the same masked call and the same masked result, and not both changed in what the
@@ -263,8 +299,9 @@ function shapeOfThis(this: FactCall): string {
  * thing (cabinet 3, then cabinet 4) and got an answer about that thing may have taught something.
  * A call never answered says nothing either way, so it never repeats.
  */
-// The shapes are compared last: each is masked when first read (shapeOf), and most neighbours differ in their answers first.
-const sameAnswer = (a: MinedCall, b: MinedCall) => a.outcome !== undefined && b.outcome !== undefined && a.result === b.result && (a.rawArgs === b.rawArgs || a.rawResult === b.rawResult) && a.shape === b.shape;
+// The masked answers and shapes are compared last, after what was recorded: each is masked when
+// first read (maskedAnswer, shapeOf), and most neighbours differ in both their args and their answers.
+const sameAnswer = (a: MinedCall, b: MinedCall) => a.outcome !== undefined && b.outcome !== undefined && (a.rawResult === b.rawResult || (a.rawArgs === b.rawArgs && a.result === b.result)) && a.shape === b.shape;
 const sameFailure = (a: MinedCall, b: MinedCall) => a.failed && b.failed && a.shape === b.shape;
 
 /** The stuck stretches of a session, in order; they never overlap. */
@@ -505,7 +542,7 @@ function failureChains(calls: readonly MinedCall[], taken: readonly boolean[], w
       if (signature === start) return true;
       // bash's syntax error after output heard whole before in the chain (the same "created",
       // then the same error): nothing new was said before the error (openingLesson).
-      return openingLesson(c) === start && calls.slice(i, k).some((b) => b.result === c.result);
+      return openingLesson(c) === start && calls.slice(i, k).some((b) => sameResult(b, c));
     };
     for (;;) {
       // One call may sit between two of the same failure, inside the stretch but not counted
@@ -594,7 +631,8 @@ function sharesFile(a: MinedCall, b: MinedCall): boolean {
 function noEffectLink(chain: readonly MinedCall[], next: MinedCall): boolean {
   const before = chain[chain.length - 1] as MinedCall;
   const ok = (c: MinedCall) => c.outcome !== undefined && !c.failed && c.rejected === undefined && c.substantial;
-  return ok(before) && ok(next) && next.call.tool === before.call.tool && next.result === before.result && filesOf(next) === filesOf(before);
+  // The tools and files first: each answer is masked when first read (maskedAnswer), and most neighbours differ in one of them.
+  return next.call.tool === before.call.tool && filesOf(next) === filesOf(before) && ok(before) && ok(next) && sameResult(next, before);
 }
 
 /** How many calls back a call may re-check an earlier one. */
@@ -647,14 +685,14 @@ function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
   if (createdFileOf(j.rawArgs) !== undefined) return undefined;
   // The same command with nothing written between: the same verdict (the answer's last lines,
   // masked) is the same answer, since a long output is elided at a point that moves with a clock.
-  if (commandOf(i) === commandOf(j)) return i.result === j.result || verdictOf(i) === verdictOf(j) ? "same" : undefined;
+  if (commandOf(i) === commandOf(j)) return sameResult(i, j) || verdictOf(i) === verdictOf(j) ? "same" : undefined;
   if (i.call.tool !== j.call.tool) return undefined;
   const files = filesOf(j);
   if (files === "" || files !== filesOf(i)) return undefined;
-  if (j.substantial && i.result === j.result) return "same";
+  if (j.substantial && sameResult(i, j)) return "same";
   if (j.substantial && sameDetails(i, j) && linesWithin(j, i)) return "within";
   const terms = quotedTerms(j);
-  return terms !== "" && terms === quotedTerms(i) && i.result === j.result ? "same" : undefined;
+  return terms !== "" && terms === quotedTerms(i) && sameResult(i, j) ? "same" : undefined;
 }
 
 /**

@@ -182,7 +182,8 @@ export function runWalk(calls: readonly NoNewFactCall[], taken: readonly boolean
       if (taken[b] === true || changed[b] === true) return false;
       if (zoom[b] === true) continue;
       const succeeded = !c.failed && c.rejected === undefined && stale[b] !== true && !c.silent;
-      if (succeeded && (c.substantial || !failureAfter)) reads++;
+      // Substantial last: the miner masks an answer when a rule first reads it (mine.ts maskedAnswer).
+      if (succeeded && (!failureAfter || c.substantial)) reads++;
       between++;
     }
     return between <= most && reads <= Math.min(1, most);
