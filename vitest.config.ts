@@ -5,9 +5,9 @@ const ALL = ["test/**/*.test.ts", "properties/**/*.test.ts"];
 // runtime loaded (a release sets HOME and OPENCLAW_* in the process that loads it), no environment
 // or global changed. These share one module graph per worker (isolate: false): each file no longer
 // loads and compiles the engine, fast-check and the importers afresh, which took a third of their
-// time. Every other file, and any new one, still gets fresh modules of its own. Vitest runs the
-// isolated files first and these after, together: a worker keeps its modules only while the next
-// file in its queue shares them.
+// time. Every other file, and any new one, still gets fresh modules of its own. Vitest queues a
+// project's files together (by project name, so these come first), which matters: a worker keeps
+// its modules only while the next file in its queue shares them.
 const IN_PROCESS = [
   "properties/**/*.test.ts",
   "test/conformance/**/*.test.ts",
