@@ -1,12 +1,13 @@
 import { defineConfig } from "vitest/config";
-import SlowFirstSequencer from "./test/slowFirst.js";
 
 const ALL = ["test/**/*.test.ts", "properties/**/*.test.ts"];
 // Test files that only call loopsim's modules in this process: no child process, no release or
 // runtime loaded (a release sets HOME and OPENCLAW_* in the process that loads it), no environment
 // or global changed. These share one module graph per worker (isolate: false): each file no longer
 // loads and compiles the engine, fast-check and the importers afresh, which took a third of their
-// time. Every other file, and any new one, still gets fresh modules of its own.
+// time. Every other file, and any new one, still gets fresh modules of its own. Vitest queues a
+// project's files together (by project name, so these come first), which matters: a worker keeps
+// its modules only while the next file in its queue shares them.
 const IN_PROCESS = [
   "properties/**/*.test.ts",
   "test/conformance/**/*.test.ts",
@@ -48,8 +49,6 @@ export default defineConfig({
     // Most test files wait on the CLI in a child process, so two workers keep both cores busy
     // (vitest's default on a 2-core machine is one).
     maxWorkers: 2,
-    // The slowest files first, also in a clean clone that has no record of the last run.
-    sequence: { sequencer: SlowFirstSequencer },
     // The default reporter, then every SKIPPED line of the run repeated in one box at the end.
     reporters: ["default", "./test/skippedSummary.ts"],
     projects: [

@@ -17,9 +17,9 @@ for (const m of mutants) {
   if (only !== undefined && m.id !== only) continue;
   const dir = mkdtempSync(join(tmpdir(), `loopsim-mutant-${m.id}-`));
   try {
-    // vitest.config.ts names the SKIPPED-summary reporter, the scratch folder's setup and the file
-    // order in test/, so they come along.
-    for (const part of ["models", "src", "properties", "scenarios", "tsconfig.json", "package.json", "vitest.config.ts", "test/skippedSummary.ts", "test/scratchRoot.ts", "test/slowFirst.ts"]) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+    // vitest.config.ts names the SKIPPED-summary reporter and the scratch folder's setup in test/,
+    // so they come along.
+    for (const part of ["models", "src", "properties", "scenarios", "tsconfig.json", "package.json", "vitest.config.ts", "test/skippedSummary.ts", "test/scratchRoot.ts"]) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
     const file = join(dir, m.file);
     const source = readFileSync(file, "utf8");
