@@ -4,7 +4,6 @@
 // is stuck. Each guard config runs every agent; the tuning metrics are the simulator's, so the
 // catch rate, waste and good work stopped are measured on real backgrounds. Sessions stream: each
 // is read, run under every config, and dropped; only the summaries stay.
-import type { ToolEvent } from "../../models/events.js";
 import { configFrom } from "../../models/configResolution.js";
 import { computeMetrics, type ConfigMetrics } from "../evaluation/metrics.js";
 import type { SimulationSummary } from "../sim/simulate.js";
@@ -12,7 +11,7 @@ import { forEachRecordedSession, type ReadOptions, type RecordedRead, type Recor
 import type { Target } from "../targets/target.js";
 import { injectLoop, recordedScript, SHAPE_SUMMARIES, type InjectSpec } from "./injection.js";
 import { describeReaction, type SessionReaction } from "./reaction.js";
-import { MAX_REAL_PER_SESSION, minedStretchCount, REAL_LOOPS_SUMMARY, realLoopAgents, scriptWithRealLoops, type LoopsChoice } from "./realLoopAgents.js";
+import { MAX_REAL_PER_SESSION, REAL_LOOPS_SUMMARY, realLoopsOf, type LoopsChoice } from "./realLoopAgents.js";
 import { gridPoints, gridSummary, summariesAcrossGrid, type GridRunCount, type ReactionGrid, type ReactionGridPoint, type ReactionGridSummary } from "./reactionGrid.js";
 import { runSessionAgent, type SessionAgentSpec } from "./sessionAgent.js";
 
@@ -36,19 +35,24 @@ export const injectedFamily = (shape: string) => `inject:${shape}`;
 /** Agents a session can give: itself, one per injected shape, and with --loops real one per mined stretch (at most). */
 export const agentsPerSession = (inject: InjectSpec, loops: LoopsChoice | undefined): number => 1 + inject.shapes.length + (loops === "real" ? MAX_REAL_PER_SESSION : 0);
 
-/** The agents one session gives: itself, then one injected copy per shape, then (--loops real) one per mined stretch. */
-export function sessionAgents(session: Pick<RecordedSession, "id" | "events">, inject: InjectSpec, seed: number, loops?: LoopsChoice): SessionAgentSpec[] {
-  const agents: SessionAgentSpec[] = [{ family: SESSION_FAMILY, label: "progressing", name: `${session.id}:recorded`, seed, script: loops === "real" ? scriptWithRealLoops(session.events) : recordedScript(session.events) }];
+/**
+ * The agents one session gives: itself, then one injected copy per shape, then (--loops real) one
+ * per mined stretch; and with --loops real how many stretches the miner found in it (the
+ * catalogue's share, of which at most MAX_REAL_PER_SESSION run; 0 without), from one mining.
+ */
+export function sessionAgentsAndStretches(session: Pick<RecordedSession, "id" | "events">, inject: InjectSpec, seed: number, loops?: LoopsChoice): { readonly agents: SessionAgentSpec[]; readonly mined: number } {
+  const real = loops === "real" ? realLoopsOf(session, seed) : undefined;
+  const agents: SessionAgentSpec[] = [{ family: SESSION_FAMILY, label: "progressing", name: `${session.id}:recorded`, seed, script: real?.script ?? recordedScript(session.events) }];
   for (const shape of inject.shapes) {
     const injected = injectLoop(session.events, shape, inject.lengths, seed, session.id);
     agents.push({ family: injectedFamily(shape), label: "stuck", name: `${session.id}:${shape}`, seed, script: injected.events });
   }
-  if (loops === "real") agents.push(...realLoopAgents(session, seed));
-  return agents;
+  if (real !== undefined) agents.push(...real.agents);
+  return { agents, mined: real?.mined ?? 0 };
 }
 
-/** The stretches the miner finds in a session with --loops real (0 without): the catalogue's, of which at most MAX_REAL_PER_SESSION run. */
-export const sessionStretches = (events: readonly ToolEvent[], loops: LoopsChoice | undefined): number => (loops === "real" ? minedStretchCount(events) : 0);
+/** The agents one session gives (sessionAgentsAndStretches without the count). */
+export const sessionAgents = (session: Pick<RecordedSession, "id" | "events">, inject: InjectSpec, seed: number, loops?: LoopsChoice): SessionAgentSpec[] => sessionAgentsAndStretches(session, inject, seed, loops).agents;
 
 export interface GuardUnderTest {
   readonly index: number;
@@ -85,9 +89,9 @@ export async function evaluateGrounded(population: GroundedPopulation, guards: r
     const tallies = points.map(() => new GroundedTally(guards));
     const runs: GridRunCount[] = guards.map(() => ({ made: 0, reused: 0 }));
     const read = await forEachRecordedSession(population.paths, options, (session, at) => {
-      const mined = sessionStretches(session.events, population.loops);
+      const { agents, mined } = sessionAgentsAndStretches(session, population.inject, seed, population.loops);
       for (const tally of tallies) tally.session(at, mined);
-      for (const agent of sessionAgents(session, population.inject, seed, population.loops)) {
+      for (const agent of agents) {
         const perGuard = configs.map((config, k) => summariesAcrossGrid(agent, config, (guards[k] as GuardUnderTest).target, points, runs[k]));
         tallies.forEach((tally, p) => tally.agent(agent.family, (store, k) => store.add((perGuard[k] as SimulationSummary[])[p] as SimulationSummary)));
       }
@@ -97,8 +101,9 @@ export async function evaluateGrounded(population: GroundedPopulation, guards: r
   }
   const tally = new GroundedTally(guards);
   const read = await forEachRecordedSession(population.paths, options, (session, at) => {
-    tally.session(at, sessionStretches(session.events, population.loops));
-    for (const agent of sessionAgents(session, population.inject, seed, population.loops)) {
+    const { agents, mined } = sessionAgentsAndStretches(session, population.inject, seed, population.loops);
+    tally.session(at, mined);
+    for (const agent of agents) {
       tally.agent(agent.family, (store, k) => store.add(runSessionAgent(agent, configs[k] as ReturnType<typeof configFrom>, (guards[k] as GuardUnderTest).target, population.reaction).summary));
     }
     onSession?.();

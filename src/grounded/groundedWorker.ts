@@ -6,9 +6,9 @@ import { UserError } from "../io/errors.js";
 import { reasonOf } from "../import/sessionRefs.js";
 import { batchesFrom, resolveGuards } from "../sessions/threadWork.js";
 import { readSessionEvents } from "../sessions/recorded.js";
-import { packFlags, sessionAgents, sessionStretches } from "./groundedPopulation.js";
+import { packFlags, sessionAgentsAndStretches } from "./groundedPopulation.js";
 import type { GroundedResult, GroundedTask, GroundedWorkerInput } from "./threadMessages.js";
-import { runSessionAgent } from "./sessionAgent.js";
+import { runSessionAgent, type SessionAgentSpec } from "./sessionAgent.js";
 import { gridPoints, summariesAcrossGrid, type GridRunCount } from "./reactionGrid.js";
 
 const input = workerData as GroundedWorkerInput;
@@ -17,15 +17,16 @@ if (port !== null) {
   const guards = await resolveGuards(input.guards);
   const points = input.population.reactionGrid === undefined ? undefined : gridPoints(input.population.reaction, input.population.reactionGrid);
   const pointCount = points?.length ?? 1;
-  let last: { index: number; agents: ReturnType<typeof sessionAgents> | "empty" | { bad: string }; mined: number } | undefined;
-  const agentsOf = async (task: GroundedTask): Promise<{ agents: ReturnType<typeof sessionAgents> | "empty" | { bad: string }; mined: number }> => {
+  type Agents = SessionAgentSpec[] | "empty" | { bad: string };
+  let last: { index: number; agents: Agents; mined: number } | undefined;
+  const agentsOf = async (task: GroundedTask): Promise<{ agents: Agents; mined: number }> => {
     if (last?.index === task.index) return last;
-    let agents: ReturnType<typeof sessionAgents> | "empty" | { bad: string };
+    let agents: Agents;
     let mined = 0;
     try {
       const { events } = await readSessionEvents(task.ref, task.span);
-      agents = events.some((e) => e.type === "call") ? sessionAgents({ id: task.id, events }, input.population.inject, input.seed, input.population.loops) : "empty";
-      if (agents !== "empty") mined = sessionStretches(events, input.population.loops);
+      if (events.some((e) => e.type === "call")) ({ agents, mined } = sessionAgentsAndStretches({ id: task.id, events }, input.population.inject, input.seed, input.population.loops));
+      else agents = "empty";
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       agents = { bad: reasonOf(error, task.ref) };

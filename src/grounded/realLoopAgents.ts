@@ -56,27 +56,39 @@ function stretchEvents(events: readonly ToolEvent[]): { positions: Set<number>; 
   });
 }
 
+type Span = ReturnType<typeof stretchEvents>[number];
+
 /** The session's own script with every mined stretch labelled stuck (the rest progressing). */
-export function scriptWithRealLoops(events: readonly ToolEvent[]): LabelledEvent[] {
+function labelled(events: readonly ToolEvent[], spans: readonly Span[]): LabelledEvent[] {
   const inside = new Set<number>();
-  for (const span of stretchEvents(events)) for (const p of span.positions) inside.add(p);
+  for (const span of spans) for (const p of span.positions) inside.add(p);
   return events.map((event, i) => ({ event, inLoop: inside.has(i) }));
 }
 
-/** How many stretches the miner finds in the session: the catalogue's share of it, those past MAX_REAL_PER_SESSION included. */
-export function minedStretchCount(events: readonly ToolEvent[]): number {
-  return stretchesOf(minedCalls(events)).length;
+/** One stuck agent per mined stretch (the first MAX_REAL_PER_SESSION of them). */
+function stuckAgents(session: { readonly id: string; readonly events: readonly ToolEvent[] }, spans: readonly Span[], seed: number): SessionAgentSpec[] {
+  return spans.slice(0, MAX_REAL_PER_SESSION).map((span, k) => ({
+    family: REAL_FAMILY,
+    label: "stuck",
+    name: `${session.id}:real:${k}`,
+    seed,
+    script: session.events.slice(0, span.last + 1).map((event, i) => ({ event, inLoop: span.positions.has(i) })),
+  }));
 }
 
-/** One stuck agent per mined stretch (the first MAX_REAL_PER_SESSION of them). */
-export function realLoopAgents(session: { readonly id: string; readonly events: readonly ToolEvent[] }, seed: number): SessionAgentSpec[] {
-  return stretchEvents(session.events)
-    .slice(0, MAX_REAL_PER_SESSION)
-    .map((span, k) => ({
-      family: REAL_FAMILY,
-      label: "stuck",
-      name: `${session.id}:real:${k}`,
-      seed,
-      script: session.events.slice(0, span.last + 1).map((event, i) => ({ event, inLoop: span.positions.has(i) })),
-    }));
+/**
+ * What `--loops real` makes of one session, from one mining of it: its own script with every
+ * mined stretch labelled stuck, one stuck agent per stretch (the first MAX_REAL_PER_SESSION), and
+ * how many stretches the miner found (the catalogue's share of the session, those past the cap
+ * included). Mining is most of the work, so it is done once for the three.
+ */
+export function realLoopsOf(session: { readonly id: string; readonly events: readonly ToolEvent[] }, seed: number): { readonly script: LabelledEvent[]; readonly agents: SessionAgentSpec[]; readonly mined: number } {
+  const spans = stretchEvents(session.events);
+  return { script: labelled(session.events, spans), agents: stuckAgents(session, spans, seed), mined: spans.length };
 }
+
+/** The session's own script with every mined stretch labelled stuck (the rest progressing). */
+export const scriptWithRealLoops = (events: readonly ToolEvent[]): LabelledEvent[] => labelled(events, stretchEvents(events));
+
+/** One stuck agent per mined stretch (the first MAX_REAL_PER_SESSION of them). */
+export const realLoopAgents = (session: { readonly id: string; readonly events: readonly ToolEvent[] }, seed: number): SessionAgentSpec[] => stuckAgents(session, stretchEvents(session.events), seed);

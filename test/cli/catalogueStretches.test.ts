@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ToolEvent } from "../../models/events.js";
 import { mineStretches } from "../../src/realLoops/mine.js";
-import { minedStretchCount, stretchesRunText } from "../../src/grounded/realLoopAgents.js";
+import { realLoopsOf, stretchesRunText } from "../../src/grounded/realLoopAgents.js";
 import { loopsim, tempDir } from "./run.js";
 
 /** A session of `loops` failing commands each retried 4 times, with progressing reads between them. */
@@ -38,7 +38,9 @@ const compare = (population: string, out: string, extra: string[]) =>
 describe("the catalogue's stretches in a closed-loop report", () => {
   it("counts every mined stretch of a session, those past the cap included", () => {
     expect(mineStretches(session(11, "a"))).toHaveLength(11);
-    expect(minedStretchCount(session(11, "a"))).toBe(11);
+    const real = realLoopsOf({ id: "a", events: session(11, "a") }, 1);
+    expect(real.mined).toBe(11);
+    expect(real.agents).toHaveLength(8);
     expect(stretchesRunText(106, { maxPerSession: 8, catalogue: 107 })).toBe("106 of the catalogue's 107 stretches (at most 8 a session)");
     expect(stretchesRunText(1, { maxPerSession: 8, catalogue: 1 }, "real stuck stretch")).toBe("1 of the catalogue's 1 real stuck stretch (at most 8 a session)");
     expect(stretchesRunText(5, { maxPerSession: 8 })).toBe("5 stretches (at most 8 a session)");
