@@ -64,6 +64,9 @@
 // wrapper kept, chain like refusals (chainSignature, openingLesson, facts.ts heredocSwallowedScript
 // and ranBeforeSyntaxError). Last of all, repairs after which the check reports the same parse error at the same
 // line (unmovedBreak.ts).
+// Round 8, last of all: one answer to a look heard three times with only calls between that did
+// nothing (an attempt that never took effect, an empty answer, a zoom; idleRecheck.ts), taking
+// in whole a shorter no-new-fact stretch it covers.
 // Why consecutive: a failure followed by a call that succeeds may have been fixed by it (an edit,
 // then the test again: work, even when the test fails the same way, since the files changed; the
 // brief's false alarm). So a chain of failures ends at the first call that neither failed nor was
@@ -88,6 +91,7 @@ import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
 import { unlandedEditRuns } from "./unlandedEdits.js";
 import { unmovedBreakRuns } from "./unmovedBreak.js";
+import { idleRecheckRuns } from "./idleRecheck.js";
 
 export interface MineParameters {
   /** Calls in a row, same masked call and result, that make a repeat. */
@@ -115,11 +119,18 @@ export interface MineParameters {
    * between (unmovedBreak.ts); 3 when absent. Optional for the same reason as unlandedEdits (round 7).
    */
   readonly unmovedBreak?: number;
+  /** One answer to a look heard this many times, only idle calls between (idleRecheck.ts); 3 when absent (round 8, optional as above). */
+  readonly idleRecheck?: number;
 }
 
 /** The unmoved-break count a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none). */
 export function unmovedBreakOf(p: MineParameters): number {
   return p.unmovedBreak ?? 3;
+}
+
+/** The idle-recheck count a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none). */
+export function idleRecheckOf(p: MineParameters): number {
+  return p.idleRecheck ?? 3;
 }
 
 /** The unlanded-edits length a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none). */
@@ -135,10 +146,10 @@ export function unlandedEditsOf(p: MineParameters): number {
  * refused twice. An alternation needs three full turns (six calls) before it is told apart from
  * an agent that checks two things, edits, and checks them again.
  */
-export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3, unlandedEdits: 3, unmovedBreak: 3 };
+export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3, unlandedEdits: 3, unmovedBreak: 3, idleRecheck: 3 };
 
 /** The miner's rules, each a kind of stuck stretch, in the order a catalogue lists them. */
-export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact", "unlanded-edits", "unmoved-break"] as const;
+export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact", "unlanded-edits", "unmoved-break", "idle-recheck"] as const;
 export type StretchRule = (typeof STRETCH_RULES)[number];
 
 /** Whether the stretch's calls are the same call again, or different calls that all got nowhere (what a guard keyed on the call can see, or not). */
@@ -158,6 +169,7 @@ export function kindOfRule(rule: StretchRule): StretchKind {
     case "no-new-fact":
     case "unlanded-edits":
     case "unmoved-break":
+    case "idle-recheck":
       return "changing-args";
     default: {
       const never: never = rule;
@@ -190,6 +202,8 @@ export function minimumLength(rule: StretchRule, p: MineParameters): number {
       return unlandedEditsOf(p);
     case "unmoved-break":
       return unmovedBreakOf(p);
+    case "idle-recheck":
+      return idleRecheckOf(p);
     default: {
       const never: never = rule;
       return never;
@@ -422,6 +436,17 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
   // round 7), on the calls left: last of all, so that no stretch the rules above find changes.
   for (const [first, last] of unmovedBreakRuns(calls, taken, unmovedBreakOf(parameters))) {
     found.push(stretch(calls, first, last, "unmoved-break", "repairs after each of which the check reports the same parse error at the same line"));
+    for (let k = first; k <= last; k++) taken[k] = true;
+  }
+  // One answer to a look heard 3 times, only idle calls between (idleRecheck.ts, round 8), on the
+  // calls left and those of no-new-fact stretches, which a run may take whole when it is longer
+  // (no-new-fact lets no call sit between a look and its first re-hearing, and cuts such runs short).
+  const shorter = (s: Stretch, first: number, last: number) => s.rule === "no-new-fact" && s.firstCall >= first && s.lastCall <= last && s.length < last - first + 1;
+  const freed = taken.map((t, k) => t && !found.some((s) => s.rule === "no-new-fact" && s.firstCall <= k && k <= s.lastCall));
+  for (const [first, last] of idleRecheckRuns(calls, freed, heardAgain, idleRecheckOf(parameters))) {
+    if (!calls.slice(first, last + 1).every((c) => taken[c.index] !== true || found.some((s) => shorter(s, first, last) && s.firstCall <= c.index && c.index <= s.lastCall))) continue;
+    found.splice(0, found.length, ...found.filter((s) => !shorter(s, first, last)));
+    found.push(stretch(calls, first, last, "idle-recheck", "the same answer to a look, heard again with only attempts that never took effect and idle looks between"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
   return found.sort((a, b) => a.firstCall - b.firstCall);

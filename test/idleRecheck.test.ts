@@ -1,0 +1,99 @@
+// The idle-recheck rule (src/realLoops/idleRecheck.ts, round 8) on tiny sessions: one answer to a
+// look heard three times with only idle calls between (an attempt that never took effect, an empty
+// answer, a "not found", a zoom), and beside each case the near neighbour it must not flag (a write
+// that landed between, a new read between, zooms alone, two hearings, too many calls between, a
+// failure heard again). Written for these tests; no dataset is copied.
+import { describe, expect, it } from "vitest";
+import type { ToolEvent } from "../models/events.js";
+import { factCallOf } from "../src/import/facts.js";
+import { elides, idleRecheckRuns } from "../src/realLoops/idleRecheck.js";
+import { DEFAULT_MINE_PARAMETERS, kindOfRule, minedCalls, minimumLength, mineStretches, recheckSources } from "../src/realLoops/mine.js";
+import { staleCalls } from "../src/realLoops/noNewFact.js";
+import { session } from "./fixtures/noNewFactSessions.js";
+
+/** Every stretch, as `RULE FIRST-LAST`: the new rule must leave the others' stretches as they were. */
+const mined = (events: ToolEvent[]) => mineStretches(events).map((s) => `${s.rule} ${s.firstCall}-${s.lastCall}`);
+
+/** The rule's own runs, straight (no other rule takes any call first). */
+const runs = (events: ToolEvent[]) => {
+  const calls = minedCalls(events);
+  return idleRecheckRuns(calls, [], staleCalls(calls, recheckSources(calls).wrote), 3);
+};
+
+type Call = [string, string, number?];
+const region = "   688\t        if field_name != 'pk':\n   689\t            field = self.model._meta.get_field(field_name)\n   690\t            is_unique = field.unique\n   691\t            if not is_unique:\n   692\t            raise ValueError(field_name)\n   693\t        if id_list is not None:";
+const view: Call = ["nl -ba query.py | sed -n '688,693p'", region];
+/** An awk edit whose own program awk could not parse: none of it ran. */
+const awkFailed = (n: number): Call => [`awk 'NR==692{$0="${" ".repeat(n + 12)}raise ValueError(\\"x)"} {print}' query.py > /tmp/q.py && mv /tmp/q.py query.py`, 'awk: line 1: runaway string constant " raise ...', 2];
+/** An edit that landed (sed -i said nothing, and nothing says it failed). */
+const landed: Call = ["sed -i '692s/^/    /' query.py", ""];
+const grepEmpty: Call = ["grep -n 'non_data' domains.py || true", ""];
+const diffEmpty: Call = ["git --no-pager diff -- domains.py || true", ""];
+const perlFailed: Call = ["perl -0777 -i -pe 's/(matches)/$1 non_data/' domains.py", "Bareword found where operator expected at -e line 1, near \"data\"\nsyntax error at -e line 1, near \"data\"\nExecution of -e aborted due to compilation errors.", 255];
+
+/** A code viewer that hides method bodies: the numbers skip (61, then 64). */
+const elided = "    60\t\n    61\tclass Choices(enum.Enum, metaclass=ChoicesMeta):\n    64\t\n    65\t\n    66\tclass IntegerChoices(int, Choices):\n    69\t\n    70\t\n    71\tclass TextChoices(str, Choices):\n    75\t        return name";
+const head = ["import enum", "", "from django.utils.functional import Promise", "", "__all__ = ['Choices', 'IntegerChoices', 'TextChoices']", "", "", "class ChoicesMeta(enum.EnumMeta):", "    def __new__(metacls, classname, bases, classdict):", "        labels = []", "        for key in classdict._member_names:", "            value = classdict[key]"];
+const wholeView: Call = ["show enums.py 1-120", `${head.map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).join("\n")}\n${elided}`];
+const zoomElided: Call = ["show enums.py 60-90", elided];
+const notFound: Call = ["print_definition enums enums.py", "enums.py enums: not found"];
+
+describe("idle-recheck: what it flags", () => {
+  it("the same view three times, a failed awk edit between the first two: from the first view to the last", () => {
+    expect(mined(session([view, awkFailed(0), view, view]))).toEqual(["idle-recheck 0-3"]);
+    expect(kindOfRule("idle-recheck")).toBe("changing-args");
+    expect(minimumLength("idle-recheck", DEFAULT_MINE_PARAMETERS)).toBe(3);
+  });
+
+  it("the same empty grep three times, with zooms, failed perl and awk edits and an empty diff between", () => {
+    const zoom: Call = ["nl -ba domains.py | sed -n '1180,1183p'", "  1180\t\n  1181\t    def resolve_xref(self, env, fromdocname, builder,\n  1182\t                     type, target, node, contnode):\n  1183\t        modname = node.get('py:module')"];
+    const wide: Call = ["nl -ba domains.py | sed -n '1170,1190p'", `  1170\t        newname = None\n${zoom[1]}\n  1184\t        clsname = node.get('py:class')`];
+    expect(mined(session([wide, grepEmpty, zoom, perlFailed, diffEmpty, grepEmpty, awkFailed(1), grepEmpty]))).toEqual(["idle-recheck 1-7"]);
+  });
+
+  it("an elided view, two 'not found' answers, the same elided view, then a zoom that still elides", () => {
+    expect(mined(session([wholeView, notFound, notFound, wholeView, zoomElided]))).toEqual(["idle-recheck 0-4"]);
+  });
+});
+
+describe("idle-recheck: what it does not flag", () => {
+  it("an edit that landed between: the view after it is a check after work", () => {
+    expect(mined(session([view, landed, view, awkFailed(0), view]))).toEqual([]);
+  });
+
+  it("a read of something new between (work toward the next attempt)", () => {
+    const other: Call = ["nl -ba query.py | sed -n '640,646p'", "   640\t    def first(self):\n   641\t        for obj in self[:1]:\n   642\t            return obj\n   643\t\n   644\t    def last(self):\n   645\t        pass\n   646\t"];
+    expect(mined(session([view, awkFailed(0), other, view, awkFailed(1), view])).filter((s) => s.startsWith("idle-recheck"))).toEqual([]);
+  });
+
+  it("zooms alone into an elided view, however it elides: a closer look", () => {
+    const lines = elided.split("\n");
+    const zoomA: Call = ["show enums.py 60-66", lines.slice(0, 5).join("\n")];
+    const zoomB: Call = ["show enums.py 66-75", lines.slice(4).join("\n")];
+    expect(runs(session([wholeView, zoomA, zoomB]))).toEqual([]);
+    expect(runs(session([wholeView, zoomA, wholeView]))).toEqual([[0, 2]]);
+  });
+
+  it("two hearings only", () => {
+    expect(mined(session([view, awkFailed(0), view]))).toEqual([]);
+  });
+
+  it("more than 4 calls between two hearings", () => {
+    expect(mined(session([view, awkFailed(0), grepEmpty, perlFailed, diffEmpty, awkFailed(1), view, view])).filter((s) => s.startsWith("idle-recheck"))).toEqual([]);
+  });
+
+  it("a failure heard again is no look's answer (the failure rules read those)", () => {
+    const failing: Call = ["python -c 'import query'", 'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\nNameError: name \'x\' is not defined', 1];
+    expect(runs(session([failing, awkFailed(0), failing, awkFailed(1), failing]))).toEqual([]);
+    expect(runs(session([view, awkFailed(0), view, awkFailed(1), view]))).toEqual([[0, 4]]);
+  });
+});
+
+describe("idle-recheck: what elides", () => {
+  const answered = (text: string) => factCallOf({ type: "call", runId: "r", callId: "c", tool: "bash", params: { command: "x" } }, { type: "outcome", runId: "r", callId: "c", tool: "bash", params: {}, result: { content: [{ type: "text", text }], details: { status: "completed", exitCode: 0 } } });
+  it("a listing whose numbers skip elides; one that runs on, or a grep's scattered hits, does not", () => {
+    expect(elides(answered(elided))).toBe(true);
+    expect(elides(answered(region))).toBe(false);
+    expect(elides(answered("12: def a():\n40: def b():\n7: def c():"))).toBe(false);
+  });
+});
