@@ -19,6 +19,7 @@ const IN_PROCESS = [
   "test/corpus.test.ts",
   "test/eventPairs.test.ts",
   "test/grounded.test.ts",
+  "test/idleRecheck.test.ts",
   "test/kiloInvalidArguments.test.ts",
   "test/metrics.test.ts",
   "test/noNewFactOnline.test.ts",

@@ -14,6 +14,7 @@ import { percentWithInterval, wilson, type Interval } from "../stats/interval.js
 import { OUTCOMES, outcomeOf } from "./labels.js";
 import { precisionAgreementOf, precisionOf, recallOf, stretchId, type Judgements, type Precision, type PrecisionAgreement, type ReadingAgreement, type Recall, type SessionReading, type Verdict, readingAgreementOf } from "./judgements.js";
 import { rejudgedRecallOf, type RejudgedRecall } from "./rangeRejudging.js";
+import { halfOfReadings, type SplitScheme } from "./developmentSplit.js";
 import { idleRecheckOf, kindOfRule, minedCalls, STRETCH_RULES, stretchesOf, unlandedEditsOf, unmovedBreakOf, type MinedCall, type MineParameters, type Stretch, type StretchKind, type StretchRule } from "./mine.js";
 
 export const CATALOGUE_SCHEMA = "loopsim/real-loops@2";
@@ -119,6 +120,8 @@ export interface Catalogue {
     readonly notFound: readonly string[];
   } & Precision;
   readonly recall?: { readonly file: string; readonly protocol: readonly string[]; readonly byRule: Readonly<Record<string, number>>; readonly agreement: readonly string[] } & Recall;
+  /** Recall on each half of the development readings, when the reading splits them (developmentSplit.ts). */
+  readonly recallBySplit?: { readonly scheme: SplitScheme; readonly protocol: readonly string[]; readonly fit: Recall; readonly test: Recall };
   /** Recall by the second reader's reading of its (smaller) sample. */
   readonly recallBySecondReader?: { readonly protocol: readonly string[] } & Recall;
   /** Recall on sessions held out from the rules: read blind and never used to shape them. */
@@ -375,6 +378,9 @@ export class CatalogueBuilder {
             },
           }),
       ...(recall === undefined || j === undefined ? {} : { recall: { file: j.file, protocol: j.protocol, ...recall, byRule: this.recallByRule(j.sessions), agreement: j.agreement } }),
+      ...(recall === undefined || j?.developmentSplit === undefined
+        ? {}
+        : { recallBySplit: { scheme: j.developmentSplit.scheme, protocol: j.developmentSplit.protocol, fit: recallOf(halfOfReadings(j.sessions, "fit"), this.mined), test: recallOf(halfOfReadings(j.sessions, "test"), this.mined) } }),
       ...(j?.secondReader === undefined || j.secondReader.sessions.size === 0 ? {} : { recallBySecondReader: { protocol: j.secondReader.protocol, ...recallOf(j.secondReader.sessions, this.mined) } }),
       ...(j?.heldOut === undefined || j.heldOut.sessions.size === 0
         ? {}
@@ -524,6 +530,7 @@ export function catalogueMarkdown(c: Catalogue): string {
     if (r.protocol.length > 0) lines.push("How the sessions were chosen and read:", "", ...r.protocol.map((x) => `- ${x}`), "");
     if (r.agreement.length > 0) lines.push("How two readers agree:", "", ...r.agreement.map((x) => `- ${x}`), "");
   }
+  if (c.recallBySplit !== undefined) lines.push(...splitLines(c.recallBySplit));
   if (c.recallHeldOut !== undefined) {
     const h = c.recallHeldOut;
     lines.push(
@@ -570,6 +577,23 @@ export function catalogueMarkdown(c: Catalogue): string {
 export const catalogueJson = (c: Catalogue): string => `${JSON.stringify(c, null, 2)}\n`;
 
 export type { StretchRule };
+
+/** Recall on the two halves of the development readings (src/realLoops/developmentSplit.ts). */
+function splitLines(s: NonNullable<Catalogue["recallBySplit"]>): string[] {
+  const row = (name: string, r: Recall) => `| ${name} | ${r.sessions} | ${r.callsRead} | ${r.stuckRead} | ${r.covered} | ${r.stuckRead === 0 ? "n/a" : percentWithInterval(r.recall, r.interval)} | ${r.flaggedNotRead} |`;
+  return [
+    "### The development readings in two halves",
+    "",
+    `The sessions above split by the parity of their ref's SHA-1 (even: fit, odd: test; \`${s.scheme}\`), fixed before a round of rules is written with only the fit half in view, so that the test half measures what the round adds on sessions it was not fitted to (its protocol lines give the figures before the round).`,
+    "",
+    "| half | sessions | calls | read stuck | covered | recall (95% Wilson) | flagged, not read stuck |",
+    "|---|---|---|---|---|---|---|",
+    row("fit", s.fit),
+    row("test", s.test),
+    "",
+    ...(s.protocol.length > 0 ? ["How the split was used:", "", ...s.protocol.map((x) => `- ${x}`), ""] : []),
+  ];
+}
 
 /** The held-out stuck ranges read again by the precision criteria: what they confirm, and recall against it. */
 function rejudgedLines(p: RejudgedRecall): string[] {

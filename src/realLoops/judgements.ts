@@ -9,6 +9,7 @@ import { UserError } from "../io/errors.js";
 import { readTextFile } from "../io/textFile.js";
 import { wilson, type Interval } from "../stats/interval.js";
 import { raterAgreement, type RaterAgreement } from "../stats/raterAgreement.js";
+import { parseDevelopmentSplit, type DevelopmentSplit } from "./developmentSplit.js";
 
 export const VERDICTS = ["stuck", "false-alarm"] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -61,6 +62,8 @@ export interface Judgements {
   };
   /** A second, blind reading of a sample of the judged stretches, for the precision's agreement. */
   readonly precisionSecondReader?: { readonly protocol: readonly string[]; readonly byId: ReadonlyMap<string, Judgement> };
+  /** The `sessions` reading split in a fit half and a test half (src/realLoops/developmentSplit.ts says why). */
+  readonly developmentSplit?: DevelopmentSplit;
 }
 
 /** A stretch's key: the session and its first call. Stretches never overlap, so it is unique, and it survives a change of the stretch's end. */
@@ -149,6 +152,7 @@ export function loadJudgements(file: string): Judgements {
       precisionSecondReader = { protocol: lines(raw.precisionSecondReader.protocol, "$.precisionSecondReader.protocol"), byId: second };
     }
   }
+  const developmentSplit = raw.developmentSplit === undefined ? undefined : parseDevelopmentSplit(raw.developmentSplit, `${file}: $.developmentSplit`, problems);
   if (problems.length > 0) throw new UserError(problems.join("\n"));
   return {
     file,
@@ -160,6 +164,7 @@ export function loadJudgements(file: string): Judgements {
     agreement,
     ...(heldOut === undefined ? {} : { heldOut }),
     ...(precisionSecondReader === undefined ? {} : { precisionSecondReader }),
+    ...(developmentSplit === undefined ? {} : { developmentSplit }),
   };
 }
 
