@@ -85,7 +85,7 @@ export type LoopsPlan =
 export function mineParameters(min: number | undefined): MineParameters {
   if (min === undefined) return DEFAULT_MINE_PARAMETERS;
   if (!Number.isSafeInteger(min) || min < 2 || min > MAX_MIN) throw new UserError(`--min ${String(min)}: a stretch repeats something, so it needs a whole number of calls from 2 to ${MAX_MIN}`);
-  return { repeat: min, failing: min, alternation: 2 * min, sameFailure: min, recheck: min, noEffect: min, noNewFact: min, unlandedEdits: min, unmovedBreak: min, idleRecheck: min, failureThroughEdits: min };
+  return { repeat: min, failing: min, alternation: 2 * min, sameFailure: min, recheck: min, noEffect: min, noNewFact: min, unlandedEdits: min, unmovedBreak: min, idleRecheck: min };
 }
 
 function kindOf(value: unknown): string {

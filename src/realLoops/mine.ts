@@ -66,9 +66,7 @@
 // line (unmovedBreak.ts).
 // Round 8, last of all: one answer to a look heard three times with only calls between that did
 // nothing (an attempt that never took effect, an empty answer, a zoom; idleRecheck.ts), taking
-// in whole a shorter no-new-fact stretch it covers. Then the same check answered by the same failure
-// (the whole answer, or a traceback ending the answer the same frame for frame, line numbers as
-// printed) three times with writes between (failureThroughEdits.ts).
+// in whole a shorter no-new-fact stretch it covers.
 // Why consecutive: a failure followed by a call that succeeds may have been fixed by it (an edit,
 // then the test again: work, even when the test fails the same way, since the files changed; the
 // brief's false alarm). So a chain of failures ends at the first call that neither failed nor was
@@ -94,7 +92,6 @@ import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
 import { unlandedEditRuns } from "./unlandedEdits.js";
 import { unmovedBreakRuns } from "./unmovedBreak.js";
 import { idleRecheckRuns } from "./idleRecheck.js";
-import { failureThroughEditsRuns } from "./failureThroughEdits.js";
 
 export interface MineParameters {
   /** Calls in a row, same masked call and result, that make a repeat. */
@@ -124,13 +121,6 @@ export interface MineParameters {
   readonly unmovedBreak?: number;
   /** One answer to a look heard this many times, only idle calls between (idleRecheck.ts); 3 when absent (round 8, optional as above). */
   readonly idleRecheck?: number;
-  /** The same check's same failure, frame for frame, heard this many times with writes between (failureThroughEdits.ts); 3 when absent, 0 turns it off (round 8, optional as above). */
-  readonly failureThroughEdits?: number;
-}
-
-/** The failure-through-edits count a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none; 0 turns the rule off). */
-export function failureThroughEditsOf(p: MineParameters): number {
-  return p.failureThroughEdits ?? 3;
 }
 
 /** The unmoved-break count a parameters object asks for (3, as in DEFAULT_MINE_PARAMETERS, when it names none). */
@@ -156,10 +146,10 @@ export function unlandedEditsOf(p: MineParameters): number {
  * refused twice. An alternation needs three full turns (six calls) before it is told apart from
  * an agent that checks two things, edits, and checks them again.
  */
-export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3, unlandedEdits: 3, unmovedBreak: 3, idleRecheck: 3, failureThroughEdits: 3 };
+export const DEFAULT_MINE_PARAMETERS: MineParameters = { repeat: 3, failing: 3, alternation: 6, sameFailure: 3, recheck: 3, noEffect: 3, noNewFact: 3, unlandedEdits: 3, unmovedBreak: 3, idleRecheck: 3 };
 
 /** The miner's rules, each a kind of stuck stretch, in the order a catalogue lists them. */
-export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact", "unlanded-edits", "unmoved-break", "idle-recheck", "failure-through-edits"] as const;
+export const STRETCH_RULES = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact", "unlanded-edits", "unmoved-break", "idle-recheck"] as const;
 export type StretchRule = (typeof STRETCH_RULES)[number];
 
 /** Whether the stretch's calls are the same call again, or different calls that all got nowhere (what a guard keyed on the call can see, or not). */
@@ -180,7 +170,6 @@ export function kindOfRule(rule: StretchRule): StretchKind {
     case "unlanded-edits":
     case "unmoved-break":
     case "idle-recheck":
-    case "failure-through-edits":
       return "changing-args";
     default: {
       const never: never = rule;
@@ -215,8 +204,6 @@ export function minimumLength(rule: StretchRule, p: MineParameters): number {
       return unmovedBreakOf(p);
     case "idle-recheck":
       return idleRecheckOf(p);
-    case "failure-through-edits":
-      return failureThroughEditsOf(p);
     default: {
       const never: never = rule;
       return never;
@@ -460,11 +447,6 @@ export function stretchesOf(calls: readonly MinedCall[], parameters: MineParamet
     if (!calls.slice(first, last + 1).every((c) => taken[c.index] !== true || found.some((s) => shorter(s, first, last) && s.firstCall <= c.index && c.index <= s.lastCall))) continue;
     found.splice(0, found.length, ...found.filter((s) => !shorter(s, first, last)));
     found.push(stretch(calls, first, last, "idle-recheck", "the same answer to a look, heard again with only attempts that never took effect and idle looks between"));
-    for (let k = first; k <= last; k++) taken[k] = true;
-  }
-  // The same check's same failure, frame for frame, through writes (failureThroughEdits.ts, round 8), on the calls left: last of all.
-  for (const [first, last] of failureThroughEditsRuns(calls, taken, failureThroughEditsOf(parameters))) {
-    found.push(stretch(calls, first, last, "failure-through-edits", "the same check answered by the same whole failure after each of several writes"));
     for (let k = first; k <= last; k++) taken[k] = true;
   }
   return found.sort((a, b) => a.firstCall - b.firstCall);
