@@ -16,6 +16,7 @@ import { openSession, wholeSessionEvents } from "../src/import/session.js";
 import { sessionRefs } from "../src/import/sessionRefs.js";
 import type { ImportedEvent } from "../src/import/types.js";
 import { answerKey } from "../src/import/orphans.js";
+import { callUnits } from "../src/scenario/eventPairs.js";
 import { perCall } from "../src/import/perCall.js";
 import { pythonCalls, pythonCallsStepwise } from "../src/import/pythonCall.js";
 import { contentHead, contentHeadText, contentWhole, heldText, holdWhole, inflateWhole } from "../src/io/compressed.js";
@@ -372,6 +373,40 @@ describe("loops' shortcuts give the plain result", () => {
     for (const args of ['{"command":{"expr":"cmd"}}', '{"command":"python - << \'PY\'\\n{patch_script}\\nPY"}', '{"command":"python - << PY\\n{a b}\\nPY"}', '{"command":"cat <<EOF\\n{x}\\"\\n"}', '{"command":"a\\n{x}\\n<<"}', '{"cmd":{"expr":"c"}}'])
       expect(namesUnknownCommand(args)).toBe(UNKNOWN_COMMAND.test(args));
     expect(namesUnknownCommand('{"command":"python - << \'PY\'\\n{patch_script}\\nPY"}')).toBe(true);
+  });
+
+  it("callUnits (eventPairs.ts), a call answered by the next event paired without its key while no other call is open, pairs as the keys alone pair", () => {
+    const plain = (events: readonly ToolEvent[]): number[][] => {
+      const units: number[][] = [];
+      const open = new Map<string, number[][]>();
+      events.forEach((event, index) => {
+        if (event.type !== "call" && event.type !== "outcome") {
+          units.push([index]);
+          return;
+        }
+        const key = answerKey(event);
+        if (event.type === "call") {
+          const unit = [index];
+          units.push(unit);
+          const queue = open.get(key);
+          if (queue === undefined) open.set(key, [unit]);
+          else queue.push(unit);
+          return;
+        }
+        const unit = open.get(key)?.shift();
+        if (unit === undefined) units.push([index]);
+        else unit.push(index);
+      });
+      return units;
+    };
+    const event = fc.record({ type: fc.constantFrom("call", "outcome", "outcome", "message"), runId: fc.constantFrom(undefined, "r", " r", "s"), callId: fc.constantFrom(undefined, "1", "2", "3"), tool: fc.constantFrom("a", "b") }).map(({ type, runId, callId, tool }): ToolEvent => {
+      const ids = { ...(runId === undefined ? {} : { runId }), ...(callId === undefined ? {} : { callId }) };
+      if (type === "message") return { type: "message", ...(runId === undefined ? {} : { runId }), text: "t" } as ToolEvent;
+      return (type === "call" ? { type, ...ids, tool, params: {} } : { type, ...ids, tool, params: {}, result: "x" }) as ToolEvent;
+    });
+    check("callUnits", fc.array(event, { maxLength: 16 }), (events) => {
+      expect(callUnits(events)).toEqual(plain(events));
+    }, 3000);
   });
 
   it("a region re-shown (unlandedEdits.ts sameLinesAgain, the earlier lines worked out and made a set only when needed) is the set-first test", () => {
