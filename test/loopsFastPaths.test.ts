@@ -9,7 +9,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
 import { answerLines, hasAnswerLine, lastAnswerLines, maskedCall, maskedShape, maskText, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
-import { detectFormat } from "../src/import/detect.js";
+import { detectFormat, MINI_SWE_AGENT_FORMAT, namesMiniSweAgentFormat } from "../src/import/detect.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import type { ElementSpan } from "../src/import/jsonDocument.js";
 import { openSession, wholeSessionEvents } from "../src/import/session.js";
@@ -406,6 +406,13 @@ describe("loops' shortcuts give the plain result", () => {
     });
     check("callUnits", fc.array(event, { maxLength: 16 }), (events) => {
       expect(callUnits(events)).toEqual(plain(events));
+    }, 3000);
+  });
+
+  it("namesMiniSweAgentFormat (detect.ts, the key looked for in the head's tail, then forward, then tried from its last place) says what MINI_SWE_AGENT_FORMAT says anywhere", () => {
+    const part = fc.constantFrom('"trajectory_format"', '"trajectory_format": "mini-swe-agent-1"', '"trajectory_format" : "mini-swe-agent', '"trajectory_format": 5', '"trajectory_format":"other"', '"trajectory_format"', " ", ",", "{", "}", "x".repeat(1500), "é".repeat(700), '"mini-swe-agent"');
+    check("namesMiniSweAgentFormat", fc.array(part, { maxLength: 12 }).map((parts) => parts.join("")), (t) => {
+      expect(namesMiniSweAgentFormat(t)).toBe(MINI_SWE_AGENT_FORMAT.test(t));
     }, 3000);
   });
 
