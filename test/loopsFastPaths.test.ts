@@ -9,13 +9,14 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
 import { answerLines, hasAnswerLine, lastAnswerLines, maskedCall, maskedShape, maskText, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
-import { detectFormat } from "../src/import/detect.js";
+import { detectFormat, MINI_SWE_AGENT_FORMAT, namesMiniSweAgentFormat } from "../src/import/detect.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import type { ElementSpan } from "../src/import/jsonDocument.js";
 import { openSession, wholeSessionEvents } from "../src/import/session.js";
 import { sessionRefs } from "../src/import/sessionRefs.js";
 import type { ImportedEvent } from "../src/import/types.js";
 import { answerKey } from "../src/import/orphans.js";
+import { callUnits } from "../src/scenario/eventPairs.js";
 import { perCall } from "../src/import/perCall.js";
 import { pythonCalls, pythonCallsStepwise } from "../src/import/pythonCall.js";
 import { contentHead, contentHeadText, contentWhole, heldText, holdWhole, inflateWhole } from "../src/io/compressed.js";
@@ -27,7 +28,7 @@ import type { ToolEvent } from "../models/events.js";
 import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf, linesIn, sameResult, shownBefore } from "../src/import/facts.js";
 import { codeLine, linesWithin, type MinedCall, minedCalls, stretchesOf } from "../src/realLoops/mine.js";
 import { tempDir } from "./cli/run.js";
-import { WRITING_COMMAND } from "../src/import/writes.js";
+import { namesUnknownCommand, UNKNOWN_COMMAND, WRITING_COMMAND } from "../src/import/writes.js";
 import { printedLines, sameLinesAgain } from "../src/realLoops/unlandedEdits.js";
 import { namesParseError } from "../src/realLoops/unmovedBreak.js";
 import { type FactCall, ownProgramUnparsed, sameRegion, WITHIN_MIN_LINES } from "../src/import/facts.js";
@@ -362,6 +363,59 @@ describe("loops' shortcuts give the plain result", () => {
     }, 3000);
   });
 
+  it("a command known only by a variable or a placeholder (writes.ts namesUnknownCommand, its pattern tried only on args that hold what a match must) is what UNKNOWN_COMMAND says", () => {
+    const part = fc.constantFrom('{"command":', '{"command":"', '{"command":{"expr":', '"', "<<", "<", " ", "\\n", "\\", "n", "{", "}", "patch_script", "x", "_", "PY", "'PY'", "cat ", "python - ", "\n", '"}', "\\n{x}\\n", "\\n{", "}\\n", "{patch_script}");
+    const args = fc.tuple(fc.constantFrom('{"command":"', '{"command":"python - << PY\\n', '{"command":{"expr":', ""), fc.array(part, { maxLength: 14 })).map(([start, parts]) => start + parts.join(""));
+    check("namesUnknownCommand", args, (args) => {
+      expect(namesUnknownCommand(args)).toBe(UNKNOWN_COMMAND.test(args));
+    }, 5000);
+    // Both alternatives, and near misses of each.
+    for (const args of ['{"command":{"expr":"cmd"}}', '{"command":"python - << \'PY\'\\n{patch_script}\\nPY"}', '{"command":"python - << PY\\n{a b}\\nPY"}', '{"command":"cat <<EOF\\n{x}\\"\\n"}', '{"command":"a\\n{x}\\n<<"}', '{"cmd":{"expr":"c"}}'])
+      expect(namesUnknownCommand(args)).toBe(UNKNOWN_COMMAND.test(args));
+    expect(namesUnknownCommand('{"command":"python - << \'PY\'\\n{patch_script}\\nPY"}')).toBe(true);
+  });
+
+  it("callUnits (eventPairs.ts), a call answered by the next event paired without its key while no other call is open, pairs as the keys alone pair", () => {
+    const plain = (events: readonly ToolEvent[]): number[][] => {
+      const units: number[][] = [];
+      const open = new Map<string, number[][]>();
+      events.forEach((event, index) => {
+        if (event.type !== "call" && event.type !== "outcome") {
+          units.push([index]);
+          return;
+        }
+        const key = answerKey(event);
+        if (event.type === "call") {
+          const unit = [index];
+          units.push(unit);
+          const queue = open.get(key);
+          if (queue === undefined) open.set(key, [unit]);
+          else queue.push(unit);
+          return;
+        }
+        const unit = open.get(key)?.shift();
+        if (unit === undefined) units.push([index]);
+        else unit.push(index);
+      });
+      return units;
+    };
+    const event = fc.record({ type: fc.constantFrom("call", "outcome", "outcome", "message"), runId: fc.constantFrom(undefined, "r", " r", "s"), callId: fc.constantFrom(undefined, "1", "2", "3"), tool: fc.constantFrom("a", "b") }).map(({ type, runId, callId, tool }): ToolEvent => {
+      const ids = { ...(runId === undefined ? {} : { runId }), ...(callId === undefined ? {} : { callId }) };
+      if (type === "message") return { type: "message", ...(runId === undefined ? {} : { runId }), text: "t" } as ToolEvent;
+      return (type === "call" ? { type, ...ids, tool, params: {} } : { type, ...ids, tool, params: {}, result: "x" }) as ToolEvent;
+    });
+    check("callUnits", fc.array(event, { maxLength: 16 }), (events) => {
+      expect(callUnits(events)).toEqual(plain(events));
+    }, 3000);
+  });
+
+  it("namesMiniSweAgentFormat (detect.ts, the key looked for in the head's tail, then forward, then tried from its last place) says what MINI_SWE_AGENT_FORMAT says anywhere", () => {
+    const part = fc.constantFrom('"trajectory_format"', '"trajectory_format": "mini-swe-agent-1"', '"trajectory_format" : "mini-swe-agent', '"trajectory_format": 5', '"trajectory_format":"other"', '"trajectory_format"', " ", ",", "{", "}", "x".repeat(1500), "é".repeat(700), '"mini-swe-agent"');
+    check("namesMiniSweAgentFormat", fc.array(part, { maxLength: 12 }).map((parts) => parts.join("")), (t) => {
+      expect(namesMiniSweAgentFormat(t)).toBe(MINI_SWE_AGENT_FORMAT.test(t));
+    }, 3000);
+  });
+
   it("a region re-shown (unlandedEdits.ts sameLinesAgain, the earlier lines worked out and made a set only when needed) is the set-first test", () => {
     const plain = (before: readonly string[], now: readonly string[]): boolean => {
       if (now.length < WITHIN_MIN_LINES || before.length === 0) return false;
@@ -516,10 +570,10 @@ describe("loops' shortcuts give the plain result", () => {
 
   it("pythonCalls, skipping runs of characters it only steps over, finds the calls stepping one character at a time finds", () => {
     const py = fc
-      .array(fc.constantFrom("f(", "g(1, 'a')", ")", "(", "[", "]", "{", "}", "'", '"', "r'", "b\"", "u", "F", "x", " ", "\n", "\\", "\\n", ";", "#", "# c\n", "return ", "exec_bash_cmd('ls')", "print(h(2))", "=", "@d\n", "def ", "if ", "Let me look:", "é", "#(", "r'\\'", "'\\'", "b'\\\\'"), { maxLength: 30 })
+      .array(fc.constantFrom("f(", "g(1, 'a')", ")", "(", "[", "]", "{", "}", "'", '"', "r'", "b\"", "u", "F", "x", " ", "\n", "\\", "\\n", ";", "#", "# c\n", "return ", "exec_bash_cmd('ls')", "print(h(2))", "=", "@d\n", "def ", "if ", "Let me look:", "é", "#(", "r'\\'", "'\\'", "b'\\\\'", "your", "buffer", "of ", "rb", "Fu", "bar'"), { maxLength: 30 })
       .map((parts) => parts.join(""));
     // A comment or a raw string skipped whole or read from its quote would differ here.
-    for (const sample of ["#(\nf()", "x = r'\\' + f('a')\ng()", "say r'\\'\nf()", "s = br'\\'\ng(1)"]) expect(pythonCalls(sample)).toEqual(pythonCallsStepwise(sample));
+    for (const sample of ["#(\nf()", "x = r'\\' + f('a')\ng()", "say r'\\'\nf()", "s = br'\\'\ng(1)", "Let me look for your buffer'\nf(1)", "our' ) f(2)\ng()", "rb'(' + f(3)\nh()", 'a fu"("\nf(4)']) expect(pythonCalls(sample)).toEqual(pythonCallsStepwise(sample));
     check("pythonCalls", py, (t) => {
       expect(pythonCalls(t)).toEqual(pythonCallsStepwise(t));
     }, 1000);

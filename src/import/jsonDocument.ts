@@ -4,14 +4,19 @@
 // content (src/io/compressed.ts); byte places are places in that content.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { Readable } from "node:stream";
-import chain from "stream-chain";
-import { parser } from "stream-json";
-import { pick } from "stream-json/filters/pick.js";
-import { streamArray } from "stream-json/streamers/stream-array.js";
-import { streamValues } from "stream-json/streamers/stream-values.js";
 import { contentChunks, contentRange, contentStream, contentWhole, heldText } from "../io/compressed.js";
 import { decodeUtf8 } from "../io/textFile.js";
 import { UserError } from "../io/errors.js";
+
+/**
+ * stream-json and stream-chain, loaded the first time a document is streamed: a document up to
+ * WHOLE_DOCUMENT_LIMIT is parsed whole (every session of the public datasets is), and their
+ * thirty-odd modules were about a tenth of `loops`' start-up, in every worker thread too.
+ */
+async function streaming() {
+  const [{ default: chain }, { parser }, { pick }, { streamArray }, { streamValues }] = await Promise.all([import("stream-chain"), import("stream-json"), import("stream-json/filters/pick.js"), import("stream-json/streamers/stream-array.js"), import("stream-json/streamers/stream-values.js")]);
+  return { chain, parser, pick, streamArray, streamValues };
+}
 
 export async function* arrayElements(file: string, key: string): AsyncGenerator<{ index: number; value: unknown }> {
   const whole = wholeArrayElements(file, key);
@@ -43,6 +48,7 @@ function* elementsOf(doc: object, array: readonly unknown[]): Generator<{ index:
 
 /** arrayElements through stream-json, element by element, in bounded memory whatever the file's size. */
 export async function* streamedElements(file: string, key: string): AsyncGenerator<{ index: number; value: unknown }> {
+  const { chain, parser, pick, streamArray } = await streaming();
   const input = counted(file);
   const pipeline = chain([input.stream, parser(), pick({ filter: key }), streamArray()]);
   try {
@@ -122,6 +128,7 @@ export function wholeTopValue(file: string, key: string): { readonly value: unkn
 export async function topValue(file: string, key: string): Promise<unknown> {
   const whole = wholeTopValue(file, key);
   if (whole !== undefined) return whole.value;
+  const { chain, parser, pick, streamValues } = await streaming();
   const pipeline = chain([contentStream(file), parser(), pick({ filter: key }), streamValues()]);
   try {
     for await (const item of pipeline as AsyncIterable<{ value: unknown }>) return item.value;

@@ -172,8 +172,14 @@ export const miniSweAgentImporter: Importer = {
   format: "mini-swe-agent",
   async *events(file, stats): AsyncGenerator<ImportedEvent> {
     const reader = messagesReader(file, stats, await topValue(file, "info"));
-    for await (const { index, value } of arrayElements(file, "messages")) yield* reader.message(index, value);
-    yield* reader.end();
+    for await (const { index, value } of arrayElements(file, "messages")) {
+      const out: ImportedEvent[] = [];
+      reader.message(index, value, out);
+      yield* out;
+    }
+    const out: ImportedEvent[] = [];
+    reader.end(out);
+    yield* out;
   },
   wholeEvents(file, stats): Iterable<ImportedEvent> | undefined {
     // The same reader over a document parsed whole, without an async step per message.
@@ -183,15 +189,24 @@ export const miniSweAgentImporter: Importer = {
   },
 };
 
-function* wholeRead(reader: MessagesReader, messages: Iterable<{ index: number; value: unknown }>): Generator<ImportedEvent> {
-  for (const { index, value } of messages) yield* reader.message(index, value);
-  yield* reader.end();
+/**
+ * Every event of a document parsed whole, in one array: the reader pushes each message's events
+ * where it used to yield them, and nothing waits on them (readSessionEvents takes them all at
+ * once). A generator per message, delegated to by a generator over the messages, resumed once per
+ * event at each layer, was about 2% of a `loops` run; the events, their places and the counts are
+ * the same (test/loopsFastPaths.test.ts, a session read in one go).
+ */
+function wholeRead(reader: MessagesReader, messages: Iterable<{ index: number; value: unknown }>): ImportedEvent[] {
+  const out: ImportedEvent[] = [];
+  for (const { index, value } of messages) reader.message(index, value, out);
+  reader.end(out);
+  return out;
 }
 
-/** Reads a trajectory's messages one at a time (the events each gives), then its end: one reader for the streamed and the whole document. */
+/** Reads a trajectory's messages one at a time (pushing the events each gives to `out`), then its end: one reader for the streamed and the whole document. */
 interface MessagesReader {
-  message(index: number, value: unknown): Generator<ImportedEvent>;
-  end(): Generator<ImportedEvent>;
+  message(index: number, value: unknown, out: ImportedEvent[]): void;
+  end(out: ImportedEvent[]): void;
 }
 
 function messagesReader(file: string, stats: ImportStats, info: unknown): MessagesReader {
@@ -202,7 +217,7 @@ function messagesReader(file: string, stats: ImportStats, info: unknown): Messag
   const calls = { n: 0, timeouts: 0, unparsed: 0 };
   const toolCalls = new Map<string, { at: string; callId: string; tool: string; params: unknown }>();
   return {
-    *message(index, value) {
+    message(index, value, out) {
       const at = `${file}#messages[${index}]`;
       if (!isObject(value)) return;
       const text = textOf(value.content);
@@ -211,7 +226,7 @@ function messagesReader(file: string, stats: ImportStats, info: unknown): Messag
         // mini-swe-agent-1.1: the calls are the tool_calls entries, answered by tool messages.
         turn = undefined;
         const thought = textEvent("thought", run, text, at);
-        if (thought !== undefined) yield thought;
+        if (thought !== undefined) out.push(thought);
         value.tool_calls.forEach((entry, k) => {
           const call = toolCallEntry(entry);
           if (call === undefined) return;
@@ -225,31 +240,31 @@ function messagesReader(file: string, stats: ImportStats, info: unknown): Messag
           return;
         }
         toolCalls.delete(call.callId);
-        yield* callAndOutcome(run, call, parseObservation(text), at, stats, calls);
+        callAndOutcome(run, call, parseObservation(text), at, stats, calls, out);
       } else if (value.role === "assistant") {
         // An assistant message nothing answered (the next one is the model's again): its text only.
         const unanswered = turn === undefined ? undefined : textEvent("thought", run, turn.text, turn.at);
-        if (unanswered !== undefined) yield unanswered;
+        if (unanswered !== undefined) out.push(unanswered);
         turn = { at, text };
       } else if (value.role === "user" && turn !== undefined) {
         const answered = turn;
         turn = undefined;
         const action = actionOf(answered.text, regex, signatures);
         const thought = textEvent("thought", run, action === undefined ? answered.text : action.thought, answered.at);
-        if (thought !== undefined) yield thought;
+        if (thought !== undefined) out.push(thought);
         if (!isObservation(text)) {
           stats.formatErrors++;
           return;
         }
         if (action === undefined) calls.unparsed++;
         const call = action ?? { tool: "action", params: { text: answered.text.trim() } };
-        yield* callAndOutcome(run, { at: answered.at, callId: `step-${calls.n + 1}`, tool: call.tool, params: call.params }, parseObservation(text), at, stats, calls);
+        callAndOutcome(run, { at: answered.at, callId: `step-${calls.n + 1}`, tool: call.tool, params: call.params }, parseObservation(text), at, stats, calls, out);
       }
     },
-    *end() {
+    end(out) {
       if (turn !== undefined) {
         const thought = textEvent("thought", run, turn.text, turn.at);
-        if (thought !== undefined) yield thought;
+        if (thought !== undefined) out.push(thought);
       }
       stats.runs = stats.calls > 0 ? 1 : 0;
       if (stats.formatErrors > 0) stats.notes.push(`${stats.formatErrors} assistant turns were not answered by an observation (format errors, the submission): the harness ran nothing, not calls`);
@@ -276,11 +291,11 @@ export function toolCallEntry(entry: unknown): { id: string; tool: string; param
   return { id: entry.id, tool, params };
 }
 
-function* callAndOutcome(run: string, call: { at: string; callId: string; tool: string; params: unknown }, observation: Observation, at: string, stats: ImportStats, counts: { n: number; timeouts: number }): Generator<ImportedEvent> {
+function callAndOutcome(run: string, call: { at: string; callId: string; tool: string; params: unknown }, observation: Observation, at: string, stats: ImportStats, counts: { n: number; timeouts: number }, out: ImportedEvent[]): void {
   counts.n++;
   if (observation.timedOut) counts.timeouts++;
   stats.calls++;
-  yield { event: { type: "call", runId: run, callId: call.callId, tool: call.tool, params: call.params }, at: call.at };
+  out.push({ event: { type: "call", runId: run, callId: call.callId, tool: call.tool, params: call.params }, at: call.at });
   stats.outcomes++;
-  yield { event: { type: "outcome", runId: run, callId: call.callId, tool: call.tool, params: call.params, result: resultOf(observation) }, at };
+  out.push({ event: { type: "outcome", runId: run, callId: call.callId, tool: call.tool, params: call.params, result: resultOf(observation) }, at });
 }

@@ -282,15 +282,26 @@ export function pythonCallsStepwise(code: string): PythonCall[] {
 }
 
 /**
- * The characters the scan between statements acts on (a quote, a string prefix, a comment, a
- * bracket, a backslash, a newline, a semicolon): every other character is only stepped over, so
- * a run of them is skipped in one search (the prose around a CaM action is most of its text).
+ * The characters the scan between statements acts on (a quote, a comment, a bracket, a backslash,
+ * a newline, a semicolon, and a string prefix r b f u, but only right before a quote, where a
+ * literal starts): at every other character the stepwise scan only steps on, so a run of them is
+ * skipped in one search (the prose around a CaM action is most of its text). A prefix letter not
+ * before a quote is stepped over by the stepwise scan too (it opens no literal and is no bracket,
+ * comment or line end); counting those letters as stops, as this did, stopped the skip at about
+ * every fifth character of English prose.
  */
-const ACTED_ON = `'"#()[]{}\\\n;rbfuRBFU`;
-const NEXT_ACTED_ON = new RegExp(`[${ACTED_ON.replace(/[\\\]\[^-]/g, "\\$&")}]`, "g");
+const NEXT_ACTED_ON = /['"#()[\]{}\\\n;]|[rbfuRBFU](?=['"])/g;
 const ACTED_ON_CODES = new Uint8Array(128);
-for (const ch of ACTED_ON) ACTED_ON_CODES[ch.charCodeAt(0)] = 1;
-const isActedOn = (code: number): boolean => code < 128 && ACTED_ON_CODES[code] === 1;
+for (const ch of `'"#()[]{}\\\n;`) ACTED_ON_CODES[ch.charCodeAt(0)] = 1;
+for (const ch of "rbfuRBFU") ACTED_ON_CODES[ch.charCodeAt(0)] = 2;
+/** Whether the scan acts on the character at `at` (NEXT_ACTED_ON would stop there). */
+const isActedOn = (text: string, at: number): boolean => {
+  const code = text.charCodeAt(at);
+  const kind = code < 128 ? ACTED_ON_CODES[code] : 0;
+  if (kind !== 2) return kind === 1;
+  const next = text.charCodeAt(at + 1);
+  return next === 39 /* ' */ || next === 34 /* " */;
+};
 
 function callsIn(code: string, skipPlain: boolean): PythonCall[] {
   const calls: { call: PythonCall; at: number }[] = [];
@@ -327,7 +338,7 @@ function callsIn(code: string, skipPlain: boolean): PythonCall[] {
       r.at = Math.max(statement, r.at);
       if (ident !== null && KEYWORDS.has(ident[0])) continue;
     }
-    if (skipPlain && !isActedOn(r.text.charCodeAt(r.at))) {
+    if (skipPlain && !isActedOn(r.text, r.at)) {
       // This character is stepped over; so is every one up to the next acted on.
       NEXT_ACTED_ON.lastIndex = r.at + 1;
       const next = NEXT_ACTED_ON.exec(r.text);

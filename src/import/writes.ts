@@ -67,7 +67,18 @@ const LONE_COPY = /^\{"command":"(?:cd [^\s&;]+ && )?cp\s+(?:-\w+\s+)*[\w./~-]+\
  * it gives only as a template placeholder (`python - << 'PY'\n{patch_script}\nPY`, an f-string
  * recorded unformatted): what ran is not known.
  */
-const UNKNOWN_COMMAND = /^\{"command":\{"expr":|^\{"command":"[^"]*<<[^"]*?\\n\{\w+\}\\n/;
+export const UNKNOWN_COMMAND = /^\{"command":\{"expr":|^\{"command":"[^"]*<<[^"]*?\\n\{\w+\}\\n/;
+/**
+ * UNKNOWN_COMMAND.test(rawArgs), tried only on args that hold what a match must: the first
+ * alternative's whole text, or the second's start, "<<" and "\n{" (as JSON writes a newline
+ * before a brace). The pattern is asked of every call; its second alternative scanned up to the
+ * first quote of every command, and only about one command in 400 holds all three
+ * (test/loopsFastPaths.test.ts holds this to the pattern).
+ */
+export function namesUnknownCommand(rawArgs: string): boolean {
+  if (rawArgs.startsWith('{"command":{"expr":')) return true;
+  return rawArgs.startsWith('{"command":"') && rawArgs.includes("<<") && rawArgs.includes("\\n{") && UNKNOWN_COMMAND.test(rawArgs);
+}
 /**
  * Args any part of which the record names only by a variable (a CaM command or a code_replace's
  * old_code given as {"expr":"old_code"}): two such calls recorded alike may have sent different
@@ -90,7 +101,7 @@ export function createdFileOf(rawArgs: string): string | undefined {
 
 /** What a call (its tool, its args as recorded JSON) may have written. */
 export function writeOf(tool: string, rawArgs: string): WriteKind {
-  if (UNKNOWN_COMMAND.test(rawArgs)) return { kind: "unknown" };
+  if (namesUnknownCommand(rawArgs)) return { kind: "unknown" };
   const created = createdFileOf(rawArgs);
   if (created !== undefined) return { kind: "creates", file: created };
   const copied = SHELL_TOOLS.has(tool) ? LONE_COPY.exec(rawArgs)?.[1] : undefined;

@@ -9,28 +9,47 @@ import { minimizeEvents } from "./minimize.js";
 /**
  * Each unit is a list of event positions, in order. An outcome answers the oldest open call with
  * its key (answerKey: the run and the callId, or else the tool), as orphan counting pairs them.
+ * A call answered by the very next event, its outcome by the same run and callId while no other
+ * call is open, is paired without its key: the plain computation would put the call alone in its
+ * queue and take it straight out again (most calls of a recorded session are such a pair, and
+ * building two keys for each was about 2% of a `loops` run; test/loopsFastPaths.test.ts holds
+ * this to the pairing by key alone).
  */
 export function callUnits(events: readonly ToolEvent[]): number[][] {
   const units: number[][] = [];
   const open = new Map<string, number[][]>();
-  events.forEach((event, index) => {
+  /** Calls in `open` not answered yet: while none is, a call's outcome right after it can be its only answer. */
+  let waiting = 0;
+  for (let index = 0; index < events.length; index++) {
+    if (!(index in events)) continue; // a hole, passed over as forEach passes it over
+    const event = events[index] as ToolEvent;
     if (event.type !== "call" && event.type !== "outcome") {
       units.push([index]);
-      return;
+      continue;
     }
-    const key = answerKey(event);
     if (event.type === "call") {
+      const next = events[index + 1];
+      if (waiting === 0 && next?.type === "outcome" && typeof event.callId === "string" && next.callId === event.callId && next.runId === event.runId) {
+        units.push([index, index + 1]);
+        index++;
+        continue;
+      }
+      const key = answerKey(event);
       const unit = [index];
       units.push(unit);
       const queue = open.get(key);
       if (queue === undefined) open.set(key, [unit]);
       else queue.push(unit);
-      return;
+      waiting++;
+      continue;
     }
-    const unit = open.get(key)?.shift();
+    const unit = open.get(answerKey(event))?.shift();
     if (unit === undefined) units.push([index]);
-    else unit.push(index);
-  });
+    else {
+      unit.push(index);
+      waiting--;
+    }
+  }
   return units;
 }
 
