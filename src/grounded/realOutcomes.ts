@@ -15,7 +15,7 @@
 // the labelled sessions, on which alone its share of runs stopped rests (src/grounded/wholeTraceSample.ts).
 import type { ResolvedConfig } from "../../models/config.js";
 import type { ToolEvent } from "../../models/events.js";
-import { minedCalls, stretchesOf, type StretchKind } from "../realLoops/mine.js";
+import { kindOfRule, minedCalls, STRETCH_RULES, stretchesOf, type StretchKind } from "../realLoops/mine.js";
 import { forEachRecordedSession, type ReadOptions, type RecordedSession, type SessionLabel } from "../sessions/recorded.js";
 import { labelFor, outcomeOf, type DatasetLabels } from "../realLoops/labels.js";
 import { eventTokens } from "../sim/tokens.js";
@@ -253,11 +253,18 @@ export function bestOf(rows: readonly RealOutcomeRow[], shipped: boolean): RealO
   return best;
 }
 
+/** The miner's rules of one kind, as a phrase ("the miner's repeat, failing and alternation rules"), from the rules themselves so it never lags a new rule. */
+function rulesOfKind(kind: StretchKind): string {
+  const names = STRETCH_RULES.filter((r) => kindOfRule(r) === kind);
+  const listed = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return `the miner's ${listed} rule${names.length === 1 ? "" : "s"}`;
+}
+
 export const REAL_OUTCOME_DEFINITIONS: Readonly<Record<string, string>> = {
   replay: "each recorded session replayed open-loop under the guard: the run as it really went, with the guard's verdicts beside it (the agent never saw them)",
   caught: "stuck stretches (mined by `loopsim loops`) with a block or a stop on one of their calls, over all stretches (a block earlier in the run does not end it; a stop before the stretch is no catch)",
-  identical: "stretches of the same masked call again (the miner's repeat, failing and alternation rules)",
-  "changing-args": "stretches whose calls may differ while the failure, the refusal or the answer repeats and nothing new is heard (the miner's same-failure, same-rejection, no-effect, unchanged-recheck, no-new-fact and unlanded-edits rules)",
+  identical: `stretches of the same masked call again (${rulesOfKind("identical")})`,
+  "changing-args": `stretches whose calls may differ while the failure, the refusal or the answer repeats and nothing new is heard (${rulesOfKind("changing-args")})`,
   callsSaved: "stretch calls at or after the run's first block or stop (a block spares its own call; a stop after an answer spares the calls after it), over all stretch calls (the share of stuck calls caught), with a seeded bootstrap interval that resamples stretches; and the mean per stretch, likewise",
   tokensSaved: "tokens (args and answer, about 4 characters a token) of those calls",
   resolvedStopped: "runs labelled resolved that the guard blocked or stopped anywhere (inside a stuck stretch too): a run that went well and would not have finished as it did",
