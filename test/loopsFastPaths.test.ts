@@ -3,8 +3,8 @@
 // Each law compares a shortcut with the plain computation written out here, on generated inputs
 // built from the characters the shortcut looks for. Each failure prints its seed and a replay.
 import fc from "fast-check";
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
@@ -596,6 +596,22 @@ describe("a .gz file held whole for its reader", () => {
     expect(heldText(whole)).toBe(content.toString("utf8"));
   });
 
+  it("held with the listing's own stat of the file (sessionRefs.ts listFile), it serves what it serves held with its own stat", () => {
+    check("holdWhole given stats", fc.tuple(text, fc.nat(3), fc.boolean()), ([body, copies, stale]) => {
+      const content = Buffer.from(`{"a": ${JSON.stringify(body.repeat(copies + 1))}}`);
+      const file = join(dir, "held.json.gz");
+      writeFileSync(file, gzipSync(content));
+      const reads = () => ({ head: contentHeadText(file, 7), whole: contentWhole(file).toString("latin1") });
+      holdWhole(file, 64 * 1024 * 1024);
+      const own = reads();
+      // A stat that no longer matches the file (taken before it was rewritten) holds nothing the reads then serve as the file's.
+      const stats = stale ? { mtimeMs: 0, size: 1, isFile: () => true } : statSync(file);
+      holdWhole(file, 64 * 1024 * 1024, "this thread", stats);
+      expect(reads()).toEqual(own);
+      expect(own.whole).toBe(content.toString("latin1"));
+    }, 50);
+  });
+
   it("inflateWhole, its output buffer sized by the gzip trailer, inflates as gunzipSync does, whatever the trailer claims", () => {
     const outcome = (f: () => Buffer): { bytes?: string; error?: string } => {
       try {
@@ -682,5 +698,35 @@ describe("a session read in one go (Importer.wholeEvents) is the session read a 
     const now = wholeSessionEvents(absent, "mini-swe-agent");
     expect(now === undefined ? undefined : { stats: now.stats, events: [...now.events] }).toEqual(await streamed(absent, undefined, true).then(({ stats, events }) => ({ stats, events })));
     expect(wholeSessionEvents("-", "mini-swe-agent")).toBeUndefined();
+  });
+});
+
+describe("a `loops` run loads only what it uses", () => {
+  // The static imports reachable from the `loops` command and its worker thread, read from the
+  // sources: the statistics packages (seedrandom, simple-statistics) are for bootstrap intervals
+  // `loops` never prints, and loading them cost each start and each worker about 10-20 ms (issue 35,
+  // ninth pass: wilson.ts and nearestRank.ts hold what `loops` reads, without them).
+  const packagesReached = (roots: readonly string[]): Map<string, string> => {
+    const seen = new Set<string>();
+    const packages = new Map<string, string>();
+    const walk = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const source = readFileSync(file, "utf8");
+      for (const m of source.matchAll(/^\s*(?:import|export)\s(?!type\b)[^;]*?\sfrom\s+"([^"]+)"|^\s*import\s+"([^"]+)"/gm)) {
+        const spec = (m[1] ?? m[2]) as string;
+        if (spec.startsWith(".")) walk(resolve(dirname(file), spec).replace(/\.js$/, ".ts"));
+        else if (!spec.startsWith("node:") && !packages.has(spec)) packages.set(spec, file);
+      }
+    };
+    for (const root of roots) walk(resolve(root));
+    return packages;
+  };
+
+  it("reaches no statistics package from the command or its worker", () => {
+    const reached = packagesReached(["src/cli/loopsOutput.ts", "src/commands/loopsWorker.ts"]);
+    expect([...reached.keys()].filter((p) => p === "seedrandom" || p === "simple-statistics")).toEqual([]);
+    // The walk itself finds packages where there are some: interval.ts imports both.
+    expect([...packagesReached(["src/stats/interval.ts"]).keys()].sort()).toEqual(["seedrandom", "simple-statistics"]);
   });
 });
