@@ -3,7 +3,7 @@
 // Each law compares a shortcut with the plain computation written out here, on generated inputs
 // built from the characters the shortcut looks for. Each failure prints its seed and a replay.
 import fc from "fast-check";
-import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
@@ -28,6 +28,7 @@ import type { ToolEvent } from "../models/events.js";
 import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf, linesIn, sameResult, shownBefore } from "../src/import/facts.js";
 import { codeLine, linesWithin, type MinedCall, minedCalls, stretchesOf } from "../src/realLoops/mine.js";
 import { tempDir } from "./cli/run.js";
+import { filesUnder } from "../src/io/filesUnder.js";
 import { namesUnknownCommand, UNKNOWN_COMMAND, WRITING_COMMAND } from "../src/import/writes.js";
 import { printedLines, sameLinesAgain } from "../src/realLoops/unlandedEdits.js";
 import { namesParseError } from "../src/realLoops/unmovedBreak.js";
@@ -728,5 +729,65 @@ describe("a `loops` run loads only what it uses", () => {
     expect([...reached.keys()].filter((p) => p === "seedrandom" || p === "simple-statistics")).toEqual([]);
     // The walk itself finds packages where there are some: interval.ts imports both.
     expect([...packagesReached(["src/stats/interval.ts"]).keys()].sort()).toEqual(["seedrandom", "simple-statistics"]);
+  });
+});
+
+describe("a folder walked for its files (filesUnder)", () => {
+  const dir = tempDir();
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The plain walk: every folder's real path asked of the system (what filesUnder did before it worked them out from the parent's). */
+  const plainFilesUnder = (paths: readonly string[], accept: (path: string, name: string) => boolean): string[] => {
+    const files: string[] = [];
+    const walked = new Set<string>();
+    const walk = (d: string): void => {
+      const real = realpathSync.native(d);
+      if (walked.has(real)) return;
+      walked.add(real);
+      for (const dirent of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+        if (dirent.name === "node_modules" || dirent.name.startsWith(".")) continue;
+        const path = join(d, dirent.name);
+        let isDirectory = dirent.isDirectory();
+        if (!isDirectory && !dirent.isFile()) {
+          try {
+            isDirectory = statSync(path).isDirectory();
+          } catch {
+            isDirectory = false;
+          }
+        }
+        if (isDirectory) walk(path);
+        else if (accept(path, dirent.name)) files.push(path);
+      }
+    };
+    for (const path of paths) walk(path);
+    return files;
+  };
+
+  it("lists what the walk that asks every folder's real path lists, links to folders (loops, folders walked already, dangling) included", () => {
+    let round = 0;
+    // Entries made in order: a folder, a file, or a link to an earlier entry (or to nothing) by its place.
+    const entry = fc.tuple(fc.constantFrom("dir", "file", "link", "dangling"), fc.nat(20), fc.nat(20), fc.constantFrom("a", "b", "c.json", ".hid", "node_modules"));
+    check("filesUnder", fc.array(entry, { minLength: 1, maxLength: 14 }), (specs) => {
+      const root = join(dir, `t${round++}`);
+      mkdirSync(root);
+      const dirs = [root];
+      const made = [root];
+      for (const [kind, parentAt, targetAt, name] of specs) {
+        const path = join(dirs[parentAt % dirs.length] as string, `${name}${made.length}`);
+        if (kind === "dir") {
+          mkdirSync(path);
+          dirs.push(path);
+        } else if (kind === "file") writeFileSync(path, "{}");
+        else symlinkSync(kind === "dangling" ? join(root, "missing") : (made[targetAt % made.length] as string), path);
+        made.push(path);
+      }
+      const accept = (_: string, n: string) => !n.startsWith("b");
+      // Named through a link too: the root's real path is asked, as before.
+      const viaLink = `${root}-link`;
+      symlinkSync(root, viaLink);
+      expect(filesUnder([root], accept)).toEqual(plainFilesUnder([root], accept));
+      expect(filesUnder([viaLink], accept)).toEqual(plainFilesUnder([viaLink], accept));
+      expect(filesUnder([root, viaLink], accept)).toEqual(plainFilesUnder([root, viaLink], accept));
+    }, 100);
   });
 });
