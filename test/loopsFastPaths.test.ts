@@ -3,8 +3,8 @@
 // Each law compares a shortcut with the plain computation written out here, on generated inputs
 // built from the characters the shortcut looks for. Each failure prints its seed and a replay.
 import fc from "fast-check";
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
@@ -28,6 +28,7 @@ import type { ToolEvent } from "../models/events.js";
 import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf, linesIn, sameResult, shownBefore } from "../src/import/facts.js";
 import { codeLine, linesWithin, type MinedCall, minedCalls, stretchesOf } from "../src/realLoops/mine.js";
 import { tempDir } from "./cli/run.js";
+import { filesUnder } from "../src/io/filesUnder.js";
 import { namesUnknownCommand, UNKNOWN_COMMAND, WRITING_COMMAND } from "../src/import/writes.js";
 import { printedLines, sameLinesAgain } from "../src/realLoops/unlandedEdits.js";
 import { namesParseError } from "../src/realLoops/unmovedBreak.js";
@@ -596,6 +597,22 @@ describe("a .gz file held whole for its reader", () => {
     expect(heldText(whole)).toBe(content.toString("utf8"));
   });
 
+  it("held with the listing's own stat of the file (sessionRefs.ts listFile), it serves what it serves held with its own stat", () => {
+    check("holdWhole given stats", fc.tuple(text, fc.nat(3), fc.boolean()), ([body, copies, stale]) => {
+      const content = Buffer.from(`{"a": ${JSON.stringify(body.repeat(copies + 1))}}`);
+      const file = join(dir, "held.json.gz");
+      writeFileSync(file, gzipSync(content));
+      const reads = () => ({ head: contentHeadText(file, 7), whole: contentWhole(file).toString("latin1") });
+      holdWhole(file, 64 * 1024 * 1024);
+      const own = reads();
+      // A stat that no longer matches the file (taken before it was rewritten) holds nothing the reads then serve as the file's.
+      const stats = stale ? { mtimeMs: 0, size: 1, isFile: () => true } : statSync(file);
+      holdWhole(file, 64 * 1024 * 1024, "this thread", stats);
+      expect(reads()).toEqual(own);
+      expect(own.whole).toBe(content.toString("latin1"));
+    }, 50);
+  });
+
   it("inflateWhole, its output buffer sized by the gzip trailer, inflates as gunzipSync does, whatever the trailer claims", () => {
     const outcome = (f: () => Buffer): { bytes?: string; error?: string } => {
       try {
@@ -682,5 +699,95 @@ describe("a session read in one go (Importer.wholeEvents) is the session read a 
     const now = wholeSessionEvents(absent, "mini-swe-agent");
     expect(now === undefined ? undefined : { stats: now.stats, events: [...now.events] }).toEqual(await streamed(absent, undefined, true).then(({ stats, events }) => ({ stats, events })));
     expect(wholeSessionEvents("-", "mini-swe-agent")).toBeUndefined();
+  });
+});
+
+describe("a `loops` run loads only what it uses", () => {
+  // The static imports reachable from the `loops` command and its worker thread, read from the
+  // sources: the statistics packages (seedrandom, simple-statistics) are for bootstrap intervals
+  // `loops` never prints, and loading them cost each start and each worker about 10-20 ms (issue 35,
+  // ninth pass: wilson.ts and nearestRank.ts hold what `loops` reads, without them).
+  const packagesReached = (roots: readonly string[]): Map<string, string> => {
+    const seen = new Set<string>();
+    const packages = new Map<string, string>();
+    const walk = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const source = readFileSync(file, "utf8");
+      for (const m of source.matchAll(/^\s*(?:import|export)\s(?!type\b)[^;]*?\sfrom\s+"([^"]+)"|^\s*import\s+"([^"]+)"/gm)) {
+        const spec = (m[1] ?? m[2]) as string;
+        if (spec.startsWith(".")) walk(resolve(dirname(file), spec).replace(/\.js$/, ".ts"));
+        else if (!spec.startsWith("node:") && !packages.has(spec)) packages.set(spec, file);
+      }
+    };
+    for (const root of roots) walk(resolve(root));
+    return packages;
+  };
+
+  it("reaches no statistics package from the command or its worker", () => {
+    const reached = packagesReached(["src/cli/loopsOutput.ts", "src/commands/loopsWorker.ts"]);
+    expect([...reached.keys()].filter((p) => p === "seedrandom" || p === "simple-statistics")).toEqual([]);
+    // The walk itself finds packages where there are some: interval.ts imports both.
+    expect([...packagesReached(["src/stats/interval.ts"]).keys()].sort()).toEqual(["seedrandom", "simple-statistics"]);
+  });
+});
+
+describe("a folder walked for its files (filesUnder)", () => {
+  const dir = tempDir();
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The plain walk: every folder's real path asked of the system (what filesUnder did before it worked them out from the parent's). */
+  const plainFilesUnder = (paths: readonly string[], accept: (path: string, name: string) => boolean): string[] => {
+    const files: string[] = [];
+    const walked = new Set<string>();
+    const walk = (d: string): void => {
+      const real = realpathSync.native(d);
+      if (walked.has(real)) return;
+      walked.add(real);
+      for (const dirent of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+        if (dirent.name === "node_modules" || dirent.name.startsWith(".")) continue;
+        const path = join(d, dirent.name);
+        let isDirectory = dirent.isDirectory();
+        if (!isDirectory && !dirent.isFile()) {
+          try {
+            isDirectory = statSync(path).isDirectory();
+          } catch {
+            isDirectory = false;
+          }
+        }
+        if (isDirectory) walk(path);
+        else if (accept(path, dirent.name)) files.push(path);
+      }
+    };
+    for (const path of paths) walk(path);
+    return files;
+  };
+
+  it("lists what the walk that asks every folder's real path lists, links to folders (loops, folders walked already, dangling) included", () => {
+    let round = 0;
+    // Entries made in order: a folder, a file, or a link to an earlier entry (or to nothing) by its place.
+    const entry = fc.tuple(fc.constantFrom("dir", "file", "link", "dangling"), fc.nat(20), fc.nat(20), fc.constantFrom("a", "b", "c.json", ".hid", "node_modules"));
+    check("filesUnder", fc.array(entry, { minLength: 1, maxLength: 14 }), (specs) => {
+      const root = join(dir, `t${round++}`);
+      mkdirSync(root);
+      const dirs = [root];
+      const made = [root];
+      for (const [kind, parentAt, targetAt, name] of specs) {
+        const path = join(dirs[parentAt % dirs.length] as string, `${name}${made.length}`);
+        if (kind === "dir") {
+          mkdirSync(path);
+          dirs.push(path);
+        } else if (kind === "file") writeFileSync(path, "{}");
+        else symlinkSync(kind === "dangling" ? join(root, "missing") : (made[targetAt % made.length] as string), path);
+        made.push(path);
+      }
+      const accept = (_: string, n: string) => !n.startsWith("b");
+      // Named through a link too: the root's real path is asked, as before.
+      const viaLink = `${root}-link`;
+      symlinkSync(root, viaLink);
+      expect(filesUnder([root], accept)).toEqual(plainFilesUnder([root], accept));
+      expect(filesUnder([viaLink], accept)).toEqual(plainFilesUnder([viaLink], accept));
+      expect(filesUnder([root, viaLink], accept)).toEqual(plainFilesUnder([root, viaLink], accept));
+    }, 100);
   });
 });

@@ -4,6 +4,7 @@
 import { mean } from "simple-statistics";
 import type { SimulationSummary } from "../sim/simulate.js";
 import { bootstrap, wilson, type Interval } from "../stats/interval.js";
+import { nearestRank } from "../stats/nearestRank.js";
 
 export const METRIC_DEFINITIONS: Readonly<Record<string, string>> = {
   caughtShare: "stuck agents whose loop was stopped by a block or a guard abort, over all stuck agents",
@@ -68,11 +69,8 @@ export interface MetricIntervals {
 export const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
 export const share = (n: number, d: number): number => (d === 0 ? 0 : round4(n / d));
 
-export function nearestRank(values: readonly number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] as number;
-}
+// nearestRank lives in its own file, without this file's packages: `loops` reads only it (issue 35, ninth pass).
+export { nearestRank } from "../stats/nearestRank.js";
 
 function spread(values: readonly number[]): Spread {
   const mean = values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;

@@ -3,7 +3,7 @@
 // trajectory of a multi-session file (Agent Data Protocol, a tau-bench list of runs). A file that cannot be listed (not
 // readable, empty, not JSON, of no known format) is reported with the reason, never fatal: the
 // caller goes on with the rest and says so in its summary (or stops at the first with --strict).
-import { existsSync, statSync } from "node:fs";
+import { statSync, type Stats } from "node:fs";
 import { relative } from "node:path";
 import { adpEntries } from "./adp.js";
 import { openaiChatEntries } from "./openaiChat.js";
@@ -121,11 +121,17 @@ export function ignoredNote(ignored: readonly string[]): string | undefined {
 }
 
 async function listFile(file: string, id: string, named: boolean, readsWhole?: HeldFor): Promise<SessionRef[]> {
-  if (!existsSync(file)) throw new UserError("no such file");
+  // One stat for the file's existence, its kind and holdWhole's look (they were three calls, at
+  // about 1,500 files a run: issue 35, ninth pass). Any error is "no such file", as existsSync's false was.
+  let stats: Stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    throw new UserError("no such file");
+  }
   // A caller that reads each file whole straight after listing it: a JSON document is inflated once
   // for the listing's look at its head and the reading (JSONL sessions are streamed line by line).
-  if (readsWhole !== undefined && !plainName(file).endsWith(".jsonl")) holdWhole(file, WHOLE_DOCUMENT_LIMIT, readsWhole);
-  const stats = statSync(file);
+  if (readsWhole !== undefined && !plainName(file).endsWith(".jsonl")) holdWhole(file, WHOLE_DOCUMENT_LIMIT, readsWhole, stats);
   // A FIFO, socket or device has no size to speak of: it is not an empty file, it is no session file (issue 36).
   if (!stats.isFile()) throw new UserError("not a regular file (a FIFO, socket or device): name a session file");
   if (stats.size === 0 || contentHead(file, 1).length === 0) throw new UserError("empty file: no session in it");

@@ -10,8 +10,12 @@ import { inputKind } from "./fsErrors.js";
 export function filesUnder(paths: readonly string[], accept: (path: string, name: string) => boolean): string[] {
   const files: string[] = [];
   const walked = new Set<string>();
-  const walk = (dir: string): void => {
-    const real = realpathSync.native(dir); // one system call; the JS realpath stats every component of the path
+  // `known`: the folder's real path when the caller knows it (a folder entry that is no link, inside
+  // a folder whose real path is known, is that path and its name); else it is asked for.
+  const walk = (dir: string, known?: string): void => {
+    // One call, but the C library reads every component of the path as a link (about seven system
+    // calls a folder here, 1,215 folders in the datasets: issue 35, ninth pass), so only where needed.
+    const real = known ?? realpathSync.native(dir); // the JS realpath stats every component of the path
     if (walked.has(real)) return;
     walked.add(real);
     const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -21,8 +25,8 @@ export function filesUnder(paths: readonly string[], accept: (path: string, name
       const path = join(dir, entry);
       // The entry's own type says what a stat would for a folder or a file; a link (or a type the
       // file system does not report) is stat'ed, so it is followed as what it points to.
-      const isDirectory = dirent.isDirectory() || (!dirent.isFile() && statOrUndefined(path)?.isDirectory() === true);
-      if (isDirectory) walk(path);
+      if (dirent.isDirectory()) walk(path, join(real, entry));
+      else if (!dirent.isFile() && statOrUndefined(path)?.isDirectory() === true) walk(path);
       else if (accept(path, entry)) files.push(path);
     }
   };

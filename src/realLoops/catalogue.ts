@@ -8,9 +8,9 @@
 import type { ToolEvent } from "../../models/events.js";
 import type { BadFile } from "../import/sessionRefs.js";
 import { plural } from "../format/words.js";
-import { nearestRank } from "../evaluation/metrics.js";
+import { nearestRank } from "../stats/nearestRank.js";
 import { eventTokens, tokensOfJson } from "../sim/tokens.js";
-import { percentWithInterval, wilson, type Interval } from "../stats/interval.js";
+import { percentWithInterval, wilson, type Interval } from "../stats/wilson.js";
 import { OUTCOMES, outcomeOf } from "./labels.js";
 import { precisionAgreementOf, precisionOf, recallOf, stretchId, type Judgements, type Precision, type PrecisionAgreement, type ReadingAgreement, type Recall, type SessionReading, type Verdict, readingAgreementOf } from "./judgements.js";
 import { rejudgedRecallOf, type RejudgedRecall } from "./rangeRejudging.js";

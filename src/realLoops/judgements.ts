@@ -7,7 +7,7 @@
 import { isPlainObject } from "../../models/outcomeHash.js";
 import { UserError } from "../io/errors.js";
 import { readTextFile } from "../io/textFile.js";
-import { wilson, type Interval } from "../stats/interval.js";
+import { wilson, type Interval } from "../stats/wilson.js";
 import { raterAgreement, type RaterAgreement } from "../stats/raterAgreement.js";
 import { parseDevelopmentSplit, type DevelopmentSplit } from "./developmentSplit.js";
 

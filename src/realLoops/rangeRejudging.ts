@@ -7,7 +7,7 @@
 // readers marked stuck is read again, blind (the readers do not know which ranges the miner covers),
 // by two readers applying the precision criteria; recall is then also given against the calls those
 // readers confirm. It is an added figure beside the recall of record, never a replacement for it.
-import { wilson, type Interval } from "../stats/interval.js";
+import { wilson, type Interval } from "../stats/wilson.js";
 import { raterAgreement, type RaterAgreement } from "../stats/raterAgreement.js";
 import { recallOf, type RangeRejudging, type RangeVerdict, type Recall, type RejudgedRange, type SessionReading } from "./judgements.js";
 

@@ -6,31 +6,14 @@
 import seedrandom from "seedrandom";
 import { quantileSorted, sampleWithReplacement } from "simple-statistics";
 
-/** A value with its 95% interval and the number of cases it rests on. */
-export interface Interval {
-  readonly low: number;
-  readonly high: number;
-  readonly n: number;
-}
+import { CONFIDENCE, type Interval } from "./wilson.js";
 
-export const CONFIDENCE = 0.95;
-/** The normal distribution's 97.5% quantile, to full precision (simple-statistics' probit is an
- * approximation that gives 1.9572 here, which moves Wilson bounds in the 4th decimal). */
-const Z = 1.959963984540054;
+// The Wilson interval lives in wilson.ts, without this file's packages: `loops` needs only it, and
+// loading seedrandom and simple-statistics cost every `loops` start (and each worker thread) about
+// 20 ms (issue 35, ninth pass). Re-exported so that every other importer reads it from here as before.
+export { CONFIDENCE, type Interval, percentWithInterval, wilson } from "./wilson.js";
+
 const BOOTSTRAP_RESAMPLES = 400;
-
-const r4 = (x: number): number => Math.round(x * 10_000) / 10_000;
-
-/** Wilson score interval for k successes in n; [0, 1] when there are no cases. */
-export function wilson(k: number, n: number): Interval {
-  if (n <= 0) return { low: 0, high: 1, n: 0 };
-  const p = k / n;
-  const z2 = Z * Z;
-  const denominator = 1 + z2 / n;
-  const centre = (p + z2 / (2 * n)) / denominator;
-  const half = (Z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
-  return { low: r4(Math.max(0, centre - half)), high: r4(Math.min(1, centre + half)), n };
-}
 
 /**
  * Percentile bootstrap of `statistic` over `values` (one per agent or session). `seed` names the
@@ -52,12 +35,6 @@ export function overlaps(a: Interval, b: Interval): boolean {
   return a.low <= b.high && b.low <= a.high;
 }
 
-/** "64.2% (60.1-68.0%, n=300)"; "n/a (n=0)" when it rests on no case (0% of nothing is no finding). */
-export function percentWithInterval(value: number, i: Interval): string {
-  if (i.n === 0) return "n/a (n=0)";
-  const pct = (x: number) => (Math.round(x * 1000) / 10).toFixed(1);
-  return `${pct(value)}% (${pct(i.low)}-${pct(i.high)}%, n=${i.n})`;
-}
 
 /** "67.4% [62.9-71.6]": a share with its interval, for table cells; "n/a" over no case. */
 export function shareCell(value: number, i: Interval | undefined): string {
