@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { halfOf } from "../src/realLoops/developmentSplit.js";
+import { halfOf, halfOfReadings } from "../src/realLoops/developmentSplit.js";
 import { loadJudgements } from "../src/realLoops/judgements.js";
 import { loopsim, tempDir } from "./cli/run.js";
 
@@ -39,6 +39,37 @@ describe("the development readings in two halves", () => {
     expect(halfOf("progressing.jsonl")).toBe("fit");
     expect(halfOf("javac-loop.jsonl")).toBe("test");
     expect(halfOf("mini-swe-agent-gpt-5-cam/run_results/cam-test2-output/django__django-11964/django__django-11964.traj.json.gz")).toBe("fit");
+  });
+
+  it("parses a split into its scheme and protocol, and reads without one as no split", () => {
+    const j = loadJudgements(judgementsFile({ scheme: "sha1-parity", protocol: ["round N", "its figures before"] }));
+    expect(j.developmentSplit).toEqual({ scheme: "sha1-parity", protocol: ["round N", "its figures before"] });
+    const file = join(tempDir(), "judgements.json");
+    writeFileSync(file, JSON.stringify({ criteria: [], judgements: {} }));
+    expect(loadJudgements(file).developmentSplit).toBeUndefined();
+  });
+
+  it("names only what is wrong: a bad scheme alone, or a bad protocol alone", () => {
+    const message = (split: unknown) => {
+      try {
+        loadJudgements(judgementsFile(split));
+        return "";
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    const scheme = message({ scheme: "md5", protocol: [] });
+    expect(scheme).toContain('$.developmentSplit.scheme: one of sha1-parity (got "md5")');
+    expect(scheme).not.toContain("$.developmentSplit.protocol");
+    const protocol = message({ scheme: "sha1-parity", protocol: ["a line", 2] });
+    expect(protocol).toContain("$.developmentSplit.protocol: a list of strings");
+    expect(protocol).not.toContain("$.developmentSplit.scheme");
+  });
+
+  it("keeps the readings of one half, in their order", () => {
+    const readings = new Map([["javac-loop.jsonl", 1], ["failing-install.jsonl", 2], ["d.jsonl", 3], ["a.jsonl", 4]]);
+    expect([...halfOfReadings(readings, "fit")]).toEqual([["failing-install.jsonl", 2], ["d.jsonl", 3]]);
+    expect([...halfOfReadings(readings, "test")]).toEqual([["javac-loop.jsonl", 1], ["a.jsonl", 4]]);
   });
 
   it("refuses an unknown scheme and a protocol that is no list of lines, naming each JSON path", () => {
