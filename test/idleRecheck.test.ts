@@ -97,3 +97,104 @@ describe("idle-recheck: what elides", () => {
     expect(elides(answered("12: def a():\n40: def b():\n7: def c():"))).toBe(false);
   });
 });
+
+describe("idle-recheck: the header's edges", () => {
+  const answered = (text: string) => factCallOf({ type: "call", runId: "r", callId: "c", tool: "bash", params: { command: "x" } }, { type: "outcome", runId: "r", callId: "c", tool: "bash", params: {}, result: { content: [{ type: "text", text }], details: { status: "completed", exitCode: 0 } } });
+  /** The rule's runs when other rules took some calls first. */
+  const runsTaken = (events: ToolEvent[], taken: boolean[]) => {
+    const calls = minedCalls(events);
+    return idleRecheckRuns(calls, taken, staleCalls(calls, recheckSources(calls).wrote), 3);
+  };
+
+  it("elides only a listing: three or more numbered lines, rising, with a skip", () => {
+    // Numbers that fall or repeat are no one listing (two files' listings, a grep's hits).
+    expect(elides(answered("    10\ta\n    20\tb\n     5\tc"))).toBe(false);
+    expect(elides(answered("    10\ta\n    10\tb\n    12\tc"))).toBe(false);
+    // Two numbered lines are too few to call a listing; three are enough.
+    expect(elides(answered("    10\ta\n    20\tb"))).toBe(false);
+    expect(elides(answered("    10\ta\n    11\tb\n    20\tc"))).toBe(true);
+    // A number after a file name is a grep's hit, not a listing's line number.
+    expect(elides(answered("x.py   12 def a\ny.py   40 def b\nz.py   77 def c"))).toBe(false);
+    // A listing's empty line, printed as its number alone, is a numbered line.
+    expect(elides(answered("    60\tclass A:\n    62\n    63\tclass B:"))).toBe(true);
+  });
+
+  it("a long answer that mentions 'not found' read something: no idle call", () => {
+    const long: Call = ["grep -rn 'not found' docs/", Array.from({ length: 6 }, (_, i) => `docs/errors.rst:${i + 10}: the page is not found when the slug ${i} is stale`).join("\n")];
+    expect(runs(session([view, notFound, view, view]))).toEqual([[0, 3]]);
+    expect(runs(session([view, long, view, view]))).toEqual([]);
+  });
+
+  it("a look between that heard its own answer again is idle", () => {
+    const other: Call = ["nl -ba query.py | sed -n '640,642p'", "   640\t    def first(self):\n   641\t        for obj in self[:1]:\n   642\t            return obj"];
+    expect(runs(session([other, view, other, view, awkFailed(0), view]))).toEqual([[1, 5]]);
+  });
+
+  it("exactly 4 idle calls between two hearings still link them", () => {
+    expect(runs(session([view, awkFailed(0), grepEmpty, perlFailed, awkFailed(1), view, view]))).toEqual([[0, 6]]);
+  });
+
+  it("calls another rule took are not this rule's: neither a hearing nor a call between", () => {
+    const s = session([view, awkFailed(0), view, awkFailed(1), view]);
+    expect(runsTaken(s, [])).toEqual([[0, 4]]);
+    expect(runsTaken(s, [false, true, false, false, false])).toEqual([]);
+    expect(runsTaken(s, [false, false, true, false, false])).toEqual([]);
+    expect(runsTaken(s, [false, false, false, false, true])).toEqual([]);
+    // The first hearing taken: the run is the three hearings after it.
+    expect(runsTaken(session([view, awkFailed(0), view, perlFailed, view, grepEmpty, view]), [true])).toEqual([[2, 6]]);
+  });
+
+  it("a call the record holds no answer for did not show it did nothing: no idle call", () => {
+    const s = session([view, ["grep -n 'raise' query.py", ""], view, awkFailed(1), view]);
+    expect(runs(s)).toEqual([[0, 4]]);
+    const unanswered = s.filter((e) => !(e.type === "outcome" && e.callId === "c1"));
+    expect(runs(unanswered)).toEqual([]);
+  });
+
+  it("two answers heard three times, taking turns, are one stretch; apart, two", () => {
+    // An empty grep and an empty diff, each heard three times: each one's hearings sit between the other's.
+    expect(runs(session([grepEmpty, diffEmpty, diffEmpty, grepEmpty, diffEmpty, grepEmpty]))).toEqual([[0, 5]]);
+    const other: Call = ["nl -ba query.py | sed -n '640,642p'", "   640\t    def first(self):\n   641\t        for obj in self[:1]:\n   642\t            return obj"];
+    expect(runs(session([view, awkFailed(0), view, view, other, awkFailed(1), other, other]))).toEqual([[0, 3], [4, 7]]);
+  });
+
+  it("a run whose only hearings after its first are zooms is a closer look, even after an earlier run broke off", () => {
+    const lines = elided.split("\n");
+    const zoomA: Call = ["show enums.py 60-66", lines.slice(0, 5).join("\n")];
+    const zoomB: Call = ["show enums.py 66-75", lines.slice(4).join("\n")];
+    expect(runs(session([wholeView, awkFailed(0), perlFailed, grepEmpty, diffEmpty, notFound, wholeView, zoomA, zoomB]))).toEqual([]);
+  });
+
+  it("a zoom that shows every line it asked for is no hearing", () => {
+    const zoomWhole: Call = ["show enums.py 1-4", head.slice(0, 4).map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).join("\n")];
+    expect(runs(session([wholeView, notFound, wholeView, zoomElided]))).toEqual([[0, 3]]);
+    expect(runs(session([wholeView, notFound, wholeView, zoomWhole]))).toEqual([]);
+  });
+
+  it("hearings after a break are a run of their own, however far back the answer was first heard", () => {
+    // Heard at 1, then at 7 after five calls (a break), then at 9 and 12: the run is 7 to 12.
+    const other: Call = ["nl -ba query.py | sed -n '640,642p'", "   640\t    def first(self):\n   641\t        for obj in self[:1]:\n   642\t            return obj"];
+    expect(runs(session([other, view, awkFailed(0), perlFailed, grepEmpty, diffEmpty, notFound, view, awkFailed(1), view, awkFailed(2), awkFailed(3), view]))).toEqual([[7, 12]]);
+  });
+
+  it("a zoom is heard again only as a zoom into the elided view it narrows, not into whatever came just before", () => {
+    // An idle call just before the zoom: the zoom still narrows the elided view.
+    expect(runs(session([wholeView, notFound, wholeView, awkFailed(0), zoomElided]))).toEqual([[0, 4]]);
+    // A whole listing of lines 55-80 that holds the zoom's lines (no skip), heard again just before the zoom: the zoom narrows the elided view, not it.
+    const shown = new Map(elided.split("\n").map((l) => [Number(l.trim().split("\t")[0]), l]));
+    const contiguous: Call = ["show enums.py 55-80", Array.from({ length: 26 }, (_, i) => shown.get(i + 55) ?? `${String(i + 55).padStart(6)}\t        pass`).join("\n")];
+    expect(runs(session([contiguous, wholeView, notFound, wholeView, contiguous, zoomElided]))).toEqual([[1, 5]]);
+    // Another file's elided view heard again just before the zoom: the zoom narrows this file's view.
+    const otherElided: Call = ["show models.py 1-40", "     1\timport enum\n     4\t\n     5\tclass Model:\n     9\t        pass"];
+    expect(runs(session([otherElided, wholeView, notFound, wholeView, otherElided, zoomElided]))).toEqual([[1, 5]]);
+  });
+
+  it("a write that also shows an elided listing is no zoom: a check after work", () => {
+    const writeAndShow: Call = ["sed -i 's/Promise/Lazy/' enums.py && show enums.py 60-90", elided];
+    expect(runs(session([wholeView, notFound, wholeView, writeAndShow]))).toEqual([]);
+  });
+
+  it("a zoom's answer heard again starts its own run where the view's run ends: one stretch", () => {
+    expect(runs(session([wholeView, awkFailed(0), wholeView, zoomElided, perlFailed, zoomElided, grepEmpty, zoomElided]))).toEqual([[0, 7]]);
+  });
+});
