@@ -8,7 +8,7 @@ import type { ToolEvent } from "../models/events.js";
 import { SEED } from "../properties/support.js";
 import { maskText } from "../src/realLoops/mask.js";
 import { DEFAULT_MINE_PARAMETERS, kindOfRule, minedCalls, mineStretches, minimumLength, type MineParameters } from "../src/realLoops/mine.js";
-import { scriptWithRealLoops, realLoopAgents } from "../src/grounded/realLoopAgents.js";
+import { realLoopsOf } from "../src/grounded/realLoopAgents.js";
 
 const FILE = "test/realLoops.test.ts";
 
@@ -89,7 +89,8 @@ describe("the real-loop miner", () => {
   it("labels exactly the mined stretches stuck when sessions run as agents with --loops real", () => {
     check("real-loop agents label their stretch", anySession, (events) => {
       const stretches = mineStretches(events);
-      const agents = realLoopAgents({ id: "s", events }, 1);
+      const { script: whole, agents, mined } = realLoopsOf({ id: "s", events }, 1);
+      expect(mined).toBe(stretches.length);
       expect(agents.length).toBe(Math.min(stretches.length, 8));
       agents.forEach((agent, k) => {
         const s = stretches[k];
@@ -99,7 +100,6 @@ describe("the real-loop miner", () => {
         const stuckCalls = agent.script.filter((e) => e.inLoop && e.event.type === "call").length;
         expect(stuckCalls).toBe(s?.length);
       });
-      const whole = scriptWithRealLoops(events);
       expect(whole.filter((e) => e.inLoop && e.event.type === "call").length).toBe(stretches.reduce((n, s) => n + s.length, 0));
     });
   });

@@ -20,7 +20,7 @@ export const REAL_FAMILY = "real";
  * Stretches of one session run as agents, at most: worker threads deal a fixed number of agents
  * per session. Stretches past it are left out of the closed-loop rows, as the report says ("at
  * most 8 a session"): one session of the public datasets holds 9 (nano-cam sphinx-8551, a run
- * of <format_example> actions), so those rows run 1 fewer stretch than the catalogue's 107, and
+ * of <format_example> actions), so those rows run 1 fewer stretch than the catalogue holds, and
  * their header says both (stretchesRunText); the real-outcomes rows (realOutcomes.ts) grade every
  * stretch.
  */
@@ -86,9 +86,3 @@ export function realLoopsOf(session: { readonly id: string; readonly events: rea
   const spans = stretchEvents(session.events);
   return { script: labelled(session.events, spans), agents: stuckAgents(session, spans, seed), mined: spans.length };
 }
-
-/** The session's own script with every mined stretch labelled stuck (the rest progressing). */
-export const scriptWithRealLoops = (events: readonly ToolEvent[]): LabelledEvent[] => labelled(events, stretchEvents(events));
-
-/** One stuck agent per mined stretch (the first MAX_REAL_PER_SESSION of them). */
-export const realLoopAgents = (session: { readonly id: string; readonly events: readonly ToolEvent[] }, seed: number): SessionAgentSpec[] => stuckAgents(session, stretchEvents(session.events), seed);

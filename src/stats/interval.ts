@@ -35,7 +35,6 @@ export function overlaps(a: Interval, b: Interval): boolean {
   return a.low <= b.high && b.low <= a.high;
 }
 
-
 /** "67.4% [62.9-71.6]": a share with its interval, for table cells; "n/a" over no case. */
 export function shareCell(value: number, i: Interval | undefined): string {
   if (i?.n === 0) return "n/a";
