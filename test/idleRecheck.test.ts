@@ -125,6 +125,15 @@ describe("idle-recheck: the header's edges", () => {
     expect(runs(session([view, long, view, view]))).toEqual([]);
   });
 
+  it("a 'not found' is short at 200 characters, and read something at 201", () => {
+    // The cutoff between a non-result and an answer with content (NOT_FOUND_MAX_CHARS): a code
+    // viewer's one-line "not found" with a long path still names nothing found.
+    const sized = (n: number): Call => ["print_definition enums enums.py", `${"p".repeat(n - " enums: not found".length)} enums: not found`];
+    expect(sized(200)[1]).toHaveLength(200);
+    expect(runs(session([view, sized(200), view, view]))).toEqual([[0, 3]]);
+    expect(runs(session([view, sized(201), view, view]))).toEqual([]);
+  });
+
   it("a look between that heard its own answer again is idle", () => {
     const other: Call = ["nl -ba query.py | sed -n '640,642p'", "   640\t    def first(self):\n   641\t        for obj in self[:1]:\n   642\t            return obj"];
     expect(runs(session([other, view, other, view, awkFailed(0), view]))).toEqual([[1, 5]]);
