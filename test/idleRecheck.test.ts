@@ -119,6 +119,11 @@ describe("idle-recheck: the header's edges", () => {
     expect(elides(answered("    60\tclass A:\n    62\n    63\tclass B:"))).toBe(true);
   });
 
+  it("a failure heard again is not a look's answer, even one with no failure line (awk's exit 2): no-new-fact reads it", () => {
+    expect(runs(session([awkFailed(0), awkFailed(1), awkFailed(2)]))).toEqual([]);
+    expect(mined(session([awkFailed(0), awkFailed(1), awkFailed(2)]))).toEqual(["no-new-fact 0-2"]);
+  });
+
   it("a long answer that mentions 'not found' read something: no idle call", () => {
     const long: Call = ["grep -rn 'not found' docs/", Array.from({ length: 6 }, (_, i) => `docs/errors.rst:${i + 10}: the page is not found when the slug ${i} is stale`).join("\n")];
     expect(runs(session([view, notFound, view, view]))).toEqual([[0, 3]]);

@@ -119,7 +119,11 @@ export function idleRecheckRuns(calls: readonly IdleRecheckCall[], taken: readon
   for (let k = 0; k < calls.length; k++) {
     const z = zoomSource[k];
     const fact = stale[k] === true ? root[k] : z !== undefined ? root[z] : undefined;
-    if (fact === undefined || failureFamily(calls[fact] as IdleRecheckCall) !== undefined) continue;
+    // A failure heard again is no look's answer (the header): its family, or failed with none (an
+    // awk whose program could not be parsed, exit 2, has no failure line to make a family of).
+    if (fact === undefined) continue;
+    const first = calls[fact] as IdleRecheckCall;
+    if (first.failed || failureFamily(first) !== undefined) continue;
     const list = hearings.get(fact) ?? [fact];
     list.push(k);
     hearings.set(fact, list);
