@@ -13,7 +13,8 @@ import { failureSignature, rejectionOf } from "../src/realLoops/mask.js";
 import { writeOf } from "../src/import/writes.js";
 import { factCallOf, ownProgramUnparsed } from "../src/import/facts.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
-import { kindOfRule, mineStretches, minimumLength } from "../src/realLoops/mine.js";
+import { kindOfRule, minedCalls, mineStretches, minimumLength, recheckSources } from "../src/realLoops/mine.js";
+import { noNewFactRuns, staleCalls } from "../src/realLoops/noNewFact.js";
 import { bash, NO_NEW_FACT_CASES, session } from "./fixtures/noNewFactSessions.js";
 import { CatalogueBuilder, sessionRow } from "../src/realLoops/catalogue.js";
 import { DEFAULT_MINE_PARAMETERS } from "../src/realLoops/mine.js";
@@ -531,6 +532,125 @@ describe("changing-args rules", () => {
   it("gives each rule its kind", () => {
     expect(["repeat", "failing", "alternation"].map((r) => kindOfRule(r as "repeat"))).toEqual(["identical", "identical", "identical"]);
     expect(["same-failure", "same-rejection", "unchanged-recheck", "no-effect"].map((r) => kindOfRule(r as "no-effect"))).toEqual(["changing-args", "changing-args", "changing-args", "changing-args"]);
+  });
+});
+
+// The no-new-fact rule's own runs (src/realLoops/noNewFact.ts), read straight: no rule before it
+// takes calls first, so each case shows what this rule makes of the calls (the header's edges).
+describe("no-new-fact: the rule's own runs", () => {
+  type Call = [string, string, number?];
+  const runs = (events: ToolEvent[], taken: boolean[] = []) => {
+    const calls = minedCalls(events);
+    return noNewFactRuns(calls, taken, staleCalls(calls, recheckSources(calls).wrote), 3);
+  };
+  const WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey", "xray", "yankee", "zulu", "amber", "basil", "cedar", "dune"];
+  /** Lines FROM to TO of a file, each different (numbers are masked, words are not). */
+  const lines = (from: number, to: number) => WORDS.slice(from - 1, to).map((w) => `    def ${w}(self): return self.${w}_value`).join("\n");
+  const viewOf = (from: number, to: number, file = "pkg/model.py"): Call => [`sed -n '${from},${to}p' ${file}`, lines(from, to)];
+  const failing = (n: number): Call => [`pytest -q tests/test_a.py${" -x".repeat(n)}`, "E   AssertionError: assert 1 == 2\n1 failed in 0.05s", 1];
+  const unparsed = (message: string): Call => [`exec_bash_cmd(${message.length})`, `  File "<string>", line 870\n    exec_bash_cmd("sed -i 's/a/b/' x.py")\n                                ^\nSyntaxError: ${message}`, 1];
+  const think: Call = ["think", ""];
+  const named = (i: number, tool: string, params: Record<string, unknown>, text: string): ToolEvent[] => [
+    { type: "call", runId: "r", callId: `n${i}`, tool, params },
+    { type: "outcome", runId: "r", callId: `n${i}`, tool, params, result: { content: [{ type: "text", text }], details: { status: "completed", exitCode: 0 } } },
+  ];
+
+  it("takes a failure heard again when the calls between taught nothing: two other failures, two short answers, a refusal and one read; not two reads", () => {
+    const script = (name: string, error: string): Call => [`python ${name}.py`, `Traceback (most recent call last):\n  File "${name}.py", line 3, in <module>\n${error}`, 1];
+    expect(runs(session([failing(0), script("t1", "KeyError: 'alpha'"), script("t2", "TypeError: unsupported operand"), failing(1), failing(2)]))).toEqual([[0, 4]]);
+    expect(runs(session([failing(0), ["python --version", "Python 3.9.1"], ["python -c 'import numpy; print(numpy.__version__)'", "1.21.0"], failing(1), failing(2)]))).toEqual([[0, 4]]);
+    const refused = named(1, "code_replace", { file_path: "a.py", old_code: "value = compute(1)", new_code: "y = 2" }, "Error: Code to replace not found in file\nLooking for:\nvalue = compute(1)");
+    const shell = (i: number, [command, output, exitCode]: Call) => bash(i, command, output, exitCode ?? 0);
+    expect(runs([...shell(0, failing(0)), ...refused, ...shell(2, viewOf(1, 10)), ...shell(3, failing(1)), ...shell(4, failing(2))])).toEqual([[0, 4]]);
+    // Two reads between: the first failure is no part of the run, but its hearing still counts (a
+    // failure seen, looks at the code, the same failure twice more: three hearings).
+    expect(runs(session([failing(0), viewOf(1, 10), viewOf(11, 22, "pkg/views.py"), failing(1), failing(2), viewOf(1, 10)]))).toEqual([[3, 5]]);
+  });
+
+  it("starts at the earliest call the run hears again, even when only its last call hears it; not across a short answer before a re-read (it may be the attempt that worked)", () => {
+    expect(runs(session([failing(0), viewOf(1, 10), think, viewOf(1, 10), viewOf(1, 10), failing(1)]))).toEqual([[0, 5]]);
+    expect(runs(session([failing(0), ["python --version", "Python 3.9.1"], viewOf(1, 10), viewOf(1, 10), failing(1), failing(2)]))).toEqual([[2, 5]]);
+  });
+
+  it("follows what each call heard back to its first hearing: a region re-read a little narrower each time is one fact heard three times", () => {
+    expect(runs(session([["ls", "a.py b.py"], viewOf(1, 30), viewOf(1, 25), viewOf(1, 20)]))).toEqual([[1, 3]]);
+  });
+
+  it("lets zooms sit between without counting them, up to five: back to a first hearing, and on to the next call heard again", () => {
+    const zooms = (n: number) => Array.from({ length: n }, (_, i) => viewOf(1 + 5 * i, 5 + 5 * i));
+    const whole = viewOf(1, 30);
+    expect(runs(session([["ls", "a.py b.py"], whole, ...zooms(5), whole, whole]))).toEqual([[1, 8]]);
+    expect(runs(session([["ls", "a.py b.py"], whole, ...zooms(6), whole, whole]))).toEqual([]);
+    expect(runs(session([whole, whole, ...zooms(5), whole]))).toEqual([[0, 7]]);
+    expect(runs(session([whole, whole, ...zooms(6), whole]))).toEqual([]);
+  });
+
+  it("counts a call that hears a view again as a call between, even when it also narrows a wider view (it is no zoom)", () => {
+    // The view of lines 1-10 again (3) both narrows the view of 1-30 and re-reads 1-10: heard again,
+    // so no zoom, and with two idle calls it makes three between the failure (2) and its return (7).
+    expect(runs(session([viewOf(1, 30), viewOf(1, 10), failing(0), viewOf(1, 10), ["sync", ""], ["sleep 1", ""], viewOf(1, 10), failing(1)]))).toEqual([]);
+    // One idle call fewer: two between, and the run goes back to the failure.
+    expect(runs(session([viewOf(1, 30), viewOf(1, 10), failing(0), viewOf(1, 10), ["sync", ""], viewOf(1, 10), failing(1)]))).toEqual([[2, 6]]);
+  });
+
+  it("takes no call another rule took: none starts a run, is its first call, or sits between", () => {
+    const four = session([unparsed("a"), unparsed("b"), unparsed("c"), unparsed("d")]);
+    expect(runs(four)).toEqual([[0, 3]]);
+    expect(runs(four, [false, true, false, false])).toEqual([]);
+    expect(runs(session([unparsed("a"), unparsed("b"), unparsed("c")]), [true, false, false])).toEqual([]);
+    const between = session([failing(0), think, failing(1), failing(2)]);
+    expect(runs(between)).toEqual([[0, 3]]);
+    expect(runs(between, [false, true, false, false])).toEqual([]);
+  });
+
+  it("ends a run at a write that took effect: the same failure after it is heard anew", () => {
+    expect(runs(session([viewOf(1, 10), failing(0), failing(1), failing(2), ["sed -i 's/alpha/beta/' pkg/model.py", ""], failing(3), failing(4)]))).toEqual([[1, 3]]);
+  });
+
+  it("takes actions the harness could not parse for one fact only back to back", () => {
+    expect(runs(session([unparsed("invalid syntax"), unparsed("EOL while scanning string literal"), unparsed("invalid syntax here")]))).toEqual([[0, 2]]);
+    expect(runs(session([unparsed("invalid syntax"), ["grep -n foo a.py", "", 1], unparsed("EOL while scanning string literal"), ["grep -n bar a.py", "", 1], unparsed("invalid syntax here")]))).toEqual([]);
+  });
+
+  it("is no wait that paid off (the same call next, answered anew), unless the call is known only by a variable", () => {
+    const poll: Call = ["tail -3 build.log", "compiling module 7 of 9\nstill running"];
+    expect(runs(session([poll, poll, poll, ["tail -3 build.log", "build finished\n0 errors"]]))).toEqual([]);
+    const harness = '  File "<string>", line 870\n    exec_bash_cmd(cmd)\n                 ^\nSyntaxError: invalid syntax';
+    const sent = (command: string) => [...bash(0, command, harness, 1), ...bash(1, command, harness, 1), ...bash(2, command, harness, 1), ...bash(3, command, "bash execution output:\ndone")];
+    expect(runs(sent("exec_bash_cmd(cmd)"))).toEqual([]);
+    expect(runs(sent({ expr: "cmd" } as unknown as string))).toEqual([[0, 2]]);
+  });
+
+  it("takes a write re-sent as it was for no change, and the view after it for a re-read; not a write after another that changed the file, a new file written, nor a named tool's same call about no file", () => {
+    const redo: Call = ["git checkout -- pkg/model.py && sed -i 's/alpha/beta/' pkg/model.py", ""];
+    expect(runs(session([viewOf(1, 10), redo, redo, redo]))).toEqual([[1, 3]]);
+    expect(runs(session([viewOf(1, 10), redo, viewOf(1, 10), redo, viewOf(1, 10), redo, viewOf(1, 10)]))).toEqual([[2, 6]]);
+    // Each write undoes the other: the file the next one meets is another (a write between that is no re-send).
+    expect(runs(session([viewOf(1, 10), ["sed -i 's/alpha/beta/' pkg/model.py", ""], ["sed -i 's/beta/alpha/' pkg/model.py", ""], ["sed -i 's/alpha/beta/' pkg/model.py", ""], ["sed -i 's/beta/alpha/' pkg/model.py", ""], ["sed -i 's/alpha/beta/' pkg/model.py", ""]]))).toEqual([]);
+    const patch = (status: number) => `cat > fix.patch << 'EOF'\n-        return None\n+        raise Http${status}\nEOF`;
+    expect(runs(session([[patch(404), ""], [patch(410), ""], [patch(500), ""]]))).toEqual([]);
+    const flights = (i: number) => named(i, "search_direct_flight", { origin: "JFK", destination: "SEA", date: "2024-05-20" }, "No direct flights found for this route on that date");
+    expect(runs([...flights(0), ...flights(1), ...flights(2)])).toEqual([]);
+  });
+
+  it("hears nothing from a call that was never answered, nor takes one for a fact heard again or a write re-sent", () => {
+    /** A bash call answered with text alone (no status), or never answered. */
+    const plain = (i: number, command: string, text?: string): ToolEvent[] => [
+      { type: "call", runId: "r", callId: `p${i}`, tool: "bash", params: { command } },
+      ...(text === undefined ? [] : [{ type: "outcome", runId: "r", callId: `p${i}`, tool: "bash", params: { command }, result: { content: [{ type: "text", text }] } } as ToolEvent]),
+    ];
+    const grep = "grep -n 'alpha' a.py";
+    expect(runs([...plain(0, grep), ...plain(1, grep, ""), ...plain(2, grep, "")])).toEqual([]);
+    expect(runs([...plain(0, grep, ""), ...plain(1, grep, ""), ...plain(2, grep)])).toEqual([]);
+    const write = "sed -i 's/alpha/beta/' pkg/model.py";
+    const view = "sed -n '1,10p' pkg/model.py";
+    expect(runs([...plain(0, view, lines(1, 10)), ...plain(1, write, ""), ...plain(2, view, lines(1, 10)), ...plain(3, write), ...plain(4, view, lines(1, 10)), ...plain(5, view, lines(1, 10))])).toEqual([]);
+  });
+
+  it("takes a refused edit for the same refusal again when the line it adds was shown by no call before it (a later view showing that line corrects nothing)", () => {
+    const edit = (i: number, old: string) => named(i, "code_replace", { file_path: "a.py", old_code: old, new_code: "y = 2" }, `Error: Code to replace not found in file\nLooking for:\n${old}`);
+    const shown = named(3, "print_code_context", { file_path: "a.py", lines: [1, 9] }, "# keep the cache warm\nvalue = compute(1)\nresult = value + 1");
+    expect(runs([...edit(0, "value = compute(1)\nresult = value + 1"), ...edit(1, "# keep the cache warm\nvalue = compute(1)"), ...edit(2, "value = compute(1)\nresult = value + 1"), ...shown])).toEqual([[0, 2]]);
   });
 });
 

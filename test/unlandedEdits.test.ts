@@ -7,7 +7,7 @@ import type { ToolEvent } from "../models/events.js";
 import { factCallOf, ownProgramUnparsed } from "../src/import/facts.js";
 import { attemptsWrite, neverRan } from "../src/import/landed.js";
 import { mineStretches } from "../src/realLoops/mine.js";
-import { lessonOf, unlandedAttempts, unlandedEditRuns } from "../src/realLoops/unlandedEdits.js";
+import { lessonOf, unlandedAttempts, unlandedEditRuns, viewsFile } from "../src/realLoops/unlandedEdits.js";
 import { session } from "./fixtures/noNewFactSessions.js";
 
 /** Only this rule's stretches: the other rules are tested elsewhere. */
@@ -91,6 +91,11 @@ describe("unlanded edits: the looks it reads", () => {
   it("finds no view more than 3 calls after the attempt, however quiet the calls between", () => {
     const quiet = [sh("true", ""), sh("make lint", "make: *** No rule to make target.  Stop.", 2), sh("true", "")];
     expect(attempts([shCall(view), sh("sed -i 's/alpha/beta/' a.py", ""), ...quiet, shCall(view)])).toEqual([false, false, false, false, false, false]);
+  });
+
+  it("takes a search for a quote and a brace as a look, but not when it is piped to a script (a run, not a look)", () => {
+    expect(viewsFile(sh(`grep -n '"}' config.json`, '12:  "name": "x"}'))).toBe(true);
+    expect(viewsFile(sh(`grep -n '"}' config.json | python3 summarize.py`, "1 object closes on line 12"))).toBe(false);
   });
 
   it("takes a view after cd as a look, and a view piped without a space; not a line with a number and a tab inside a message", () => {
@@ -242,6 +247,15 @@ describe("unlanded edits: what an attempt told the agent (lessonOf)", () => {
     const unparsedThenView = '  File "<stdin>", line 3\n    x = (\n        ^\nSyntaxError: invalid syntax here\n    10\tdef f():';
     expect(lessonOf(call("python - <<'PY'\nx = (\nPY\nnl -ba a.py | sed -n '10,10p'", unparsedThenView))).toBe("SyntaxError: invalid syntax here");
     expect(lessonOf(call("python - <<'PY'\nx = (\nPY\nnl -ba a.py | sed -n '10,10p'", `note: not a SyntaxError: at all\n${unparsedThenView}`))).toBe("SyntaxError: invalid syntax here");
+    // The same with a longer view after it (six lines: the failure line is then no longer among the
+    // answer's last few, where a failure is looked for first): still the whole error line, read
+    // where it opens a line, not from a mention of one inside another line.
+    const longView = ["def f():", "    x = g()", "    y = h()", "    z = x + y", "    return z", "# end"].map((l, i) => `    ${10 + i}\t${l}`).join("\n");
+    const unparsedThenLongView = `  File "<stdin>", line 3\n    x = (\n        ^\nSyntaxError: invalid syntax here\n${longView}`;
+    const script = "python - <<'PY'\nx = (\nPY\nnl -ba a.py | sed -n '10,15p'";
+    expect(lessonOf(call(script, unparsedThenLongView))).toBe("SyntaxError: invalid syntax here");
+    expect(lessonOf(call(script, unparsedThenLongView.replace("invalid syntax here", "invalid decimal literal")))).toBe("SyntaxError: invalid decimal literal");
+    expect(lessonOf(call(script, `note: not a SyntaxError: at all\n${unparsedThenLongView}`))).toBe("SyntaxError: invalid syntax here");
     expect(lessonOf(callOf("edit", { start: 10, end: 12, text: "x" }, "Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\nERRORS:\n- E999 IndentationError: unexpected indent"))).toBe("refused: edit rejected by the linter");
   });
 });

@@ -169,6 +169,38 @@ describe("unmoved-break: where a break is read", () => {
     expect(read(`${traceback(3, "if y:", "SyntaxError: invalid syntax")}\n${traceback(5, "if z:")}`)).toBe("IndentationError: expected an indented block @ a.py:5\tif z:");
   });
 
+  it("reads py_compile's message as a traceback's, white space around it aside: one break, whichever reported it", () => {
+    const read = (text: string) => breakOf(fact("python -m py_compile a.py", text, 1));
+    const compiled = read("Sorry: IndentationError:  expected an indented block  (a.py, line 228)");
+    expect(compiled).toBe("IndentationError: expected an indented block @ a.py:228\t");
+    expect(sameBreak(compiled as string, read(traceback(228, "if x:")) as string)).toBe(true);
+  });
+
+  it("keeps the broken line's text as printed: only pytest's E prefix and the caret line under it are no text", () => {
+    const read = (text: string) => breakOf(fact("python -c 'import a'", text, 1));
+    // An E followed by a space inside the line (MAX_SIZE = ...) is the line's own text, with or without pytest's prefix.
+    expect(read(traceback(3, "MAX_SIZE = (", "SyntaxError: '(' was never closed"))).toBe("SyntaxError: '(' was never closed @ a.py:3\tMAX_SIZE = (");
+    expect(read('E     File "/testbed/a.py", line 3\nE       MAX_SIZE = (\nE       ^\nE   SyntaxError: \'(\' was never closed')).toBe("SyntaxError: '(' was never closed @ a.py:3\tMAX_SIZE = (");
+    // A line of code that ends in a caret (an operator with no right side) is text; the caret line starts with one.
+    expect(read(traceback(9, "mask = flags ^", "SyntaxError: invalid syntax"))).toBe("SyntaxError: invalid syntax @ a.py:9\tmask = flags ^");
+  });
+
+  it("reads a traceback that the tool which ran Python prints indented (pip's build output): the file is as broken", () => {
+    const pip = [
+      "  error: subprocess-exited-with-error",
+      "  × python setup.py egg_info did not run successfully.",
+      "  ╰─> [6 lines of output]",
+      "      Traceback (most recent call last):",
+      '        File "<string>", line 2, in <module>',
+      '        File "/testbed/setup.py", line 12',
+      "          version=(",
+      "                  ^",
+      "      SyntaxError: '(' was never closed",
+      "      [end of output]",
+    ].join("\n");
+    expect(breakOf(fact("pip install -e .", pip, 1))).toBe("SyntaxError: '(' was never closed @ setup.py:12\tversion=(");
+  });
+
   it("reads no break from an error that is not a parse error, or is the agent's own program's, after a report", () => {
     const read = (text: string) => breakOf(fact("python -c 'import a'", text, 1));
     const compiled = "Sorry: IndentationError: expected an indented block (a.py, line 228)";
