@@ -38,7 +38,9 @@ export function staleCalls(calls: readonly NoNewFactCall[], recorded: readonly b
     const k = c.index;
     let from: number | undefined;
     let zoomed = false;
-    // Writing a new file (cat > fix2.patch <<EOF) asks nothing: its empty answer is no answer heard again.
+    // Writing a new file (cat > fix2.patch <<EOF) asks nothing: its answer is no answer heard again,
+    // empty or not (a creation that failed again, into a folder that is not there, is the failure
+    // rules' to read: same-failure chains it whatever the file's name).
     if (redone[k] !== undefined) from = redone[k];
     else if (c.outcome !== undefined && changed[k] !== true && createdFileOf(c.rawArgs) === undefined) {
       const start = Math.max(epoch, k - NEW_FACT_WINDOW);
