@@ -85,9 +85,9 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { answerBody, answerOf, changedLines, commandOf, correctedRefusal, type FactCall, filesOf, HEREDOC_NEVER_CLOSED, heredocSwallowedScript, maskedAnswerLines, maskedAnswerOf, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, sameResult, SHELL_SYNTAX, signatureFamily, unmaskedFactOf, waitPaidOff, WITHIN_MIN_LINES, writeKindOf } from "../import/facts.js";
+import { answerBody, answerOf, changedLines, commandOf, correctedRefusal, type FactCall, filesOf, HEREDOC_NEVER_CLOSED, heredocSwallowedScript, maskedAnswerLines, maskedAnswerOf, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, sameResult, SHELL_SYNTAX, signatureFamily, substantial, unmaskedFactOf, waitPaidOff, WITHIN_MIN_LINES, writeKindOf } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
-import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
+import { failureSignature, lastAnswerLines, leadingMaskedLines, maskedShape, maskText, mayHoldMaskedLine } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
 import { unlandedEditRuns } from "./unlandedEdits.js";
 import { unmovedBreakRuns } from "./unmovedBreak.js";
@@ -303,8 +303,26 @@ function resultOfThis(this: FactCall): string {
   return maskedAnswer(this).result;
 }
 function substantialOfThis(this: FactCall): boolean {
-  return maskedAnswer(this).substantial;
+  return substantialOf(this);
 }
+/**
+ * Whether a call's answer is substantial (maskedAnswer's), from the head of a long message when
+ * that is enough: substantial reads the masked message from its start and says yes as soon as it
+ * has seen enough letters, and masking goes line by line, so a head of whole lines that is
+ * substantial once masked makes the whole message so. The rules ask it of calls whose masked
+ * answers they then compare only if their raw answers have as many lines (sameResult), and a
+ * long answer is masked whole only when its head says too little (test/loopsFastPaths.test.ts).
+ */
+const substantialOf = perCall((c: FactCall): boolean => {
+  const length = (c as unknown as Record<symbol, number>)[MESSAGE_LENGTH] as number;
+  if (length > SUBSTANTIAL_HEAD) {
+    const cut = c.rawResult.lastIndexOf("\n", SUBSTANTIAL_HEAD);
+    if (cut > 0 && substantial(maskText(c.rawResult.slice(0, cut)))) return true;
+  }
+  return maskedAnswer(c).substantial;
+});
+/** The most characters of a message substantialOf masks before it masks the whole. */
+const SUBSTANTIAL_HEAD = 2048;
 
 /**
  * Nothing new: the same masked call and the same masked result, and not both changed in what the
@@ -670,16 +688,22 @@ const RECHECK_WINDOW = 8;
 export const codeLine = (line: string): string => (line.charCodeAt(0) === 35 /* # */ ? line.replace(/^#(?::|-|\s)\s*/, "").trim() : line);
 /** Every line of answer a (as code lines) is a line of answer b: a narrower view of what b showed. */
 export function linesWithin(a: MinedCall, b: MinedCall): boolean {
-  const lines = shownCodeLines(a);
+  // The first shown code lines masked alone (leadingCodeLines): a's answer is masked whole only
+  // when b's may hold its first line.
+  const leading = leadingCodeLines(a);
   // A line or two (grep finding the def just read) is a pointer into what was read, not a re-read.
   // (Checked before b's set is made: most views are never compared line by line.)
-  if (lines.length < WITHIN_MIN_LINES) return false;
+  if (leading.length < WITHIN_MIN_LINES) return false;
   // The first line looked up among b's before b's set is made (once per call, kept): most views
-  // of a file after another start elsewhere, and no set is then needed.
-  if (!codeLines(b).includes(lines[0] as string)) return false;
+  // of a file after another start elsewhere, and no set is then needed. Before that, in b's raw
+  // answer (mask.ts mayHoldMaskedLine): most of b's answers are then never masked.
+  const first = leading[0] as string;
+  if (!mayHoldMaskedLine(b.rawResult, first, false) || !codeLines(b).includes(first)) return false;
   const seen = codeLineSet(b);
-  return lines.every((l) => seen.has(l));
+  return shownCodeLines(a).every((l) => seen.has(l));
 }
+/** shownCodeLines(c).slice(0, WITHIN_MIN_LINES), masking only the lines it reads (mask.ts leadingMaskedLines). */
+const leadingCodeLines = perCall((c: MinedCall): readonly string[] => leadingMaskedLines(answerBody(c.rawResult), WITHIN_MIN_LINES, codeLine));
 /** A call's masked answer as code lines, blank ones included; the answer's own lines when no line starts with a number's mask. */
 const codeLines = perCall((c: MinedCall): readonly string[] => changedLines(maskedAnswerLines(c), codeLine));
 /** All of a call's code lines (what a later view may fall within), made into a set only for a call something is compared with. */
@@ -693,7 +717,9 @@ const shownCodeLines = perCall((c: MinedCall): readonly string[] => {
 const RECHECKS_INSIDE = 2;
 /** The last lines of a masked answer: where a test run, a script or a build says how it ended. */
 // lastAnswerLines reads from the end: a test run's output can run to megabytes.
-const verdictOf = perCall((c: MinedCall): string => lastAnswerLines(c.result, VERDICT_LINES).join("\n"));
+// Each line masked alone (lastAnswerLines(c.result) are these lines masked: no mask matches across
+// a newline or touches a line's ends), so that comparing two verdicts masks neither answer whole.
+export const verdictOf = perCall((c: MinedCall): string => lastAnswerLines(c.rawResult, VERDICT_LINES).map(maskText).join("\n"));
 const VERDICT_LINES = 5;
 
 /**
