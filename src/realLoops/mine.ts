@@ -315,14 +315,19 @@ function substantialOfThis(this: FactCall): boolean {
  */
 const substantialOf = perCall((c: FactCall): boolean => {
   const length = (c as unknown as Record<symbol, number>)[MESSAGE_LENGTH] as number;
-  if (length > SUBSTANTIAL_HEAD) {
-    const cut = c.rawResult.lastIndexOf("\n", SUBSTANTIAL_HEAD);
-    if (cut > 0 && substantial(maskText(c.rawResult.slice(0, cut)))) return true;
+  // Heads of whole lines, each about four times the one before, while they end inside the message:
+  // most answers say enough in their first line or two, and one that never does is masked about a
+  // third more than whole.
+  for (let from = SUBSTANTIAL_HEAD; from < length; from *= 4) {
+    const cut = c.rawResult.indexOf("\n", from);
+    if (cut === -1 || cut >= length) break;
+    if (substantial(maskText(c.rawResult.slice(0, cut)))) return true;
+    from = cut;
   }
   return maskedAnswer(c).substantial;
 });
-/** The most characters of a message substantialOf masks before it masks the whole. */
-const SUBSTANTIAL_HEAD = 2048;
+/** Where substantialOf's first head ends: at the first newline after this many characters. */
+const SUBSTANTIAL_HEAD = 128;
 
 /**
  * Nothing new: the same masked call and the same masked result, and not both changed in what the
@@ -333,8 +338,11 @@ const SUBSTANTIAL_HEAD = 2048;
  */
 // The masked answers and shapes are compared last, after what was recorded: each is masked when
 // first read (maskedAnswer, shapeOf), and most neighbours differ in both their args and their answers.
-const sameAnswer = (a: MinedCall, b: MinedCall) => a.outcome !== undefined && b.outcome !== undefined && (a.rawResult === b.rawResult || (a.rawArgs === b.rawArgs && a.result === b.result)) && a.shape === b.shape;
-const sameFailure = (a: MinedCall, b: MinedCall) => a.failed && b.failed && a.shape === b.shape;
+// The same args, as recorded, to the same tool are the same shape: a call sent again is compared without masking its args.
+const sameAnswer = (a: MinedCall, b: MinedCall) => a.outcome !== undefined && b.outcome !== undefined && (a.rawResult === b.rawResult || (a.rawArgs === b.rawArgs && sameResult(a, b))) && sameShape(a, b);
+const sameFailure = (a: MinedCall, b: MinedCall) => a.failed && b.failed && sameShape(a, b);
+/** a.shape === b.shape, without masking the args of two calls that sent the same args to the same tool (the shape is the tool and the args masked). */
+export const sameShape = (a: MinedCall, b: MinedCall): boolean => (a.rawArgs === b.rawArgs && a.call.tool === b.call.tool) || a.shape === b.shape;
 
 /** The stuck stretches of a session, in order; they never overlap. */
 export function mineStretches(events: readonly ToolEvent[], parameters: MineParameters = DEFAULT_MINE_PARAMETERS): Stretch[] {
