@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
-import { answerLines, hasAnswerLine, lastAnswerLines, leadingMaskedLines, maskedCall, maskedShape, maskText, mayHoldMaskedLine, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
+import { answerLines, hasAnswerLine, lastAnswerLines, leadingLines, maskedCall, maskedShape, maskText, mayHoldMaskedLine, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
 import { detectFormat, MINI_SWE_AGENT_FORMAT, namesMiniSweAgentFormat } from "../src/import/detect.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import type { ElementSpan } from "../src/import/jsonDocument.js";
@@ -26,7 +26,7 @@ import { eventTokens, tokensOf } from "../src/sim/tokens.js";
 import { callTokens } from "../src/realLoops/catalogue.js";
 import type { ToolEvent } from "../models/events.js";
 import { answerBody, commandOf, detailsOf, factCallOf, factLines, factLinesFromResult, factLinesOf, leadingFactLines, linesIn, sameResult, shownBefore, substantial } from "../src/import/facts.js";
-import { codeLine, linesWithin, type MinedCall, minedCalls, sameShape, stretchesOf, verdictOf } from "../src/realLoops/mine.js";
+import { codeLine, leadingCodeLines, linesWithin, type MinedCall, minedCalls, sameShape, stretchesOf, verdictOf } from "../src/realLoops/mine.js";
 import { tempDir } from "./cli/run.js";
 import { filesUnder } from "../src/io/filesUnder.js";
 import { namesUnknownCommand, UNKNOWN_COMMAND, WRITING_COMMAND } from "../src/import/writes.js";
@@ -188,15 +188,23 @@ describe("loops' shortcuts give the plain result", () => {
     expect(within).toBeGreaterThan(50);
   });
 
-  it("an answer's first lines masked one by one (mask.ts leadingMaskedLines) are the masked answer's first lines, changed, the emptied ones dropped", () => {
+  it("an answer's first lines masked one by one (mask.ts leadingLines, mine.ts leadingCodeLines) are the masked answer's first lines, changed, the emptied ones dropped", () => {
     // Blank lines, harness tags, numbers' masks a code line drops, dates before white space: what a line-by-line mask must get right.
     const answerPiece = fc.oneof(piece, fc.constantFrom("\n\n", "  ", "\u00a0", "<returncode>\n", "#: ", "12: ", "2026-12-03  10:00", "2026-12-03 10:00:01", "\n{", "}"));
     const answer = fc.array(answerPiece, { maxLength: 40 }).map((parts) => parts.join(""));
     const changes: ((line: string) => string)[] = [(l) => l, codeLine, (l) => l.replace(/\s+/g, " "), (l) => (l.includes("#") ? "" : l)];
-    check("leadingMaskedLines", fc.tuple(answer, fc.nat(5), fc.nat(changes.length - 1)), ([t, count, k]) => {
+    check("leadingLines", fc.tuple(answer, fc.nat(5), fc.nat(changes.length - 1)), ([t, count, k]) => {
       const change = changes[k] as (line: string) => string;
-      expect(leadingMaskedLines(t, count, change)).toEqual(answerLines(maskText(t)).map(change).filter((l) => l !== "").slice(0, count));
+      expect(leadingLines(t, count, (line) => change(maskText(line)))).toEqual(answerLines(maskText(t)).map(change).filter((l) => l !== "").slice(0, count));
     }, 1000);
+    // A mined call's first shown code lines: its masked answer's, without the details line.
+    check("leadingCodeLines", answer, (t) => {
+      const [c] = minedCalls([
+        { type: "call", callId: "c", tool: "bash", params: { command: "cat a.py" } },
+        { type: "outcome", callId: "c", tool: "bash", result: { content: [{ type: "text", text: t }], details: { exitCode: 0 } } },
+      ]);
+      expect(leadingCodeLines(c as MinedCall)).toEqual(answerLines(answerBody((c as MinedCall).result)).map(codeLine).filter((l) => l !== "").slice(0, WITHIN_MIN_LINES));
+    }, 500);
   });
 
   it("a raw answer one of whose lines masks to a line (or to a code or fact line) may hold it (mask.ts mayHoldMaskedLine), and answers that cannot are told apart", () => {

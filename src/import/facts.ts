@@ -7,7 +7,7 @@
 // both. Pure and deterministic; values derived from one call are worked out once (perCall.ts).
 import type { CallEvent, OutcomeEvent } from "../../models/events.js";
 import { outcomeFailed } from "./failure.js";
-import { answerLines, failureSignature, hasAnswerLine, leadingMaskedLines, maskText, mayHoldMaskedLine, outcomeText, pathsIn, rejectionOf } from "./mask.js";
+import { answerLines, failureSignature, hasAnswerLine, leadingLines, maskText, mayHoldMaskedLine, outcomeText, pathsIn, rejectionOf } from "./mask.js";
 import { perCall } from "./perCall.js";
 import { argsNamedByVariable, SHELL_TOOLS, writeOf, type WriteKind } from "./writes.js";
 
@@ -538,12 +538,16 @@ const NO_CHANGE_LINE = new RegExp(`${NO_TARGET_LINE.source}|^(?:.{0,60}\\b)?(?:a
 export const factLines = perCall((c: FactCall): readonly string[] => factLinesFromResult(c) ?? factLinesOf(c));
 export const factLineSet = perCall((c: FactCall): ReadonlySet<string> => new Set(factLines(c)));
 /**
- * factLines(c).slice(0, WITHIN_MIN_LINES), masking only the lines it reads (mask.ts
- * leadingMaskedLines): what hearsAgain and shownBefore ask before they compare two answers line by
- * line, most of which they never do. The plain computation where factLinesFromResult leaves it
- * (a date before white space other than one space).
+ * factLines(c).slice(0, WITHIN_MIN_LINES), masking only the lines it reads (mask.ts leadingLines):
+ * what hearsAgain and shownBefore ask before they compare two answers line by line, most of which
+ * they never do. A line is masked as factLinesOf masks it, its white space made one space first,
+ * when it holds a date before white space other than one space (the one place where that differs
+ * from factLinesFromResult's masking first: DATE_BEFORE_WIDE_SPACE matches inside one line), and as
+ * factLinesFromResult does otherwise; the pattern is asked of the lines read, not of a whole
+ * answer that may run to megabytes.
  */
-export const leadingFactLines = perCall((c: FactCall): readonly string[] => (DATE_BEFORE_WIDE_SPACE.test(c.rawResult) ? factLines(c).slice(0, WITHIN_MIN_LINES) : leadingMaskedLines(answerBody(c.rawResult), WITHIN_MIN_LINES, oneSpaced)));
+export const leadingFactLines = perCall((c: FactCall): readonly string[] => leadingLines(answerBody(c.rawResult), WITHIN_MIN_LINES, factLineOf));
+const factLineOf = (line: string): string => (DATE_BEFORE_WIDE_SPACE.test(line) ? maskText(line.replace(/\s+/g, " ")) : oneSpaced(maskText(line)));
 /** The non-blank lines of the masked answer without its details line, harness tags dropped (answerLines): split once for every rule that reads them. */
 export const maskedAnswerLines = perCall((c: FactCall): readonly string[] => answerLines(answerBody(c.result)));
 /** A date followed by white space other than one space before a non-space: masking before or after the white space is made one space may differ there ("2026-12-03  10:00"). */

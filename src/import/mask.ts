@@ -201,23 +201,23 @@ export function answerLines(message: string): string[] {
 }
 
 /**
- * The first `count` lines answerLines gives of the masked message, each put through `change`, the
- * ones it makes "" dropped: answerLines(maskText(message)).map(change).filter(l => l !== "")
- * .slice(0, count), masking only the lines it reads. No mask matches across a newline, puts one in
- * or touches white space at a line's ends, and a line is blank or a harness tag masked exactly when
- * it is as given, so the masked message's lines are its lines masked one by one. The miner asks
- * whether an answer's first line is among an earlier answer's and whether it has three lines before
- * it compares two answers line by line, and most answers compared so are never masked whole
- * (test/loopsFastPaths.test.ts holds this to the plain computation).
+ * The first `count` lines answerLines gives of the message, each put through `derive`, the ones it
+ * makes "" dropped: answerLines(message).map(derive).filter(l => l !== "").slice(0, count), reading
+ * only as far as they go. With a derive that masks the line: no mask matches across a newline, puts
+ * one in or touches white space at a line's ends, and a line is blank or a harness tag masked
+ * exactly when it is as given, so a masked message's lines are its lines masked one by one. The
+ * miner asks whether an answer's first line is among an earlier answer's and whether it has three
+ * lines before it compares two answers line by line, and most answers compared so are never masked
+ * whole (test/loopsFastPaths.test.ts holds these to the lines of the masked answer).
  */
-export function leadingMaskedLines(message: string, count: number, change: (line: string) => string): string[] {
+export function leadingLines(message: string, count: number, derive: (line: string) => string): string[] {
   const lines: string[] = [];
   for (let start = 0; lines.length < count; ) {
     const end = message.indexOf("\n", start);
     const line = (end === -1 ? message.slice(start) : message.slice(start, end)).trim();
     if (line !== "" && !HARNESS_TAG.test(line)) {
-      const changed = change(maskText(line));
-      if (changed !== "") lines.push(changed);
+      const derived = derive(line);
+      if (derived !== "") lines.push(derived);
     }
     if (end === -1) break;
     start = end + 1;

@@ -87,7 +87,7 @@ import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
 import { answerBody, answerOf, changedLines, commandOf, correctedRefusal, type FactCall, filesOf, HEREDOC_NEVER_CLOSED, heredocSwallowedScript, maskedAnswerLines, maskedAnswerOf, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, sameResult, SHELL_SYNTAX, signatureFamily, substantial, unmaskedFactOf, waitPaidOff, WITHIN_MIN_LINES, writeKindOf } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
-import { failureSignature, lastAnswerLines, leadingMaskedLines, maskedShape, maskText, mayHoldMaskedLine } from "./mask.js";
+import { failureSignature, lastAnswerLines, leadingLines, maskedShape, maskText, mayHoldMaskedLine } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
 import { unlandedEditRuns } from "./unlandedEdits.js";
 import { unmovedBreakRuns } from "./unmovedBreak.js";
@@ -710,8 +710,8 @@ export function linesWithin(a: MinedCall, b: MinedCall): boolean {
   const seen = codeLineSet(b);
   return shownCodeLines(a).every((l) => seen.has(l));
 }
-/** shownCodeLines(c).slice(0, WITHIN_MIN_LINES), masking only the lines it reads (mask.ts leadingMaskedLines). */
-const leadingCodeLines = perCall((c: MinedCall): readonly string[] => leadingMaskedLines(answerBody(c.rawResult), WITHIN_MIN_LINES, codeLine));
+/** shownCodeLines(c).slice(0, WITHIN_MIN_LINES), masking only the lines it reads (mask.ts leadingLines). */
+export const leadingCodeLines = perCall((c: MinedCall): readonly string[] => leadingLines(answerBody(c.rawResult), WITHIN_MIN_LINES, (line) => codeLine(maskText(line))));
 /** A call's masked answer as code lines, blank ones included; the answer's own lines when no line starts with a number's mask. */
 const codeLines = perCall((c: MinedCall): readonly string[] => changedLines(maskedAnswerLines(c), codeLine));
 /** All of a call's code lines (what a later view may fall within), made into a set only for a call something is compared with. */
@@ -738,10 +738,9 @@ const VERDICT_LINES = 5;
  * same answer, empty included (grep "def __ne__" a.py, then cat a.py | grep "def __ne__": nothing,
  * twice). Different searches that find nothing, or different regions of one file, are not re-checks.
  */
+// j asks something (asks): recheckSources asks that once for j, not once for each i.
 function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
-  if (i.outcome === undefined || j.outcome === undefined) return undefined;
-  // Writing a new file (cat > fix2.patch <<EOF) asks nothing: its empty answer is no answer heard again.
-  if (createdFileOf(j.rawArgs) !== undefined) return undefined;
+  if (i.outcome === undefined) return undefined;
   // The same command with nothing written between: the same verdict (the answer's last lines,
   // masked) is the same answer, since a long output is elided at a point that moves with a clock.
   if (commandOf(i) === commandOf(j)) return sameResult(i, j) || verdictOf(i) === verdictOf(j) ? "same" : undefined;
@@ -753,6 +752,9 @@ function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
   const terms = quotedTerms(j);
   return terms !== "" && terms === quotedTerms(i) && sameResult(i, j) ? "same" : undefined;
 }
+
+/** An answered call that asks something: writing a new file (cat > fix2.patch <<EOF) asks nothing, and its empty answer is no answer heard again. */
+const asks = (j: MinedCall): boolean => j.outcome !== undefined && createdFileOf(j.rawArgs) === undefined;
 
 /**
  * For each call, whether it may have changed what a later call sees (src/import/writes.ts: an
@@ -782,7 +784,7 @@ export function recheckSources(calls: readonly MinedCall[], wrote: boolean[] = w
   for (const c of calls) {
     let from: number | undefined;
     let exact = false;
-    if (!wrote[c.index]) {
+    if (!wrote[c.index] && asks(c)) {
       for (let i = c.index - 1; i >= Math.max(0, c.index - RECHECK_WINDOW); i--) {
         if (wrote[i] === true) break;
         const how = rechecks(calls[i] as MinedCall, c);
