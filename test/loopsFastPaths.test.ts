@@ -25,7 +25,7 @@ import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
 import { eventTokens, tokensOf } from "../src/sim/tokens.js";
 import { callTokens } from "../src/realLoops/catalogue.js";
 import type { ToolEvent } from "../models/events.js";
-import { answerBody, commandOf, detailsOf, factCallOf, factLines, factLinesFromResult, factLinesOf, leadingFactLines, linesIn, sameResult, shownBefore, substantial } from "../src/import/facts.js";
+import { answerBody, commandOf, detailsOf, factCallOf, sameCommand, factLines, factLinesFromResult, factLinesOf, leadingFactLines, linesIn, sameResult, shownBefore, substantial } from "../src/import/facts.js";
 import { codeLine, leadingCodeLines, linesWithin, type MinedCall, minedCalls, sameShape, stretchesOf, verdictOf } from "../src/realLoops/mine.js";
 import { tempDir } from "./cli/run.js";
 import { filesUnder } from "../src/io/filesUnder.js";
@@ -323,6 +323,44 @@ describe("loops' shortcuts give the plain result", () => {
       const c = factCallOf({ type: "call", tool, params: { command: cmd } }, undefined);
       expect(commandOf(c)).toBe(plainCommand(c));
     }, 1000);
+  });
+
+  it("sameCommand, most pairs told apart by their commands' heads (facts.ts), is commandOf compared", () => {
+    // One command's words, written with different white space, stderr redirections and cd's, long
+    // enough that heads are cut near white space and near "2>&1": pairs that differ as recorded and
+    // are one command, and pairs that differ late.
+    const word = fc.constantFrom("python", "t.py", "x".repeat(70), "y".repeat(45), "2", "2>", "2>&1", "&1", ">", "&&", "a", "b");
+    const gap = fc.constantFrom(" ", "  ", "\t", " \t ", " 2>&1 ", " 2>&1", "2>&1", "", "\u00a0");
+    const render = (words: readonly string[], gaps: readonly string[], cd: boolean) => (cd ? "cd /repo && " : "") + words.map((w, k) => (k === 0 ? w : `${gaps[k % gaps.length] as string}${w}`)).join("");
+    // A first word that puts the head's end (160 characters after a cd) among the words and gaps after it.
+    const filler = fc.integer({ min: 130, max: 162 }).map((n) => "f".repeat(n));
+    const words = fc.tuple(fc.option(filler, { nil: undefined, freq: 1 }), fc.array(word, { minLength: 2, maxLength: 14 })).map(([f, ws]) => (f === undefined ? ws : [f, ...ws]));
+    const pair = fc.tuple(words, fc.array(gap, { minLength: 1, maxLength: 4 }), fc.array(gap, { minLength: 1, maxLength: 4 }), fc.boolean(), fc.boolean(), fc.nat(12), fc.constantFrom("bash", "bash", "bash", "shell"));
+    let alike = 0;
+    let long = 0;
+    check("sameCommand", pair, ([words, g1, g2, cd1, cd2, change, tool]) => {
+      const other = change < words.length && change % 3 === 0 ? words.map((w, k) => (k === change ? `${w}z` : w)) : words;
+      const a = factCallOf({ type: "call", tool: "bash", params: { command: render(words, g1, cd1) } }, undefined);
+      const b = factCallOf({ type: "call", tool, params: { command: render(other, g2, cd2) } }, undefined);
+      const plain = commandOf(a) === commandOf(b);
+      if (plain && a.rawArgs !== b.rawArgs) alike++;
+      // Heads cut from both (args past 160 characters after a cd).
+      if (a.rawArgs.length > 200 && b.rawArgs.length > 200) long++;
+      expect(sameCommand(a, b)).toBe(plain);
+      expect(sameCommand(b, a)).toBe(plain);
+    }, 2000);
+    expect(alike).toBeGreaterThan(80);
+    expect(long).toBeGreaterThan(300);
+    // Every head's end among the white space and the "2>&1" of the tails, after a cd or none.
+    const tails = ["b", " b", "  b", "\tb", " 2>&1b", "2>&1b", " 2>&1 b", "2>&1 b", " 2>b", "2b", " 2>&1", "2>&1", "&1b", ""];
+    for (let n = 130; n <= 165; n++)
+      for (const cd of ["", "cd /repo && "])
+        for (const x of tails)
+          for (const y of tails) {
+            const a = factCallOf({ type: "call", tool: "bash", params: { command: `${cd}${"f".repeat(n)}${x}` } }, undefined);
+            const b = factCallOf({ type: "call", tool: "bash", params: { command: `${"f".repeat(n)}${y}` } }, undefined);
+            expect(sameCommand(a, b)).toBe(commandOf(a) === commandOf(b));
+          }
   });
 
   it("a code line of a trimmed answer line is the line itself unless it starts with the number's mask (mine.ts codeLine)", () => {

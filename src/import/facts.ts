@@ -273,16 +273,52 @@ export function substantial(masked: string): boolean {
 }
 
 /** A command as the agent means it: without a leading cd into the work folder and a stderr redirection. */
-export const commandOf = perCall((c: FactCall): string => {
-  let args = c.rawArgs.replace(/^\{"command":"cd [^\s&;]+ && /, '{"command":"');
+export const commandOf = perCall((c: FactCall): string => `${c.call.tool} ${commandText(c.rawArgs)}`);
+/** Args without a leading cd, a stderr redirection and white space runs (commandOf, without the tool). */
+function commandText(rawArgs: string): string {
+  let args = rawArgs.replace(LEADING_CD, '{"command":"');
   // Each replace only where it can change something (a long script is otherwise scanned with
   // \s* tried at every character, and rebuilt space for space): test/loopsFastPaths.test.ts.
   if (args.includes("2>&1")) args = args.replace(/\s*2>&1/g, "");
   if (WIDE_SPACE_ANYWHERE.test(args)) args = args.replace(/\s+/g, " ");
-  return `${c.call.tool} ${args}`;
-});
+  return args;
+}
 /** White space that /\s+/ -> " " changes: a run of two, or any white space but a space. */
 const WIDE_SPACE_ANYWHERE = /[^\S ]| {2}/;
+const LEADING_CD = /^\{"command":"cd [^\s&;]+ && /;
+
+/**
+ * commandOf(a) === commandOf(b), most pairs told apart by the commands' heads: the first
+ * COMMAND_HEAD characters or so, made as commandOf makes the whole (the replaces are left to
+ * right, and a head cut after a character that is no white space and no part of "2>&1" is one
+ * that no replace reaches across, so it is made into the start of what the whole is made into).
+ * Two commands whose heads differ where both have characters differ; commandOf, which rebuilds a
+ * long script with its white space made one space, is then never made for either (compared for
+ * every call with the calls in a window before it). test/loopsFastPaths.test.ts holds it to
+ * commandOf compared.
+ */
+export function sameCommand(a: FactCall, b: FactCall): boolean {
+  if (a.call.tool !== b.call.tool) return false;
+  if (a.rawArgs === b.rawArgs) return true;
+  const x = commandHead(a);
+  const y = commandHead(b);
+  if (!(x.length <= y.length ? y.startsWith(x) : x.startsWith(y))) return false;
+  return commandOf(a) === commandOf(b);
+}
+/** How many characters of a command's args (after a leading cd) its head is made of, at most. */
+const COMMAND_HEAD = 160;
+/** The head of a call's command (see sameCommand): the whole command, without its tool, when the args are short. */
+const commandHead = perCall((c: FactCall): string => {
+  const raw = c.rawArgs;
+  const cd = LEADING_CD.exec(raw)?.[0].length ?? 0;
+  if (raw.length - cd <= COMMAND_HEAD) return commandOf(c).slice(c.call.tool.length + 1);
+  let end = cd + COMMAND_HEAD;
+  // Back to a character no replace can reach across: no white space (a run collapsed, or removed
+  // with a "2>&1" after it) and no character of "2>&1" (removed whole).
+  while (end > cd && HEAD_UNSETTLED.test(raw[end - 1] as string)) end--;
+  return commandText(raw.slice(0, end));
+});
+const HEAD_UNSETTLED = /[\s2>&]/;
 
 /** The quoted terms of a call's args (what a grep looks for), sorted: two wordings of one search share them. */
 export const quotedTerms = perCall((c: FactCall): string => [...new Set([...c.rawArgs.matchAll(/\\"([^"\\]{3,80})\\"|'([^'\n]{3,80})'/g)].map((m) => (m[1] ?? m[2]) as string))].sort().join("\u0000"));
@@ -654,7 +690,7 @@ export function hearsAgain(p: FactCall, c: FactCall, adjacent: boolean): "again"
   const sameTerms = (): boolean => quotedTerms(c) !== "" && quotedTerms(p) === quotedTerms(c);
   if (c.silent) {
     // An empty answer is news unless the same search on the same files, or the same command, heard it before.
-    return p.silent && sameDetails(p, c) && ((sameFiles && sameTerms()) || commandOf(p) === commandOf(c)) ? "again" : undefined;
+    return p.silent && sameDetails(p, c) && ((sameFiles && sameTerms()) || sameCommand(p, c)) ? "again" : undefined;
   }
   // The same answer to the same command, to the same search on the same files, or from a
   // named viewer on the same files. Not a named tool's same call about no file (a chat
@@ -665,7 +701,7 @@ export function hearsAgain(p: FactCall, c: FactCall, adjacent: boolean): "again"
   // false alarms), nor to new scripts that print the same verdict (three experiments).
   const shell = SHELL_TOOLS.has(c.call.tool);
   // The masked answers last: the miner masks an answer when a rule first reads it (mine.ts maskedAnswer).
-  if (((commandOf(p) === commandOf(c) && (shell || sameFiles)) || (sameFiles && (!shell || sameTerms()))) && sameResult(p, c)) return "again";
+  if (((sameCommand(p, c) && (shell || sameFiles)) || (sameFiles && (!shell || sameTerms()))) && sameResult(p, c)) return "again";
   if (!sameFiles || leadingFactLines(c).length < WITHIN_MIN_LINES) return undefined;
   // A view all of whose lines an earlier answer showed: a re-read when it shows most of that
   // region again (sameRegion), else zooming, a closer look at part of it (the readers'

@@ -85,7 +85,7 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { answerBody, answerOf, changedLines, commandOf, correctedRefusal, type FactCall, filesOf, HEREDOC_NEVER_CLOSED, heredocSwallowedScript, maskedAnswerLines, maskedAnswerOf, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, sameResult, SHELL_SYNTAX, signatureFamily, substantial, unmaskedFactOf, waitPaidOff, WITHIN_MIN_LINES, writeKindOf } from "../import/facts.js";
+import { answerBody, answerOf, changedLines, correctedRefusal, type FactCall, filesOf, HEREDOC_NEVER_CLOSED, heredocSwallowedScript, maskedAnswerLines, maskedAnswerOf, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, sameResult, SHELL_SYNTAX, sameCommand, signatureFamily, substantial, unmaskedFactOf, waitPaidOff, WITHIN_MIN_LINES, writeKindOf } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
 import { failureSignature, lastAnswerLines, leadingLines, maskedShape, maskText, mayHoldMaskedLine } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
@@ -743,7 +743,7 @@ function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
   if (i.outcome === undefined) return undefined;
   // The same command with nothing written between: the same verdict (the answer's last lines,
   // masked) is the same answer, since a long output is elided at a point that moves with a clock.
-  if (commandOf(i) === commandOf(j)) return sameResult(i, j) || verdictOf(i) === verdictOf(j) ? "same" : undefined;
+  if (sameCommand(i, j)) return sameResult(i, j) || verdictOf(i) === verdictOf(j) ? "same" : undefined;
   if (i.call.tool !== j.call.tool) return undefined;
   const files = filesOf(j);
   if (files === "" || files !== filesOf(i)) return undefined;
