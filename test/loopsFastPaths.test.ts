@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { SEED } from "../properties/support.js";
-import { answerLines, hasAnswerLine, lastAnswerLines, maskedCall, maskedShape, maskText, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
+import { answerLines, hasAnswerLine, lastAnswerLines, leadingLines, maskedCall, maskedShape, maskText, mayHoldMaskedLine, pathsIn, REJECTIONS, rejectionOf } from "../src/import/mask.js";
 import { detectFormat, MINI_SWE_AGENT_FORMAT, namesMiniSweAgentFormat } from "../src/import/detect.js";
 import { parseObservation } from "../src/import/miniSweAgent.js";
 import type { ElementSpan } from "../src/import/jsonDocument.js";
@@ -25,8 +25,8 @@ import { decodeUtf8, utf8Decoder } from "../src/io/textFile.js";
 import { eventTokens, tokensOf } from "../src/sim/tokens.js";
 import { callTokens } from "../src/realLoops/catalogue.js";
 import type { ToolEvent } from "../models/events.js";
-import { answerBody, commandOf, factCallOf, factLines, factLinesFromResult, factLinesOf, linesIn, sameResult, shownBefore } from "../src/import/facts.js";
-import { codeLine, linesWithin, type MinedCall, minedCalls, stretchesOf } from "../src/realLoops/mine.js";
+import { answerBody, commandOf, detailsOf, factCallOf, sameCommand, factLines, factLinesFromResult, factLinesOf, leadingFactLines, linesIn, sameResult, shownBefore, substantial } from "../src/import/facts.js";
+import { codeLine, leadingCodeLines, linesWithin, type MinedCall, minedCalls, sameShape, stretchesOf, verdictOf } from "../src/realLoops/mine.js";
 import { tempDir } from "./cli/run.js";
 import { filesUnder } from "../src/io/filesUnder.js";
 import { namesUnknownCommand, UNKNOWN_COMMAND, WRITING_COMMAND } from "../src/import/writes.js";
@@ -148,7 +148,7 @@ describe("loops' shortcuts give the plain result", () => {
   });
 
   it("an answer shown before (facts.ts shownBefore, its first line looked up before the earlier answer's set is made) is every line among the earlier answer's", () => {
-    const line = fc.constantFrom("def f():", "  return 1", "x = 2", "x  = 2", "", "<output>", "# 3", "12", "x", "y");
+    const line = fc.constantFrom("def f():", "  return 1", "x = 2", "x  = 2", "", "<output>", "# 3", "12", "x", "y", "at 10:00:01 x", "/tmp/ab\tx", "x = 7");
     const answer = fc.array(line, { maxLength: 6 }).map((ls) => ls.join("\n"));
     let shown = 0;
     check("shownBefore", fc.array(answer, { minLength: 2, maxLength: 4 }), (answers) => {
@@ -170,7 +170,7 @@ describe("loops' shortcuts give the plain result", () => {
       const seen = new Set(codeLinesPlain(b));
       return shown.length >= 3 && shown.every((l) => seen.has(l));
     };
-    const line = fc.constantFrom("def f():", "  return 1", "12:  x = 2", "#: y", "12\tdef f():", "", "<output>", "# 3", "x", "x  y");
+    const line = fc.constantFrom("def f():", "  return 1", "12:  x = 2", "#: y", "12\tdef f():", "", "<output>", "# 3", "x", "x  y", "7: x = 2", "deadbeef12 = 1", "/tmp/ab x", "x = 9");
     const answer = fc.array(line, { maxLength: 8 }).map((ls) => ls.join("\n"));
     let within = 0;
     check("linesWithin", fc.array(answer, { minLength: 2, maxLength: 5 }), (answers) => {
@@ -188,6 +188,134 @@ describe("loops' shortcuts give the plain result", () => {
     expect(within).toBeGreaterThan(50);
   });
 
+  it("an answer's first lines masked one by one (mask.ts leadingLines, mine.ts leadingCodeLines) are the masked answer's first lines, changed, the emptied ones dropped", () => {
+    // Blank lines, harness tags, numbers' masks a code line drops, dates before white space: what a line-by-line mask must get right.
+    const answerPiece = fc.oneof(piece, fc.constantFrom("\n\n", "  ", "\u00a0", "<returncode>\n", "#: ", "12: ", "2026-12-03  10:00", "2026-12-03 10:00:01", "\n{", "}"));
+    const answer = fc.array(answerPiece, { maxLength: 40 }).map((parts) => parts.join(""));
+    const changes: ((line: string) => string)[] = [(l) => l, codeLine, (l) => l.replace(/\s+/g, " "), (l) => (l.includes("#") ? "" : l)];
+    check("leadingLines", fc.tuple(answer, fc.nat(5), fc.nat(changes.length - 1)), ([t, count, k]) => {
+      const change = changes[k] as (line: string) => string;
+      expect(leadingLines(t, count, (line) => change(maskText(line)))).toEqual(answerLines(maskText(t)).map(change).filter((l) => l !== "").slice(0, count));
+    }, 1000);
+    // A mined call's first shown code lines: its masked answer's, without the details line.
+    check("leadingCodeLines", answer, (t) => {
+      const [c] = minedCalls([
+        { type: "call", callId: "c", tool: "bash", params: { command: "cat a.py" } },
+        { type: "outcome", callId: "c", tool: "bash", result: { content: [{ type: "text", text: t }], details: { exitCode: 0 } } },
+      ]);
+      expect(leadingCodeLines(c as MinedCall)).toEqual(answerLines(answerBody((c as MinedCall).result)).map(codeLine).filter((l) => l !== "").slice(0, WITHIN_MIN_LINES));
+    }, 500);
+  });
+
+  it("a raw answer one of whose lines masks to a line (or to a code or fact line) may hold it (mask.ts mayHoldMaskedLine), and answers that cannot are told apart", () => {
+    const answerPiece = fc.oneof(piece, fc.constantFrom("\n", "def f(x):", "return 12", "#: ", "12: ", "2026-12-03  10:00", "x\t\ty", "<id>", "<tmp> #", "a  b"));
+    const answer = fc.array(answerPiece, { maxLength: 30 }).map((parts) => parts.join(""));
+    let refused = 0;
+    check("mayHoldMaskedLine", fc.array(answer, { minLength: 2, maxLength: 3 }), (answers) => {
+      const calls = answers.map((t) => factCallOf({ type: "call", tool: "bash", params: { command: "cat a.py" } }, { type: "outcome", tool: "bash", result: t }));
+      const masked = (c: FactCall) => answerLines(maskText(c.rawResult));
+      const kinds: [(c: FactCall) => readonly string[], boolean][] = [
+        [masked, false],
+        [(c) => masked(c).map(codeLine), false],
+        [(c) => factLines(c), true],
+        [(c) => factLinesOf(c), true],
+      ];
+      for (const [linesOf, spaced] of kinds)
+        for (const c of calls)
+          for (const line of linesOf(c))
+            for (const p of calls) {
+              const holds = mayHoldMaskedLine(p.rawResult, line, spaced);
+              if (linesOf(p).includes(line)) expect(holds).toBe(true);
+              if (!holds) refused++;
+            }
+    }, 500);
+    // It tells answers apart, or it saves nothing.
+    expect(refused).toBeGreaterThan(1000);
+  });
+
+  it("a call's first fact lines worked out alone (facts.ts leadingFactLines) are its fact lines' first three", () => {
+    const answerPiece = fc.oneof(piece, fc.constantFrom("2026-12-03", "2026-12-03 ", "2026-12-03  10:00", "2026-12-03\t10:00:01", "  ", "\t", "\u00a0", "\n\n", "\n", '\n{"exitCode":1}', "<returncode>\n", "# 1:"));
+    const answer = fc.array(answerPiece, { maxLength: 40 }).map((parts) => parts.join(""));
+    check("leadingFactLines", fc.tuple(answer, fc.constantFrom(undefined, { exitCode: 1 }, { at: "2026-12-03  10:00" })), ([t, details]) => {
+      const c = factCallOf({ type: "call", tool: "bash", params: { command: "cat a.py" } }, { type: "outcome", tool: "bash", result: { content: [{ type: "text", text: t }], ...(details === undefined ? {} : { details }) } });
+      expect(leadingFactLines(c)).toEqual(factLinesOf(c).slice(0, WITHIN_MIN_LINES));
+    }, 1000);
+  });
+
+  it("a call's details line and last lines masked from its raw answer (facts.ts detailsOf, mine.ts verdictOf) are those of its masked answer", () => {
+    const answerPiece = fc.oneof(piece, fc.constantFrom("2026-12-03 10:00", "deadbeef12", "\n{", "}", "{}", "\n{}", '\n{"exitCode":1}', "\n{12}", "<returncode>\n", "\n\n", "  "));
+    const answer = fc.array(answerPiece, { maxLength: 30 }).map((parts) => parts.join(""));
+    const details = fc.constantFrom<unknown>(undefined, { exitCode: 1 }, { status: "completed", exitCode: 0, at: "2026-12-03 10:00:01" }, "x\n{7}", 7, null);
+    check("details and verdict", fc.array(fc.tuple(answer, details, fc.boolean()), { minLength: 1, maxLength: 4 }), (specs) => {
+      const events: ToolEvent[] = specs.flatMap(([t, d, asString], k) => [
+        { type: "call" as const, callId: `c${k}`, tool: "bash", params: { command: "make" } },
+        { type: "outcome" as const, callId: `c${k}`, tool: "bash", result: asString ? t : { content: [{ type: "text", text: t }], ...(d === undefined ? {} : { details: d }) } },
+      ]) as ToolEvent[];
+      const plain = (c: FactCall) => c.result.slice(answerBody(c.result).length);
+      for (const c of minedCalls(events)) expect(detailsOf(c)).toBe(plain(c));
+      for (const c of minedCalls(events)) {
+        for (const n of [1, 5]) expect(lastAnswerLines(c.rawResult, n).map(maskText)).toEqual(lastAnswerLines(c.result, n));
+        expect(verdictOf(c)).toBe(lastAnswerLines(c.result, 5).join("\n"));
+        expect(detailsOf(c)).toBe(plain(c));
+      }
+    }, 500);
+  });
+
+  it("sameResult, answers of different numbers of lines told apart before either is masked (facts.ts), is the masked answers compared", () => {
+    // Few lines, alike but for what the mask hides, so that many raw answers differ and mask alike.
+    const answer = fc.oneof(
+      fc.constantFrom("x 12\ny", "x 7\ny", "x 123456\ny", "x 12", "x 7\n\ny", "at 10:00:01\ny", "at 11:22:33\ny", "y\n/tmp/ab", "y\n/tmp/abc/d", "y\n<tmp>", "y\ndeadbeef12", "y\ncafe00babe1"),
+      fc.array(fc.constantFrom("x 12", "y", "at 2026-12-03 10:00", "", "/tmp/ab"), { maxLength: 3 }).map((ls) => ls.join("\n")),
+    );
+    let alike = 0;
+    check("sameResult", fc.array(fc.tuple(answer, fc.constantFrom(undefined, { exitCode: 1 }, { exitCode: 12 })), { minLength: 2, maxLength: 5 }), (specs) => {
+      const events: ToolEvent[] = specs.flatMap(([t, d], k) => [
+        { type: "call" as const, callId: `c${k}`, tool: "bash", params: { command: "cat a.py" } },
+        { type: "outcome" as const, callId: `c${k}`, tool: "bash", result: { content: [{ type: "text", text: t }], ...(d === undefined ? {} : { details: d }) } },
+      ]) as ToolEvent[];
+      const mined = minedCalls(events);
+      const plain = mined.map((c) => factCallOf(c.call, c.outcome));
+      for (const [i, a] of mined.entries())
+        for (const [j, b] of mined.entries()) {
+          const same = (plain[i] as FactCall).result === (plain[j] as FactCall).result;
+          if (same && a.rawResult !== b.rawResult) alike++;
+          expect(sameResult(a, b)).toBe(same);
+        }
+    }, 500);
+    expect(alike).toBeGreaterThan(100);
+  });
+
+  it("a long answer's substantiality read from its heads when they say enough (mine.ts substantialOf) is factCallOf's", () => {
+    // Heads of numbers and placeholders alone, of letters, of one long line, and blank lines: the head decides, or the whole does.
+    // (And an id that the 128th character cuts: its first letters are no letters of the masked answer.)
+    const chunk = fc.constantFrom("1234 5678 90\n", "1234 5678 90\n".repeat(200), "letters and more letters here\n", "<id> <tmp> # <time>\n".repeat(60), "\n\n", "ab\n", "x".repeat(700), "9".repeat(900) + "\n", "  \t\n", "deadbeef12 ", "1234 5678 90\n".repeat(8) + "abcdef".repeat(5) + "12\n");
+    const answer = fc.array(chunk, { maxLength: 12 }).map((parts) => parts.join(""));
+    let substantialCount = 0;
+    let headSays = 0;
+    let headShort = 0;
+    check("substantialOf", fc.array(answer, { minLength: 1, maxLength: 3 }), (texts) => {
+      const events: ToolEvent[] = texts.flatMap((t, k) => [
+        { type: "call" as const, callId: `c${k}`, tool: "bash", params: { command: "ls" } },
+        { type: "outcome" as const, callId: `c${k}`, tool: "bash", result: { content: [{ type: "text", text: t }], details: { exitCode: 0 } } },
+      ]) as ToolEvent[];
+      for (const c of minedCalls(events)) {
+        const plain = factCallOf(c.call, c.outcome);
+        expect(c.substantial).toBe(plain.substantial);
+        if (c.substantial) substantialCount++;
+        // How often the first head of whole lines decides, and how often it says too little.
+        const cut = plain.rawResult.indexOf("\n", 128);
+        if (cut !== -1 && cut < plain.rawResult.lastIndexOf("\n")) {
+          if (substantial(maskText(plain.rawResult.slice(0, cut)))) headSays++;
+          else headShort++;
+        }
+        expect(c.result).toBe(plain.result);
+      }
+    }, 300);
+    expect(substantialCount).toBeGreaterThan(100);
+    expect(headSays).toBeGreaterThan(30);
+    expect(headShort).toBeGreaterThan(30);
+  });
+
   it("commandOf, its replaces run only where they can change something, is the command with its cd, 2>&1 and white space runs done as before", () => {
     const plainCommand = (c: { call: { tool: string }; rawArgs: string }) => `${c.call.tool} ${c.rawArgs.replace(/^\{"command":"cd [^\s&;]+ && /, '{"command":"').replace(/\s*2>&1/g, "").replace(/\s+/g, " ")}`;
     const command = fc.array(fc.constantFrom("cd /repo && ", "python t.py", " ", "  ", "\t", "\n", "2>&1", " 2>&1", "2>", "&1", "|", "\u00a0", "\u2028", "a"), { maxLength: 12 }).map((parts) => parts.join(""));
@@ -195,6 +323,44 @@ describe("loops' shortcuts give the plain result", () => {
       const c = factCallOf({ type: "call", tool, params: { command: cmd } }, undefined);
       expect(commandOf(c)).toBe(plainCommand(c));
     }, 1000);
+  });
+
+  it("sameCommand, most pairs told apart by their commands' heads (facts.ts), is commandOf compared", () => {
+    // One command's words, written with different white space, stderr redirections and cd's, long
+    // enough that heads are cut near white space and near "2>&1": pairs that differ as recorded and
+    // are one command, and pairs that differ late.
+    const word = fc.constantFrom("python", "t.py", "x".repeat(70), "y".repeat(45), "2", "2>", "2>&1", "&1", ">", "&&", "a", "b");
+    const gap = fc.constantFrom(" ", "  ", "\t", " \t ", " 2>&1 ", " 2>&1", "2>&1", "", "\u00a0");
+    const render = (words: readonly string[], gaps: readonly string[], cd: boolean) => (cd ? "cd /repo && " : "") + words.map((w, k) => (k === 0 ? w : `${gaps[k % gaps.length] as string}${w}`)).join("");
+    // A first word that puts the head's end (160 characters after a cd) among the words and gaps after it.
+    const filler = fc.integer({ min: 130, max: 162 }).map((n) => "f".repeat(n));
+    const words = fc.tuple(fc.option(filler, { nil: undefined, freq: 1 }), fc.array(word, { minLength: 2, maxLength: 14 })).map(([f, ws]) => (f === undefined ? ws : [f, ...ws]));
+    const pair = fc.tuple(words, fc.array(gap, { minLength: 1, maxLength: 4 }), fc.array(gap, { minLength: 1, maxLength: 4 }), fc.boolean(), fc.boolean(), fc.nat(12), fc.constantFrom("bash", "bash", "bash", "shell"));
+    let alike = 0;
+    let long = 0;
+    check("sameCommand", pair, ([words, g1, g2, cd1, cd2, change, tool]) => {
+      const other = change < words.length && change % 3 === 0 ? words.map((w, k) => (k === change ? `${w}z` : w)) : words;
+      const a = factCallOf({ type: "call", tool: "bash", params: { command: render(words, g1, cd1) } }, undefined);
+      const b = factCallOf({ type: "call", tool, params: { command: render(other, g2, cd2) } }, undefined);
+      const plain = commandOf(a) === commandOf(b);
+      if (plain && a.rawArgs !== b.rawArgs) alike++;
+      // Heads cut from both (args past 160 characters after a cd).
+      if (a.rawArgs.length > 200 && b.rawArgs.length > 200) long++;
+      expect(sameCommand(a, b)).toBe(plain);
+      expect(sameCommand(b, a)).toBe(plain);
+    }, 2000);
+    expect(alike).toBeGreaterThan(80);
+    expect(long).toBeGreaterThan(300);
+    // Every head's end among the white space and the "2>&1" of the tails, after a cd or none.
+    const tails = ["b", " b", "  b", "\tb", " 2>&1b", "2>&1b", " 2>&1 b", "2>&1 b", " 2>b", "2b", " 2>&1", "2>&1", "&1b", ""];
+    for (let n = 130; n <= 165; n++)
+      for (const cd of ["", "cd /repo && "])
+        for (const x of tails)
+          for (const y of tails) {
+            const a = factCallOf({ type: "call", tool: "bash", params: { command: `${cd}${"f".repeat(n)}${x}` } }, undefined);
+            const b = factCallOf({ type: "call", tool: "bash", params: { command: `${"f".repeat(n)}${y}` } }, undefined);
+            expect(sameCommand(a, b)).toBe(commandOf(a) === commandOf(b));
+          }
   });
 
   it("a code line of a trimmed answer line is the line itself unless it starts with the number's mask (mine.ts codeLine)", () => {
@@ -293,7 +459,7 @@ describe("loops' shortcuts give the plain result", () => {
     });
   });
 
-  it("a mined call's shape (mine.ts minedCalls, masked when first read) is maskedCall of its call, an own enumerable field in its place, and the stretches are those of shapes worked out for every call", () => {
+  it("a mined call's shape (mine.ts minedCalls, masked when first read) is maskedCall of its call, an own enumerable field in its place, two shapes compare as masked (sameShape), and the stretches are those of shapes worked out for every call", () => {
     const json = fc.letrec((tie) => ({
       value: fc.oneof({ depthSize: "small" }, text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie("value"), { maxLength: 3 }), fc.dictionary(text, tie("value"), { maxKeys: 3 })),
     })).value;
@@ -314,6 +480,8 @@ describe("loops' shortcuts give the plain result", () => {
       const stretches = stretchesOf(lazy);
       found += stretches.length;
       expect(stretches).toEqual(stretchesOf(eager));
+      // Two calls' shapes compared without masking args sent again as recorded (mine.ts sameShape): the masked shapes compared.
+      for (const a of lazy) for (const b of minedCalls(events)) expect(sameShape(a, b)).toBe(maskedCall(a.call) === maskedCall(b.call));
       for (const c of minedCalls(events)) {
         expect(Object.keys(c).slice(0, 4)).toEqual(["index", "events", "shape", "call"]);
         expect(c.shape).toBe(maskedCall(c.call));

@@ -7,7 +7,7 @@
 // both. Pure and deterministic; values derived from one call are worked out once (perCall.ts).
 import type { CallEvent, OutcomeEvent } from "../../models/events.js";
 import { outcomeFailed } from "./failure.js";
-import { answerLines, failureSignature, hasAnswerLine, maskText, outcomeText, pathsIn, rejectionOf } from "./mask.js";
+import { answerLines, failureSignature, hasAnswerLine, leadingLines, maskText, mayHoldMaskedLine, outcomeText, pathsIn, rejectionOf } from "./mask.js";
 import { perCall } from "./perCall.js";
 import { argsNamedByVariable, SHELL_TOOLS, writeOf, type WriteKind } from "./writes.js";
 
@@ -273,16 +273,52 @@ export function substantial(masked: string): boolean {
 }
 
 /** A command as the agent means it: without a leading cd into the work folder and a stderr redirection. */
-export const commandOf = perCall((c: FactCall): string => {
-  let args = c.rawArgs.replace(/^\{"command":"cd [^\s&;]+ && /, '{"command":"');
+export const commandOf = perCall((c: FactCall): string => `${c.call.tool} ${commandText(c.rawArgs)}`);
+/** Args without a leading cd, a stderr redirection and white space runs (commandOf, without the tool). */
+function commandText(rawArgs: string): string {
+  let args = rawArgs.replace(LEADING_CD, '{"command":"');
   // Each replace only where it can change something (a long script is otherwise scanned with
   // \s* tried at every character, and rebuilt space for space): test/loopsFastPaths.test.ts.
   if (args.includes("2>&1")) args = args.replace(/\s*2>&1/g, "");
   if (WIDE_SPACE_ANYWHERE.test(args)) args = args.replace(/\s+/g, " ");
-  return `${c.call.tool} ${args}`;
-});
+  return args;
+}
 /** White space that /\s+/ -> " " changes: a run of two, or any white space but a space. */
 const WIDE_SPACE_ANYWHERE = /[^\S ]| {2}/;
+const LEADING_CD = /^\{"command":"cd [^\s&;]+ && /;
+
+/**
+ * commandOf(a) === commandOf(b), most pairs told apart by the commands' heads: the first
+ * COMMAND_HEAD characters or so, made as commandOf makes the whole (the replaces are left to
+ * right, and a head cut after a character that is no white space and no part of "2>&1" is one
+ * that no replace reaches across, so it is made into the start of what the whole is made into).
+ * Two commands whose heads differ where both have characters differ; commandOf, which rebuilds a
+ * long script with its white space made one space, is then never made for either (compared for
+ * every call with the calls in a window before it). test/loopsFastPaths.test.ts holds it to
+ * commandOf compared.
+ */
+export function sameCommand(a: FactCall, b: FactCall): boolean {
+  if (a.call.tool !== b.call.tool) return false;
+  if (a.rawArgs === b.rawArgs) return true;
+  const x = commandHead(a);
+  const y = commandHead(b);
+  if (!(x.length <= y.length ? y.startsWith(x) : x.startsWith(y))) return false;
+  return commandOf(a) === commandOf(b);
+}
+/** How many characters of a command's args (after a leading cd) its head is made of, at most. */
+const COMMAND_HEAD = 160;
+/** The head of a call's command (see sameCommand): the whole command, without its tool, when the args are short. */
+const commandHead = perCall((c: FactCall): string => {
+  const raw = c.rawArgs;
+  const cd = LEADING_CD.exec(raw)?.[0].length ?? 0;
+  if (raw.length - cd <= COMMAND_HEAD) return commandOf(c).slice(c.call.tool.length + 1);
+  let end = cd + COMMAND_HEAD;
+  // Back to a character no replace can reach across: no white space (a run collapsed, or removed
+  // with a "2>&1" after it) and no character of "2>&1" (removed whole).
+  while (end > cd && HEAD_UNSETTLED.test(raw[end - 1] as string)) end--;
+  return commandText(raw.slice(0, end));
+});
+const HEAD_UNSETTLED = /[\s2>&]/;
 
 /** The quoted terms of a call's args (what a grep looks for), sorted: two wordings of one search share them. */
 export const quotedTerms = perCall((c: FactCall): string => [...new Set([...c.rawArgs.matchAll(/\\"([^"\\]{3,80})\\"|'([^'\n]{3,80})'/g)].map((m) => (m[1] ?? m[2]) as string))].sort().join("\u0000"));
@@ -300,13 +336,32 @@ export const answerBody = (result: string): string => {
  * a.result === b.result, read from the raw answers first: the same raw answer is the same masked
  * answer (no mask matches across a newline, so the answer masked with its details line after it is
  * the two masked apart), and the miner masks an answer only when a rule first reads it (mine.ts
- * maskedAnswer): a repeat answered as before is then compared without masking either answer.
+ * maskedAnswer): a repeat answered as before is then compared without masking either answer. And
+ * answers of different numbers of lines never mask alike (masking keeps every newline and puts
+ * none in): of the 29,990 pairs of answers the miner compared over the datasets, 472 were the
+ * same raw answer, 27,714 were told apart so, and 65 of the rest masked alike.
  * test/loopsFastPaths.test.ts holds it to the masked answers compared.
  */
-export const sameResult = (a: FactCall, b: FactCall): boolean => a.rawResult === b.rawResult || a.result === b.result;
+export const sameResult = (a: FactCall, b: FactCall): boolean => a.rawResult === b.rawResult || (newlinesOf(a) === newlinesOf(b) && a.result === b.result);
+/** How many newlines a call's raw answer holds (as many as its masked answer). */
+const newlinesOf = perCall((c: FactCall): number => {
+  const raw = c.rawResult;
+  let count = 0;
+  for (let at = raw.indexOf("\n"); at !== -1; at = raw.indexOf("\n", at + 1)) count++;
+  return count;
+});
 export const sameDetails = (i: FactCall, j: FactCall): boolean => detailsOf(i) === detailsOf(j);
-/** The details line the importer appended to a masked result (with its newline), or "". */
-export const detailsOf = perCall((c: FactCall): string => c.result.slice(answerBody(c.result).length));
+/**
+ * The details line the importer appended to a masked result (with its newline), or "":
+ * c.result.slice(answerBody(c.result).length), from the raw answer's last line masked alone (a
+ * line masks to a {...} line exactly when it is one: no mask touches a brace or a newline), so
+ * that comparing two answers' details masks neither answer (test/loopsFastPaths.test.ts).
+ */
+export const detailsOf = perCall((c: FactCall): string => {
+  const raw = c.rawResult;
+  const body = answerBody(raw).length;
+  return body === raw.length ? "" : `\n${maskText(raw.slice(body + 1))}`;
+});
 
 /**
  * A wait that paid off: the very call after the repeats is the same call, as recorded, and its
@@ -518,6 +573,17 @@ const NO_CHANGE_LINE = new RegExp(`${NO_TARGET_LINE.source}|^(?:.{0,60}\\b)?(?:a
 // make the set a later answer's lines are looked up in once.
 export const factLines = perCall((c: FactCall): readonly string[] => factLinesFromResult(c) ?? factLinesOf(c));
 export const factLineSet = perCall((c: FactCall): ReadonlySet<string> => new Set(factLines(c)));
+/**
+ * factLines(c).slice(0, WITHIN_MIN_LINES), masking only the lines it reads (mask.ts leadingLines):
+ * what hearsAgain and shownBefore ask before they compare two answers line by line, most of which
+ * they never do. A line is masked as factLinesOf masks it, its white space made one space first,
+ * when it holds a date before white space other than one space (the one place where that differs
+ * from factLinesFromResult's masking first: DATE_BEFORE_WIDE_SPACE matches inside one line), and as
+ * factLinesFromResult does otherwise; the pattern is asked of the lines read, not of a whole
+ * answer that may run to megabytes.
+ */
+export const leadingFactLines = perCall((c: FactCall): readonly string[] => leadingLines(answerBody(c.rawResult), WITHIN_MIN_LINES, factLineOf));
+const factLineOf = (line: string): string => (DATE_BEFORE_WIDE_SPACE.test(line) ? maskText(line.replace(/\s+/g, " ")) : oneSpaced(maskText(line)));
 /** The non-blank lines of the masked answer without its details line, harness tags dropped (answerLines): split once for every rule that reads them. */
 export const maskedAnswerLines = perCall((c: FactCall): readonly string[] => answerLines(answerBody(c.result)));
 /** A date followed by white space other than one space before a non-space: masking before or after the white space is made one space may differ there ("2026-12-03  10:00"). */
@@ -535,8 +601,10 @@ const WIDE_SPACE = /[^\S\n ]| {2}/;
 export function factLinesFromResult(c: FactCall): readonly string[] | undefined {
   if (c.result.includes("<time>") && DATE_BEFORE_WIDE_SPACE.test(c.rawResult)) return undefined;
   // Line by line: joining, replacing and splitting the whole answer again took longer.
-  return changedLines(maskedAnswerLines(c), (line) => (WIDE_SPACE.test(line) ? line.replace(/\s+/g, " ") : line));
+  return changedLines(maskedAnswerLines(c), oneSpaced);
 }
+/** A trimmed line with its white space runs made one space (the same string when it has none to change). */
+const oneSpaced = (line: string): string => (WIDE_SPACE.test(line) ? line.replace(/\s+/g, " ") : line);
 /**
  * `lines` with `change` applied to each, the same array when it changes none: the lines of one
  * answer are shared by every rule that reads them (perCall), so they are copied, never changed in
@@ -588,12 +656,14 @@ export function sameRegion(now: ReadonlySet<string>, before: readonly string[]):
  * Every line of c's answer is one of p's: linesIn(factLines(c), factLineSet(p)), with c's first
  * line looked up among p's lines before p's set is made (a set is made once per call and kept):
  * most views of a file after another start elsewhere, and no set is then needed (a third of the
- * sets hearsAgain made, in a profile of loops). Held to linesIn in test/loopsFastPaths.test.ts.
+ * sets hearsAgain made, in a profile of loops). And before p's lines are masked, the first line is
+ * looked for in p's raw answer (mask.ts mayHoldMaskedLine), and c's own answer is masked whole
+ * only when p's may hold it. Held to linesIn in test/loopsFastPaths.test.ts.
  */
 export function shownBefore(c: FactCall, p: FactCall): boolean {
-  const lines = factLines(c);
-  if (lines.length > 0 && !factLines(p).includes(lines[0] as string)) return false;
-  return linesIn(lines, factLineSet(p));
+  const first = leadingFactLines(c)[0];
+  if (first !== undefined && !(mayHoldMaskedLine(p.rawResult, first, true) && factLines(p).includes(first))) return false;
+  return linesIn(factLines(c), factLineSet(p));
 }
 
 /** Every line of `lines` is one of `before`. */
@@ -620,7 +690,7 @@ export function hearsAgain(p: FactCall, c: FactCall, adjacent: boolean): "again"
   const sameTerms = (): boolean => quotedTerms(c) !== "" && quotedTerms(p) === quotedTerms(c);
   if (c.silent) {
     // An empty answer is news unless the same search on the same files, or the same command, heard it before.
-    return p.silent && sameDetails(p, c) && ((sameFiles && sameTerms()) || commandOf(p) === commandOf(c)) ? "again" : undefined;
+    return p.silent && sameDetails(p, c) && ((sameFiles && sameTerms()) || sameCommand(p, c)) ? "again" : undefined;
   }
   // The same answer to the same command, to the same search on the same files, or from a
   // named viewer on the same files. Not a named tool's same call about no file (a chat
@@ -631,8 +701,8 @@ export function hearsAgain(p: FactCall, c: FactCall, adjacent: boolean): "again"
   // false alarms), nor to new scripts that print the same verdict (three experiments).
   const shell = SHELL_TOOLS.has(c.call.tool);
   // The masked answers last: the miner masks an answer when a rule first reads it (mine.ts maskedAnswer).
-  if (((commandOf(p) === commandOf(c) && (shell || sameFiles)) || (sameFiles && (!shell || sameTerms()))) && sameResult(p, c)) return "again";
-  if (!sameFiles || factLines(c).length < WITHIN_MIN_LINES) return undefined;
+  if (((sameCommand(p, c) && (shell || sameFiles)) || (sameFiles && (!shell || sameTerms()))) && sameResult(p, c)) return "again";
+  if (!sameFiles || leadingFactLines(c).length < WITHIN_MIN_LINES) return undefined;
   // A view all of whose lines an earlier answer showed: a re-read when it shows most of that
   // region again (sameRegion), else zooming, a closer look at part of it (the readers'
   // protocol: narrowing is not stuck).

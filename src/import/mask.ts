@@ -200,6 +200,50 @@ export function answerLines(message: string): string[] {
   }
 }
 
+/**
+ * The first `count` lines answerLines gives of the message, each put through `derive`, the ones it
+ * makes "" dropped: answerLines(message).map(derive).filter(l => l !== "").slice(0, count), reading
+ * only as far as they go. With a derive that masks the line: no mask matches across a newline, puts
+ * one in or touches white space at a line's ends, and a line is blank or a harness tag masked
+ * exactly when it is as given, so a masked message's lines are its lines masked one by one. The
+ * miner asks whether an answer's first line is among an earlier answer's and whether it has three
+ * lines before it compares two answers line by line, and most answers compared so are never masked
+ * whole (test/loopsFastPaths.test.ts holds these to the lines of the masked answer).
+ */
+export function leadingLines(message: string, count: number, derive: (line: string) => string): string[] {
+  const lines: string[] = [];
+  for (let start = 0; lines.length < count; ) {
+    const end = message.indexOf("\n", start);
+    const line = (end === -1 ? message.slice(start) : message.slice(start, end)).trim();
+    if (line !== "" && !HARNESS_TAG.test(line)) {
+      const derived = derive(line);
+      if (derived !== "") lines.push(derived);
+    }
+    if (end === -1) break;
+    start = end + 1;
+  }
+  return lines;
+}
+
+/** What splits a masked line into text the raw answer holds as it is: every placeholder maskText puts in, and (for a fact line, whose white space runs were made one space) white space. */
+const PLACEHOLDER = /#|<(?:time|id|tmp)>/;
+const PLACEHOLDER_OR_SPACE = /#|<(?:time|id|tmp)>|\s/;
+
+/**
+ * Whether a raw answer may hold a line that masks to `line` (a masked line, or a line cut from one
+ * at its start or end, its white space made one space when `spaced`): false only when it cannot.
+ * maskText puts each placeholder in place of a run of the text and leaves the text between runs as
+ * it was, so the longest stretch of `line` between placeholders (and, when spaced, white space) is
+ * text the raw line held as it is. One native search of the raw answer tells most answers apart
+ * without masking them: views of one file mostly start at different lines (test/loopsFastPaths.test.ts
+ * holds it to the lines masked).
+ */
+export function mayHoldMaskedLine(raw: string, line: string, spaced: boolean): boolean {
+  let longest = "";
+  for (const piece of line.split(spaced ? PLACEHOLDER_OR_SPACE : PLACEHOLDER)) if (piece.length > longest.length) longest = piece;
+  return longest === "" || raw.includes(longest);
+}
+
 /** answerLines(message).length > 0, read only as far as the first such line (most answers start with one; outputs run to megabytes). */
 export function hasAnswerLine(message: string): boolean {
   for (let start = 0; ; ) {

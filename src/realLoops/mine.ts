@@ -85,9 +85,9 @@
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { callUnits } from "../scenario/eventPairs.js";
 import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { answerBody, answerOf, changedLines, commandOf, correctedRefusal, type FactCall, filesOf, HEREDOC_NEVER_CLOSED, heredocSwallowedScript, maskedAnswerLines, maskedAnswerOf, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, sameResult, SHELL_SYNTAX, signatureFamily, unmaskedFactOf, waitPaidOff, WITHIN_MIN_LINES, writeKindOf } from "../import/facts.js";
+import { answerBody, answerOf, changedLines, correctedRefusal, type FactCall, filesOf, HEREDOC_NEVER_CLOSED, heredocSwallowedScript, maskedAnswerLines, maskedAnswerOf, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, sameResult, SHELL_SYNTAX, sameCommand, signatureFamily, substantial, unmaskedFactOf, waitPaidOff, WITHIN_MIN_LINES, writeKindOf } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
-import { failureSignature, lastAnswerLines, maskedShape } from "./mask.js";
+import { failureSignature, lastAnswerLines, leadingLines, maskedShape, maskText, mayHoldMaskedLine } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
 import { unlandedEditRuns } from "./unlandedEdits.js";
 import { unmovedBreakRuns } from "./unmovedBreak.js";
@@ -303,8 +303,31 @@ function resultOfThis(this: FactCall): string {
   return maskedAnswer(this).result;
 }
 function substantialOfThis(this: FactCall): boolean {
-  return maskedAnswer(this).substantial;
+  return substantialOf(this);
 }
+/**
+ * Whether a call's answer is substantial (maskedAnswer's), from the head of a long message when
+ * that is enough: substantial reads the masked message from its start and says yes as soon as it
+ * has seen enough letters, and masking goes line by line, so a head of whole lines that is
+ * substantial once masked makes the whole message so. The rules ask it of calls whose masked
+ * answers they then compare only if their raw answers have as many lines (sameResult), and a
+ * long answer is masked whole only when its head says too little (test/loopsFastPaths.test.ts).
+ */
+const substantialOf = perCall((c: FactCall): boolean => {
+  const length = (c as unknown as Record<symbol, number>)[MESSAGE_LENGTH] as number;
+  // Heads of whole lines, each about four times the one before, while they end inside the message:
+  // most answers say enough in their first line or two, and one that never does is masked about a
+  // third more than whole.
+  for (let from = SUBSTANTIAL_HEAD; from < length; from *= 4) {
+    const cut = c.rawResult.indexOf("\n", from);
+    if (cut === -1 || cut >= length) break;
+    if (substantial(maskText(c.rawResult.slice(0, cut)))) return true;
+    from = cut;
+  }
+  return maskedAnswer(c).substantial;
+});
+/** Where substantialOf's first head ends: at the first newline after this many characters. */
+const SUBSTANTIAL_HEAD = 128;
 
 /**
  * Nothing new: the same masked call and the same masked result, and not both changed in what the
@@ -315,8 +338,11 @@ function substantialOfThis(this: FactCall): boolean {
  */
 // The masked answers and shapes are compared last, after what was recorded: each is masked when
 // first read (maskedAnswer, shapeOf), and most neighbours differ in both their args and their answers.
-const sameAnswer = (a: MinedCall, b: MinedCall) => a.outcome !== undefined && b.outcome !== undefined && (a.rawResult === b.rawResult || (a.rawArgs === b.rawArgs && a.result === b.result)) && a.shape === b.shape;
-const sameFailure = (a: MinedCall, b: MinedCall) => a.failed && b.failed && a.shape === b.shape;
+// The same args, as recorded, to the same tool are the same shape: a call sent again is compared without masking its args.
+const sameAnswer = (a: MinedCall, b: MinedCall) => a.outcome !== undefined && b.outcome !== undefined && (a.rawResult === b.rawResult || (a.rawArgs === b.rawArgs && sameResult(a, b))) && sameShape(a, b);
+const sameFailure = (a: MinedCall, b: MinedCall) => a.failed && b.failed && sameShape(a, b);
+/** a.shape === b.shape, without masking the args of two calls that sent the same args to the same tool (the shape is the tool and the args masked). */
+export const sameShape = (a: MinedCall, b: MinedCall): boolean => (a.rawArgs === b.rawArgs && a.call.tool === b.call.tool) || a.shape === b.shape;
 
 /** The stuck stretches of a session, in order; they never overlap. */
 export function mineStretches(events: readonly ToolEvent[], parameters: MineParameters = DEFAULT_MINE_PARAMETERS): Stretch[] {
@@ -670,16 +696,22 @@ const RECHECK_WINDOW = 8;
 export const codeLine = (line: string): string => (line.charCodeAt(0) === 35 /* # */ ? line.replace(/^#(?::|-|\s)\s*/, "").trim() : line);
 /** Every line of answer a (as code lines) is a line of answer b: a narrower view of what b showed. */
 export function linesWithin(a: MinedCall, b: MinedCall): boolean {
-  const lines = shownCodeLines(a);
+  // The first shown code lines masked alone (leadingCodeLines): a's answer is masked whole only
+  // when b's may hold its first line.
+  const leading = leadingCodeLines(a);
   // A line or two (grep finding the def just read) is a pointer into what was read, not a re-read.
   // (Checked before b's set is made: most views are never compared line by line.)
-  if (lines.length < WITHIN_MIN_LINES) return false;
+  if (leading.length < WITHIN_MIN_LINES) return false;
   // The first line looked up among b's before b's set is made (once per call, kept): most views
-  // of a file after another start elsewhere, and no set is then needed.
-  if (!codeLines(b).includes(lines[0] as string)) return false;
+  // of a file after another start elsewhere, and no set is then needed. Before that, in b's raw
+  // answer (mask.ts mayHoldMaskedLine): most of b's answers are then never masked.
+  const first = leading[0] as string;
+  if (!mayHoldMaskedLine(b.rawResult, first, false) || !codeLines(b).includes(first)) return false;
   const seen = codeLineSet(b);
-  return lines.every((l) => seen.has(l));
+  return shownCodeLines(a).every((l) => seen.has(l));
 }
+/** shownCodeLines(c).slice(0, WITHIN_MIN_LINES), masking only the lines it reads (mask.ts leadingLines). */
+export const leadingCodeLines = perCall((c: MinedCall): readonly string[] => leadingLines(answerBody(c.rawResult), WITHIN_MIN_LINES, (line) => codeLine(maskText(line))));
 /** A call's masked answer as code lines, blank ones included; the answer's own lines when no line starts with a number's mask. */
 const codeLines = perCall((c: MinedCall): readonly string[] => changedLines(maskedAnswerLines(c), codeLine));
 /** All of a call's code lines (what a later view may fall within), made into a set only for a call something is compared with. */
@@ -693,7 +725,9 @@ const shownCodeLines = perCall((c: MinedCall): readonly string[] => {
 const RECHECKS_INSIDE = 2;
 /** The last lines of a masked answer: where a test run, a script or a build says how it ended. */
 // lastAnswerLines reads from the end: a test run's output can run to megabytes.
-const verdictOf = perCall((c: MinedCall): string => lastAnswerLines(c.result, VERDICT_LINES).join("\n"));
+// Each line masked alone (lastAnswerLines(c.result) are these lines masked: no mask matches across
+// a newline or touches a line's ends), so that comparing two verdicts masks neither answer whole.
+export const verdictOf = perCall((c: MinedCall): string => lastAnswerLines(c.rawResult, VERDICT_LINES).map(maskText).join("\n"));
 const VERDICT_LINES = 5;
 
 /**
@@ -704,13 +738,12 @@ const VERDICT_LINES = 5;
  * same answer, empty included (grep "def __ne__" a.py, then cat a.py | grep "def __ne__": nothing,
  * twice). Different searches that find nothing, or different regions of one file, are not re-checks.
  */
+// j asks something (asks): recheckSources asks that once for j, not once for each i.
 function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
-  if (i.outcome === undefined || j.outcome === undefined) return undefined;
-  // Writing a new file (cat > fix2.patch <<EOF) asks nothing: its empty answer is no answer heard again.
-  if (createdFileOf(j.rawArgs) !== undefined) return undefined;
+  if (i.outcome === undefined) return undefined;
   // The same command with nothing written between: the same verdict (the answer's last lines,
   // masked) is the same answer, since a long output is elided at a point that moves with a clock.
-  if (commandOf(i) === commandOf(j)) return sameResult(i, j) || verdictOf(i) === verdictOf(j) ? "same" : undefined;
+  if (sameCommand(i, j)) return sameResult(i, j) || verdictOf(i) === verdictOf(j) ? "same" : undefined;
   if (i.call.tool !== j.call.tool) return undefined;
   const files = filesOf(j);
   if (files === "" || files !== filesOf(i)) return undefined;
@@ -719,6 +752,9 @@ function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
   const terms = quotedTerms(j);
   return terms !== "" && terms === quotedTerms(i) && sameResult(i, j) ? "same" : undefined;
 }
+
+/** An answered call that asks something: writing a new file (cat > fix2.patch <<EOF) asks nothing, and its empty answer is no answer heard again. */
+const asks = (j: MinedCall): boolean => j.outcome !== undefined && createdFileOf(j.rawArgs) === undefined;
 
 /**
  * For each call, whether it may have changed what a later call sees (src/import/writes.ts: an
@@ -748,7 +784,7 @@ export function recheckSources(calls: readonly MinedCall[], wrote: boolean[] = w
   for (const c of calls) {
     let from: number | undefined;
     let exact = false;
-    if (!wrote[c.index]) {
+    if (!wrote[c.index] && asks(c)) {
       for (let i = c.index - 1; i >= Math.max(0, c.index - RECHECK_WINDOW); i--) {
         if (wrote[i] === true) break;
         const how = rechecks(calls[i] as MinedCall, c);
