@@ -125,13 +125,17 @@ function inThreads(workerFile: string, count: number, options: MinerOptions): Se
   const failed = (at: number, message: string) => {
     if (failure === undefined || at < failure.at) failure = { at, message };
   };
+  const inputType = process.execArgv.some((arg) => arg.startsWith("--input-type"));
+  const withoutInputType = process.execArgv.filter((arg, i, all) => !arg.startsWith("--input-type") && all[i - 1] !== "--input-type");
   const start = (): number => {
     const k = threads.length;
-    // A worker inherits the parent's execArgv; `node --input-type=module -e` (the API example in
-    // docs/guide/check-your-detector.md) would make Node refuse the worker's file entry
-    // (ERR_INPUT_TYPE_NOT_ALLOWED), so that flag, which only concerns string input, is left out.
-    const execArgv = process.execArgv.filter((arg, i, all) => !arg.startsWith("--input-type") && all[i - 1] !== "--input-type");
-    const thread = new Worker(workerFile, { workerData: input, execArgv });
+    // A worker given no execArgv inherits the parent's options as Node parsed them, V8's too (they
+    // are the process's): `node --max-old-space-size=4096 loopsim loops` works, where handing over
+    // process.execArgv made Node refuse the V8 flag (ERR_WORKER_INVALID_EXEC_ARGV, an internal
+    // error). Only `node --input-type=module -e` (the API example in docs/guide/check-your-detector.md)
+    // gets a filtered list: inherited, that flag, which only concerns string input, makes Node refuse
+    // the worker's file entry (ERR_INPUT_TYPE_NOT_ALLOWED).
+    const thread = new Worker(workerFile, { workerData: input, ...(inputType ? { execArgv: withoutInputType } : {}) });
     threads.push(thread);
     inFlight.push(0);
     thread.on("message", (message: LoopsWorkerMessage) => {
