@@ -1,38 +1,65 @@
 #!/usr/bin/env node
-// `npm run mutation [-- FILE...]`: Stryker over models/ (or the files named), one file at a time,
-// keeping each file's outcome in mutation/results/ as soon as its run ends, then the summary
-// (mutation/summarize.mjs writes mutation/stryker-summary.md). A run cut off part-way still counts
-// for every file it finished; `npm run mutation:resume` skips the files already done.
+// `npm run mutation [-- FILE|GROUP...] [--concurrency N]`: Stryker file by file over both groups of
+// mutation/files.mjs (models/, and the miner's rules in src/realLoops/), or over the files or
+// groups ("models", "miner") named, keeping each file's outcome in mutation/results/ as soon as its
+// run ends, then the summary (mutation/summarize.mjs writes mutation/stryker-summary.md). A run cut
+// off part-way still counts for every file it finished; `npm run mutation:resume` skips the files
+// already done. `--concurrency N` goes to Stryker as it is (the configs use 2, both cores).
 //
 // Each file takes two passes. The first shares modules between test files (fast) and leaves out
 // static mutants, those in code that runs once when a module loads: with shared modules they would
 // never take effect (false survivors) or, loaded once under a mutant, taint every later run (false
 // kills). The second pass runs just the lines holding static mutants with fresh modules for every
 // run, and its verdicts replace the first pass's for those mutants.
+//
+// Every Stryker run gets a scratch folder of its own as its temp folder (TMPDIR), removed when
+// that run ends, failed or not: the miner's tests make folders there (under the suite's
+// globalSetup, which is in their config too), and a test runner Stryker kills on a timeout does
+// not get to run the setup's teardown.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { modelFiles, ROOT } from "./modelFiles.mjs";
+import { groups, MINER_RULES, ROOT } from "./files.mjs";
 
 const RESULTS = join(ROOT, "mutation", "results");
 const args = process.argv.slice(2);
 const again = args.includes("--again");
-const named = args.filter((a) => a !== "--again");
+const concurrencyAt = args.indexOf("--concurrency");
+const concurrency = concurrencyAt >= 0 ? ["--concurrency", args[concurrencyAt + 1]] : [];
+const named = args.filter((a, i) => a !== "--again" && (concurrencyAt < 0 || (i !== concurrencyAt && i !== concurrencyAt + 1)));
+const GROUPS = groups();
 const STATIC_REASON = "Static mutant";
 
 /** The result file of one source file: models/history/scanning.ts -> models__history__scanning.json. */
 const resultName = (file) => `${file.replace(/\.ts$/, "").replaceAll("/", "__")}.json`;
 const sameMutant = (a, b) => a.line === b.line && a.column === b.column && a.mutator === b.mutator && a.replacement === b.replacement;
 
+/** The group a file belongs to, or undefined for a file neither group lists. */
+const groupOf = (file) => GROUPS.find((g) => g.files.includes(file));
+
 /** One Stryker run; the file's mutants from its JSON report, or undefined when it made none or failed. */
 function stryker(file, mutate, extraArgs, env) {
-  const run = spawnSync("npx", ["stryker", "run", "stryker.config.mjs", "--mutate", mutate, "--reporters", "json,clear-text,progress-append-only", ...extraArgs], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const group = groupOf(file);
+  const scratch = mkdtempSync(join(tmpdir(), "loopsim-mutation-"));
+  let run;
+  try {
+    run = spawnSync("npx", ["stryker", "run", group.strykerConfig, "--mutate", mutate, "--reporters", "json,clear-text,progress-append-only", ...concurrency, ...extraArgs], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        TMPDIR: scratch,
+        // A miner rule is judged by its own test files only (vitest.mutation.miner.config.ts).
+        ...(file in MINER_RULES ? { LOOPSIM_MUTATION_TESTS: MINER_RULES[file].join(",") } : {}),
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
   process.stdout.write(run.stdout ?? "");
   if (/with 0 mutant\(s\)/.test(run.stdout ?? "")) return [];
   if (run.status !== 0) return undefined;
@@ -48,7 +75,12 @@ function stryker(file, mutate, extraArgs, env) {
   }));
 }
 
-const files = named.length > 0 ? named : modelFiles();
+const files = (named.length > 0 ? named : GROUPS.map((g) => g.name)).flatMap((a) => GROUPS.find((g) => g.name === a)?.files ?? [a]);
+const unknown = files.filter((f) => groupOf(f) === undefined);
+if (unknown.length > 0) {
+  process.stderr.write(`not in either group of mutation/files.mjs: ${unknown.join(", ")}\n`);
+  process.exit(2);
+}
 mkdirSync(RESULTS, { recursive: true });
 for (const file of files) {
   const target = join(RESULTS, resultName(file));
