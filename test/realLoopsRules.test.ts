@@ -710,3 +710,124 @@ describe("reading the catalogue", () => {
     expect(["resolved", "success", "unresolved_empty_patch", "failure", "eval_error"].map(outcomeOf)).toEqual(["resolved", "resolved", "failed", "failed", "other"]);
   });
 });
+
+// The identical rules (mine.ts header: a repeat, a failing run, an alternation) on tiny sessions:
+// their thresholds and bounds, the calls they take (no later rule's stretch overlaps them), what a
+// stretch says repeats, and the near misses (one call short, a wait that paid off, calls never
+// answered, a chain no single rule holds over).
+describe("identical rules: repeat, failing run, alternation", () => {
+  const mined = (events: ToolEvent[], p = DEFAULT_MINE_PARAMETERS) => mineStretches(events, p).map((s) => `${s.rule} ${s.firstCall}-${s.lastCall} ${s.kind} [${s.repeats}] ${s.shape.length}`);
+  const ruleNames = (events: ToolEvent[], p = DEFAULT_MINE_PARAMETERS) => mineStretches(events, p).map((s) => s.rule);
+  type Call = [string, string, number?];
+  const readA: Call = ["cat a.py", "def alpha():\n    return compute_alpha_value()"];
+  const readB: Call = ["cat b.py", "def bravo():\n    return compute_bravo_value()"];
+  const ls: Call = ["ls", "a.py b.py"];
+  const lsC: Call = ["ls", "c.py"];
+  const unanswered = (i: number, command: string): ToolEvent[] => [{ type: "call", runId: "r", callId: `c${i}`, tool: "bash", params: { command } }];
+  const tool = (i: number, answer: { result: unknown } | { error: string }): ToolEvent[] => [
+    { type: "call", runId: "r", callId: `t${i}`, tool: "run_checks", params: { suite: "all" } },
+    { type: "outcome", runId: "r", callId: `t${i}`, tool: "run_checks", params: { suite: "all" }, ...answer },
+  ];
+
+  it("finds a repeat at the third same call and answer, not the second; the threshold is the parameter's", () => {
+    const three = session([ls, readA, readA, readA, lsC]);
+    expect(mined(three)).toEqual(["repeat 1-3 identical [call and result] 1"]);
+    expect(mined(session([ls, readA, readA, lsC]))).toEqual([]);
+    expect(mined(session([ls, readA, readA, lsC]), { ...DEFAULT_MINE_PARAMETERS, repeat: 2 })).toEqual(["repeat 1-2 identical [call and result] 1"]);
+    // Asked for four, three is no repeat (the re-reads are then another rule's business).
+    expect(ruleNames(three, { ...DEFAULT_MINE_PARAMETERS, repeat: 4 })).not.toContain("repeat");
+    // A single call is never a stretch, whatever the parameters ask.
+    expect(mined(session([readA, readB, lsC]), { ...DEFAULT_MINE_PARAMETERS, repeat: 1, failing: 1 })).toEqual([]);
+  });
+
+  it("counts as one repeat calls that differ only in a counter with the same answer, and one call whose answer differs only in a clock or line number", () => {
+    const status = (port: number): Call => [`curl -s localhost:${port}/status`, "build queued, waiting for a runner"];
+    expect(mined(session([status(8001), status(8002), status(8003)]))).toEqual(["repeat 0-2 identical [call and result] 1"]);
+    const tail = (s: number): Call => ["tail -1 build.log", `[10:00:0${s}] waiting for lock on line 4${s}`];
+    expect(mined(session([tail(1), tail(2), tail(3)]))).toEqual(["repeat 0-2 identical [call and result] 1"]);
+  });
+
+  it("never counts a call that was never answered as a repeat, before or after answered ones", () => {
+    expect(mined([...unanswered(0, "make all"), ...unanswered(1, "make all"), ...unanswered(2, "make all")])).toEqual([]);
+    expect(mined([...bash(0, "touch x", ""), ...bash(1, "touch x", ""), ...unanswered(2, "touch x")])).toEqual([]);
+    expect(mined([...unanswered(0, "touch x"), ...bash(1, "touch x", ""), ...bash(2, "touch x", "")])).toEqual([]);
+  });
+
+  it("makes no repeat of a wait that paid off: the same call, then the same call answered differently", () => {
+    const waiting: Call = ["tail -1 build.log", "still building the wheel"];
+    expect(ruleNames(session([waiting, waiting, waiting, ["tail -1 build.log", "Successfully built wheel"]]))).not.toContain("repeat");
+  });
+
+  it("finds a failing run: the same call failing three times whatever the error says, ended by the call after it, even the same call succeeding", () => {
+    const pytest = (error: string): Call => ["pytest -q", `E   ${error}`, 1];
+    const fails = [pytest("timeout"), pytest("connection reset by peer"), pytest("KeyError: 'alpha'")];
+    expect(mined(session([...fails, ls]))).toEqual(["failing 0-2 identical [call; every outcome failed] 1"]);
+    expect(mined(session([...fails, ["pytest -q", "3 passed in 0.1s"]]))).toEqual(["failing 0-2 identical [call; every outcome failed] 1"]);
+    expect(mined(session([...fails.slice(0, 2), ls]))).toEqual([]);
+  });
+
+  it("calls the same call failing the same way a repeat every time it failed, at the smaller of the two thresholds", () => {
+    const same = session([["pytest -q", "E   KeyError: 'alpha'", 1], ["pytest -q", "E   KeyError: 'alpha'", 1], ["pytest -q", "E   KeyError: 'alpha'", 1], ls]);
+    const expected = ["repeat 0-2 identical [call and result; every outcome failed] 1"];
+    expect(mined(same)).toEqual(expected);
+    expect(mined(same, { ...DEFAULT_MINE_PARAMETERS, failing: 4 })).toEqual(expected);
+    expect(mined(same, { ...DEFAULT_MINE_PARAMETERS, repeat: 4 })).toEqual(expected);
+    expect(ruleNames(same, { ...DEFAULT_MINE_PARAMETERS, repeat: 4, failing: 4 })).not.toContain("repeat");
+  });
+
+  it("looks again from the next call when a chain mixes a repeat and failures (no single rule holds over it)", () => {
+    // Answered alike first without failing, then failing as recorded: the chain 0-3 is neither a
+    // repeat (the answers change) nor a failing run (call 0 did not fail); 1-3 is a failing run.
+    const events = [...tool(0, { result: "3 checks pending" }), ...tool(1, { error: "3 checks pending" }), ...tool(2, { error: "timeout after 30s" }), ...tool(3, { error: "connection reset by peer" }), ...bash(4, "ls", "a.py b.py")];
+    expect(mined(events)).toEqual(["failing 1-3 identical [call; every outcome failed] 1"]);
+  });
+
+  it("finds an alternation at three full turns (six calls), naming both calls, and not at five or below its parameter", () => {
+    expect(mined(session([ls, readA, readB, readA, readB, readA, readB, lsC]))).toEqual(["alternation 1-6 identical [call and result, taking turns] 2"]);
+    expect(mineStretches(session([ls, readA, readB, readA, readB, readA, readB, lsC]))[0]?.shape).toEqual([minedCalls(session([readA]))[0]?.shape, minedCalls(session([readB]))[0]?.shape]);
+    expect(ruleNames(session([ls, readA, readB, readA, readB, readA, lsC]))).not.toContain("alternation");
+    expect(ruleNames(session([ls, readA, readB, readA, readB, readA, readB, lsC]), { ...DEFAULT_MINE_PARAMETERS, alternation: 7 })).not.toContain("alternation");
+  });
+
+  it("keeps an alternation and a repeat next to each other apart: neither takes the other's calls", () => {
+    expect(mined(session([readA, readA, readA, readB, readA, readB, readA, readB, readA, lsC]))).toEqual(["repeat 0-2 identical [call and result] 1", "alternation 3-8 identical [call and result, taking turns] 2"]);
+    // The repeat after the alternation goes on its turns (A B ... A A A): the alternation ends where the repeat begins.
+    expect(mined(session([readA, readB, readA, readB, readA, readB, readA, readA, readA, lsC]))).toEqual(["alternation 0-5 identical [call and result, taking turns] 2", "repeat 6-8 identical [call and result] 1"]);
+  });
+
+  it("lists stretches in session order, whichever rule found them", () => {
+    const prose = (line: string): Call => [line, `bash: line 1: ${line.split(" ")[0] as string}: command not found`, 127];
+    const events = session([prose("Let me look at the file first"), prose("I will now fix the bug"), prose("Now we check the output"), ls, readA, readA, readA]);
+    expect(mined(events)).toEqual(["same-failure 0-2 changing-args [the same failure, masked, with changing args] 1", "repeat 4-6 identical [call and result] 1"]);
+  });
+});
+
+// The same-failure chain's slack (mine.ts header): what may sit between two of the same failure,
+// and the sighting before the chain that counts toward the threshold but is no part of the stretch.
+describe("same-failure chains: the slack between failures and the sighting before", () => {
+  const tool = (i: number, name: string, params: Record<string, unknown>, text: string, failed: boolean): ToolEvent[] => [
+    { type: "call", runId: "r", callId: `t${i}`, tool: name, params },
+    { type: "outcome", runId: "r", callId: `t${i}`, tool: name, params, result: { content: [{ type: "text", text }], details: failed ? { status: "failed" } : { status: "completed" } } },
+  ];
+  const update = (i: number, leg: string) => tool(i, "update_reservation_flights", { reservation_id: "X1", flights: ["HAT030", leg] }, "Error: flight HAT030 not available on date 2024-05-13", true);
+  const prose = (line: string): [string, string, number] => [line, `bash: line 1: ${line.split(" ")[0] as string}: command not found`, 127];
+
+  it("lets a refused call sit between two of the same failure (A X A: nothing succeeded between them)", () => {
+    const refusedEdit = tool(1, "code_replace", { file_path: "a.py", old_code: "value = compute(1)", new_code: "y = 2" }, "Error: Code to replace not found in file\nLooking for:\nvalue = compute(1)", false);
+    const events = [...bash(0, "Let me look at the file first", "bash: line 1: Let: command not found", 127), ...refusedEdit, ...bash(2, "I will now fix the bug", "bash: line 1: I: command not found", 127), ...bash(3, "Now we check the output", "bash: line 1: Now: command not found", 127), ...bash(4, "ls", "a.py b.py")];
+    expect(rules(events)).toEqual(["same-failure 0-3 changing-args"]);
+  });
+
+  it("does not let a named tool's call that changed something sit between the same call rejected again (A r A needs a call that wrote nothing)", () => {
+    // The reservation cancelled between: the update after it meets another state. The sighting at 0
+    // still counts toward the threshold, but the stretch is the chain after the change alone.
+    const events = [...update(0, "HAT102"), ...tool(1, "cancel_reservation", { reservation_id: "X1" }, '{"status": "cancelled"}', false), ...update(2, "HAT102"), ...update(3, "HAT124")];
+    expect(rules(events)).toEqual(["same-failure 2-3 changing-args"]);
+  });
+
+  it("makes no one-call stretch of a lone failure, even when a sighting before it makes up the threshold", () => {
+    const events = session([prose("Let me look first"), ["echo ok", "ok"], prose("I will now fix it"), ["cat a.py", "def alpha():\n    return compute_alpha_value()"]]);
+    expect(minimumLength("same-failure", { ...DEFAULT_MINE_PARAMETERS, sameFailure: 2 })).toBe(2);
+    expect(mineStretches(events, { ...DEFAULT_MINE_PARAMETERS, sameFailure: 2 })).toEqual([]);
+  });
+});
