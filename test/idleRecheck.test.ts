@@ -41,6 +41,7 @@ const notFound: Call = ["print_definition enums enums.py", "enums.py enums: not 
 describe("idle-recheck: what it flags", () => {
   it("the same view three times, a failed awk edit between the first two: from the first view to the last", () => {
     expect(mined(session([view, awkFailed(0), view, view]))).toEqual(["idle-recheck 0-3"]);
+    expect(mineStretches(session([view, awkFailed(0), view, view]))[0]?.repeats).toBe("the same answer to a look, heard again with only attempts that never took effect and idle looks between");
     expect(kindOfRule("idle-recheck")).toBe("changing-args");
     expect(minimumLength("idle-recheck", DEFAULT_MINE_PARAMETERS)).toBe(3);
   });

@@ -831,3 +831,78 @@ describe("same-failure chains: the slack between failures and the sighting befor
     expect(mineStretches(events, { ...DEFAULT_MINE_PARAMETERS, sameFailure: 2 })).toEqual([]);
   });
 });
+
+// What the miner reports beyond each stretch's rule and bounds: the fewest calls each rule's
+// stretch has under the parameters, what repeats in it, and the events it spans.
+describe("the miner's report: minimum lengths, what repeats, events", () => {
+  it("gives each rule its minimum length from its own parameter (3 for the optional ones when absent)", () => {
+    const p = { repeat: 5, failing: 4, alternation: 6, sameFailure: 5, recheck: 7, noEffect: 8, noNewFact: 9, unlandedEdits: 10, unmovedBreak: 11, idleRecheck: 12 };
+    const rulesInOrder = ["repeat", "failing", "alternation", "same-failure", "same-rejection", "unchanged-recheck", "no-effect", "no-new-fact", "unlanded-edits", "unmoved-break", "idle-recheck"] as const;
+    // A repeat whose calls all failed is also a failing run: the smaller of the two.
+    expect(rulesInOrder.map((r) => minimumLength(r, p))).toEqual([4, 4, 6, 4, 4, 7, 8, 9, 10, 11, 12]);
+    const { unlandedEdits: _u, unmovedBreak: _m, idleRecheck: _i, ...before } = p;
+    expect(rulesInOrder.map((r) => minimumLength(r, before))).toEqual([4, 4, 6, 4, 4, 7, 8, 9, 3, 3, 3]);
+    // A chain is never one call, whatever the threshold.
+    expect(minimumLength("same-failure", { ...p, sameFailure: 1 })).toBe(2);
+  });
+
+  it("says what repeats, by the rule that found the stretch", () => {
+    const repeatsOf = (events: ToolEvent[]) => mineStretches(events).map((s) => `${s.rule}: ${s.repeats}`);
+    const refusal = "Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\nERRORS:\n- E999 IndentationError: unexpected indent";
+    const refused: ToolEvent[] = [0, 1, 2].flatMap((i) => [
+      { type: "call", runId: "r", callId: `e${i}`, tool: "edit", params: { start: 10 + i, end: 12, text: `  ${["first", "second", "third"][i] as string} = value` } } as ToolEvent,
+      { type: "outcome", runId: "r", callId: `e${i}`, tool: "edit", params: {}, result: refusal } as ToolEvent,
+    ]);
+    expect(repeatsOf(refused)).toEqual(["same-rejection: refused, every call, for the same reason"]);
+    const content = "  120\tdef resolve(self, name):\n  121\t    return self.cache[name]\n  122\t";
+    expect(repeatsOf(session([["perl -pi -e s/a/b/ f.py && nl f.py", content], ["perl -pi -e s/c/d/ f.py && nl f.py", content], ["sed -i s/e/f/ f.py && nl f.py", content]]))).toEqual(["no-effect: the same non-empty answer, masked, to different calls"]);
+    const region = "def _contour_args(self, args):\n    if self.filled:\n        fn = 'contourf'\n    else:\n        fn = 'contour'";
+    const reread = session([
+      ["grep -n 'def _contour_args' lib/contour.py", "1443: def _contour_args(self, args):"],
+      ["sed -n '1443,1447p' lib/contour.py", region],
+      ["sed -n '1443,1447p' lib/contour.py", region],
+      ["awk 'NR>=1443 && NR<=1447' lib/contour.py", region],
+      ["cat > update.py <<'EOF'\nprint(1)\nEOF", ""],
+    ]);
+    expect(repeatsOf(reread)).toEqual(["unchanged-recheck: an earlier call's answer again, nothing written between"]);
+    const noNewFact = NO_NEW_FACT_CASES.find((c) => c.mined.startsWith("no-new-fact"));
+    expect(noNewFact).toBeDefined();
+    expect(repeatsOf((noNewFact as { stuck: ToolEvent[] }).stuck)).toEqual(["no-new-fact: answers already heard since the last change: the same failure, the same lines, the same non-answer"]);
+    const prose = (line: string): [string, string, number] => [line, `bash: line 1: ${line.split(" ")[0] as string}: command not found`, 127];
+    expect(repeatsOf(session([prose("Let me look at the file first"), prose("I will now fix the bug"), prose("Now we check the output")]))).toEqual(["same-failure: the same failure, masked, with changing args"]);
+  });
+
+  it("spans a stretch's events from its first call's call event to its last call's outcome", () => {
+    const read: [string, string] = ["cat a.py", "def alpha():\n    return compute_alpha_value()"];
+    const [s] = mineStretches(session([["ls", "a.py b.py"], read, read, read, ["ls", "c.py"]]));
+    expect([s?.firstCall, s?.lastCall, s?.length, s?.firstEvent, s?.lastEvent]).toEqual([1, 3, 3, 2, 7]);
+  });
+
+  it("leaves an outcome without its call out of the session's calls", () => {
+    const orphan: ToolEvent = { type: "outcome", runId: "r", callId: "gone", tool: "bash", params: { command: "ls" }, result: { content: [{ type: "text", text: "a.py" }], details: { status: "completed", exitCode: 0 } } };
+    const calls = minedCalls([orphan, ...bash(0, "cat a.py", "print(1)")]);
+    expect(calls.map((c) => [c.index, c.call.callId, c.events])).toEqual([[0, "c0", [1, 2]]]);
+  });
+
+  it("judges a long answer substantial by its message alone, never by the details after it", () => {
+    // Lines of numbers only (masked to #): nothing said, however long, and whatever the details' words.
+    const numbers = Array.from({ length: 40 }, (_, i) => `${1000 + i} ${2000 + i} ${3000 + i}`).join("\n");
+    const [quiet] = minedCalls(bash(0, "seq-report", numbers));
+    expect(quiet?.substantial).toBe(false);
+    expect(quiet?.substantial).toBe(factCallOf(quiet?.call as never, quiet?.outcome).substantial);
+    const [wordy] = minedCalls(bash(0, "cat notes.txt", `${numbers}\nthe build failed because the resolver could not find a matching distribution`));
+    expect(wordy?.substantial).toBe(true);
+  });
+
+  it("needs the re-check parameter's number of calls for an unchanged re-check", () => {
+    const region = "def _contour_args(self, args):\n    if self.filled:\n        fn = 'contourf'\n    else:\n        fn = 'contour'";
+    const reread = session([
+      ["grep -n 'def _contour_args' lib/contour.py", "1443: def _contour_args(self, args):"],
+      ["sed -n '1443,1447p' lib/contour.py", region],
+      ["sed -n '1443,1447p' lib/contour.py", region],
+      ["awk 'NR>=1443 && NR<=1447' lib/contour.py", region],
+      ["cat > update.py <<'EOF'\nprint(1)\nEOF", ""],
+    ]);
+    expect(mineStretches(reread, { ...DEFAULT_MINE_PARAMETERS, recheck: 4 }).map((s) => s.rule)).not.toContain("unchanged-recheck");
+  });
+});

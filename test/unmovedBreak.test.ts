@@ -29,6 +29,7 @@ const view: Call = ["nl -ba a.py | sed -n '225,230p'", "   225\tclass W:\n   226
 describe("unmoved-break: what it flags", () => {
   it("py_compile's same error at the same line after each repair: from the first repair to the last check", () => {
     expect(mined(session([compile(228), repair(0), compile(228), repair(1), compile(228)]))).toEqual(["unmoved-break 1-4"]);
+    expect(mineStretches(session([compile(228), repair(0), compile(228), repair(1), compile(228)]))[0]?.repeats).toBe("repairs after each of which the check reports the same parse error at the same line");
     expect(kindOfRule("unmoved-break")).toBe("changing-args");
     expect(minimumLength("unmoved-break", DEFAULT_MINE_PARAMETERS)).toBe(3);
   });
