@@ -906,3 +906,22 @@ describe("the miner's report: minimum lengths, what repeats, events", () => {
     expect(mineStretches(reread, { ...DEFAULT_MINE_PARAMETERS, recheck: 4 }).map((s) => s.rule)).not.toContain("unchanged-recheck");
   });
 });
+
+// Unchanged re-checks (mine.ts header, recheckRuns): where a run starts, and what counts as the
+// same command heard again.
+describe("unchanged re-checks: the run's first call and the same command's answer", () => {
+  const head5 = "import os\nimport sys\nfrom pkg.core import resolve_name\n\nDEFAULT_TIMEOUT_SECONDS = 30";
+
+  it("starts a run one call earlier only when the run re-checks that call, not at a call between that it does not", () => {
+    // The view at 0 is re-checked from 2, but ls (1) is no part of what the run hears again.
+    const events = session([["head -5 a.py", head5], ["ls", "a.py b.py"], ["sed -n '1,5p' a.py", head5], ["awk 'NR<=5' a.py", head5], ["sed -n '1,5p' a.py", head5], ["cat > x.txt <<'EOF'\nx\nEOF", ""]]);
+    expect(rules(events)).toEqual(["unchanged-recheck 2-4 changing-args"]);
+  });
+
+  it("takes the same command for heard again when its answer ends the same (a long output's head moves), never when the answer changed", () => {
+    const summary = "collected 12 items\ntests/test_a.py ....F\nFAILED tests/test_a.py::test_resolve - KeyError\nshort test summary info\n1 failed, 11 passed";
+    const fetching = (mirror: string): [string, string] => ["make check", `Fetching ${mirror} mirror\n${summary}`];
+    expect(rules(session([fetching("alpha"), fetching("bravo"), fetching("charlie")]))).toEqual(["unchanged-recheck 0-2 changing-args"]);
+    expect(rules(session([["cat queue.txt", "jobs waiting: alpha, bravo"], ["cat queue.txt", "jobs waiting: charlie"], ["cat queue.txt", "jobs waiting: delta, echo, foxtrot"]]))).toEqual([]);
+  });
+});
