@@ -925,3 +925,14 @@ describe("unchanged re-checks: the run's first call and the same command's answe
     expect(rules(session([["cat queue.txt", "jobs waiting: alpha, bravo"], ["cat queue.txt", "jobs waiting: charlie"], ["cat queue.txt", "jobs waiting: delta, echo, foxtrot"]]))).toEqual([]);
   });
 });
+
+describe("no effect: an answer the session gives all along", () => {
+  it("takes no run of one answer the session gives more than twice elsewhere (an acknowledgement), and takes it when it is given at most twice elsewhere", () => {
+    const ack = "Process running in the background with session ID 4711; read its output with the process tool";
+    const started = (script: string): [string, string] => [`npm run ${script} &`, ack];
+    const between: [string, string][] = [["git status --short", "M src/app.ts"], ["git log --oneline -1", "abc1234 fix the router"], ["git diff --stat", "src/app.ts | 2 +-"]];
+    const twiceElsewhere = [started("dev"), started("worker"), started("beat"), between[0] as [string, string], started("docs"), between[1] as [string, string], started("lint")];
+    expect(rules(session(twiceElsewhere))).toEqual(["no-effect 0-2 changing-args"]);
+    expect(rules(session([...twiceElsewhere, between[2] as [string, string], started("types")]))).toEqual([]);
+  });
+});
