@@ -18,8 +18,13 @@ export default function setup(): () => void {
   // removes it if it was not there when the run began and is still empty.
   const releaseTmp = "/tmp/openclaw";
   const hadReleaseTmp = existsSync(releaseTmp);
+  // Ctrl-C: vitest exits (130) without calling the teardown below, so the scratch folder also goes
+  // when the process exits, whatever way it does.
+  const removeRoot = () => rmSync(root, { recursive: true, force: true });
+  process.once("exit", removeRoot);
   return () => {
-    rmSync(root, { recursive: true, force: true });
+    removeRoot();
+    process.removeListener("exit", removeRoot);
     if (hadReleaseTmp) return;
     try {
       rmdirSync(releaseTmp);
