@@ -24,6 +24,18 @@ import { tempDir } from "./cli/run.js";
 
 const rules = (events: ToolEvent[]) => mineStretches(events).map((s) => `${s.rule} ${s.firstCall}-${s.lastCall} ${s.kind}`);
 
+
+/** The same region read three times over (sed, sed, awk) with nothing written between, then a new file written. */
+function contourReread(): ToolEvent[] {
+  const region = "def _contour_args(self, args):\n    if self.filled:\n        fn = 'contourf'\n    else:\n        fn = 'contour'";
+  return session([
+    ["grep -n 'def _contour_args' lib/contour.py", "1443: def _contour_args(self, args):"],
+    ["sed -n '1443,1447p' lib/contour.py", region],
+    ["sed -n '1443,1447p' lib/contour.py", region],
+    ["awk 'NR>=1443 && NR<=1447' lib/contour.py", region],
+    ["cat > update.py <<'EOF'\nprint(1)\nEOF", ""],
+  ]);
+}
 describe("changing-args rules", () => {
   it("finds prose sent to the shell, worded differently each time, each 'command not found'", () => {
     const events = session([
@@ -112,14 +124,7 @@ describe("changing-args rules", () => {
   });
 
   it("finds unchanged re-checks: the same region read three times over with nothing written between", () => {
-    const region = "def _contour_args(self, args):\n    if self.filled:\n        fn = 'contourf'\n    else:\n        fn = 'contour'";
-    const reread = session([
-      ["grep -n 'def _contour_args' lib/contour.py", "1443: def _contour_args(self, args):"],
-      ["sed -n '1443,1447p' lib/contour.py", region],
-      ["sed -n '1443,1447p' lib/contour.py", region],
-      ["awk 'NR>=1443 && NR<=1447' lib/contour.py", region],
-      ["cat > update.py <<'EOF'\nprint(1)\nEOF", ""],
-    ]);
+    const reread = contourReread();
     expect(rules(reread)).toEqual(["unchanged-recheck 1-3 changing-args"]);
   });
 
@@ -856,14 +861,7 @@ describe("the miner's report: minimum lengths, what repeats, events", () => {
     expect(repeatsOf(refused)).toEqual(["same-rejection: refused, every call, for the same reason"]);
     const content = "  120\tdef resolve(self, name):\n  121\t    return self.cache[name]\n  122\t";
     expect(repeatsOf(session([["perl -pi -e s/a/b/ f.py && nl f.py", content], ["perl -pi -e s/c/d/ f.py && nl f.py", content], ["sed -i s/e/f/ f.py && nl f.py", content]]))).toEqual(["no-effect: the same non-empty answer, masked, to different calls"]);
-    const region = "def _contour_args(self, args):\n    if self.filled:\n        fn = 'contourf'\n    else:\n        fn = 'contour'";
-    const reread = session([
-      ["grep -n 'def _contour_args' lib/contour.py", "1443: def _contour_args(self, args):"],
-      ["sed -n '1443,1447p' lib/contour.py", region],
-      ["sed -n '1443,1447p' lib/contour.py", region],
-      ["awk 'NR>=1443 && NR<=1447' lib/contour.py", region],
-      ["cat > update.py <<'EOF'\nprint(1)\nEOF", ""],
-    ]);
+    const reread = contourReread();
     expect(repeatsOf(reread)).toEqual(["unchanged-recheck: an earlier call's answer again, nothing written between"]);
     const noNewFact = NO_NEW_FACT_CASES.find((c) => c.mined.startsWith("no-new-fact"));
     expect(noNewFact).toBeDefined();
@@ -895,14 +893,7 @@ describe("the miner's report: minimum lengths, what repeats, events", () => {
   });
 
   it("needs the re-check parameter's number of calls for an unchanged re-check", () => {
-    const region = "def _contour_args(self, args):\n    if self.filled:\n        fn = 'contourf'\n    else:\n        fn = 'contour'";
-    const reread = session([
-      ["grep -n 'def _contour_args' lib/contour.py", "1443: def _contour_args(self, args):"],
-      ["sed -n '1443,1447p' lib/contour.py", region],
-      ["sed -n '1443,1447p' lib/contour.py", region],
-      ["awk 'NR>=1443 && NR<=1447' lib/contour.py", region],
-      ["cat > update.py <<'EOF'\nprint(1)\nEOF", ""],
-    ]);
+    const reread = contourReread();
     expect(mineStretches(reread, { ...DEFAULT_MINE_PARAMETERS, recheck: 4 }).map((s) => s.rule)).not.toContain("unchanged-recheck");
   });
 });
