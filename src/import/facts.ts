@@ -9,7 +9,7 @@ import type { CallEvent, OutcomeEvent } from "../../models/events.js";
 import { outcomeFailed } from "./failure.js";
 import { answerLines, failureSignature, hasAnswerLine, leadingLines, maskText, mayHoldMaskedLine, outcomeText, pathsIn, rejectionOf } from "./mask.js";
 import { perCall } from "./perCall.js";
-import { argsNamedByVariable, SHELL_TOOLS, writeOf, type WriteKind } from "./writes.js";
+import { argsNamedByVariable, createdFileOf, SHELL_TOOLS, writeOf, type WriteKind } from "./writes.js";
 
 /** One answered (or unanswered) call, as the no-new-fact rule reads it. */
 export interface FactCall {
@@ -319,6 +319,9 @@ const commandHead = perCall((c: FactCall): string => {
   return commandText(raw.slice(0, end));
 });
 const HEAD_UNSETTLED = /[\s2>&]/;
+
+/** An answered call that asks something: writing a new file (cat > fix2.patch <<EOF) asks nothing, and its answer is no answer heard again. */
+export const asksSomething = (c: FactCall): boolean => c.outcome !== undefined && createdFileOf(c.rawArgs) === undefined;
 
 /** The quoted terms of a call's args (what a grep looks for), sorted: two wordings of one search share them. */
 export const quotedTerms = perCall((c: FactCall): string => [...new Set([...c.rawArgs.matchAll(/\\"([^"\\]{3,80})\\"|'([^'\n]{3,80})'/g)].map((m) => (m[1] ?? m[2]) as string))].sort().join("\u0000"));

@@ -189,16 +189,9 @@ const HARNESS_TAG = /^<\/?(?:output|output_head|output_tail|warning|returncode)>
 
 /** The non-blank lines of a tool's answer, without the tags a harness wraps output in. */
 export function answerLines(message: string): string[] {
-  // What split, trim and filter give, in one pass over the answer (outputs run to megabytes).
-  const lines: string[] = [];
-  for (let start = 0; ; ) {
-    const end = message.indexOf("\n", start);
-    const line = (end === -1 ? message.slice(start) : message.slice(start, end)).trim();
-    if (line !== "" && !HARNESS_TAG.test(line)) lines.push(line);
-    if (end === -1) return lines;
-    start = end + 1;
-  }
+  return leadingLines(message, Infinity, asGiven);
 }
+const asGiven = (line: string): string => line;
 
 /**
  * The first `count` lines answerLines gives of the message, each put through `derive`, the ones it
@@ -211,6 +204,7 @@ export function answerLines(message: string): string[] {
  * whole (test/loopsFastPaths.test.ts holds these to the lines of the masked answer).
  */
 export function leadingLines(message: string, count: number, derive: (line: string) => string): string[] {
+  // What split, trim and filter give, in one pass over the answer, read only as far as `count` lines go (outputs run to megabytes).
   const lines: string[] = [];
   for (let start = 0; lines.length < count; ) {
     const end = message.indexOf("\n", start);
@@ -246,13 +240,7 @@ export function mayHoldMaskedLine(raw: string, line: string, spaced: boolean): b
 
 /** answerLines(message).length > 0, read only as far as the first such line (most answers start with one; outputs run to megabytes). */
 export function hasAnswerLine(message: string): boolean {
-  for (let start = 0; ; ) {
-    const end = message.indexOf("\n", start);
-    const line = (end === -1 ? message.slice(start) : message.slice(start, end)).trim();
-    if (line !== "" && !HARNESS_TAG.test(line)) return true;
-    if (end === -1) return false;
-    start = end + 1;
-  }
+  return leadingLines(message, 1, asGiven).length > 0;
 }
 
 /** answerLines(message).slice(-count), read from the end of the answer (a failed build's output can run to megabytes). */

@@ -84,8 +84,8 @@
 // The outcome labels of a dataset (resolved, failed) are never read here: they are for reporting.
 import type { CallEvent, OutcomeEvent, ToolEvent } from "../../models/events.js";
 import { callUnits } from "../scenario/eventPairs.js";
-import { SHELL_TOOLS, changesWhatWasRead, createdFileOf } from "../import/writes.js";
-import { answerBody, answerOf, changedLines, correctedRefusal, type FactCall, filesOf, HEREDOC_NEVER_CLOSED, heredocSwallowedScript, maskedAnswerLines, maskedAnswerOf, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, sameResult, SHELL_SYNTAX, sameCommand, signatureFamily, substantial, unmaskedFactOf, waitPaidOff, WITHIN_MIN_LINES, writeKindOf } from "../import/facts.js";
+import { SHELL_TOOLS, changesWhatWasRead } from "../import/writes.js";
+import { answerBody, answerOf, asksSomething, changedLines, correctedRefusal, type FactCall, filesOf, HEREDOC_NEVER_CLOSED, heredocSwallowedScript, maskedAnswerLines, maskedAnswerOf, neverTookEffect, quotedTerms, NEW_FACT_WINDOW, ranBeforeSyntaxError, sameDetails, sameResult, SHELL_SYNTAX, sameCommand, signatureFamily, substantial, unmaskedFactOf, waitPaidOff, WITHIN_MIN_LINES, writeKindOf } from "../import/facts.js";
 import { perCall } from "../import/perCall.js";
 import { failureSignature, lastAnswerLines, leadingLines, maskedShape, maskText, mayHoldMaskedLine } from "./mask.js";
 import { noNewFactRuns, runWalk, staleCalls } from "./noNewFact.js";
@@ -294,8 +294,10 @@ function shapeOfThis(this: FactCall): string {
  * test/loopsFastPaths.test.ts holds these fields to factCallOf's.
  */
 const MESSAGE_LENGTH = Symbol("message length");
+/** Where the message ends in a mined call's rawResult (minedCalls noted it). */
+const messageLengthOf = (c: FactCall): number => (c as unknown as Record<symbol, number>)[MESSAGE_LENGTH] as number;
 const maskedAnswer = perCall((c: FactCall): { readonly result: string; readonly substantial: boolean } => {
-  const length = (c as unknown as Record<symbol, number>)[MESSAGE_LENGTH] as number;
+  const length = messageLengthOf(c);
   const raw = c.rawResult;
   return length === raw.length ? maskedAnswerOf(raw, "") : maskedAnswerOf(raw.slice(0, length), raw.slice(length + 1));
 });
@@ -314,7 +316,7 @@ function substantialOfThis(this: FactCall): boolean {
  * long answer is masked whole only when its head says too little (test/loopsFastPaths.test.ts).
  */
 const substantialOf = perCall((c: FactCall): boolean => {
-  const length = (c as unknown as Record<symbol, number>)[MESSAGE_LENGTH] as number;
+  const length = messageLengthOf(c);
   // Heads of whole lines, each about four times the one before, while they end inside the message:
   // most answers say enough in their first line or two, and one that never does is masked about a
   // third more than whole.
@@ -738,7 +740,7 @@ const VERDICT_LINES = 5;
  * same answer, empty included (grep "def __ne__" a.py, then cat a.py | grep "def __ne__": nothing,
  * twice). Different searches that find nothing, or different regions of one file, are not re-checks.
  */
-// j asks something (asks): recheckSources asks that once for j, not once for each i.
+// j asks something (asksSomething): recheckSources asks that once for j, not once for each i.
 function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
   if (i.outcome === undefined) return undefined;
   // The same command with nothing written between: the same verdict (the answer's last lines,
@@ -752,9 +754,6 @@ function rechecks(i: MinedCall, j: MinedCall): "same" | "within" | undefined {
   const terms = quotedTerms(j);
   return terms !== "" && terms === quotedTerms(i) && sameResult(i, j) ? "same" : undefined;
 }
-
-/** An answered call that asks something: writing a new file (cat > fix2.patch <<EOF) asks nothing, and its empty answer is no answer heard again. */
-const asks = (j: MinedCall): boolean => j.outcome !== undefined && createdFileOf(j.rawArgs) === undefined;
 
 /**
  * For each call, whether it may have changed what a later call sees (src/import/writes.ts: an
@@ -784,7 +783,7 @@ export function recheckSources(calls: readonly MinedCall[], wrote: boolean[] = w
   for (const c of calls) {
     let from: number | undefined;
     let exact = false;
-    if (!wrote[c.index] && asks(c)) {
+    if (!wrote[c.index] && asksSomething(c)) {
       for (let i = c.index - 1; i >= Math.max(0, c.index - RECHECK_WINDOW); i--) {
         if (wrote[i] === true) break;
         const how = rechecks(calls[i] as MinedCall, c);

@@ -5,7 +5,7 @@
 // in src/import/facts.ts, which the candidate guard `candidate:no-new-fact:N` shares, so the two
 // cannot drift apart.
 import { createdFileOf } from "../import/writes.js";
-import { correctedRefusal, type FactCall, failureFamily, hearsAgain, knownOnlyByVariable, NEW_FACT_WINDOW, neverTookEffect, resendable, resends, waitPaidOff } from "../import/facts.js";
+import { asksSomething, correctedRefusal, type FactCall, failureFamily, hearsAgain, knownOnlyByVariable, NEW_FACT_WINDOW, neverTookEffect, resendable, resends, waitPaidOff } from "../import/facts.js";
 
 /** A call as this rule reads it: what it taught, and its position among the session's calls. */
 export interface NoNewFactCall extends FactCall {
@@ -38,11 +38,11 @@ export function staleCalls(calls: readonly NoNewFactCall[], recorded: readonly b
     const k = c.index;
     let from: number | undefined;
     let zoomed = false;
-    // Writing a new file (cat > fix2.patch <<EOF) asks nothing: its answer is no answer heard again,
-    // empty or not (a creation that failed again, into a folder that is not there, is the failure
-    // rules' to read: same-failure chains it whatever the file's name).
+    // A call that asks nothing (asksSomething: writing a new file) hears nothing again, whatever its
+    // answer (a creation that failed again, into a folder that is not there, is the failure rules'
+    // to read: same-failure chains it whatever the file's name).
     if (redone[k] !== undefined) from = redone[k];
-    else if (c.outcome !== undefined && changed[k] !== true && createdFileOf(c.rawArgs) === undefined) {
+    else if (changed[k] !== true && asksSomething(c)) {
       const start = Math.max(epoch, k - NEW_FACT_WINDOW);
       for (let i = start; i < k; i++) {
         const p = calls[i] as NoNewFactCall;
